@@ -1,0 +1,37 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { CommonModule } from './common/common.module';
+import { GlobalExceptionFilter } from './common/http/exception-filters';
+import { RequestIdMiddleware } from './common/http/request-id.middleware';
+import { createValidationPipe } from './common/http/validation.pipe';
+import type { AppConfig } from './config/app-config';
+import { DatabaseModule } from './database/database.module';
+import type { EmbeddedDatabase } from './database/embedded-database';
+import { EndpointsModule } from './modules/endpoints/endpoints.module';
+import { HealthModule } from './modules/health/health.module';
+import { KeysModule } from './modules/keys/keys.module';
+import { TenantsModule } from './modules/tenants/tenants.module';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  /** An already opened embedded database (tests, CLI); by default it is opened from config.dataDir. */
+  embedded?: EmbeddedDatabase | null;
+}
+
+@Module({})
+export class AppModule implements NestModule {
+  static forRoot({ config, embedded }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [DatabaseModule.forRoot(config, embedded), CommonModule, TenantsModule, KeysModule, EndpointsModule, HealthModule],
+      providers: [
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RequestIdMiddleware).forRoutes('*path');
+  }
+}

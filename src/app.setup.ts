@@ -1,0 +1,21 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule, AppModuleOptions } from './app.module';
+import { AppLogger } from './common/logging/app-logger';
+import { setupOpenApi } from './openapi';
+
+/**
+ * Builds the application. This is the one place that knows the HTTP adapter; modules only use Nest's abstractions.
+ */
+export async function createApplication(options: AppModuleOptions): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(AppLogger));
+  // decisions.md §5: bodies above MAX_BODY_BYTES answer 413.
+  app.useBodyParser('json', { limit: options.config.maxBodyBytes });
+  setupOpenApi(app);
+  return app;
+}

@@ -1,0 +1,100 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { parseArgs } from 'node:util';
+import { AppError } from '../common/errors/app-error';
+import { KeysService } from '../modules/keys/keys.service';
+import { TenantsService } from '../modules/tenants/tenants.service';
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string[];
+  stderr: string[];
+}
+
+export const USAGE = `Usage:
+  npm run cli -- tenant create <slug> [--name TEXT] [--plan free|pro|enterprise]
+  npm run cli -- tenant update <slug> [--name TEXT] [--plan free|pro|enterprise]
+  npm run cli -- key create --tenant <slug> --type admin|endpoint [--permission ReadWrite|ReadOnly] [--environment live|test] [--name TEXT]
+  npm run cli -- key list --tenant <slug>
+  npm run cli -- key revoke --tenant <slug> <key-id>`;
+
+const OPTIONS = {
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  tenant: { type: 'string' },
+  type: { type: 'string' },
+  permission: { type: 'string' },
+  environment: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+/** The CLI's commands, run against the same services as the REST API (in this process or the running service). */
+export async function runCliCommand(app: INestApplicationContext, argv: string[]): Promise<CliResult> {
+  const stdout: string[] = [];
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    const [resource, action, ...rest] = positionals;
+    if (values.help || !resource) return { exitCode: values.help ? 0 : 2, stdout: values.help ? [USAGE] : [], stderr: values.help ? [] : [USAGE] };
+    const tenants = app.get(TenantsService);
+    const keys = app.get(KeysService);
+    const command = `${resource} ${action ?? ''}`.trim();
+    switch (command) {
+      case 'tenant create': {
+        const tenant = await tenants.create(requireArg(rest[0], '<slug>'), { name: values.name, plan: values.plan });
+        stdout.push(`Created tenant ${tenant.slug} (name: ${tenant.name}, plan: ${tenant.plan})`);
+        break;
+      }
+      case 'tenant update': {
+        const tenant = await tenants.update(requireArg(rest[0], '<slug>'), { name: values.name, plan: values.plan });
+        stdout.push(`Updated tenant ${tenant.slug} (name: ${tenant.name}, plan: ${tenant.plan})`);
+        break;
+      }
+      case 'key create': {
+        const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
+        const type = requireArg(values.type, '--type');
+        if (type !== 'admin' && type !== 'endpoint') throw new UsageError('--type must be admin or endpoint');
+        const created = await keys.create(tenant.id, {
+          name: values.name ?? `${type} key`,
+          type,
+          permission: values.permission as never,
+          environment: values.environment as never,
+        });
+        const level = created.type === 'admin' ? created.permission : created.environment;
+        stdout.push(`Created ${created.type} key ${created.id} (${level}) for tenant ${tenant.slug}. It is shown once:`);
+        stdout.push(created.key); // decisions.md §1: the key alone on the last line
+        break;
+      }
+      case 'key list': {
+        const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
+        for (const key of await keys.list(tenant.id)) {
+          const level = key.type === 'admin' ? key.permission : key.environment;
+          const used = key.lastUsedAt ? new Date(key.lastUsedAt).toISOString() : 'never';
+          stdout.push(`${key.id}  ${key.type.padEnd(8)} ${String(level).padEnd(9)} …${key.last4}  ${key.status.padEnd(7)} last used ${used}  ${key.name}`);
+        }
+        if (stdout.length === 0) stdout.push(`No keys for tenant ${tenant.slug}`);
+        break;
+      }
+      case 'key revoke': {
+        const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
+        const key = await keys.revoke(tenant.id, requireArg(rest[0], '<key-id>'));
+        stdout.push(`Revoked key ${key.id} (…${key.last4})`);
+        break;
+      }
+      default:
+        throw new UsageError(`Unknown command: ${command}`);
+    }
+    return { exitCode: 0, stdout, stderr: [] };
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      return { exitCode: 2, stdout, stderr: [(error as Error).message, USAGE] };
+    }
+    if (error instanceof AppError) return { exitCode: 1, stdout, stderr: [`Error: ${error.message}`] };
+    return { exitCode: 1, stdout, stderr: [`Error: ${(error as Error).message ?? error}`] };
+  }
+}
+
+function requireArg(value: string | undefined, name: string): string {
+  if (!value) throw new UsageError(`Missing ${name}`);
+  return value;
+}

@@ -1,0 +1,29 @@
+import { applyDecorators, createParamDecorator, ExecutionContext, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { AdminExceptionFilter } from '../http/exception-filters';
+import { EnvelopeInterceptor } from '../http/envelope.interceptor';
+import type { AuthenticatedRequest } from './api-key.guard';
+import { AdminKeyGuard } from './api-key.guard';
+import { AdminPermissionGuard } from './admin-permission.guard';
+import type { Principal } from './principal';
+
+/**
+ * Everything an admin controller needs: the key guard first (who is calling, 401/403 for endpoint keys), then the
+ * permission guard (which needs that principal), the success envelope, and the admin error filter, so 401 and 403
+ * come in the envelope too.
+ */
+export const AdminRoute = () =>
+  applyDecorators(
+    UseGuards(AdminKeyGuard, AdminPermissionGuard),
+    UseInterceptors(EnvelopeInterceptor),
+    UseFilters(AdminExceptionFilter),
+    ApiSecurity('api-key'),
+    ApiBearerAuth('bearer'),
+  );
+
+/** The authenticated caller (set by the key guard). */
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (!principal) throw new Error('CurrentPrincipal used on a route without a key guard');
+  return principal;
+});

@@ -1,0 +1,28 @@
+export type KeyType = 'endpoint' | 'admin';
+export type Permission = 'ReadWrite' | 'ReadOnly';
+export type KeyEnvironment = 'live' | 'test';
+
+export interface RateLimits {
+  perMinute: number;
+  perHour: number;
+  perDay: number;
+}
+
+/** Who is calling: the authenticated API key and its tenant. Every service call is scoped by `tenantId`. */
+export interface Principal {
+  keyId: string;
+  tenantId: string;
+  tenantSlug: string;
+  type: KeyType;
+  permission: Permission | null;
+  environment: KeyEnvironment | null;
+  /** Endpoint keys restricted to these endpoints; null means all. */
+  endpointIds: string[] | null;
+  rateLimits: RateLimits;
+}
+
+/** The port the keys module implements; guards depend on it, never on the module. */
+export abstract class ApiKeyAuthenticator {
+  /** The principal of an active key, or null for an unknown or revoked one. */
+  abstract authenticate(rawKey: string): Promise<Principal | null>;
+}

@@ -1,0 +1,30 @@
+import { Global, Module } from '@nestjs/common';
+import { AdminExceptionFilter, ExecutionExceptionFilter } from './http/exception-filters';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { AppLogger } from './logging/app-logger';
+import { AdminPermissionGuard } from './auth/admin-permission.guard';
+import { AdminKeyGuard, KeyAuthenticator } from './auth/api-key.guard';
+
+/** Guards, filters and the logger every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
+@Global()
+@Module({
+  providers: [
+    AppLogger,
+    KeyAuthenticator,
+    AdminKeyGuard,
+    AdminPermissionGuard,
+    EnvelopeInterceptor,
+    AdminExceptionFilter,
+    ExecutionExceptionFilter,
+  ],
+  exports: [
+    AppLogger,
+    KeyAuthenticator,
+    AdminKeyGuard,
+    AdminPermissionGuard,
+    EnvelopeInterceptor,
+    AdminExceptionFilter,
+    ExecutionExceptionFilter,
+  ],
+})
+export class CommonModule {}

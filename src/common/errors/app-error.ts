@@ -1,0 +1,100 @@
+/** The error codes services throw; each surface's filter maps them to a status with an exhaustive switch. */
+export type AppErrorCode =
+  | 'validation_error'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limit_exceeded'
+  | 'timeout'
+  | 'upstream_error';
+
+export abstract class AppError extends Error {
+  abstract readonly code: AppErrorCode;
+  /** Machine-readable reason for execution bodies (`prompt_not_found`, …); defaults to the code. */
+  readonly reason?: string;
+
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.reason = reason;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly code = 'validation_error';
+  /** One message per problem, each naming its field. */
+  readonly messages: string[];
+
+  constructor(
+    messages: string | string[],
+    readonly field: string | null = null,
+  ) {
+    const list = Array.isArray(messages) ? messages : [messages];
+    super(list.join('; '));
+    this.messages = list;
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  readonly code = 'unauthorized';
+}
+
+export class ForbiddenError extends AppError {
+  readonly code = 'forbidden';
+}
+
+export class NotFoundError extends AppError {
+  readonly code = 'not_found';
+}
+
+export class ConflictError extends AppError {
+  readonly code = 'conflict';
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly code = 'payload_too_large';
+}
+
+export class RateLimitError extends AppError {
+  readonly code = 'rate_limit_exceeded';
+
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export class UpstreamTimeoutError extends AppError {
+  readonly code = 'timeout';
+}
+
+export class UpstreamError extends AppError {
+  readonly code = 'upstream_error';
+}
+
+export function statusOf(error: AppError): number {
+  switch (error.code) {
+    case 'validation_error':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'forbidden':
+      return 403;
+    case 'not_found':
+      return 404;
+    case 'conflict':
+      return 409;
+    case 'payload_too_large':
+      return 413;
+    case 'rate_limit_exceeded':
+      return 429;
+    case 'upstream_error':
+      return 502;
+    case 'timeout':
+      return 504;
+  }
+}

@@ -1,0 +1,99 @@
+import { HttpException } from '@nestjs/common';
+import { AppError, statusOf } from '../errors/app-error';
+import { fromDatabaseError } from '../errors/database-errors';
+
+export interface Failure {
+  status: number;
+  /** Envelope messages. */
+  messages: string[];
+  /** Execution body `error` value. */
+  error: string;
+  message: string;
+  field?: string | null;
+  headers: Record<string, string>;
+  extra: Record<string, unknown>;
+  /** Unexpected errors are logged with their stack; client errors are not. */
+  unexpected?: unknown;
+}
+
+const HTTP_ERROR_CODES: Record<number, string> = {
+  400: 'validation_error',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limit_exceeded',
+};
+
+/** Turns anything thrown into one surface-independent description; each filter renders it its own way. */
+export function describeFailure(thrown: unknown): Failure {
+  const error = fromDatabaseError(thrown) ?? thrown;
+  if (error instanceof AppError) {
+    const failure: Failure = {
+      status: statusOf(error),
+      messages: 'messages' in error ? (error.messages as string[]) : [error.message],
+      error: error.reason ?? error.code,
+      message: error.message,
+      headers: {},
+      extra: {},
+    };
+    if ('field' in error) failure.field = error.field as string | null;
+    if ('retryAfterSeconds' in error) {
+      const seconds = error.retryAfterSeconds as number;
+      failure.extra.retry_after = seconds;
+      failure.headers['Retry-After'] = String(seconds);
+    }
+    return failure;
+  }
+  const status = httpStatusOf(error);
+  if (status !== undefined && status < 500) {
+    const message = httpMessageOf(error, status);
+    const failure: Failure = {
+      status,
+      messages: [message],
+      error: HTTP_ERROR_CODES[status] ?? 'error',
+      message,
+      headers: {},
+      extra: {},
+    };
+    if (status === 400) failure.field = null;
+    return failure;
+  }
+  return {
+    status: 500,
+    messages: ['Internal server error'],
+    error: 'internal_error',
+    message: 'Internal server error',
+    headers: {},
+    extra: {},
+    unexpected: error,
+  };
+}
+
+/** Nest's HttpExceptions, and body-parser errors (Express and Fastify both set `status`/`statusCode`). */
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof HttpException) return error.getStatus();
+  const candidate = error as { status?: unknown; statusCode?: unknown } | null;
+  const status = candidate?.statusCode ?? candidate?.status;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
+}
+
+function httpMessageOf(error: unknown, status: number): string {
+  if (status === 413) return 'Request body is too large';
+  const type = (error as { type?: string }).type;
+  if (status === 400 && (type === 'entity.parse.failed' || error instanceof SyntaxError)) {
+    return 'Request body is not valid JSON';
+  }
+  if (error instanceof HttpException) {
+    const response = error.getResponse();
+    if (typeof response === 'object' && response && 'message' in response) {
+      const message = (response as { message: unknown }).message;
+      return Array.isArray(message) ? message.join('; ') : String(message);
+    }
+    return error.message;
+  }
+  return (error as Error).message ?? 'Request failed';
+}

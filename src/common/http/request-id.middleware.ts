@@ -1,0 +1,34 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppLogger } from '../logging/app-logger';
+
+const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Gives every request an id (a well-formed incoming X-Request-Id is kept), echoes it as X-Request-Id, and writes one
+ * structured access-log line when the response finishes. Headers are never logged: they carry API keys.
+ */
+@Injectable()
+export class RequestIdMiddleware implements NestMiddleware {
+  constructor(private readonly logger: AppLogger) {}
+
+  use(request: IncomingMessage & { requestId?: string }, response: ServerResponse, next: () => void): void {
+    const incoming = request.headers['x-request-id'];
+    const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    request.requestId = id;
+    response.setHeader('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    response.once('finish', () => {
+      const path = (request.url ?? '').split('?')[0];
+      this.logger.access({
+        requestId: id,
+        method: request.method,
+        path,
+        status: response.statusCode,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    next();
+  }
+}

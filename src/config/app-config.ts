@@ -1,0 +1,83 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import * as path from 'node:path';
+import { EnvSchema } from './env.schema';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface ProviderConfig {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the embedded database directory, or `memory://` (tests). */
+  dataDir: string;
+  databaseUrl?: string;
+  migrationsRun: boolean;
+  redisUrl?: string;
+  baseDomain: string;
+  providers: { openai: ProviderConfig; anthropic: ProviderConfig; google: ProviderConfig };
+  modelsFile?: string;
+  initialAdminKey?: string;
+  initialTenant: string;
+  maxImageBytes: number;
+  maxBodyBytes: number;
+  logRetentionDays: number;
+  logLevel: LogLevel;
+  httpAdapter: 'express' | 'fastify';
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {}
+
+/** Validates the environment once; throws a one-line `ConfigError` naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const raw = Object.fromEntries(ENV_KEYS.map((key) => [key, emptyToUndefined(env[key])]));
+  const parsed = plainToInstance(EnvSchema, raw);
+  const errors = validateSync(parsed, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const first = errors[0];
+    const reason = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    throw new ConfigError(`Invalid configuration: ${reason.startsWith(first.property) ? reason : `${first.property} ${reason}`}`);
+  }
+  const dataDir = parsed.DATA_DIR ?? './data';
+  const config: AppConfig = {
+    port: parsed.PORT ?? 3000,
+    host: parsed.HOST ?? '0.0.0.0',
+    dataDir: dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir),
+    databaseUrl: parsed.DATABASE_URL,
+    migrationsRun: parsed.MIGRATIONS_RUN ?? true,
+    redisUrl: parsed.REDIS_URL,
+    baseDomain: (parsed.BASE_DOMAIN ?? 'localhost').toLowerCase(),
+    providers: {
+      openai: { apiKey: parsed.OPENAI_API_KEY, baseUrl: parsed.OPENAI_BASE_URL },
+      anthropic: { apiKey: parsed.ANTHROPIC_API_KEY, baseUrl: parsed.ANTHROPIC_BASE_URL },
+      google: { apiKey: parsed.GOOGLE_GENERATIVE_AI_API_KEY, baseUrl: parsed.GOOGLE_BASE_URL },
+    },
+    modelsFile: parsed.MODELS_FILE,
+    initialAdminKey: parsed.INITIAL_ADMIN_KEY,
+    initialTenant: parsed.INITIAL_TENANT ?? 'default',
+    maxImageBytes: parsed.MAX_IMAGE_BYTES ?? 5 * 1024 * 1024,
+    maxBodyBytes: parsed.MAX_BODY_BYTES ?? 10 * 1024 * 1024,
+    logRetentionDays: parsed.LOG_RETENTION_DAYS ?? 30,
+    logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    httpAdapter: (parsed.HTTP_ADAPTER as 'express' | 'fastify' | undefined) ?? 'express',
+  };
+  return Object.freeze({ ...config, ...overrides });
+}
+
+function emptyToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/** Every variable of `EnvSchema`; `env.schema.ts` documents each. */
+const ENV_KEYS: (keyof EnvSchema)[] = [
+  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MIGRATIONS_RUN', 'REDIS_URL', 'BASE_DOMAIN',
+  'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL',
+  'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_BASE_URL', 'MODELS_FILE', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT',
+  'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL', 'HTTP_ADAPTER',
+];

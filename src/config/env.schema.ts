@@ -1,0 +1,82 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  const text = String(value).toLowerCase();
+  return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : value;
+};
+
+/**
+ * Every environment variable the service reads (decisions.md §1). Only `config/` reads `process.env`.
+ * Defaults live in `app-config.ts`.
+ */
+export class EnvSchema {
+  /** HTTP port. Default 3000. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT?: number;
+
+  /** Interface to bind. Default 0.0.0.0. */
+  @IsOptional() @IsString()
+  HOST?: string;
+
+  /** Directory of the embedded database (used when DATABASE_URL is unset). Default ./data. */
+  @IsOptional() @IsString()
+  DATA_DIR?: string;
+
+  /** postgres://… selects a real PostgreSQL instead of the embedded database. */
+  @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  /** Apply migrations at start. Default true. */
+  @IsOptional() @Transform(toBool) @IsBoolean({ message: 'MIGRATIONS_RUN must be true or false' })
+  MIGRATIONS_RUN?: boolean;
+
+  /** redis://… moves the response cache and rate-limit counters to Redis. */
+  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  /** Domain under which `<tenant>.<BASE_DOMAIN>` hosts route to a tenant. Default localhost. */
+  @IsOptional() @Matches(/^[a-z0-9.-]+$/i, { message: 'BASE_DOMAIN must be a host name such as localhost or example.com' })
+  BASE_DOMAIN?: string;
+
+  @IsOptional() @IsString() OPENAI_API_KEY?: string;
+  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'OPENAI_BASE_URL must be an http(s) URL' }) OPENAI_BASE_URL?: string;
+  @IsOptional() @IsString() ANTHROPIC_API_KEY?: string;
+  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'ANTHROPIC_BASE_URL must be an http(s) URL' }) ANTHROPIC_BASE_URL?: string;
+  @IsOptional() @IsString() GOOGLE_GENERATIVE_AI_API_KEY?: string;
+  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'GOOGLE_BASE_URL must be an http(s) URL' }) GOOGLE_BASE_URL?: string;
+
+  /** JSON or YAML file adding OpenAI-compatible providers and models, or overriding catalog entries. */
+  @IsOptional() @IsString() MODELS_FILE?: string;
+
+  /** epa_… admin key created at start (with INITIAL_TENANT) when it does not exist yet. */
+  @IsOptional() @Matches(/^epa_[A-Za-z0-9]{32,}$/, { message: 'INITIAL_ADMIN_KEY must be epa_ followed by at least 32 letters or digits' })
+  INITIAL_ADMIN_KEY?: string;
+
+  /** Slug of the tenant INITIAL_ADMIN_KEY belongs to. Default "default". */
+  @IsOptional() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'INITIAL_TENANT must be a slug: lower-case letters, digits and -' })
+  INITIAL_TENANT?: string;
+
+  /** Largest decoded image input in bytes. Default 5 MiB. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  MAX_IMAGE_BYTES?: number;
+
+  /** Largest request body in bytes. Default 10 MiB. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  MAX_BODY_BYTES?: number;
+
+  /** Days execution logs are kept. Default 30. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOG_RETENTION_DAYS?: number;
+
+  /** debug | info | warn | error | silent. Default info. */
+  @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
+  LOG_LEVEL?: string;
+
+  /** express | fastify. Default express. */
+  @IsOptional() @IsIn(['express', 'fastify'])
+  HTTP_ADAPTER?: string;
+}

@@ -1,0 +1,7 @@
+import { EndpointEntity } from '../modules/endpoints/endpoint.entity';
+import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoint-field.entity';
+import { ApiKeyEntity } from '../modules/keys/api-key.entity';
+import { TenantEntity } from '../modules/tenants/tenant.entity';
+
+/** Every entity, for the TypeORM CLI (the app registers them per module with forFeature). */
+export const ENTITIES = [TenantEntity, ApiKeyEntity, EndpointEntity, InputFieldEntity, OutputFieldEntity];

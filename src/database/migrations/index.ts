@@ -1,0 +1,4 @@
+import { Foundation1764000000000 } from './1764000000000-foundation';
+
+/** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
+export const MIGRATIONS = [Foundation1764000000000];

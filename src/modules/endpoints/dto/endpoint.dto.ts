@@ -1,0 +1,78 @@
+import { PartialType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Omittable } from '../../../common/http/optional.decorator';
+import type { Visibility } from '../endpoint.entity';
+
+export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
+
+export class CreateEndpointDto {
+  /** Display name. */
+  @IsString() @MinLength(1) @MaxLength(200)
+  name: string;
+
+  /** Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
+  @IsString() @MaxLength(300)
+  @Matches(PATH_PATTERN, { message: 'path must match /api/v1/<slug> (lower-case letters, digits, -, _ and /)' })
+  path: string;
+
+  /** Free text. */
+  @Omittable() @IsString() @MaxLength(5000)
+  description?: string;
+
+  /** `Public` (default) or `Private` (admin keys only). */
+  @Omittable() @IsIn(['Public', 'Private'])
+  visibility?: Visibility;
+
+  /** Dashboard category; null for none. */
+  @IsOptional() @IsString() @MaxLength(100)
+  category?: string | null;
+
+  /** Serve identical requests from the cache. Default false. */
+  @Omittable() @IsBoolean()
+  cacheEnabled?: boolean;
+
+  /** Lifetime of cached responses in seconds, 1..2592000. Default 300. */
+  @Omittable() @IsInt() @Min(1) @Max(2592000)
+  cacheDurationSeconds?: number;
+
+  /** Per-key requests per minute on this endpoint; null for no endpoint limit. */
+  @IsOptional() @IsInt() @Min(1)
+  rateLimitPerMinute?: number | null;
+
+  /** Per-key requests per hour on this endpoint; null for no endpoint limit. */
+  @IsOptional() @IsInt() @Min(1)
+  rateLimitPerHour?: number | null;
+
+  /** Per-key requests per day on this endpoint; null for no endpoint limit. */
+  @IsOptional() @IsInt() @Min(1)
+  rateLimitPerDay?: number | null;
+
+  /** Bound on the whole LLM call in seconds, 1..600. Default 60. */
+  @Omittable() @IsInt() @Min(1) @Max(600)
+  timeoutSeconds?: number;
+}
+
+/** Any subset of the create fields. */
+export class UpdateEndpointDto extends PartialType(CreateEndpointDto, { skipNullProperties: false }) {}
+
+const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+
+export class ListEndpointsQuery {
+  /** Filter by name (case-insensitive substring). */
+  @Omittable() @IsString() @MaxLength(200)
+  search?: string;
+
+  @Omittable() @IsIn(['Public', 'Private'])
+  visibility?: Visibility;
+
+  /** true lists the soft-deleted endpoints instead. */
+  @Omittable() @Transform(toBoolean) @IsBoolean({ message: 'deleted must be true or false' })
+  deleted?: boolean;
+}
+
+export class DeleteEndpointQuery {
+  /** true removes the endpoint with its prompts, versions, logs and cached responses, for good. */
+  @Omittable() @Transform(toBoolean) @IsBoolean({ message: 'permanent must be true or false' })
+  permanent?: boolean;
+}

@@ -1,0 +1,61 @@
+import { PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { Omittable } from '../../../common/http/optional.decorator';
+import type { InputDataType, OutputDataType } from '../endpoint-field.entity';
+import { INPUT_DATA_TYPES, OUTPUT_DATA_TYPES } from '../endpoint-field.entity';
+
+export const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NAME_MESSAGE = 'name must start with a letter or _ and contain only letters, digits and _';
+
+export class CreateInputFieldDto {
+  /** Key in the request body; read in templates as `inputs.<name>`. */
+  @IsString() @MaxLength(100) @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
+  name: string;
+
+  @IsIn(INPUT_DATA_TYPES)
+  dataType: InputDataType;
+
+  /** Default false. */
+  @Omittable() @IsBoolean()
+  isRequired?: boolean;
+
+  @Omittable() @IsString() @MaxLength(2000)
+  description?: string;
+
+  /** string fields: the longest accepted value. */
+  @IsOptional() @IsInt() @Min(1)
+  maxLength?: number | null;
+
+  /** integer and number fields: the smallest accepted value. */
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  minimum?: number | null;
+
+  /** integer and number fields: the largest accepted value. */
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  maximum?: number | null;
+
+  /** A JSON value of the field's type, used when the field is absent from a request. */
+  @IsOptional()
+  defaultValue?: unknown;
+}
+
+export class UpdateInputFieldDto extends PartialType(CreateInputFieldDto, { skipNullProperties: false }) {}
+
+export class CreateOutputFieldDto {
+  @IsString() @MaxLength(100) @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
+  name: string;
+
+  /** An `image` output field makes the endpoint image-generating. */
+  @IsIn(OUTPUT_DATA_TYPES)
+  dataType: OutputDataType;
+
+  @Omittable() @IsString() @MaxLength(2000)
+  description?: string;
+
+  /** An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
+  @IsOptional() @IsString() @MaxLength(10000)
+  exampleValue?: string | null;
+}
+
+export class UpdateOutputFieldDto extends PartialType(CreateOutputFieldDto, { skipNullProperties: false }) {}
+

@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type InputDataType = 'string' | 'integer' | 'number' | 'boolean' | 'image' | 'object' | 'array';
+export type OutputDataType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'image';
+export const INPUT_DATA_TYPES: InputDataType[] = ['string', 'integer', 'number', 'boolean', 'image', 'object', 'array'];
+export const OUTPUT_DATA_TYPES: OutputDataType[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'image'];
+
+@Entity('input_fields')
+export class InputFieldEntity {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') tenantId: string;
+  @Column('uuid') endpointId: string;
+  @Column() name: string;
+  @Column({ type: 'varchar' }) dataType: InputDataType;
+  @Column() isRequired: boolean;
+  @Column() description: string;
+  @Column({ type: 'int', nullable: true }) maxLength: number | null;
+  @Column({ type: 'double precision', nullable: true }) minimum: number | null;
+  @Column({ type: 'double precision', nullable: true }) maximum: number | null;
+  @Column({ type: 'jsonb', nullable: true }) defaultValue: unknown;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}
+
+@Entity('output_fields')
+export class OutputFieldEntity {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') tenantId: string;
+  @Column('uuid') endpointId: string;
+  @Column() name: string;
+  @Column({ type: 'varchar' }) dataType: OutputDataType;
+  @Column() description: string;
+  @Column({ type: 'text', nullable: true }) exampleValue: string | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
+
+export type InputFieldValues = Omit<InputFieldEntity, 'id' | 'tenantId' | 'endpointId' | 'createdAt'>;
+export type OutputFieldValues = Omit<OutputFieldEntity, 'id' | 'tenantId' | 'endpointId' | 'createdAt'>;
+
+@Injectable()
+export class EndpointFieldsRepository {
+  constructor(
+    @InjectRepository(InputFieldEntity) private readonly inputs: Repository<InputFieldEntity>,
+    @InjectRepository(OutputFieldEntity) private readonly outputs: Repository<OutputFieldEntity>,
+  ) {}
+
+  inputFieldsOf(tenantId: string, endpointIds: string[]): Promise<InputFieldEntity[]> {
+    if (endpointIds.length === 0) return Promise.resolve([]);
+    return this.inputs.find({ where: { tenantId, endpointId: In(endpointIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  outputFieldsOf(tenantId: string, endpointIds: string[]): Promise<OutputFieldEntity[]> {
+    if (endpointIds.length === 0) return Promise.resolve([]);
+    return this.outputs.find({ where: { tenantId, endpointId: In(endpointIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  findInput(tenantId: string, endpointId: string, id: string): Promise<InputFieldEntity | null> {
+    return this.inputs.findOneBy({ tenantId, endpointId, id });
+  }
+
+  findOutput(tenantId: string, endpointId: string, id: string): Promise<OutputFieldEntity | null> {
+    return this.outputs.findOneBy({ tenantId, endpointId, id });
+  }
+
+  createInput(tenantId: string, endpointId: string, values: InputFieldValues): Promise<InputFieldEntity> {
+    return this.inputs.save(this.inputs.create({ ...values, tenantId, endpointId }));
+  }
+
+  createOutput(tenantId: string, endpointId: string, values: OutputFieldValues): Promise<OutputFieldEntity> {
+    return this.outputs.save(this.outputs.create({ ...values, tenantId, endpointId }));
+  }
+
+  async updateInput(tenantId: string, id: string, values: Partial<InputFieldValues>): Promise<void> {
+    await this.inputs.update({ tenantId, id }, values as Record<string, unknown>);
+  }
+
+  async updateOutput(tenantId: string, id: string, values: Partial<OutputFieldValues>): Promise<void> {
+    await this.outputs.update({ tenantId, id }, values);
+  }
+
+  async deleteInput(tenantId: string, id: string): Promise<void> {
+    await this.inputs.delete({ tenantId, id });
+  }
+
+  async deleteOutput(tenantId: string, id: string): Promise<void> {
+    await this.outputs.delete({ tenantId, id });
+  }
+}

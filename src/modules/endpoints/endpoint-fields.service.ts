@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { InputFieldResponse, OutputFieldResponse, toInputFieldResponse, toOutputFieldResponse } from './dto/endpoint.response';
+import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
+import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
+import { EndpointsService, stripUndefined } from './endpoints.service';
+import { inputFieldProblems, outputFieldProblems } from './field-rules';
+
+export type NewInputField = Pick<InputFieldValues, 'name' | 'dataType'> & Partial<InputFieldValues>;
+export type NewOutputField = Pick<OutputFieldValues, 'name' | 'dataType'> & Partial<OutputFieldValues>;
+
+@Injectable()
+export class EndpointFieldsService {
+  constructor(
+    private readonly endpoints: EndpointsService,
+    private readonly fields: EndpointFieldsRepository,
+  ) {}
+
+  async addInput(tenantId: string, endpointId: string, input: NewInputField): Promise<InputFieldResponse> {
+    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    const values: InputFieldValues = {
+      isRequired: false,
+      description: '',
+      maxLength: null,
+      minimum: null,
+      maximum: null,
+      defaultValue: null,
+      ...stripUndefined(input),
+    } as InputFieldValues;
+    check(inputFieldProblems(values));
+    ensureNameFree(inputFields, values.name);
+    return toInputFieldResponse(await this.fields.createInput(tenantId, endpointId, values));
+  }
+
+  async updateInput(tenantId: string, endpointId: string, id: string, changes: Partial<InputFieldValues>): Promise<InputFieldResponse> {
+    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    const field = findField(inputFields, id, 'Input');
+    const values = stripUndefined(changes);
+    check(inputFieldProblems({ ...field, ...values }));
+    if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
+    await this.fields.updateInput(tenantId, id, values);
+    return toInputFieldResponse({ ...field, ...values } as InputFieldEntity);
+  }
+
+  async deleteInput(tenantId: string, endpointId: string, id: string): Promise<void> {
+    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    findField(inputFields, id, 'Input');
+    await this.fields.deleteInput(tenantId, id);
+  }
+
+  async addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
+    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    const values: OutputFieldValues = { description: '', exampleValue: null, ...stripUndefined(input) } as OutputFieldValues;
+    check(outputFieldProblems(values));
+    ensureNameFree(outputFields, values.name);
+    return toOutputFieldResponse(await this.fields.createOutput(tenantId, endpointId, values));
+  }
+
+  async updateOutput(tenantId: string, endpointId: string, id: string, changes: Partial<OutputFieldValues>): Promise<OutputFieldResponse> {
+    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    const field = findField(outputFields, id, 'Output');
+    const values = stripUndefined(changes);
+    check(outputFieldProblems({ ...field, ...values }));
+    if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
+    await this.fields.updateOutput(tenantId, id, values);
+    return toOutputFieldResponse({ ...field, ...values } as OutputFieldEntity);
+  }
+
+  async deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {
+    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    findField(outputFields, id, 'Output');
+    await this.fields.deleteOutput(tenantId, id);
+  }
+}
+
+function check(problems: string[]): void {
+  if (problems.length > 0) throw new ValidationError(problems, problems[0].split(' ')[0]);
+}
+
+function ensureNameFree(fields: { name: string }[], name: string): void {
+  if (fields.some((f) => f.name === name)) throw new ConflictError(`A field named '${name}' already exists on this endpoint`);
+}
+
+function findField<T extends { id: string }>(fields: T[], id: string, kind: string): T {
+  const field = fields.find((f) => f.id === id);
+  if (!field) throw new NotFoundError(`${kind} field ${id} not found`);
+  return field;
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, In, IsNull, Repository } from 'typeorm';
+import { EndpointEntity, Visibility } from './endpoint.entity';
+
+export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'>;
+
+export interface EndpointFilter {
+  search?: string;
+  visibility?: Visibility;
+  deleted?: boolean;
+}
+
+@Injectable()
+export class EndpointsRepository {
+  constructor(@InjectRepository(EndpointEntity) private readonly endpoints: Repository<EndpointEntity>) {}
+
+  list(tenantId: string, filter: EndpointFilter): Promise<EndpointEntity[]> {
+    const query = this.endpoints
+      .createQueryBuilder('e')
+      .where('e.tenant_id = :tenantId', { tenantId })
+      .andWhere(filter.deleted ? 'e.deleted_at IS NOT NULL' : 'e.deleted_at IS NULL')
+      .orderBy('e.created_at', 'ASC')
+      .addOrderBy('e.id', 'ASC');
+    if (filter.visibility) query.andWhere('e.visibility = :visibility', { visibility: filter.visibility });
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.andWhere(new Brackets((q) => q.where('e.name ILIKE :pattern', { pattern })));
+    }
+    return query.getMany();
+  }
+
+  /** An endpoint that is not soft-deleted. */
+  findActive(tenantId: string, id: string): Promise<EndpointEntity | null> {
+    return this.endpoints.findOneBy({ tenantId, id, deletedAt: IsNull() });
+  }
+
+  /** Any endpoint, soft-deleted or not. */
+  findAny(tenantId: string, id: string): Promise<EndpointEntity | null> {
+    return this.endpoints.findOneBy({ tenantId, id });
+  }
+
+  findActiveByPath(tenantId: string, path: string): Promise<EndpointEntity | null> {
+    return this.endpoints.findOneBy({ tenantId, path, deletedAt: IsNull() });
+  }
+
+  async existingIds(tenantId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.endpoints.find({ select: { id: true }, where: { tenantId, id: In(ids), deletedAt: IsNull() } });
+    return rows.map((row) => row.id);
+  }
+
+  create(tenantId: string, values: EndpointValues): Promise<EndpointEntity> {
+    return this.endpoints.save(this.endpoints.create({ ...values, tenantId, deletedAt: null, defaultPromptId: null }));
+  }
+
+  async update(tenantId: string, id: string, changes: Partial<EndpointValues> & { deletedAt?: Date | null }): Promise<void> {
+    await this.endpoints.update({ tenantId, id }, changes);
+  }
+
+  /** Rows of other modules (prompts, versions, logs) go with it through their ON DELETE CASCADE foreign keys. */
+  async deletePermanently(tenantId: string, id: string): Promise<void> {
+    await this.endpoints.delete({ tenantId, id });
+  }
+}

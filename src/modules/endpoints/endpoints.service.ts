@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError, NotFoundError } from '../../common/errors/app-error';
+import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
+import { EndpointEntity } from './endpoint.entity';
+import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
+import { EndpointFieldsRepository } from './endpoint-fields.repository';
+import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
+
+export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
+
+const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
+  description: '',
+  visibility: 'Public',
+  category: null,
+  cacheEnabled: false,
+  cacheDurationSeconds: 300,
+  rateLimitPerMinute: null,
+  rateLimitPerHour: null,
+  rateLimitPerDay: null,
+  timeoutSeconds: 60,
+};
+
+/** An endpoint with its field definitions: what execution and the prompts validator read. */
+export interface EndpointDefinition {
+  endpoint: EndpointEntity;
+  inputFields: InputFieldEntity[];
+  outputFields: OutputFieldEntity[];
+}
+
+@Injectable()
+export class EndpointsService {
+  constructor(
+    private readonly endpoints: EndpointsRepository,
+    private readonly fields: EndpointFieldsRepository,
+  ) {}
+
+  async list(tenantId: string, filter: EndpointFilter): Promise<EndpointResponse[]> {
+    const endpoints = await this.endpoints.list(tenantId, filter);
+    return this.withFields(tenantId, endpoints);
+  }
+
+  async get(tenantId: string, id: string): Promise<EndpointResponse> {
+    const { endpoint, inputFields, outputFields } = await this.getDefinition(tenantId, id);
+    return toEndpointResponse(endpoint, inputFields, outputFields);
+  }
+
+  /** An endpoint that is not soft-deleted, with its fields; NotFoundError otherwise (also for another tenant's id). */
+  async getDefinition(tenantId: string, id: string): Promise<EndpointDefinition> {
+    const endpoint = await this.requireActive(tenantId, id);
+    const [inputFields, outputFields] = await Promise.all([
+      this.fields.inputFieldsOf(tenantId, [id]),
+      this.fields.outputFieldsOf(tenantId, [id]),
+    ]);
+    return { endpoint, inputFields, outputFields };
+  }
+
+  async create(tenantId: string, input: NewEndpoint): Promise<EndpointResponse> {
+    await this.ensurePathFree(tenantId, input.path);
+    const endpoint = await this.endpoints.create(tenantId, { ...DEFAULTS, ...stripUndefined(input), name: input.name, path: input.path });
+    return toEndpointResponse(endpoint, [], []);
+  }
+
+  async update(tenantId: string, id: string, changes: Partial<EndpointValues>): Promise<EndpointResponse> {
+    const endpoint = await this.requireActive(tenantId, id);
+    const values = stripUndefined(changes);
+    if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
+    if (Object.keys(values).length > 0) await this.endpoints.update(tenantId, id, values);
+    return this.get(tenantId, id);
+  }
+
+  /** decisions.md §3: a soft delete stops listing and execution and frees the path. */
+  async softDelete(tenantId: string, id: string): Promise<void> {
+    await this.requireActive(tenantId, id);
+    await this.endpoints.update(tenantId, id, { deletedAt: new Date() });
+  }
+
+  async deletePermanently(tenantId: string, id: string): Promise<void> {
+    const endpoint = await this.endpoints.findAny(tenantId, id);
+    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    await this.endpoints.deletePermanently(tenantId, id);
+  }
+
+  async restore(tenantId: string, id: string): Promise<EndpointResponse> {
+    const endpoint = await this.endpoints.findAny(tenantId, id);
+    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    if (!endpoint.deletedAt) throw new ConflictError(`Endpoint ${id} is not deleted`);
+    await this.ensurePathFree(tenantId, endpoint.path);
+    await this.endpoints.update(tenantId, id, { deletedAt: null });
+    return this.get(tenantId, id);
+  }
+
+  existingIds(tenantId: string, ids: string[]): Promise<string[]> {
+    return this.endpoints.existingIds(tenantId, ids);
+  }
+
+  async requireActive(tenantId: string, id: string): Promise<EndpointEntity> {
+    const endpoint = await this.endpoints.findActive(tenantId, id);
+    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    return endpoint;
+  }
+
+  private async ensurePathFree(tenantId: string, path: string): Promise<void> {
+    if (await this.endpoints.findActiveByPath(tenantId, path)) {
+      throw new ConflictError(`path ${path} is already used by another endpoint`);
+    }
+  }
+
+  private async withFields(tenantId: string, endpoints: EndpointEntity[]): Promise<EndpointResponse[]> {
+    const ids = endpoints.map((e) => e.id);
+    const [inputs, outputs] = await Promise.all([
+      this.fields.inputFieldsOf(tenantId, ids),
+      this.fields.outputFieldsOf(tenantId, ids),
+    ]);
+    return endpoints.map((e) =>
+      toEndpointResponse(
+        e,
+        inputs.filter((f) => f.endpointId === e.id),
+        outputs.filter((f) => f.endpointId === e.id),
+      ),
+    );
+  }
+}
+
+export function stripUndefined<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

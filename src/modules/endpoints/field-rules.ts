@@ -1,0 +1,79 @@
+import type { InputDataType, OutputDataType } from './endpoint-field.entity';
+
+export interface InputFieldShape {
+  name: string;
+  dataType: InputDataType;
+  maxLength?: number | null;
+  minimum?: number | null;
+  maximum?: number | null;
+  defaultValue?: unknown;
+}
+
+export interface OutputFieldShape {
+  dataType: OutputDataType;
+  exampleValue?: string | null;
+}
+
+/** Cross-property rules of an input field definition; one message per problem, naming the property. */
+export function inputFieldProblems(field: InputFieldShape): string[] {
+  const problems: string[] = [];
+  const numeric = field.dataType === 'integer' || field.dataType === 'number';
+  if (field.maxLength != null && field.dataType !== 'string') {
+    problems.push(`maxLength applies to string fields only, not ${field.dataType}`);
+  }
+  for (const bound of ['minimum', 'maximum'] as const) {
+    const value = field[bound];
+    if (value == null) continue;
+    if (!numeric) problems.push(`${bound} applies to integer and number fields only, not ${field.dataType}`);
+    else if (field.dataType === 'integer' && !Number.isInteger(value)) problems.push(`${bound} must be an integer`);
+  }
+  if (numeric && field.minimum != null && field.maximum != null && field.minimum > field.maximum) {
+    problems.push('minimum must not be greater than maximum');
+  }
+  if (field.defaultValue !== undefined && field.defaultValue !== null) {
+    const problem = defaultValueProblem(field);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+function defaultValueProblem(field: InputFieldShape): string | undefined {
+  const value = field.defaultValue;
+  switch (field.dataType) {
+    case 'string':
+      if (typeof value !== 'string') return 'defaultValue must be a string';
+      if (field.maxLength != null && value.length > field.maxLength) {
+        return `defaultValue must be at most ${field.maxLength} characters`;
+      }
+      return undefined;
+    case 'integer':
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value) || (field.dataType === 'integer' && !Number.isInteger(value))) {
+        return `defaultValue must be ${field.dataType === 'integer' ? 'an integer' : 'a number'}`;
+      }
+      if ((field.minimum != null && value < field.minimum) || (field.maximum != null && value > field.maximum)) {
+        return `defaultValue must be between ${field.minimum ?? '-∞'} and ${field.maximum ?? '∞'}`;
+      }
+      return undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'defaultValue must be a boolean';
+    case 'object':
+      return typeof value === 'object' && !Array.isArray(value) ? undefined : 'defaultValue must be an object';
+    case 'array':
+      return Array.isArray(value) ? undefined : 'defaultValue must be an array';
+    case 'image':
+      return 'defaultValue is not supported for image fields';
+  }
+}
+
+/** An image output's exampleValue holds its default generation settings as a JSON object (interface-spec). */
+export function outputFieldProblems(field: OutputFieldShape): string[] {
+  if (field.dataType !== 'image' || field.exampleValue == null || field.exampleValue === '') return [];
+  try {
+    const parsed: unknown = JSON.parse(field.exampleValue);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return [];
+  } catch {
+    // reported below
+  }
+  return ['exampleValue of an image field must be a JSON object such as {"size":"1024x1024","quality":"high"}'];
+}

@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { KeyEnvironment, KeyType, Permission } from '../../common/auth/principal';
+
+export type KeyStatus = 'Active' | 'Revoked';
+
+@Entity('api_keys')
+export class ApiKeyEntity {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') tenantId: string;
+  @Column() name: string;
+  @Column({ type: 'varchar' }) type: KeyType;
+  @Column({ type: 'varchar', nullable: true }) environment: KeyEnvironment | null;
+  @Column({ type: 'varchar', nullable: true }) permission: Permission | null;
+  @Column({ type: 'char', length: 64 }) keyHash: string;
+  @Column({ type: 'char', length: 4 }) last4: string;
+  @Column({ type: 'varchar' }) status: KeyStatus;
+  @Column({ type: 'uuid', array: true, nullable: true }) endpointIds: string[] | null;
+  @Column({ type: 'int', nullable: true }) rateLimitPerMinute: number | null;
+  @Column({ type: 'int', nullable: true }) rateLimitPerHour: number | null;
+  @Column({ type: 'int', nullable: true }) rateLimitPerDay: number | null;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+  @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
+  @Column({ type: 'timestamptz', nullable: true }) revokedAt: Date | null;
+}

@@ -1,0 +1,42 @@
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min, MinLength } from 'class-validator';
+import type { KeyEnvironment, KeyType, Permission } from '../../../common/auth/principal';
+
+export class UpdateKeyDto {
+  /** Free descriptive text. */
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
+  name?: string;
+
+  /** Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
+  @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
+  endpointIds?: string[] | null;
+
+  /** Per-key override of the default 60 requests per minute; null restores the default. */
+  @IsOptional() @IsInt() @Min(1)
+  rateLimitPerMinute?: number | null;
+
+  /** Per-key override of the default 1,000 requests per hour; null restores the default. */
+  @IsOptional() @IsInt() @Min(1)
+  rateLimitPerHour?: number | null;
+
+  /** Per-key override of the default 10,000 requests per day; null restores the default. */
+  @IsOptional() @IsInt() @Min(1)
+  rateLimitPerDay?: number | null;
+}
+
+export class CreateKeyDto extends UpdateKeyDto {
+  /** Free descriptive text. */
+  @IsString() @MinLength(1) @MaxLength(200)
+  declare name: string;
+
+  /** `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them. */
+  @IsIn(['endpoint', 'admin'])
+  type: KeyType;
+
+  /** Endpoint keys only; default `live`. */
+  @IsOptional() @IsIn(['live', 'test'])
+  environment?: KeyEnvironment;
+
+  /** Admin keys only; default `ReadWrite`. */
+  @IsOptional() @IsIn(['ReadWrite', 'ReadOnly'])
+  permission?: Permission;
+}

@@ -1,0 +1,26 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeyAuthenticator } from '../../common/auth/principal';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { ApiKeyEntity } from './api-key.entity';
+import { InitialAdminKeyService } from './initial-admin-key.service';
+import { KeysController } from './keys.controller';
+import { KeysRepository } from './keys.repository';
+import { KeysService } from './keys.service';
+
+// Owns the api_keys table: creation (value shown once, hash stored), revocation, authentication.
+// Exports KeysService and, globally, the ApiKeyAuthenticator port the guards use.
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([ApiKeyEntity]), TenantsModule, EndpointsModule],
+  controllers: [KeysController],
+  providers: [
+    KeysRepository,
+    KeysService,
+    InitialAdminKeyService,
+    { provide: ApiKeyAuthenticator, useExisting: KeysService },
+  ],
+  exports: [KeysService, ApiKeyAuthenticator],
+})
+export class KeysModule {}

@@ -1,0 +1,157 @@
+import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
+import { ApiKeyAuthenticator } from '../../common/auth/principal';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { EndpointsService } from '../endpoints/endpoints.service';
+import { TenantsService } from '../tenants/tenants.service';
+import { ApiKeyEntity } from './api-key.entity';
+import { CreatedKeyResponse, DEFAULT_RATE_LIMITS, KeyResponse, toKeyResponse } from './dto/key.response';
+import { generateKey, hashesEqual, hashKey, isWellFormedKey, last4 } from './key-format';
+import { ApiKeyChanges, KeysRepository } from './keys.repository';
+
+const LAST_USED_FLUSH_MS = 5_000;
+
+export interface NewKey {
+  name: string;
+  type: KeyType;
+  environment?: KeyEnvironment;
+  permission?: Permission;
+  endpointIds?: string[] | null;
+  rateLimitPerMinute?: number | null;
+  rateLimitPerHour?: number | null;
+  rateLimitPerDay?: number | null;
+}
+
+@Injectable()
+export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
+  /** lastUsedAt is coalesced in memory and written in one batch every few seconds, not on every request. */
+  private readonly pendingLastUsed = new Map<string, Date>();
+  private flushTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly keys: KeysRepository,
+    private readonly tenants: TenantsService,
+    private readonly endpoints: EndpointsService,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.flushTimer);
+    await this.flushLastUsed().catch(() => undefined);
+  }
+
+  async create(tenantId: string, input: NewKey): Promise<CreatedKeyResponse> {
+    const { raw, entity } = await this.insert(tenantId, input, generateKey(input.type, this.environmentOf(input)));
+    return { ...toKeyResponse(entity), key: raw };
+  }
+
+  /** INITIAL_ADMIN_KEY: a ReadWrite admin key with a value chosen by the operator, created once. */
+  async ensureAdminKey(tenantId: string, raw: string, name: string): Promise<boolean> {
+    if (await this.keys.findByHash(hashKey(raw))) return false;
+    await this.insert(tenantId, { name, type: 'admin', permission: 'ReadWrite' }, raw);
+    return true;
+  }
+
+  async list(tenantId: string): Promise<KeyResponse[]> {
+    const keys = await this.keys.listByTenant(tenantId);
+    return keys.map((key) => toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt));
+  }
+
+  async get(tenantId: string, id: string): Promise<KeyResponse> {
+    const key = await this.find(tenantId, id);
+    return toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt);
+  }
+
+  async update(tenantId: string, id: string, changes: ApiKeyChanges): Promise<KeyResponse> {
+    const key = await this.find(tenantId, id);
+    if (changes.endpointIds !== undefined) await this.checkEndpointIds(tenantId, key.type, changes.endpointIds);
+    await this.keys.update(tenantId, id, changes);
+    return this.get(tenantId, id);
+  }
+
+  /** Revocation is effective on the next request: authentication always reads the key's status. */
+  async revoke(tenantId: string, id: string): Promise<KeyResponse> {
+    await this.find(tenantId, id);
+    await this.keys.revoke(tenantId, id);
+    return this.get(tenantId, id);
+  }
+
+  async authenticate(raw: string): Promise<Principal | null> {
+    if (!isWellFormedKey(raw)) return null;
+    const hash = hashKey(raw);
+    const key = await this.keys.findByHash(hash);
+    if (!key || key.status !== 'Active' || !hashesEqual(key.keyHash, hash)) return null;
+    this.pendingLastUsed.set(key.id, new Date());
+    return {
+      keyId: key.id,
+      tenantId: key.tenantId,
+      tenantSlug: await this.tenants.slugOf(key.tenantId),
+      type: key.type,
+      permission: key.permission,
+      environment: key.environment,
+      endpointIds: key.endpointIds,
+      rateLimits: {
+        perMinute: key.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS.perMinute,
+        perHour: key.rateLimitPerHour ?? DEFAULT_RATE_LIMITS.perHour,
+        perDay: key.rateLimitPerDay ?? DEFAULT_RATE_LIMITS.perDay,
+      },
+    };
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.pendingLastUsed.size === 0) return;
+    const batch = new Map(this.pendingLastUsed);
+    this.pendingLastUsed.clear();
+    await this.keys.touchLastUsed(batch);
+  }
+
+  private async insert(tenantId: string, input: NewKey, raw: string): Promise<{ raw: string; entity: ApiKeyEntity }> {
+    if (input.type === 'admin' && input.environment !== undefined) {
+      throw new ValidationError('environment applies to endpoint keys only', 'environment');
+    }
+    if (input.type === 'endpoint' && input.permission !== undefined) {
+      throw new ValidationError('permission applies to admin keys only', 'permission');
+    }
+    await this.checkEndpointIds(tenantId, input.type, input.endpointIds);
+    const entity = await this.keys.create({
+      tenantId,
+      name: input.name,
+      type: input.type,
+      environment: input.type === 'endpoint' ? this.environmentOf(input) : null,
+      permission: input.type === 'admin' ? (input.permission ?? 'ReadWrite') : null,
+      keyHash: hashKey(raw),
+      last4: last4(raw),
+      endpointIds: input.endpointIds ?? null,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
+      rateLimitPerHour: input.rateLimitPerHour ?? null,
+      rateLimitPerDay: input.rateLimitPerDay ?? null,
+    });
+    return { raw, entity };
+  }
+
+  private environmentOf(input: Pick<NewKey, 'type' | 'environment'>): KeyEnvironment | null {
+    return input.type === 'endpoint' ? (input.environment ?? 'live') : null;
+  }
+
+  private async checkEndpointIds(tenantId: string, type: KeyType, ids: string[] | null | undefined): Promise<void> {
+    if (ids === undefined || ids === null) return;
+    if (type === 'admin') throw new ValidationError('endpointIds applies to endpoint keys only', 'endpointIds');
+    const known = new Set(await this.endpoints.existingIds(tenantId, ids));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new ValidationError(`endpointIds contains unknown endpoints: ${unknown.join(', ')}`, 'endpointIds');
+    }
+  }
+
+  private async find(tenantId: string, id: string): Promise<ApiKeyEntity> {
+    const key = await this.keys.findById(tenantId, id);
+    if (!key) throw new NotFoundError(`API key ${id} not found`);
+    return key;
+  }
+}
