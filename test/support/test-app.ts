@@ -1,0 +1,33 @@
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { createApplication } from '../../src/app.setup';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { openTemplateDatabase } from './database-template';
+
+export interface TestApp {
+  app: INestApplication;
+  config: AppConfig;
+  http: TestAgent;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application on a real database: an in-memory PGlite loaded from the migrated template, or the PostgreSQL
+ * of DATABASE_URL (and Redis of REDIS_URL). Each test file seeds its own tenants, so nothing is truncated.
+ */
+export async function createTestApp(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const config = loadConfig(
+    { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: 'error', ...env },
+    { dataDir: 'memory://', ...overrides },
+  );
+  const embedded = config.databaseUrl ? null : openTemplateDatabase();
+  const app = await createApplication({ config, embedded });
+  await app.init();
+  return {
+    app,
+    config,
+    http: request(app.getHttpServer()),
+    close: () => app.close(),
+  };
+}
