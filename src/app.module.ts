@@ -10,6 +10,7 @@ import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
+import { ModelsModule } from './modules/models/models.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 
 export interface AppModuleOptions {
@@ -23,7 +24,16 @@ export class AppModule implements NestModule {
   static forRoot({ config, embedded }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
-      imports: [DatabaseModule.forRoot(config, embedded), CommonModule, TenantsModule, KeysModule, EndpointsModule, HealthModule],
+      imports: [
+        DatabaseModule.forRoot(config, embedded),
+        CommonModule,
+        TenantsModule,
+        KeysModule,
+        EndpointsModule,
+        // Before the prompts module: its /prompts/models route must win over /prompts/:id.
+        ModelsModule,
+        HealthModule,
+      ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },

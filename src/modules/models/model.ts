@@ -1,0 +1,46 @@
+/** A model the service can call (decisions.md §2 "Model"). */
+export interface ModelCapabilities {
+  reasoning: boolean;
+  streaming: boolean;
+  tools: boolean;
+  jsonMode: boolean;
+  vision: boolean;
+  imageGeneration: boolean;
+}
+
+export interface ModelPricing {
+  inputPerMillionTokens: number | null;
+  outputPerMillionTokens: number | null;
+  perImage: number | null;
+  currency: 'USD';
+}
+
+export interface ModelInfo {
+  id: string;
+  /** Provider name: openai, anthropic, google, mock, or an OpenAI-compatible provider from MODELS_FILE. */
+  provider: string;
+  displayName: string;
+  contextWindow: number | null;
+  maxOutputTokens: number | null;
+  capabilities: ModelCapabilities;
+  pricing: ModelPricing;
+  /** Whether its provider is configured. */
+  available: boolean;
+  /** The built-in offline model(s), for tests and demos. */
+  isTestModel: boolean;
+}
+
+/** decisions.md §1: the built-in offline provider, always available, zero pricing. */
+export const MOCK_MODELS: ModelInfo[] = [
+  {
+    id: 'mock-echo',
+    provider: 'mock',
+    displayName: 'Mock echo (returns the rendered prompt)',
+    contextWindow: 1_000_000,
+    maxOutputTokens: 1_000_000,
+    capabilities: { reasoning: false, streaming: false, tools: false, jsonMode: true, vision: true, imageGeneration: false },
+    pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0, perImage: 0, currency: 'USD' },
+    available: true,
+    isTestModel: true,
+  },
+];
