@@ -44,3 +44,15 @@ export const MOCK_MODELS: ModelInfo[] = [
     isTestModel: true,
   },
 ];
+
+export type ProviderKind = 'openai' | 'anthropic' | 'google' | 'openai-compatible' | 'mock';
+
+/** How to reach a provider: the built-in ones from env (decisions.md §1), OpenAI-compatible ones from MODELS_FILE. */
+export interface ProviderDefinition {
+  name: string;
+  kind: ProviderKind;
+  baseUrl?: string;
+  apiKey?: string;
+  /** Whether it can be called (credentials present, or no credentials needed). */
+  configured: boolean;
+}

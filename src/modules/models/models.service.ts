@@ -1,11 +1,28 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ValidationError } from '../../common/errors/app-error';
-import { MOCK_MODELS, ModelInfo } from './model';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { MOCK_MODELS, ModelInfo, ProviderDefinition } from './model';
 
 /** The model catalog: every model the service knows, with capabilities, pricing and availability. */
 @Injectable()
 export class ModelsService {
   private readonly models = new Map<string, ModelInfo>(MOCK_MODELS.map((m) => [m.id, m]));
+  private readonly providers = new Map<string, ProviderDefinition>();
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const { openai, anthropic, google } = config.providers;
+    const builtIn: ProviderDefinition[] = [
+      { name: 'mock', kind: 'mock', configured: true },
+      { name: 'openai', kind: 'openai', ...openai, configured: Boolean(openai.apiKey) },
+      { name: 'anthropic', kind: 'anthropic', ...anthropic, configured: Boolean(anthropic.apiKey) },
+      { name: 'google', kind: 'google', ...google, configured: Boolean(google.apiKey) },
+    ];
+    for (const provider of builtIn) this.providers.set(provider.name, provider);
+  }
+
+  provider(name: string): ProviderDefinition | undefined {
+    return this.providers.get(name);
+  }
 
   list(): ModelInfo[] {
     return [...this.models.values()];
