@@ -32,6 +32,26 @@ export class ModelsService {
     return this.models.get(id);
   }
 
+  /** USD cost of one call from the catalog's pricing; null when the model or a needed price is unknown. */
+  costOf(modelId: string, usage: { inputTokens?: number | null; outputTokens?: number | null; images?: number }): number | null {
+    const pricing = this.models.get(modelId)?.pricing;
+    if (!pricing) return null;
+    let cost = 0;
+    if (usage.inputTokens) {
+      if (pricing.inputPerMillionTokens === null) return null;
+      cost += (usage.inputTokens * pricing.inputPerMillionTokens) / 1_000_000;
+    }
+    if (usage.outputTokens) {
+      if (pricing.outputPerMillionTokens === null) return null;
+      cost += (usage.outputTokens * pricing.outputPerMillionTokens) / 1_000_000;
+    }
+    if (usage.images) {
+      if (pricing.perImage === null) return null;
+      cost += usage.images * pricing.perImage;
+    }
+    return Math.round(cost * 1e9) / 1e9;
+  }
+
   /** The model a prompt names; a 400 naming `llmModel` when the catalog does not have it. */
   require(id: string, field = 'llmModel'): ModelInfo {
     const model = this.models.get(id);

@@ -1,0 +1,31 @@
+import type { KeyEnvironment } from '../../common/auth/principal';
+
+export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
+
+/** One execution, as the execution module hands it to the log writer (decisions.md §2 "Execution log", §5). */
+export interface NewExecutionLog {
+  tenantId: string;
+  endpointId: string;
+  promptId: string | null;
+  promptVersion: number | null;
+  source: ExecutionSource;
+  keyId: string;
+  /** null for admin keys. */
+  keyEnvironment: KeyEnvironment | null;
+  requestId: string;
+  status: 'success' | 'error';
+  httpStatus: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  cached: boolean;
+  llmModel: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  latencyMs: number;
+  inputs: unknown;
+  renderedPrompt: string | null;
+  rawResponse: string | null;
+  parsedOutput: unknown;
+  createdAt: Date;
+}
