@@ -10,6 +10,7 @@ import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
+import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 
@@ -33,6 +34,7 @@ export class AppModule implements NestModule {
         // Before the prompts module: its /prompts/models route must win over /prompts/:id.
         ModelsModule,
         HealthModule,
+        McpModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -10,11 +10,11 @@ import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
 
 // Owns the endpoints, input_fields and output_fields tables: CRUD, soft delete, restore, permanent delete.
-// Exports EndpointsService (definitions for prompts and execution).
+// Exports EndpointsService (definitions for prompts and execution) and EndpointFieldsService (MCP tools).
 @Module({
   imports: [TypeOrmModule.forFeature([EndpointEntity, InputFieldEntity, OutputFieldEntity])],
   controllers: [EndpointsController, EndpointFieldsController],
   providers: [EndpointsRepository, EndpointFieldsRepository, EndpointsService, EndpointFieldsService],
-  exports: [EndpointsService],
+  exports: [EndpointsService, EndpointFieldsService],
 })
 export class EndpointsModule {}

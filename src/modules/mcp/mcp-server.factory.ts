@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../../common/auth/principal';
+import { AppError, ForbiddenError } from '../../common/errors/app-error';
+import { fromDatabaseError } from '../../common/errors/database-errors';
+import { AppLogger } from '../../common/logging/app-logger';
+import type { McpTool } from './mcp-tool';
+
+const SERVER_INFO = { name: 'promptgate', version: '1.0.0' };
+const INSTRUCTIONS =
+  'Promptgate turns prompts into HTTP endpoints. An endpoint has input fields (the JSON body callers send), optional ' +
+  'output fields (the JSON it answers) and prompts: Liquid templates reading {{ inputs.<field> }}, with a model and ' +
+  'settings. Prompts go Draft → Live (promote) → default (set_default_prompt); every save of the template, model or ' +
+  'settings is a new immutable version. Use validate_template before saving, run_endpoint to try an endpoint.';
+
+/** Builds one stateless MCP server per request, its tools bound to the caller. */
+@Injectable()
+export class McpServerFactory {
+  constructor(private readonly logger: AppLogger) {}
+
+  build(principal: Principal, tools: McpTool[]): McpServer {
+    const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+    for (const tool of tools) {
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.input,
+          annotations: { readOnlyHint: tool.access === 'read', destructiveHint: tool.access === 'write' && /delete|archive/.test(tool.name) },
+        },
+        ((args: Record<string, unknown>) => this.call(principal, tool, args)) as never,
+      );
+    }
+    return server;
+  }
+
+  private async call(principal: Principal, tool: McpTool, args: Record<string, unknown>): Promise<CallToolResult> {
+    try {
+      if (tool.access === 'write' && principal.permission === 'ReadOnly') {
+        throw new ForbiddenError(`${tool.name} changes resources and this admin key is ReadOnly`);
+      }
+      const result = await tool.run(principal, args as never);
+      return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }] };
+    } catch (thrown) {
+      const error = fromDatabaseError(thrown) ?? thrown;
+      if (error instanceof AppError) {
+        const detail = 'messages' in error && Array.isArray(error.messages) ? (error.messages as string[]).join('; ') : error.message;
+        return { isError: true, content: [{ type: 'text', text: `${error.reason ?? error.code}: ${detail}` }] };
+      }
+      this.logger.write('error', (error as Error)?.message ?? String(error), { tool: tool.name, stack: (error as Error)?.stack });
+      return { isError: true, content: [{ type: 'text', text: 'internal_error: the tool failed; see the service logs' }] };
+    }
+  }
+}

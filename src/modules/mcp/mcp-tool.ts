@@ -1,0 +1,23 @@
+import type { z, ZodRawShape } from 'zod';
+import type { Principal } from '../../common/auth/principal';
+
+/**
+ * One MCP tool: a thin adapter from tool arguments to a service call, like a controller handler. `access: 'write'`
+ * tools are refused to ReadOnly keys, as the matching REST routes are (decisions.md §7).
+ */
+export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  access: 'read' | 'write';
+  input: Shape;
+  run(principal: Principal, args: z.infer<z.ZodObject<Shape>>): Promise<unknown>;
+}
+
+export const defineTool = <Shape extends ZodRawShape>(tool: McpTool<Shape>): McpTool => tool as unknown as McpTool;
+
+/** Each tool group (endpoints, prompts, …) is a provider listing its tools. */
+export abstract class McpToolGroup {
+  abstract tools(): McpTool[];
+}
+export const MCP_TOOL_GROUPS = Symbol('MCP_TOOL_GROUPS');

@@ -1,0 +1,114 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectMcp, toolJson, toolText } from '../support/mcp-client';
+import { auth, seedTenant, SeededTenant } from '../support/seed';
+import { createTestApp, TestApp } from '../support/test-app';
+
+describe('MCP server (/mcp)', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let tenant: SeededTenant;
+  let other: SeededTenant;
+  let client: Client;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await t.app.listen(0, '127.0.0.1');
+    baseUrl = await t.app.getUrl();
+    tenant = await seedTenant(t.app);
+    other = await seedTenant(t.app);
+    client = await connectMcp(baseUrl, tenant.admin);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await t.close();
+  });
+
+  it('lists tools with descriptions and input schemas', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['list_endpoints', 'create_endpoint', 'add_input_field', 'list_models']));
+    for (const tool of tools) {
+      expect(tool.description?.length).toBeGreaterThan(10);
+      expect(tool.inputSchema.type).toBe('object');
+    }
+    expect(tools.find((tool) => tool.name === 'list_endpoints')!.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('creates an endpoint and a field through tools, visible over REST', async () => {
+    const created = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'Summarize', path: '/api/v1/mcp-summarize' } }));
+    expect(created).toMatchObject({ name: 'Summarize', path: '/api/v1/mcp-summarize', visibility: 'Public', timeoutSeconds: 60 });
+    const field = toolJson(
+      await client.callTool({ name: 'add_input_field', arguments: { endpointId: created.id, name: 'text', dataType: 'string', isRequired: true } }),
+    );
+    expect(field).toMatchObject({ name: 'text', dataType: 'string', isRequired: true });
+
+    const res = await t.http.get(`/admin/v1/endpoints/${created.id}`).set(auth(tenant.admin));
+    expect(res.status).toBe(200);
+    expect(res.body.data.inputFields.map((f: { name: string }) => f.name)).toEqual(['text']);
+
+    const listed = toolJson(await client.callTool({ name: 'list_endpoints', arguments: { search: 'summ' } }));
+    expect(listed.map((e: { id: string }) => e.id)).toContain(created.id);
+  });
+
+  it('applies the same validation rules as REST, as a tool error naming the field', async () => {
+    const result = await client.callTool({ name: 'create_endpoint', arguments: { name: 'Bad', path: '/not-api/x' } });
+    expect(result.isError).toBe(true);
+    expect(toolText(result)).toMatch(/^validation_error: path must match/);
+  });
+
+  it('answers conflicts and unknown ids as tool errors', async () => {
+    await client.callTool({ name: 'create_endpoint', arguments: { name: 'One', path: '/api/v1/mcp-dup' } });
+    const dup = await client.callTool({ name: 'create_endpoint', arguments: { name: 'Two', path: '/api/v1/mcp-dup' } });
+    expect(dup.isError).toBe(true);
+    expect(toolText(dup)).toMatch(/^conflict:/);
+    const missing = await client.callTool({ name: 'get_endpoint', arguments: { id: '00000000-0000-4000-8000-000000000000' } });
+    expect(missing.isError).toBe(true);
+    expect(toolText(missing)).toMatch(/^not_found:/);
+  });
+
+  it('keeps tenants apart: another tenant\'s endpoint is not found', async () => {
+    const created = await t.http.post('/admin/v1/endpoints').set(auth(other.admin)).send({ name: 'Theirs', path: '/api/v1/theirs' });
+    expect(created.status).toBe(201);
+    const result = await client.callTool({ name: 'get_endpoint', arguments: { id: created.body.data.id } });
+    expect(result.isError).toBe(true);
+    expect(toolText(result)).toMatch(/^not_found:/);
+    const listed = toolJson(await client.callTool({ name: 'list_endpoints', arguments: {} }));
+    expect(listed.map((e: { id: string }) => e.id)).not.toContain(created.body.data.id);
+  });
+
+  it('refuses write tools to a ReadOnly key and changes nothing, but allows reads', async () => {
+    const reader = await connectMcp(baseUrl, tenant.readOnly);
+    try {
+      const result = await reader.callTool({ name: 'create_endpoint', arguments: { name: 'Nope', path: '/api/v1/mcp-readonly' } });
+      expect(result.isError).toBe(true);
+      expect(toolText(result)).toMatch(/^forbidden: create_endpoint changes resources and this admin key is ReadOnly/);
+      const list = await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin));
+      expect(list.body.data.map((e: { path: string }) => e.path)).not.toContain('/api/v1/mcp-readonly');
+      const models = toolJson(await reader.callTool({ name: 'list_models', arguments: {} }));
+      expect(models.map((m: { id: string }) => m.id)).toContain('mock-echo');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('answers 401 with a Bearer challenge without a key or with a bad one, and 403 to endpoint keys', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const headers = { accept: 'application/json, text/event-stream' };
+    const none = await t.http.post('/mcp').set(headers).send(body);
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+    const bad = await t.http.post('/mcp').set(headers).set('Authorization', 'Bearer epa_' + 'x'.repeat(40)).send(body);
+    expect(bad.status).toBe(401);
+    const endpointKey = await t.http.post('/mcp').set(headers).set('Authorization', `Bearer ${tenant.endpointKey}`).send(body);
+    expect(endpointKey.status).toBe(403);
+    await expect(connectMcp(baseUrl, 'epa_' + 'y'.repeat(40))).rejects.toThrow();
+  });
+
+  it('answers GET with 405 (stateless server) and stays out of the OpenAPI document', async () => {
+    const get = await t.http.get('/mcp').set('Authorization', `Bearer ${tenant.admin}`);
+    expect(get.status).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    const docs = await t.http.get('/docs-json');
+    expect(Object.keys(docs.body.paths)).not.toContain('/mcp');
+  });
+});
