@@ -27,7 +27,6 @@ export interface AppConfig {
   maxBodyBytes: number;
   logRetentionDays: number;
   logLevel: LogLevel;
-  httpAdapter: 'express' | 'fastify';
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -65,7 +64,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxBodyBytes: parsed.MAX_BODY_BYTES ?? 10 * 1024 * 1024,
     logRetentionDays: parsed.LOG_RETENTION_DAYS ?? 30,
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
-    httpAdapter: (parsed.HTTP_ADAPTER as 'express' | 'fastify' | undefined) ?? 'express',
   };
   return Object.freeze({ ...config, ...overrides });
 }
@@ -79,5 +77,5 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MIGRATIONS_RUN', 'REDIS_URL', 'BASE_DOMAIN',
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL',
   'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_BASE_URL', 'MODELS_FILE', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT',
-  'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL', 'HTTP_ADAPTER',
+  'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL',
 ];

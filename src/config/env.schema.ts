@@ -75,8 +75,4 @@ export class EnvSchema {
   /** debug | info | warn | error | silent. Default info. */
   @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL?: string;
-
-  /** express | fastify. Default express. */
-  @IsOptional() @IsIn(['express', 'fastify'])
-  HTTP_ADAPTER?: string;
 }

@@ -1,0 +1,57 @@
+import { UnauthorizedError } from '../errors/app-error';
+import { presentedKey, tenantOfHost } from './presented-key';
+
+const request = (headers: Record<string, string>) => ({ headers });
+
+describe('presentedKey', () => {
+  it('reads x-api-key', () => {
+    expect(presentedKey(request({ 'x-api-key': 'k1' }), true)).toBe('k1');
+  });
+
+  it('reads a Bearer token on the admin surface, case-insensitively', () => {
+    expect(presentedKey(request({ authorization: 'Bearer k1' }), true)).toBe('k1');
+    expect(presentedKey(request({ authorization: 'bearer   k1 ' }), true)).toBe('k1');
+  });
+
+  it('ignores the Authorization header where Bearer is not accepted', () => {
+    expect(presentedKey(request({ authorization: 'Bearer k1' }), false)).toBeUndefined();
+  });
+
+  it('ignores other authorization schemes and empty values', () => {
+    expect(presentedKey(request({ authorization: 'Basic abc' }), true)).toBeUndefined();
+    expect(presentedKey(request({ authorization: 'Bearer ' }), true)).toBeUndefined();
+    expect(presentedKey(request({ 'x-api-key': '  ' }), true)).toBeUndefined();
+    expect(presentedKey(request({}), true)).toBeUndefined();
+  });
+
+  it('accepts both headers when they name the same key', () => {
+    expect(presentedKey(request({ 'x-api-key': 'k1', authorization: 'Bearer k1' }), true)).toBe('k1');
+  });
+
+  it('refuses two different keys', () => {
+    expect(() => presentedKey(request({ 'x-api-key': 'k1', authorization: 'Bearer k2' }), true)).toThrow(UnauthorizedError);
+  });
+});
+
+describe('tenantOfHost', () => {
+  it.each([
+    ['acme.localhost', 'acme'],
+    ['acme.localhost:3000', 'acme'],
+    ['ACME.LocalHost:80', 'acme'],
+    ['localhost', null],
+    ['localhost:3000', null],
+    ['127.0.0.1:3000', null],
+    ['[::1]:3000', null],
+    ['a.b.localhost', null],
+    ['acme.example.com', null],
+    ['', null],
+  ])('%s → %s', (host, tenant) => {
+    expect(tenantOfHost(host, 'localhost')).toBe(tenant);
+  });
+
+  it('uses the configured base domain', () => {
+    expect(tenantOfHost('acme.api.example.com:443', 'api.example.com')).toBe('acme');
+    expect(tenantOfHost('api.example.com', 'api.example.com')).toBeNull();
+    expect(tenantOfHost(undefined, 'localhost')).toBeNull();
+  });
+});

@@ -1,0 +1,115 @@
+import * as path from 'node:path';
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the decisions.md defaults to an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      migrationsRun: true,
+      redisUrl: undefined,
+      baseDomain: 'localhost',
+      providers: { openai: {}, anthropic: {}, google: {} },
+      modelsFile: undefined,
+      initialAdminKey: undefined,
+      initialTenant: 'default',
+      maxImageBytes: 5 * 1024 * 1024,
+      maxBodyBytes: 10 * 1024 * 1024,
+      logRetentionDays: 30,
+      logLevel: 'info',
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const key = 'epa_' + 'A1'.repeat(16);
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/tmp/pg-data',
+      DATABASE_URL: 'postgres://u@db:5432/app',
+      MIGRATIONS_RUN: 'false',
+      REDIS_URL: 'redis://cache:6379',
+      BASE_DOMAIN: 'API.Example.com',
+      OPENAI_API_KEY: 'sk-1',
+      OPENAI_BASE_URL: 'http://127.0.0.1:9000/v1',
+      ANTHROPIC_API_KEY: 'sk-2',
+      ANTHROPIC_BASE_URL: 'https://anthropic.example',
+      GOOGLE_GENERATIVE_AI_API_KEY: 'g-3',
+      GOOGLE_BASE_URL: 'https://google.example',
+      MODELS_FILE: './models.yaml',
+      INITIAL_ADMIN_KEY: key,
+      INITIAL_TENANT: 'acme',
+      MAX_IMAGE_BYTES: '1000',
+      MAX_BODY_BYTES: '2000',
+      LOG_RETENTION_DAYS: '7',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/tmp/pg-data',
+      databaseUrl: 'postgres://u@db:5432/app',
+      migrationsRun: false,
+      redisUrl: 'redis://cache:6379',
+      baseDomain: 'api.example.com',
+      providers: {
+        openai: { apiKey: 'sk-1', baseUrl: 'http://127.0.0.1:9000/v1' },
+        anthropic: { apiKey: 'sk-2', baseUrl: 'https://anthropic.example' },
+        google: { apiKey: 'g-3', baseUrl: 'https://google.example' },
+      },
+      modelsFile: './models.yaml',
+      initialAdminKey: key,
+      initialTenant: 'acme',
+      maxImageBytes: 1000,
+      maxBodyBytes: 2000,
+      logRetentionDays: 7,
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats empty values as unset and keeps memory:// data dirs as they are', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '  ' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+    expect(loadConfig({ DATA_DIR: 'memory://' }).dataDir).toBe('memory://');
+    expect(loadConfig({ MIGRATIONS_RUN: '0' }).migrationsRun).toBe(false);
+    expect(loadConfig({ MIGRATIONS_RUN: 'TRUE' }).migrationsRun).toBe(true);
+  });
+
+  it('lets tests override values after validation', () => {
+    expect(loadConfig({ PORT: '1' }, { port: 2 }).port).toBe(2);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['MIGRATIONS_RUN', 'maybe'],
+    ['REDIS_URL', 'http://cache'],
+    ['BASE_DOMAIN', 'bad domain!'],
+    ['OPENAI_BASE_URL', 'ftp://x'],
+    ['ANTHROPIC_BASE_URL', 'nope'],
+    ['GOOGLE_BASE_URL', 'nope'],
+    ['INITIAL_ADMIN_KEY', 'ep_live_' + 'a'.repeat(40)],
+    ['INITIAL_ADMIN_KEY', 'epa_short'],
+    ['INITIAL_TENANT', 'Not A Slug'],
+    ['MAX_IMAGE_BYTES', '0'],
+    ['MAX_BODY_BYTES', '1.5'],
+    ['LOG_RETENTION_DAYS', 'ten'],
+    ['LOG_LEVEL', 'loud'],
+  ])('%s=%s fails with one line naming the variable', (name, value) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const message = (thrown as Error).message;
+    expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `));
+    expect(message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,75 @@
+import { inputFieldProblems, outputFieldProblems } from './field-rules';
+
+describe('inputFieldProblems', () => {
+  it('accepts a plain field of every type', () => {
+    for (const dataType of ['string', 'integer', 'number', 'boolean', 'image', 'object', 'array'] as const) {
+      expect(inputFieldProblems({ name: 'x', dataType })).toEqual([]);
+    }
+  });
+
+  it('allows maxLength on string fields only', () => {
+    expect(inputFieldProblems({ name: 'x', dataType: 'string', maxLength: 10 })).toEqual([]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', maxLength: 10 })).toEqual([
+      'maxLength applies to string fields only, not integer',
+    ]);
+  });
+
+  it('allows minimum and maximum on numeric fields only, integers on integer fields', () => {
+    expect(inputFieldProblems({ name: 'x', dataType: 'number', minimum: 0.5, maximum: 1.5 })).toEqual([]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'string', minimum: 1, maximum: 2 })).toEqual([
+      'minimum applies to integer and number fields only, not string',
+      'maximum applies to integer and number fields only, not string',
+    ]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 0.5 })).toEqual(['minimum must be an integer']);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 5, maximum: 1 })).toEqual([
+      'minimum must not be greater than maximum',
+    ]);
+  });
+
+  it.each([
+    ['string', 'hello', undefined],
+    ['string', 5, 'defaultValue must be a string'],
+    ['integer', 3, undefined],
+    ['integer', 3.5, 'defaultValue must be an integer'],
+    ['integer', '3', 'defaultValue must be an integer'],
+    ['number', 3.5, undefined],
+    ['number', true, 'defaultValue must be a number'],
+    ['boolean', false, undefined],
+    ['boolean', 'false', 'defaultValue must be a boolean'],
+    ['object', { a: 1 }, undefined],
+    ['object', [1], 'defaultValue must be an object'],
+    ['array', [1, 'a'], undefined],
+    ['array', { a: 1 }, 'defaultValue must be an array'],
+    ['image', 'data:image/png;base64,AA==', 'defaultValue is not supported for image fields'],
+  ] as const)('a %s field with defaultValue %j', (dataType, defaultValue, problem) => {
+    expect(inputFieldProblems({ name: 'x', dataType, defaultValue })).toEqual(problem ? [problem] : []);
+  });
+
+  it('checks defaultValue against maxLength and the bounds', () => {
+    expect(inputFieldProblems({ name: 'x', dataType: 'string', maxLength: 3, defaultValue: 'abcd' })).toEqual([
+      'defaultValue must be at most 3 characters',
+    ]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 1, maximum: 10, defaultValue: 11 })).toEqual([
+      'defaultValue must be between 1 and 10',
+    ]);
+  });
+
+  it('treats a null defaultValue as none', () => {
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', defaultValue: null })).toEqual([]);
+  });
+});
+
+describe('outputFieldProblems', () => {
+  it('requires a JSON object as the exampleValue of an image field', () => {
+    expect(outputFieldProblems({ dataType: 'image', exampleValue: '{"size":"1024x1024"}' })).toEqual([]);
+    expect(outputFieldProblems({ dataType: 'image', exampleValue: null })).toEqual([]);
+    for (const bad of ['not json', '[1,2]', '"text"', 'null', '42']) {
+      expect(outputFieldProblems({ dataType: 'image', exampleValue: bad })).toHaveLength(1);
+      expect(outputFieldProblems({ dataType: 'image', exampleValue: bad })[0]).toMatch(/^exampleValue /);
+    }
+  });
+
+  it('takes any text as the exampleValue of other fields', () => {
+    expect(outputFieldProblems({ dataType: 'string', exampleValue: 'not json' })).toEqual([]);
+  });
+});
