@@ -1,5 +1,6 @@
 import { ValidationPipe } from '@nestjs/common';
-import type { ValidationError as ClassValidatorError } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError as ClassValidatorError } from 'class-validator';
 import { ValidationError } from '../errors/app-error';
 
 /** Constraints that check the type; when one fails, the other constraints of that property say nothing useful. */
@@ -37,4 +38,15 @@ export function createValidationPipe(): ValidationPipe {
       return new ValidationError(messages, errors[0]?.property ?? null);
     },
   });
+}
+
+/**
+ * Validates a plain object against a request DTO class exactly as the global pipe does (same messages), for surfaces
+ * that do not go through a controller body (MCP tools).
+ */
+export function validateDto<T extends object>(dto: new () => T, plain: unknown): T {
+  const instance = plainToInstance(dto, plain ?? {});
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+  if (errors.length > 0) throw new ValidationError(validationMessages(errors), errors[0]?.property ?? null);
+  return instance;
 }
