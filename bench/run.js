@@ -1,0 +1,304 @@
+'use strict';
+/**
+ * Promptgate benchmark harness (`npm run bench`). Starts a fake OpenAI-compatible provider (instant and 50 ms), a bare
+ * node:http server, and the built service (embedded database, or DATABASE_URL/REDIS_URL when set), pins the servers to
+ * core 0 and the load generator and providers to core 1 where `taskset` exists, runs each scenario with warm-up and
+ * repeated rounds, and prints one table of medians and ratios. `--write` also refreshes BENCHMARKS.md.
+ *
+ * Options: --rounds N (3)  --duration S (5)  --warmup S (2)  --adapters express,fastify  --write
+ *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
+ */
+const { spawn, spawnSync, fork } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const autocannon = require('autocannon');
+
+const ROOT = path.join(__dirname, '..');
+const args = parseArgs(process.argv.slice(2));
+const ROUNDS = Number(args.rounds ?? 3);
+const DURATION = Number(args.duration ?? 5);
+const WARMUP = Number(args.warmup ?? 2);
+const ADAPTERS = String(args.adapters ?? 'express,fastify').split(',');
+const ADMIN_KEY = 'epa_' + 'B'.repeat(40);
+const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
+const SERVER_CORE = '0';
+const CLIENT_CORE = '1';
+const children = new Set();
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('--')) continue;
+    const key = argv[i].slice(2);
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) out[key] = true;
+    else out[key] = argv[++i];
+  }
+  return out;
+}
+
+function pinned(core, command, commandArgs) {
+  return HAS_TASKSET ? ['taskset', ['-c', core, command, ...commandArgs]] : [command, commandArgs];
+}
+
+/** A node script run as a pinned child with an IPC channel; resolves with the port it reports. */
+function startScript(script, env, core) {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.add(child);
+    if (HAS_TASKSET) spawnSync('taskset', ['-pc', core, String(child.pid)], { stdio: 'ignore' });
+    child.once('message', (message) => resolve({ child, port: message.port }));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+async function startService(adapter, env) {
+  const port = 43000 + Math.floor(Math.random() * 1000);
+  const [command, commandArgs] = pinned(SERVER_CORE, process.execPath, [path.join(ROOT, 'dist/src/main.js')]);
+  const started = process.hrtime.bigint();
+  const child = spawn(command, commandArgs, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', HTTP_ADAPTER: adapter, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.ok) return { child, url, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  throw new Error('the service did not start within 30 s');
+}
+
+async function stop(child) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+  children.delete(child);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function api(url, method, route, body, key = ADMIN_KEY) {
+  const res = await fetch(url + route, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${route} → ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Endpoints for each scenario, each with a Live default prompt on the matching fake provider model. */
+async function setUp(url) {
+  const routes = {};
+  for (const [name, model, cacheEnabled] of [
+    ['bench-hit', 'bench-instant', true],
+    ['bench-miss', 'bench-instant', false],
+    ['bench-slow', 'bench-slow', false],
+  ]) {
+    const endpoint = await api(url, 'POST', '/admin/v1/endpoints', { name, path: `/api/v1/${name}`, cacheEnabled, cacheDurationSeconds: 3600 });
+    await api(url, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, { name: 'text', dataType: 'string', isRequired: true, maxLength: 10000 });
+    const prompt = await api(url, 'POST', '/admin/v1/prompts', {
+      endpointId: endpoint.id, name: 'main', template: 'Summarize in one sentence: {{ inputs.text }}', llmModel: model, temperature: 0, maxTokens: 64,
+    });
+    await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
+    await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
+    routes[name] = endpoint.path;
+  }
+  const key = await api(url, 'POST', '/admin/v1/keys', {
+    name: 'bench', type: 'endpoint', environment: 'live', rateLimitPerMinute: 1e9, rateLimitPerHour: 1e9, rateLimitPerDay: 1e9,
+  });
+  return { routes, key: key.key };
+}
+
+/** One autocannon run; latencies come from the per-response float timings (its histogram has 1 ms resolution). */
+function load({ url, connections, seconds, method = 'POST', headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const latencies = [];
+    let non2xx = 0;
+    const instance = autocannon(
+      { url, connections, duration: seconds, method, headers: { 'content-type': 'application/json', ...headers }, body },
+      (error, result) => {
+        if (error) return reject(error);
+        latencies.sort((a, b) => a - b);
+        const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
+        resolve({ rps: result.requests.total / seconds, p50: pick(0.5), p99: pick(0.99), non2xx: non2xx + result.non2xx, errors: result.errors });
+      },
+    );
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}
+
+async function measure(target, sampleRss) {
+  await load({ ...target, seconds: WARMUP });
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const rss = sampleRss ? trackRss(sampleRss) : undefined;
+    const result = await load({ ...target, seconds: DURATION });
+    result.rssMb = rss ? rss.stop() : undefined;
+    rounds.push(result);
+  }
+  const median = (key) => {
+    const values = rounds.map((r) => r[key]).filter((v) => v !== undefined).sort((a, b) => a - b);
+    return values.length ? values[Math.floor(values.length / 2)] : undefined;
+  };
+  return {
+    rps: median('rps'), p50: median('p50'), p99: median('p99'),
+    rssMb: rounds.some((r) => r.rssMb !== undefined) ? Math.max(...rounds.map((r) => r.rssMb ?? 0)) : undefined,
+    failures: rounds.reduce((n, r) => n + r.non2xx + r.errors, 0),
+  };
+}
+
+function trackRss(pid) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      peak = Math.max(peak, Number(line.replace(/\D+/g, '')) / 1024);
+    } catch {
+      // process gone or not Linux
+    }
+  };
+  read();
+  const timer = setInterval(read, 200);
+  return { stop: () => (clearInterval(timer), read(), Math.round(peak)) };
+}
+
+async function runAdapter(adapter, upstreams, bare, modelsFile) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-'));
+  const env = { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: 'bench', MODELS_FILE: modelsFile, DATA_DIR: dataDir };
+  const service = await startService(adapter, env);
+  try {
+    const { routes, key } = await setUp(service.url);
+    if (args.scale) await seedScale(service.url);
+    const post = (route) => ({ url: service.url + route, headers: { 'x-api-key': key }, body: JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog.' }) });
+    const probe = await fetch(post(routes['bench-hit']).url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: post(routes['bench-hit']).body });
+    if (!probe.ok) throw new Error(`bench-hit answered ${probe.status}: ${await probe.text()}`);
+    const results = {};
+    results.cacheHit = await measure({ ...post(routes['bench-hit']), connections: 50 });
+    results.cacheMiss = await measure({ ...post(routes['bench-miss']), connections: 50 });
+    results.loadService = await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid);
+    results.seqService = await measure({ ...post(routes['bench-miss']), connections: 1 });
+    results.startupMs = await restartTime(adapter, env, service);
+    return results;
+  } finally {
+    await stop(service.child);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Start-up of an already initialised database (the second start), as an operator restarting sees it. */
+async function restartTime(adapter, env, running) {
+  await stop(running.child);
+  const again = await startService(adapter, env);
+  await stop(again.child);
+  return Math.round(again.startupMs);
+}
+
+async function seedScale(url) {
+  const script = path.join(__dirname, 'seed-scale.js');
+  if (!fs.existsSync(script)) throw new Error('--scale needs bench/seed-scale.js');
+  const result = spawnSync(process.execPath, [script, url, ADMIN_KEY], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('seeding failed');
+}
+
+function fmt(n, digits = 0) {
+  return n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits);
+}
+
+function report(baseline, perAdapter) {
+  const rows = [];
+  const check = (ok) => (ok ? 'met' : 'MISSED');
+  rows.push(['bare node:http, 50 conn', `${fmt(baseline.bare.rps)} req/s`, '1.00×', '', '']);
+  rows.push(['direct to upstream (50 ms), 50 conn', `${fmt(baseline.loadDirect.rps)} req/s`, '', `p50 ${fmt(baseline.loadDirect.p50, 2)} / p99 ${fmt(baseline.loadDirect.p99, 2)} ms`, '']);
+  rows.push(['direct to upstream (instant), 1 conn', '', '', `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`, '']);
+  for (const [adapter, r] of Object.entries(perAdapter)) {
+    const hit = r.cacheHit.rps / baseline.bare.rps;
+    const miss = r.cacheMiss.rps / baseline.bare.rps;
+    const loadShare = r.loadService.rps / baseline.loadDirect.rps;
+    const loadP50 = r.loadService.p50 - baseline.loadDirect.p50;
+    const loadP99 = r.loadService.p99 - baseline.loadDirect.p99;
+    const seqP50 = r.seqService.p50 - baseline.seqDirect.p50;
+    const seqP99 = r.seqService.p99 - baseline.seqDirect.p99;
+    rows.push([`${adapter}: cache hit, 50 conn`, `${fmt(r.cacheHit.rps)} req/s`, `${fmt(hit, 3)}×`, '≥ 0.13×', check(hit >= 0.13)]);
+    rows.push([`${adapter}: cache miss (instant upstream), 50 conn`, `${fmt(r.cacheMiss.rps)} req/s`, `${fmt(miss, 3)}×`, '≥ 0.10×', check(miss >= 0.1)]);
+    rows.push([`${adapter}: 50 ms upstream, 50 conn`, `${fmt(r.loadService.rps)} req/s`, `${fmt(loadShare * 100, 1)} % of direct`, '≥ 95 %', check(loadShare >= 0.95)]);
+    rows.push([`${adapter}: 50 ms upstream, added latency`, '', '', `+${fmt(loadP50, 2)} ms p50 / +${fmt(loadP99, 2)} ms p99 (≤ +2 / +8)`, check(loadP50 <= 2 && loadP99 <= 8)]);
+    rows.push([`${adapter}: sequential, added latency`, '', '', `+${fmt(seqP50, 3)} ms p50 / +${fmt(seqP99, 3)} ms p99 (≤ +0.55 / +3)`, check(seqP50 <= 0.55 && seqP99 <= 3)]);
+    rows.push([`${adapter}: RSS under load`, `${fmt(r.loadService.rssMb)} MB`, '', '< 250 MB', check(r.loadService.rssMb !== undefined && r.loadService.rssMb < 250)]);
+    rows.push([`${adapter}: start-up (initialised database)`, `${fmt(r.startupMs)} ms`, '', '< 2000 ms', check(r.startupMs < 2000)]);
+    const failures = r.cacheHit.failures + r.cacheMiss.failures + r.loadService.failures + r.seqService.failures;
+    if (failures > 0) rows.push([`${adapter}: non-2xx answers or errors`, String(failures), '', '0', 'MISSED']);
+  }
+  const header = ['scenario', 'throughput', 'ratio', 'latency / target', 'target'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
+  const line = (cells) => '| ' + cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
+  return [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n');
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(ROOT, 'dist/src/main.js'))) throw new Error('build first: npm run build');
+  if (HAS_TASKSET) spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
+  const instant = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '0' }, CLIENT_CORE);
+  const slow = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '50' }, CLIENT_CORE);
+  const bare = await startScript(path.join(__dirname, 'bare.js'), {}, SERVER_CORE);
+  const modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-models-')), 'models.json');
+  fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port)));
+
+  const upstreamBody = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Summarize in one sentence: The quick brown fox.' }] });
+  const direct = (port) => ({ url: `http://127.0.0.1:${port}/v1/chat/completions`, body: upstreamBody });
+  const baseline = {
+    bare: await measure({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, method: 'GET' }),
+    loadDirect: await measure({ ...direct(slow.port), connections: 50 }),
+    seqDirect: await measure({ ...direct(instant.port), connections: 1 }),
+  };
+  const perAdapter = {};
+  for (const adapter of ADAPTERS) perAdapter[adapter] = await runAdapter(adapter, { instant, slow }, bare, modelsFile);
+
+  const table = report(baseline, perAdapter);
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const storage = process.env.DATABASE_URL ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}` : 'embedded PGlite, in-process cache and counters';
+  const summary = `${new Date().toISOString().slice(0, 10)} · ${machine} · ${storage} · pinned: ${HAS_TASKSET ? 'yes (servers core 0, load + providers core 1)' : 'no'} · ${ROUNDS} rounds × ${DURATION} s (medians)`;
+  process.stdout.write(`\n${summary}\n\n${table}\n`);
+  if (args.write) writeBenchmarks(summary, table);
+}
+
+/** The MODELS_FILE the service reads: two OpenAI-compatible providers on the fake upstreams. */
+function benchModels(instantPort, slowPort) {
+  return {
+    providers: [
+      { name: 'bench', baseUrl: `http://127.0.0.1:${instantPort}/v1`, apiKey: 'bench', models: [{ id: 'bench-instant' }] },
+      { name: 'bench-slow', baseUrl: `http://127.0.0.1:${slowPort}/v1`, apiKey: 'bench', models: [{ id: 'bench-slow' }] },
+    ],
+  };
+}
+
+function writeBenchmarks(summary, table) {
+  const file = path.join(ROOT, 'BENCHMARKS.md');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const block = `${start}\n${summary}\n\n${table}\n${end}`;
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${start}\n${end}\n`;
+  fs.writeFileSync(file, current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block) : `${current}\n${block}\n`);
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const child of children) child.kill('SIGKILL');
+  });
