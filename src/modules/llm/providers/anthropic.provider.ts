@@ -1,0 +1,21 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { Injectable } from '@nestjs/common';
+import type { ProviderDefinition } from '../../models/model';
+import type { LlmClient } from '../llm-client';
+import type { LlmProvider } from '../llm-provider';
+import { AiSdkClient } from './ai-sdk-client';
+
+/** Anthropic Messages API (`/v1/messages`); it has no image generation. */
+@Injectable()
+export class AnthropicProvider implements LlmProvider {
+  readonly kind = 'anthropic' as const;
+
+  createClient(definition: ProviderDefinition): LlmClient {
+    const anthropic = createAnthropic({ apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
+    return new AiSdkClient({
+      providerName: definition.name,
+      optionsKey: 'anthropic',
+      languageModel: (id) => anthropic(id),
+    });
+  }
+}

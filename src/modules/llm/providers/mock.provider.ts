@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { UpstreamTimeoutError } from '../../../common/errors/app-error';
+import type { ProviderDefinition } from '../../models/model';
+import type { ImageRequest, ImageResult, JsonSchemaObject, LlmClient, TextRequest, TextResult } from '../llm-client';
+import type { LlmProvider } from '../llm-provider';
+
+/** A 1×1 transparent PNG: what the mock provider "generates". */
+const MOCK_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+/**
+ * decisions.md §1: the built-in offline provider. `mock-echo` answers with the rendered prompt; asked for structured
+ * output, with an object whose string fields hold the prompt, and the neutral value of every other type (0, false,
+ * {} and []). Image generation answers `n` (default 1) 1×1 PNGs whose revisedPrompt is the prompt.
+ */
+@Injectable()
+export class MockProvider implements LlmProvider {
+  readonly kind = 'mock' as const;
+
+  createClient(_definition: ProviderDefinition): LlmClient {
+    return new MockClient();
+  }
+}
+
+export class MockClient implements LlmClient {
+  async generateText(request: TextRequest): Promise<TextResult> {
+    ensureNotAborted(request.abortSignal);
+    if (!request.schema) {
+      return { text: request.prompt, usage: estimateUsage(request.prompt, request.prompt) };
+    }
+    const object = echoObject(request.schema.jsonSchema, request.prompt);
+    const text = JSON.stringify(object);
+    return { text, object, usage: estimateUsage(request.prompt, text) };
+  }
+
+  async generateImage(request: ImageRequest): Promise<ImageResult> {
+    ensureNotAborted(request.abortSignal);
+    const count = typeof request.settings.n === 'number' && request.settings.n >= 1 ? Math.floor(request.settings.n) : 1;
+    return {
+      images: Array.from({ length: count }, () => ({ base64Data: MOCK_PNG, revisedPrompt: request.prompt })),
+      usage: estimateUsage(request.prompt, ''),
+    };
+  }
+}
+
+/** The object an output schema describes, with the prompt in every string property. */
+export function echoObject(schema: JsonSchemaObject, prompt: string): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, neutralValue(property.type, prompt)]));
+}
+
+function neutralValue(type: string | undefined, prompt: string): unknown {
+  switch (type) {
+    case 'string':
+      return prompt;
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    default:
+      return {};
+  }
+}
+
+/** About four characters per token, so usage and cost columns hold plausible numbers offline. */
+function estimateUsage(input: string, output: string): { inputTokens: number; outputTokens: number } {
+  return { inputTokens: Math.ceil(input.length / 4), outputTokens: Math.ceil(output.length / 4) };
+}
+
+function ensureNotAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new UpstreamTimeoutError("mock did not answer within the endpoint's timeout");
+}

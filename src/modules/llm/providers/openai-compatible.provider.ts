@@ -1,0 +1,41 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { Injectable } from '@nestjs/common';
+import { UpstreamError } from '../../../common/errors/app-error';
+import type { ProviderDefinition } from '../../models/model';
+import type { LlmClient } from '../llm-client';
+import type { LlmProvider } from '../llm-provider';
+import { AiSdkClient } from './ai-sdk-client';
+
+/**
+ * Any OpenAI-compatible server from MODELS_FILE (Ollama, vLLM, LM Studio, OpenRouter): `/chat/completions` with a
+ * `json_schema` response format for structured output, `/images/generations` for images. Custom parameters the AI SDK
+ * does not know are sent in the request body as they are (e.g. Ollama's `num_ctx`).
+ */
+@Injectable()
+export class OpenAiCompatibleProvider implements LlmProvider {
+  readonly kind = 'openai-compatible' as const;
+
+  createClient(definition: ProviderDefinition): LlmClient {
+    if (!definition.baseUrl) {
+      return unreachable(`Provider ${definition.name} has no baseUrl in MODELS_FILE`);
+    }
+    const provider = createOpenAICompatible({
+      name: definition.name,
+      baseURL: definition.baseUrl,
+      ...(definition.apiKey ? { apiKey: definition.apiKey } : {}),
+      supportsStructuredOutputs: true,
+      includeUsage: true,
+    });
+    return new AiSdkClient({
+      providerName: definition.name,
+      optionsKey: definition.name,
+      languageModel: (id) => provider.chatModel(id),
+      imageModel: (id) => provider.imageModel(id),
+    });
+  }
+}
+
+function unreachable(message: string): LlmClient {
+  const fail = () => Promise.reject(new UpstreamError(message));
+  return { generateText: fail, generateImage: fail };
+}

@@ -1,0 +1,22 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import { Injectable } from '@nestjs/common';
+import type { ProviderDefinition } from '../../models/model';
+import type { LlmClient } from '../llm-client';
+import type { LlmProvider } from '../llm-provider';
+import { AiSdkClient } from './ai-sdk-client';
+
+/** OpenAI: text through the Responses API (`/v1/responses`), images through `/v1/images/generations`. */
+@Injectable()
+export class OpenAiProvider implements LlmProvider {
+  readonly kind = 'openai' as const;
+
+  createClient(definition: ProviderDefinition): LlmClient {
+    const openai = createOpenAI({ apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
+    return new AiSdkClient({
+      providerName: definition.name,
+      optionsKey: 'openai',
+      languageModel: (id) => openai(id),
+      imageModel: (id) => openai.image(id),
+    });
+  }
+}

@@ -1,0 +1,208 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
+
+/** What the next request gets. Replies are consumed in order, whatever provider route the request hits. */
+export type FakeReply =
+  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | { images: { b64: string; revisedPrompt?: string }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | { status: number; message: string; delayMs?: number };
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  /** The provider route the request was recognised as. */
+  route: FakeRoute;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+export type FakeRoute =
+  | 'openai.responses'
+  | 'openai.chat'
+  | 'openai.images'
+  | 'anthropic.messages'
+  | 'google.generateContent';
+
+/** A 1×1 PNG, what image replies send unless a test scripts other bytes. */
+export const FAKE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+
+/**
+ * A real HTTP server on 127.0.0.1 speaking the wire formats our AI SDK adapters use: OpenAI Responses
+ * (`/v1/responses`), Chat Completions (`…/chat/completions`, OpenAI-compatible servers), image generations
+ * (`…/images/generations`), Anthropic Messages (`/v1/messages`) and Google (`…:generateContent`, text and images).
+ * Tests script replies, delays and failures with `reply()` and read what arrived from `requests`.
+ */
+export class FakeLlmServer {
+  readonly requests: ReceivedRequest[] = [];
+  private readonly queue: FakeReply[] = [];
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
+
+  static async start(): Promise<FakeLlmServer> {
+    let instance: FakeLlmServer | undefined;
+    const server = http.createServer((req, res) => void instance!.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    instance = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
+    server.on('connection', (socket) => {
+      instance!.sockets.add(socket);
+      socket.on('close', () => instance!.sockets.delete(socket));
+    });
+    return instance;
+  }
+
+  /** Queue the answers of the next requests. */
+  reply(...replies: FakeReply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  /** The most recent request (fails the test when none arrived). */
+  last(): ReceivedRequest {
+    const request = this.requests[this.requests.length - 1];
+    if (!request) throw new Error('The fake LLM server received no request');
+    return request;
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.queue.length = 0;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const path = (req.url ?? '/').split('?')[0];
+    const route = routeOf(req.method ?? 'GET', path);
+    if (!route) return send(res, 404, { error: { message: `fake LLM server: no route ${req.method} ${path}` } });
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = text;
+    }
+    this.requests.push({ method: req.method ?? 'GET', path, route, headers: req.headers, body });
+    const reply = this.queue.shift() ?? { text: 'fake reply' };
+    if (reply.delayMs) {
+      const aborted = await delay(reply.delayMs, req);
+      if (aborted) return;
+    }
+    if ('status' in reply) return send(res, reply.status, errorBody(route, reply.status, reply.message));
+    send(res, 200, successBody(route, reply, body as Record<string, any>));
+  }
+}
+
+function routeOf(method: string, path: string): FakeRoute | undefined {
+  if (method !== 'POST') return undefined;
+  if (path.endsWith('/responses')) return 'openai.responses';
+  if (path.endsWith('/chat/completions')) return 'openai.chat';
+  if (path.endsWith('/images/generations')) return 'openai.images';
+  if (path.endsWith('/messages')) return 'anthropic.messages';
+  if (path.endsWith(':generateContent')) return 'google.generateContent';
+  return undefined;
+}
+
+function successBody(route: FakeRoute, reply: Exclude<FakeReply, { status: number }>, request: Record<string, any>): unknown {
+  const text = 'text' in reply ? reply.text : '';
+  const images = 'images' in reply ? reply.images : [{ b64: FAKE_PNG, revisedPrompt: 'fake revised prompt' }];
+  const input = reply.inputTokens ?? 11;
+  const output = reply.outputTokens ?? 7;
+  const created = Math.floor(Date.now() / 1000);
+  switch (route) {
+    case 'openai.responses':
+      return {
+        id: 'resp_fake',
+        object: 'response',
+        created_at: created,
+        status: 'completed',
+        model: request?.model,
+        output: [
+          {
+            type: 'message',
+            id: 'msg_fake',
+            status: 'completed',
+            role: 'assistant',
+            content: [{ type: 'output_text', text, annotations: [] }],
+          },
+        ],
+        usage: {
+          input_tokens: input,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: output,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: input + output,
+        },
+      };
+    case 'openai.chat':
+      return {
+        id: 'chatcmpl-fake',
+        object: 'chat.completion',
+        created,
+        model: request?.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: input, completion_tokens: output, total_tokens: input + output },
+      };
+    case 'openai.images':
+      return {
+        created,
+        data: images.map((image) => ({ b64_json: image.b64, ...(image.revisedPrompt ? { revised_prompt: image.revisedPrompt } : {}) })),
+        usage: { input_tokens: input, output_tokens: output, total_tokens: input + output },
+      };
+    case 'anthropic.messages':
+      return {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model: request?.model,
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: input, output_tokens: output },
+      };
+    case 'google.generateContent': {
+      // Gemini image models answer image generation (responseModalities IMAGE) with inline data parts.
+      const parts = 'images' in reply
+        ? reply.images.map((image) => ({ inlineData: { mimeType: 'image/png', data: image.b64 } }))
+        : [{ text }];
+      return {
+        candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
+        usageMetadata: { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output },
+        modelVersion: 'fake',
+      };
+    }
+  }
+}
+
+function errorBody(route: FakeRoute, status: number, message: string): unknown {
+  if (route === 'anthropic.messages') return { type: 'error', error: { type: 'api_error', message } };
+  if (route.startsWith('google.')) return { error: { code: status, message, status: 'INTERNAL' } };
+  return { error: { message, type: 'server_error', param: null, code: null } };
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** Waits, unless the client gives up first (a timed-out call closes its connection): then resolves true. */
+function delay(ms: number, req: http.IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    req.socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
