@@ -1,0 +1,126 @@
+import { ValidationError } from '../../common/errors/app-error';
+import type { InputDataType } from '../endpoints/endpoint-field.entity';
+import type { ImageInput } from '../llm/llm-client';
+
+/** What the validator needs of an input field row. */
+export interface InputFieldRule {
+  name: string;
+  dataType: InputDataType;
+  isRequired: boolean;
+  maxLength: number | null;
+  minimum: number | null;
+  maximum: number | null;
+  defaultValue: unknown;
+}
+
+export interface ValidatedInputs {
+  /** The endpoint's fields with defaults applied; unknown extra fields are left out. */
+  values: Record<string, unknown>;
+  /** Image fields, in field order, to send to the model as image parts. */
+  images: ImageInput[];
+}
+
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+const DATA_URI = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
+
+const TYPE_NAMES: Record<Exclude<InputDataType, 'image'>, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+};
+
+/**
+ * Checks an execution body against the endpoint's input fields (interface-spec "Errors", decisions.md §5). The first
+ * problem, in field order, is a ValidationError naming its field: `Field '<name>' is required`, `… must be <type>`,
+ * `… must be between <min> and <max>` (`at least <min>` / `at most <max>` when only one bound is set),
+ * `… must be at most <n> characters`. An absent or null value takes the field's default.
+ */
+export function validateInputs(body: unknown, fields: InputFieldRule[], maxImageBytes: number): ValidatedInputs {
+  if (!isPlainObject(body)) throw new ValidationError('Request body must be a JSON object', null);
+  const values: Record<string, unknown> = {};
+  const images: ImageInput[] = [];
+  for (const field of fields) {
+    const given = body[field.name];
+    const value = given === undefined || given === null ? (field.defaultValue ?? undefined) : given;
+    if (value === undefined) {
+      if (field.isRequired) fail(field, 'is required');
+      continue;
+    }
+    if (field.dataType === 'image') {
+      images.push(checkImage(field, value, maxImageBytes));
+    } else {
+      checkValue(field, value);
+    }
+    values[field.name] = value;
+  }
+  return { values, images };
+}
+
+function checkValue(field: InputFieldRule, value: unknown): void {
+  switch (field.dataType) {
+    case 'string':
+      if (typeof value !== 'string') fail(field, `must be ${TYPE_NAMES.string}`);
+      if (field.maxLength !== null && (value as string).length > field.maxLength && characterCount(value as string) > field.maxLength) {
+        fail(field, `must be at most ${field.maxLength} characters`);
+      }
+      return;
+    case 'integer':
+    case 'number': {
+      const isValid = typeof value === 'number' && Number.isFinite(value) && (field.dataType === 'number' || Number.isInteger(value));
+      if (!isValid) fail(field, `must be ${TYPE_NAMES[field.dataType]}`);
+      checkBounds(field, value as number);
+      return;
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') fail(field, `must be ${TYPE_NAMES.boolean}`);
+      return;
+    case 'object':
+      if (!isPlainObject(value)) fail(field, `must be ${TYPE_NAMES.object}`);
+      return;
+    case 'array':
+      if (!Array.isArray(value)) fail(field, `must be ${TYPE_NAMES.array}`);
+      return;
+    case 'image':
+      return;
+  }
+}
+
+function checkBounds(field: InputFieldRule, value: number): void {
+  const { minimum, maximum } = field;
+  const tooLow = minimum !== null && value < minimum;
+  const tooHigh = maximum !== null && value > maximum;
+  if (!tooLow && !tooHigh) return;
+  if (minimum !== null && maximum !== null) fail(field, `must be between ${minimum} and ${maximum}`);
+  fail(field, minimum !== null ? `must be at least ${minimum}` : `must be at most ${maximum}`);
+}
+
+/** decisions.md §5: a data URI of PNG, JPEG, WebP or GIF, at most MAX_IMAGE_BYTES once decoded. */
+function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number): ImageInput {
+  const match = typeof value === 'string' ? DATA_URI.exec(value) : null;
+  if (!match) fail(field, 'must be an image data URI (data:image/png;base64,...)');
+  const mediaType = match![1].toLowerCase();
+  if (!IMAGE_TYPES.includes(mediaType)) fail(field, 'must be a PNG, JPEG, WebP or GIF image');
+  const base64 = match![2];
+  const decodedBytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+  if (decodedBytes === 0) fail(field, 'must be an image data URI (data:image/png;base64,...)');
+  if (decodedBytes > maxImageBytes) fail(field, `must be an image of at most ${maxImageBytes} bytes`);
+  return { mediaType, dataUri: value as string };
+}
+
+/** Characters as people count them (code points), so an emoji is one character, not two UTF-16 units. */
+function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fail(field: InputFieldRule, problem: string): never {
+  throw new ValidationError(`Field '${field.name}' ${problem}`, field.name);
+}

@@ -1,0 +1,75 @@
+import { conformOutput, imageOutputField, imageSettingsOf, OutputFieldRule, outputSchemaOf, rawOutputOf } from './output-schema';
+
+const field = (name: string, dataType: OutputFieldRule['dataType'], description = '', exampleValue: string | null = null): OutputFieldRule => ({
+  name,
+  dataType,
+  description,
+  exampleValue,
+});
+
+describe('outputSchemaOf', () => {
+  it('is null without output fields, or with only an image field', () => {
+    expect(outputSchemaOf([])).toBeNull();
+    expect(outputSchemaOf([field('picture', 'image')])).toBeNull();
+  });
+
+  it('describes an object with exactly the fields, all required, strict when every type is fixed', () => {
+    expect(outputSchemaOf([field('summary', 'string', 'One sentence'), field('score', 'integer'), field('ok', 'boolean'), field('p', 'number')])).toEqual({
+      jsonSchema: {
+        type: 'object',
+        properties: {
+          summary: { type: 'string', description: 'One sentence' },
+          score: { type: 'integer' },
+          ok: { type: 'boolean' },
+          p: { type: 'number' },
+        },
+        required: ['summary', 'score', 'ok', 'p'],
+        additionalProperties: false,
+      },
+      strict: true,
+    });
+  });
+
+  it('is not strict with free-form object or array fields', () => {
+    const schema = outputSchemaOf([field('tags', 'array'), field('meta', 'object')]);
+    expect(schema?.strict).toBe(false);
+    expect(schema?.jsonSchema.properties).toEqual({ tags: { type: 'array' }, meta: { type: 'object' } });
+  });
+});
+
+describe('conformOutput', () => {
+  const fields = [field('summary', 'string'), field('score', 'integer'), field('tags', 'array')];
+
+  it('keeps exactly the fields, in field order, dropping extras', () => {
+    expect(conformOutput({ extra: 1, tags: ['a'], score: 3, summary: 's' }, fields)).toEqual({
+      ok: true,
+      value: { summary: 's', score: 3, tags: ['a'] },
+    });
+  });
+
+  it('names a missing or mistyped field', () => {
+    expect(conformOutput({ summary: 's', tags: [] }, fields)).toEqual({ ok: false, problem: "field 'score' is missing" });
+    expect(conformOutput({ summary: 's', score: 1.5, tags: [] }, fields)).toEqual({ ok: false, problem: "field 'score' is not an integer" });
+    expect(conformOutput(['x'], fields)).toEqual({ ok: false, problem: 'the answer is not a JSON object' });
+  });
+});
+
+describe('image outputs', () => {
+  it('finds the image field and merges its exampleValue settings under the prompt customParameters', () => {
+    const image = field('picture', 'image', '', '{"size":"1024x1024","quality":"low"}');
+    expect(imageOutputField([field('x', 'string'), image])).toBe(image);
+    expect(imageOutputField([field('x', 'string')])).toBeUndefined();
+    expect(imageSettingsOf(image, { quality: 'high', n: 2 })).toEqual({ size: '1024x1024', quality: 'high', n: 2 });
+    expect(imageSettingsOf(field('p', 'image'), {})).toEqual({});
+  });
+});
+
+describe('rawOutputOf', () => {
+  it('returns the JSON value when the text parses, else the text itself', () => {
+    expect(rawOutputOf('{"a":1}')).toEqual({ a: 1 });
+    expect(rawOutputOf(' [1,2] \n')).toEqual([1, 2]);
+    expect(rawOutputOf('42')).toBe(42);
+    expect(rawOutputOf('Hello, world')).toBe('Hello, world');
+    expect(rawOutputOf('')).toBe('');
+  });
+});

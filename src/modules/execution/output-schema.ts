@@ -1,0 +1,126 @@
+import type { OutputDataType } from '../endpoints/endpoint-field.entity';
+import type { JsonSchemaObject } from '../llm/llm-client';
+
+/** What the schema builder needs of an output field row. */
+export interface OutputFieldRule {
+  name: string;
+  dataType: OutputDataType;
+  description: string;
+  exampleValue: string | null;
+}
+
+export interface OutputSchema {
+  jsonSchema: JsonSchemaObject;
+  /**
+   * Whether the provider may enforce it strictly (OpenAI strict mode): only when every field has a fixed shape.
+   * Free-form `object` and `array` fields cannot be described in strict mode.
+   */
+  strict: boolean;
+}
+
+/**
+ * decisions.md §5: the JSON schema requested from the provider for an endpoint with output fields: an object with
+ * exactly those properties, all required, in field order. Image fields are not part of it (they make the endpoint an
+ * image endpoint instead).
+ */
+export function outputSchemaOf(fields: OutputFieldRule[]): OutputSchema | null {
+  const structured = fields.filter((field) => field.dataType !== 'image');
+  if (structured.length === 0) return null;
+  const properties: Record<string, JsonSchemaObject> = {};
+  for (const field of structured) {
+    properties[field.name] = {
+      type: field.dataType,
+      ...(field.description ? { description: field.description } : {}),
+    };
+  }
+  return {
+    jsonSchema: {
+      type: 'object',
+      properties,
+      required: structured.map((field) => field.name),
+      additionalProperties: false,
+    },
+    strict: structured.every((field) => field.dataType !== 'object' && field.dataType !== 'array'),
+  };
+}
+
+/** The endpoint's image output field, which makes it an image-generating endpoint; undefined otherwise. */
+export function imageOutputField<T extends OutputFieldRule>(fields: T[]): T | undefined {
+  return fields.find((field) => field.dataType === 'image');
+}
+
+/**
+ * Image generation settings: the image field's exampleValue (a JSON object such as {"size":"1024x1024"}) overridden
+ * key by key by the prompt's customParameters (decisions.md §2).
+ */
+export function imageSettingsOf(field: OutputFieldRule, customParameters: Record<string, unknown>): Record<string, unknown> {
+  let defaults: Record<string, unknown> = {};
+  if (field.exampleValue) {
+    try {
+      const parsed: unknown = JSON.parse(field.exampleValue);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) defaults = parsed as Record<string, unknown>;
+    } catch {
+      // The endpoints module only stores JSON objects here; anything else means no defaults.
+    }
+  }
+  return { ...defaults, ...customParameters };
+}
+
+export type Conformance = { ok: true; value: Record<string, unknown> } | { ok: false; problem: string };
+
+/**
+ * Checks a provider's structured answer against the output fields: an object holding every field with a value of
+ * its type. The result has exactly those fields, in field order (extra properties are dropped).
+ */
+export function conformOutput(answer: unknown, fields: OutputFieldRule[]): Conformance {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+    return { ok: false, problem: 'the answer is not a JSON object' };
+  }
+  const source = answer as Record<string, unknown>;
+  const value: Record<string, unknown> = {};
+  for (const field of fields) {
+    if (field.dataType === 'image') continue;
+    const item = source[field.name];
+    if (item === undefined) return { ok: false, problem: `field '${field.name}' is missing` };
+    if (!hasType(item, field.dataType)) return { ok: false, problem: `field '${field.name}' is not ${article(field.dataType)}` };
+    value[field.name] = item;
+  }
+  return { ok: true, value };
+}
+
+function hasType(value: unknown, type: OutputDataType): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'image':
+      return true;
+  }
+}
+
+function article(type: OutputDataType): string {
+  return `${type === 'integer' || type === 'object' || type === 'array' || type === 'image' ? 'an' : 'a'} ${type}`;
+}
+
+/**
+ * decisions.md §5, no output fields: the LLM's raw text; when it parses as JSON the body is that value, otherwise a
+ * JSON string holding the text.
+ */
+export function rawOutputOf(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '') return text;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return text;
+  }
+}
