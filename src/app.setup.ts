@@ -12,6 +12,8 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
     bufferLogs: true,
     bodyParser: false,
+    // A failing start rejects (main prints one line and exits 1) instead of Nest's default process.abort().
+    abortOnError: false,
   });
   app.useLogger(app.get(AppLogger));
   // decisions.md §5: bodies above MAX_BODY_BYTES answer 413.

@@ -1,15 +1,24 @@
 import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
 import { createApplication } from './app.setup';
 import { ControlServer } from './cli/control-server';
 import { ConfigError, loadConfig } from './config/app-config';
-import { DataDirInUseError } from './database/embedded-database';
+import { DataDirInUseError, EmbeddedDatabase } from './database/embedded-database';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await createApplication({ config });
-  await app.listen(config.port, config.host);
+  // Opened here, before Nest, so a data directory held by another process fails with a clear message.
+  const embedded = config.databaseUrl ? null : EmbeddedDatabase.open(config.dataDir);
+  let app: INestApplication;
+  try {
+    app = await createApplication({ config, embedded });
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await embedded?.close().catch(() => undefined);
+    throw error;
+  }
   // Embedded mode: the CLI reaches this process through a socket in DATA_DIR instead of opening the database twice.
   const control = config.databaseUrl ? undefined : await ControlServer.start(app, config.dataDir);
   process.stdout.write(
@@ -32,7 +41,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError || error?.code === 'EADDRINUSE') {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(`Promptgate failed to start: ${error?.stack ?? error}\n`);

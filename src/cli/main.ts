@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
     if (holder !== undefined) {
       throw new Error(`The service (process ${holder}) holds ${config.dataDir} but its control socket does not answer; try again once it has started`);
     }
-    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'] });
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'], abortOnError: false });
     try {
       result = await runCliCommand(app, argv);
     } finally {

@@ -5,6 +5,8 @@ import { failure } from './envelope';
 import { describeFailure, Failure } from './error-mapping';
 import { HttpRequestLike, HttpResponseLike, pathOf, requestIdOf, setHeader } from './http-context';
 
+// Decorated so its constructor's parameter types are emitted: the filters below inherit this constructor.
+@Injectable()
 abstract class SurfaceFilter implements ExceptionFilter {
   constructor(
     protected readonly adapterHost: HttpAdapterHost,

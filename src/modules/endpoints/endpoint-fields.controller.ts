@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { InputFieldResponse, OutputFieldResponse } from './dto/endpoint.response';
 import { CreateInputFieldDto, CreateOutputFieldDto, UpdateInputFieldDto, UpdateOutputFieldDto } from './dto/field.dto';
 import { EndpointFieldsService } from './endpoint-fields.service';
@@ -17,7 +18,7 @@ export class EndpointFieldsController {
   @ApiEnvelope(InputFieldResponse, { status: 201 })
   addInput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() dto: CreateInputFieldDto,
   ): Promise<InputFieldResponse> {
     return this.fields.addInput(principal.tenantId, id, dto);
@@ -27,8 +28,8 @@ export class EndpointFieldsController {
   @ApiEnvelope(InputFieldResponse)
   updateInput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Param('fieldId', ParseUUIDPipe) fieldId: string,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('fieldId', UuidParamPipe) fieldId: string,
     @Body() dto: UpdateInputFieldDto,
   ): Promise<InputFieldResponse> {
     return this.fields.updateInput(principal.tenantId, id, fieldId, dto);
@@ -38,8 +39,8 @@ export class EndpointFieldsController {
   @ApiEnvelope(null)
   async deleteInput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Param('fieldId', ParseUUIDPipe) fieldId: string,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('fieldId', UuidParamPipe) fieldId: string,
   ): Promise<null> {
     await this.fields.deleteInput(principal.tenantId, id, fieldId);
     return null;
@@ -49,7 +50,7 @@ export class EndpointFieldsController {
   @ApiEnvelope(OutputFieldResponse, { status: 201 })
   addOutput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() dto: CreateOutputFieldDto,
   ): Promise<OutputFieldResponse> {
     return this.fields.addOutput(principal.tenantId, id, dto);
@@ -59,8 +60,8 @@ export class EndpointFieldsController {
   @ApiEnvelope(OutputFieldResponse)
   updateOutput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Param('fieldId', ParseUUIDPipe) fieldId: string,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('fieldId', UuidParamPipe) fieldId: string,
     @Body() dto: UpdateOutputFieldDto,
   ): Promise<OutputFieldResponse> {
     return this.fields.updateOutput(principal.tenantId, id, fieldId, dto);
@@ -70,8 +71,8 @@ export class EndpointFieldsController {
   @ApiEnvelope(null)
   async deleteOutput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
-    @Param('fieldId', ParseUUIDPipe) fieldId: string,
+    @Param('id', UuidParamPipe) id: string,
+    @Param('fieldId', UuidParamPipe) fieldId: string,
   ): Promise<null> {
     await this.fields.deleteOutput(principal.tenantId, id, fieldId);
     return null;

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { CreateEndpointDto, DeleteEndpointQuery, ListEndpointsQuery, UpdateEndpointDto } from './dto/endpoint.dto';
 import { EndpointResponse } from './dto/endpoint.response';
 import { EndpointsService } from './endpoints.service';
@@ -21,7 +22,7 @@ export class EndpointsController {
 
   @Get(':id')
   @ApiEnvelope(EndpointResponse)
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<EndpointResponse> {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<EndpointResponse> {
     return this.endpoints.get(principal.tenantId, id);
   }
 
@@ -35,7 +36,7 @@ export class EndpointsController {
   @ApiEnvelope(EndpointResponse)
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() dto: UpdateEndpointDto,
   ): Promise<EndpointResponse> {
     return this.endpoints.update(principal.tenantId, id, dto);
@@ -46,7 +47,7 @@ export class EndpointsController {
   @ApiEnvelope(null)
   async delete(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Query() query: DeleteEndpointQuery,
   ): Promise<null> {
     if (query.permanent) await this.endpoints.deletePermanently(principal.tenantId, id);
@@ -57,7 +58,7 @@ export class EndpointsController {
   @Post(':id/restore')
   @HttpCode(200)
   @ApiEnvelope(EndpointResponse)
-  restore(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<EndpointResponse> {
+  restore(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<EndpointResponse> {
     return this.endpoints.restore(principal.tenantId, id);
   }
 }

@@ -1,13 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { type HttpResponseLike, setStatus } from '../../common/http/http-context';
+import { HealthResponse } from './dto/health.response';
 import { HealthService } from './health.service';
-
-export class HealthResponse {
-  status: 'ok' | 'unavailable';
-  /** Each dependency and whether it answered (readiness only). */
-  checks?: Record<string, 'ok' | 'down'>;
-}
 
 @ApiTags('health')
 @Controller('health')

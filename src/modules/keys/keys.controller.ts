@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { CreateKeyDto, UpdateKeyDto } from './dto/create-key.dto';
 import { CreatedKeyResponse, KeyResponse } from './dto/key.response';
 import { KeysService } from './keys.service';
@@ -27,7 +28,7 @@ export class KeysController {
 
   @Get(':id')
   @ApiEnvelope(KeyResponse)
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<KeyResponse> {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<KeyResponse> {
     return this.keys.get(principal.tenantId, id);
   }
 
@@ -35,7 +36,7 @@ export class KeysController {
   @ApiEnvelope(KeyResponse)
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() dto: UpdateKeyDto,
   ): Promise<KeyResponse> {
     return this.keys.update(principal.tenantId, id, dto);
@@ -44,7 +45,7 @@ export class KeysController {
   @Post(':id/revoke')
   @HttpCode(200)
   @ApiEnvelope(KeyResponse)
-  revoke(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<KeyResponse> {
+  revoke(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<KeyResponse> {
     return this.keys.revoke(principal.tenantId, id);
   }
 }

@@ -1,10 +1,24 @@
+import { PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min, MinLength } from 'class-validator';
 import type { KeyEnvironment, KeyType, Permission } from '../../../common/auth/principal';
+import { Omittable } from '../../../common/http/optional.decorator';
 
-export class UpdateKeyDto {
+export class CreateKeyDto {
   /** Free descriptive text. */
-  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
-  name?: string;
+  @IsString() @MinLength(1) @MaxLength(200)
+  name: string;
+
+  /** `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them. */
+  @IsIn(['endpoint', 'admin'])
+  type: KeyType;
+
+  /** Endpoint keys only; default `live`. */
+  @Omittable() @IsIn(['live', 'test'])
+  environment?: KeyEnvironment;
+
+  /** Admin keys only; default `ReadWrite`. */
+  @Omittable() @IsIn(['ReadWrite', 'ReadOnly'])
+  permission?: Permission;
 
   /** Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
   @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
@@ -23,20 +37,8 @@ export class UpdateKeyDto {
   rateLimitPerDay?: number | null;
 }
 
-export class CreateKeyDto extends UpdateKeyDto {
-  /** Free descriptive text. */
-  @IsString() @MinLength(1) @MaxLength(200)
-  declare name: string;
-
-  /** `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them. */
-  @IsIn(['endpoint', 'admin'])
-  type: KeyType;
-
-  /** Endpoint keys only; default `live`. */
-  @IsOptional() @IsIn(['live', 'test'])
-  environment?: KeyEnvironment;
-
-  /** Admin keys only; default `ReadWrite`. */
-  @IsOptional() @IsIn(['ReadWrite', 'ReadOnly'])
-  permission?: Permission;
-}
+/** Any subset of the name, the endpoint restriction and the limits; type, environment and permission are fixed. */
+export class UpdateKeyDto extends PartialType(
+  PickType(CreateKeyDto, ['name', 'endpointIds', 'rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay'] as const),
+  { skipNullProperties: false },
+) {}
