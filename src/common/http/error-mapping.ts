@@ -83,8 +83,10 @@ function httpStatusOf(error: unknown): number | undefined {
 
 function httpMessageOf(error: unknown, status: number): string {
   if (status === 413) return 'Request body is too large';
-  const type = (error as { type?: string }).type;
-  if (status === 400 && (type === 'entity.parse.failed' || error instanceof SyntaxError)) {
+  // The adapter wraps body-parser failures in a BadRequestException whose cause is the parser's error.
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const type = (cause as { type?: string }).type;
+  if (status === 400 && (type === 'entity.parse.failed' || cause instanceof SyntaxError)) {
     return 'Request body is not valid JSON';
   }
   if (error instanceof HttpException) {
