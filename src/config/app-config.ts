@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import * as path from 'node:path';
 import { EnvSchema } from './env.schema';
+import { ModelsFileContent, readModelsFile } from './models-file';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -21,6 +22,8 @@ export interface AppConfig {
   baseDomain: string;
   providers: { openai: ProviderConfig; anthropic: ProviderConfig; google: ProviderConfig };
   modelsFile?: string;
+  /** MODELS_FILE, parsed and validated at start (API keys resolved from apiKeyEnv). */
+  modelsFileContent?: ModelsFileContent;
   initialAdminKey?: string;
   initialTenant: string;
   maxImageBytes: number;
@@ -58,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       google: { apiKey: parsed.GOOGLE_GENERATIVE_AI_API_KEY, baseUrl: parsed.GOOGLE_BASE_URL },
     },
     modelsFile: parsed.MODELS_FILE,
+    modelsFileContent: parsed.MODELS_FILE ? modelsFileOf(parsed.MODELS_FILE, env) : undefined,
     initialAdminKey: parsed.INITIAL_ADMIN_KEY,
     initialTenant: parsed.INITIAL_TENANT ?? 'default',
     maxImageBytes: parsed.MAX_IMAGE_BYTES ?? 5 * 1024 * 1024,
@@ -66,6 +70,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
   };
   return Object.freeze({ ...config, ...overrides });
+}
+
+function modelsFileOf(file: string, env: NodeJS.ProcessEnv): ModelsFileContent {
+  try {
+    return readModelsFile(file, env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {

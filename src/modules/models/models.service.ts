@@ -2,11 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MOCK_MODELS, ModelInfo, ProviderDefinition } from './model';
+import { applyModelsFile, costFromPricing, packagedModels, sortedCatalog, Usage } from './model-catalog';
 
-/** The model catalog: every model the service knows, with capabilities, pricing and availability. */
+/**
+ * The model catalog: every model the service knows, with capabilities, pricing and availability. Built once at start
+ * from the packaged data, our table and MODELS_FILE (already validated by config).
+ */
 @Injectable()
 export class ModelsService {
-  private readonly models = new Map<string, ModelInfo>(MOCK_MODELS.map((m) => [m.id, m]));
+  private readonly models: Map<string, ModelInfo>;
   private readonly providers = new Map<string, ProviderDefinition>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -18,6 +22,23 @@ export class ModelsService {
       { name: 'google', kind: 'google', ...google, configured: Boolean(google.apiKey) },
     ];
     for (const provider of builtIn) this.providers.set(provider.name, provider);
+    for (const provider of config.modelsFileContent?.providers ?? []) {
+      this.providers.set(provider.name, {
+        name: provider.name,
+        kind: 'openai-compatible',
+        baseUrl: provider.baseUrl,
+        apiKey: provider.apiKey,
+        configured: provider.configured,
+      });
+    }
+
+    const catalog = new Map(packagedModels().map((m) => [m.id, m]));
+    if (config.modelsFileContent) applyModelsFile(catalog, config.modelsFileContent);
+    // decisions.md §1: the offline model is always there, whatever the file says.
+    for (const mock of MOCK_MODELS) catalog.set(mock.id, mock);
+    this.models = new Map(
+      sortedCatalog(catalog.values()).map((m) => [m.id, { ...m, available: this.providers.get(m.provider)?.configured ?? false }]),
+    );
   }
 
   provider(name: string): ProviderDefinition | undefined {
@@ -33,23 +54,9 @@ export class ModelsService {
   }
 
   /** USD cost of one call from the catalog's pricing; null when the model or a needed price is unknown. */
-  costOf(modelId: string, usage: { inputTokens?: number | null; outputTokens?: number | null; images?: number }): number | null {
-    const pricing = this.models.get(modelId)?.pricing;
-    if (!pricing) return null;
-    let cost = 0;
-    if (usage.inputTokens) {
-      if (pricing.inputPerMillionTokens === null) return null;
-      cost += (usage.inputTokens * pricing.inputPerMillionTokens) / 1_000_000;
-    }
-    if (usage.outputTokens) {
-      if (pricing.outputPerMillionTokens === null) return null;
-      cost += (usage.outputTokens * pricing.outputPerMillionTokens) / 1_000_000;
-    }
-    if (usage.images) {
-      if (pricing.perImage === null) return null;
-      cost += usage.images * pricing.perImage;
-    }
-    return Math.round(cost * 1e9) / 1e9;
+  costOf(modelId: string, usage: Usage): number | null {
+    const model = this.models.get(modelId);
+    return model ? costFromPricing(model.pricing, usage) : null;
   }
 
   /** The model a prompt names; a 400 naming `llmModel` when the catalog does not have it. */
