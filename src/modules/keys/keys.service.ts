@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/common';
 import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
@@ -23,7 +23,7 @@ export interface NewKey {
 }
 
 @Injectable()
-export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, OnApplicationShutdown {
+export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, BeforeApplicationShutdown {
   /** lastUsedAt is coalesced in memory and written in one batch every few seconds, not on every request. */
   private readonly pendingLastUsed = new Map<string, Date>();
   private flushTimer?: NodeJS.Timeout;
@@ -41,7 +41,8 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, On
     this.flushTimer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // Before, not on, application shutdown: the database closes in the onApplicationShutdown hooks.
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.flushTimer);
     await this.flushLastUsed().catch(() => undefined);
   }
