@@ -12,6 +12,7 @@ import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
+import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 
 export interface AppModuleOptions {
@@ -28,6 +29,7 @@ export class AppModule implements NestModule {
       imports: [
         DatabaseModule.forRoot(config, embedded),
         CommonModule,
+        RateLimitModule,
         TenantsModule,
         KeysModule,
         EndpointsModule,

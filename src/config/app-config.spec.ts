@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       maxBodyBytes: 10 * 1024 * 1024,
       logRetentionDays: 30,
       logLevel: 'info',
+      adminRateLimitPerMinute: 600,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       MAX_BODY_BYTES: '2000',
       LOG_RETENTION_DAYS: '7',
       LOG_LEVEL: 'debug',
+      ADMIN_RATE_LIMIT_PER_MINUTE: '120',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
       maxBodyBytes: 2000,
       logRetentionDays: 7,
       logLevel: 'debug',
+      adminRateLimitPerMinute: 120,
     });
   });
 

@@ -30,6 +30,7 @@ export interface AppConfig {
   maxBodyBytes: number;
   logRetentionDays: number;
   logLevel: LogLevel;
+  adminRateLimitPerMinute: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -68,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxBodyBytes: parsed.MAX_BODY_BYTES ?? 10 * 1024 * 1024,
     logRetentionDays: parsed.LOG_RETENTION_DAYS ?? 30,
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
   };
   return Object.freeze({ ...config, ...overrides });
 }
@@ -90,4 +92,5 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL',
   'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_BASE_URL', 'MODELS_FILE', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT',
   'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL',
+  'ADMIN_RATE_LIMIT_PER_MINUTE',
 ];

@@ -75,4 +75,8 @@ export class EnvSchema {
   /** debug | info | warn | error | silent. Default info. */
   @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL?: string;
+
+  /** Requests per minute each key may make to the admin API. Default 600. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  ADMIN_RATE_LIMIT_PER_MINUTE?: number;
 }

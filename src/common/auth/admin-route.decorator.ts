@@ -1,6 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { AdminExceptionFilter } from '../http/exception-filters';
+import { AdminThrottlerGuard } from '../rate-limit/key-throttler.guard';
 import { EnvelopeInterceptor } from '../http/envelope.interceptor';
 import type { AuthenticatedRequest } from './api-key.guard';
 import { AdminKeyGuard } from './api-key.guard';
@@ -9,12 +10,13 @@ import type { Principal } from './principal';
 
 /**
  * Everything an admin controller needs: the key guard first (who is calling, 401/403 for endpoint keys), then the
- * permission guard (which needs that principal), the success envelope, and the admin error filter, so 401 and 403
- * come in the envelope too.
+ * per-key admin rate limit (it counts by that key, and every authenticated request, refused writes included, costs
+ * the database), then the permission guard (which needs that principal), the success envelope, and the admin error
+ * filter, so 401, 403 and 429 come in the envelope too.
  */
 export const AdminRoute = () =>
   applyDecorators(
-    UseGuards(AdminKeyGuard, AdminPermissionGuard),
+    UseGuards(AdminKeyGuard, AdminThrottlerGuard, AdminPermissionGuard),
     UseInterceptors(EnvelopeInterceptor),
     UseFilters(AdminExceptionFilter),
     ApiSecurity('api-key'),

@@ -1,0 +1,60 @@
+import { createClient } from '@redis/client';
+import type { AppLogger } from '../logging/app-logger';
+
+export type RedisClient = ReturnType<typeof newClient>;
+
+const CONNECT_TIMEOUT_MS = 1_000;
+/** A Redis call that takes longer than this is treated as an outage (callers fall back, never wait). */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+const WARN_EVERY_MS = 30_000;
+
+/**
+ * A Redis client for request paths: commands fail at once while it is disconnected (no offline queue) and after
+ * REDIS_COMMAND_TIMEOUT_MS, it reconnects in the background with capped backoff, and it never throws at start, so
+ * the service answers while Redis is down and callers pick their own fallback.
+ */
+export function createRedisClient(url: string, name: string, logger: AppLogger): RedisClient {
+  const client = newClient(url, name);
+  let lastWarning = 0;
+  client.on('error', (error: Error) => {
+    if (Date.now() - lastWarning < WARN_EVERY_MS) return;
+    lastWarning = Date.now();
+    logger.write('warn', `Redis (${name}) unavailable: ${error.message}`, { context: 'Redis' });
+  });
+  client.connect().catch(() => undefined);
+  return client;
+}
+
+function newClient(url: string, name: string) {
+  return createClient({
+    url,
+    name: `promptgate-${name}`,
+    disableOfflineQueue: true,
+    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2_000),
+    },
+  });
+}
+
+/** Waits (at start) until the client is ready or the connect timeout passed; a down Redis never blocks the start. */
+export async function whenReady(client: RedisClient, timeoutMs = CONNECT_TIMEOUT_MS): Promise<boolean> {
+  if (client.isReady) return true;
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => {
+      client.off('ready', onReady);
+      resolve(false);
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    client.once('ready', onReady);
+  });
+}
+
+export async function closeRedisClient(client: RedisClient | undefined): Promise<void> {
+  if (!client?.isOpen) return;
+  await client.close().catch(() => client.destroy());
+}
