@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { fromDatabaseError } from '../../src/common/errors/database-errors';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -175,7 +176,6 @@ describe('endpoints admin API', () => {
       const error = await db
         .query(`INSERT INTO endpoints (tenant_id, name, path) VALUES ($1, 'B', $2)`, [tenant.id, path])
         .then(() => undefined, (e: unknown) => e);
-      const { fromDatabaseError } = await import('../../src/common/errors/database-errors');
       const mapped = fromDatabaseError(error);
       expect(mapped?.code).toBe('conflict');
       expect(mapped?.message).toBe('path already exists');
