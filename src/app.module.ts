@@ -12,6 +12,7 @@ import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
+import { PromptsModule } from './modules/prompts/prompts.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 
@@ -35,6 +36,7 @@ export class AppModule implements NestModule {
         EndpointsModule,
         // Before the prompts module: its /prompts/models route must win over /prompts/:id.
         ModelsModule,
+        PromptsModule,
         HealthModule,
         McpModule,
       ],

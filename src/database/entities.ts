@@ -1,7 +1,9 @@
 import { EndpointEntity } from '../modules/endpoints/endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoint-field.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
+import { PromptEntity } from '../modules/prompts/prompt.entity';
 import { TenantEntity } from '../modules/tenants/tenant.entity';
+import { PromptVersionEntity } from '../modules/versions/prompt-version.entity';
 
 /** Every entity, for the TypeORM CLI (the app registers them per module with forFeature). */
-export const ENTITIES = [TenantEntity, ApiKeyEntity, EndpointEntity, InputFieldEntity, OutputFieldEntity];
+export const ENTITIES = [TenantEntity, ApiKeyEntity, EndpointEntity, InputFieldEntity, OutputFieldEntity, PromptEntity, PromptVersionEntity];

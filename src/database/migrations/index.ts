@@ -1,4 +1,5 @@
 import { Foundation1764000000000 } from './1764000000000-foundation';
+import { Prompts1764000100000 } from './1764000100000-prompts';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
-export const MIGRATIONS = [Foundation1764000000000];
+export const MIGRATIONS = [Foundation1764000000000, Prompts1764000100000];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, In, IsNull, Repository } from 'typeorm';
+import { Brackets, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { EndpointEntity, Visibility } from './endpoint.entity';
 
 export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'>;
@@ -56,6 +56,18 @@ export class EndpointsRepository {
 
   async update(tenantId: string, id: string, changes: Partial<EndpointValues> & { deletedAt?: Date | null }): Promise<void> {
     await this.endpoints.update({ tenantId, id }, changes);
+  }
+
+  /** The active endpoint, row-locked until the caller's transaction ends. */
+  lockActive(manager: EntityManager, tenantId: string, id: string): Promise<EndpointEntity | null> {
+    return manager
+      .getRepository(EndpointEntity)
+      .findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async setDefaultPrompt(tenantId: string, id: string, promptId: string | null, manager?: EntityManager): Promise<void> {
+    const repository = manager ? manager.getRepository(EndpointEntity) : this.endpoints;
+    await repository.update({ tenantId, id }, { defaultPromptId: promptId });
   }
 
   /** Rows of other modules (prompts, versions, logs) go with it through their ON DELETE CASCADE foreign keys. */

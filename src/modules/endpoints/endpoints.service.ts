@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
 import { EndpointEntity } from './endpoint.entity';
@@ -97,6 +98,21 @@ export class EndpointsService {
     const endpoint = await this.endpoints.findActive(tenantId, id);
     if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
     return endpoint;
+  }
+
+  /**
+   * For a change of the default prompt inside the caller's transaction (the prompts module): the active endpoint,
+   * row-locked so that default changes of one endpoint serialise; NotFoundError otherwise.
+   */
+  async lockForDefaultChange(tenantId: string, id: string, manager: EntityManager): Promise<EndpointEntity> {
+    const endpoint = await this.endpoints.lockActive(manager, tenantId, id);
+    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    return endpoint;
+  }
+
+  /** decisions.md §3: sets (null clears) the default prompt; the database accepts only one of the endpoint's prompts. */
+  setDefaultPrompt(tenantId: string, endpointId: string, promptId: string | null, manager?: EntityManager): Promise<void> {
+    return this.endpoints.setDefaultPrompt(tenantId, endpointId, promptId, manager);
   }
 
   private async ensurePathFree(tenantId: string, path: string): Promise<void> {

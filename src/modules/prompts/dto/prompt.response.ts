@@ -1,0 +1,70 @@
+import type { PromptStatus } from '../executable-prompt';
+import type { PromptEntity } from '../prompt.entity';
+import type { TemplateAnalysis, TemplateProblem } from '../template/liquid-template';
+
+export class PromptResponse {
+  id: string;
+  endpointId: string;
+  name: string;
+  /** Derived from the name; selects the prompt in execution requests (`?prompt=`). */
+  slug: string;
+  template: string;
+  llmModel: string;
+  temperature: number;
+  maxTokens: number;
+  customParameters: Record<string, unknown>;
+  /** `Draft`, `Live` or `Archived`. */
+  status: PromptStatus;
+  /** Whether this prompt is its endpoint's default. */
+  isDefault: boolean;
+  /** Number of the latest version. */
+  currentVersion: number;
+  changeNotes: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toPromptResponse(prompt: PromptEntity, defaultPromptId: string | null): PromptResponse {
+  return {
+    id: prompt.id,
+    endpointId: prompt.endpointId,
+    name: prompt.name,
+    slug: prompt.slug,
+    template: prompt.template,
+    llmModel: prompt.llmModel,
+    temperature: prompt.temperature,
+    maxTokens: prompt.maxTokens,
+    customParameters: prompt.customParameters,
+    status: prompt.status,
+    isDefault: prompt.id === defaultPromptId,
+    currentVersion: prompt.currentVersion,
+    changeNotes: prompt.changeNotes,
+    createdAt: prompt.createdAt,
+    updatedAt: prompt.updatedAt,
+  };
+}
+
+export class TemplateProblemResponse implements TemplateProblem {
+  message: string;
+  /** 1-based; null when the problem has no position (size or parse limits). */
+  line: number | null;
+  column: number | null;
+}
+
+export class TemplateValidationResponse {
+  valid: boolean;
+  errors: TemplateProblemResponse[];
+  /** The `inputs.<name>` variables the template reads. */
+  variables: string[];
+  /** Variables that are not input fields of the endpoint. */
+  unknownVariables: string[];
+}
+
+export function toTemplateValidationResponse(analysis: TemplateAnalysis): TemplateValidationResponse {
+  return {
+    valid: analysis.valid,
+    errors: analysis.errors.map((e) => ({ message: e.message, line: e.line, column: e.column })),
+    variables: analysis.variables,
+    unknownVariables: analysis.unknownVariables,
+  };
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError } from '../../common/errors/app-error';
+import { EndpointsService } from '../endpoints/endpoints.service';
+import type { PromptResponse } from './dto/prompt.response';
+import { decideTransition, PromptAction } from './prompt-lifecycle';
+import { PromptsRepository } from './prompts.repository';
+import { PromptsService } from './prompts.service';
+
+/**
+ * The status transitions of decisions.md §3. Each runs in one transaction that locks the endpoint row, then the
+ * prompt row (always in that order, so concurrent transitions cannot deadlock): concurrent set-default calls
+ * serialise, the default is replaced in a single update (never a moment without one), and a prompt cannot be
+ * demoted or archived between the check and the change.
+ */
+@Injectable()
+export class PromptLifecycleService {
+  constructor(
+    private readonly prompts: PromptsService,
+    private readonly repository: PromptsRepository,
+    private readonly endpoints: EndpointsService,
+  ) {}
+
+  promote(tenantId: string, id: string): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'promote');
+  }
+
+  /** Live to Draft; demoting the default clears the endpoint's default. */
+  demote(tenantId: string, id: string): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'demote');
+  }
+
+  /** Live only; replaces the previous default. */
+  setDefault(tenantId: string, id: string): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'setDefault');
+  }
+
+  /** From Draft or Live, never the default; hidden from lists, history kept. */
+  archive(tenantId: string, id: string): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'archive');
+  }
+
+  /** Back to Draft, if its name and slug are still free among the endpoint's non-archived prompts. */
+  unarchive(tenantId: string, id: string): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'unarchive');
+  }
+
+  private async apply(tenantId: string, id: string, action: PromptAction): Promise<PromptResponse> {
+    const { prompt: found } = await this.prompts.require(tenantId, id);
+    await this.repository.transaction(async (manager) => {
+      const endpoint = await this.endpoints.lockForDefaultChange(tenantId, found.endpointId, manager);
+      const prompt = await this.prompts.lock(manager, tenantId, id);
+      const isDefault = endpoint.defaultPromptId === id;
+      const decision = decideTransition(action, prompt.status, isDefault);
+      if (!decision.allowed) throw new ConflictError(decision.reason);
+      if (action === 'unarchive') await this.prompts.ensureNameFree(manager, prompt, prompt.name);
+      if (decision.clearsDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, null, manager);
+      if (decision.to !== prompt.status) await this.prompts.setStatus(manager, tenantId, id, decision.to);
+      if (action === 'setDefault' && !isDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, id, manager);
+    });
+    return this.prompts.get(tenantId, id);
+  }
+}

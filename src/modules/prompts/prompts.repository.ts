@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Not, Repository } from 'typeorm';
+import type { PromptStatus } from './executable-prompt';
+import { PromptEntity } from './prompt.entity';
+
+export type PromptValues = Omit<PromptEntity, 'id' | 'tenantId' | 'endpointId' | 'createdAt' | 'updatedAt'>;
+
+export interface PromptFilter {
+  status?: PromptStatus;
+  search?: string;
+}
+
+@Injectable()
+export class PromptsRepository {
+  constructor(@InjectRepository(PromptEntity) private readonly prompts: Repository<PromptEntity>) {}
+
+  /** Runs `work` in one transaction; inside it, use only the given manager (the embedded pool has one connection). */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.prompts.manager.transaction(work);
+  }
+
+  findById(tenantId: string, id: string): Promise<PromptEntity | null> {
+    return this.prompts.findOneBy({ tenantId, id });
+  }
+
+  /** The prompt, row-locked until the transaction ends: serialises saves, versions and transitions of one prompt. */
+  lockById(manager: EntityManager, tenantId: string, id: string): Promise<PromptEntity | null> {
+    return manager.getRepository(PromptEntity).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /** Archived prompts only with status=Archived (decisions.md §3). */
+  list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptEntity[]> {
+    const query = this.prompts
+      .createQueryBuilder('p')
+      .where('p.tenant_id = :tenantId AND p.endpoint_id = :endpointId', { tenantId, endpointId })
+      .orderBy('p.created_at', 'ASC')
+      .addOrderBy('p.id', 'ASC');
+    if (filter.status) query.andWhere('p.status = :status', { status: filter.status });
+    else query.andWhere(`p.status <> 'Archived'`);
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.andWhere('p.name ILIKE :pattern', { pattern });
+    }
+    return query.getMany();
+  }
+
+  /** Non-archived prompts of the endpoint whose name or slug is taken by one of the given values. */
+  findActiveClashes(
+    manager: EntityManager,
+    tenantId: string,
+    endpointId: string,
+    names: string[],
+    slugs: string[],
+  ): Promise<PromptEntity[]> {
+    return manager
+      .getRepository(PromptEntity)
+      .createQueryBuilder('p')
+      .where('p.tenant_id = :tenantId AND p.endpoint_id = :endpointId', { tenantId, endpointId })
+      .andWhere(`p.status <> 'Archived'`)
+      .andWhere('(p.name IN (:...names) OR p.slug IN (:...slugs))', { names, slugs })
+      .getMany();
+  }
+
+  /** decisions.md §5: `?prompt=` matches the name or the slug of a prompt that is not archived. */
+  findActiveBySelector(tenantId: string, endpointId: string, selector: string): Promise<PromptEntity | null> {
+    return this.prompts
+      .createQueryBuilder('p')
+      .where('p.tenant_id = :tenantId AND p.endpoint_id = :endpointId', { tenantId, endpointId })
+      .andWhere(`p.status <> 'Archived'`)
+      .andWhere('(p.name = :selector OR p.slug = :selector)', { selector })
+      .orderBy('CASE WHEN p.name = :selector THEN 0 ELSE 1 END')
+      .getOne();
+  }
+
+  activeNamesAndSlugs(manager: EntityManager, tenantId: string, endpointId: string): Promise<Pick<PromptEntity, 'name' | 'slug'>[]> {
+    return manager
+      .getRepository(PromptEntity)
+      .find({ select: { name: true, slug: true }, where: { tenantId, endpointId, status: Not('Archived' as PromptStatus) } });
+  }
+
+  insert(manager: EntityManager, tenantId: string, endpointId: string, values: PromptValues): Promise<PromptEntity> {
+    const repository = manager.getRepository(PromptEntity);
+    return repository.save(repository.create({ ...values, tenantId, endpointId }));
+  }
+
+  async update(manager: EntityManager, tenantId: string, id: string, changes: Partial<PromptValues>): Promise<void> {
+    // customParameters is a JSON object; TypeORM's deep-partial type does not model jsonb columns.
+    await manager.getRepository(PromptEntity).update({ tenantId, id }, changes as Record<string, unknown>);
+  }
+}

@@ -1,0 +1,251 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import type { EndpointEntity } from '../endpoints/endpoint.entity';
+import { EndpointsService } from '../endpoints/endpoints.service';
+import { ModelsService } from '../models/models.service';
+import { contentChanged, VersionContent } from '../versions/version-compare';
+import { VersionsService } from '../versions/versions.service';
+import { PromptResponse, TemplateValidationResponse, toPromptResponse, toTemplateValidationResponse } from './dto/prompt.response';
+import type { ExecutablePrompt, PromptStatus } from './executable-prompt';
+import type { PromptEntity } from './prompt.entity';
+import { copyName, slugify } from './prompt-naming';
+import { nameTaken, promptNotFound } from './prompts.errors';
+import { PromptFilter, PromptsRepository, PromptValues } from './prompts.repository';
+import { TemplateService } from './template/template.service';
+
+export const PROMPT_DEFAULTS = { temperature: 0.7, maxTokens: 1024, customParameters: {} as Record<string, unknown> };
+
+export interface NewPrompt {
+  endpointId: string;
+  name: string;
+  template: string;
+  llmModel: string;
+  temperature?: number;
+  maxTokens?: number;
+  customParameters?: Record<string, unknown>;
+  changeNotes?: string | null;
+}
+
+export type PromptChanges = Partial<Omit<NewPrompt, 'endpointId'>>;
+
+/** A new Draft prompt whose version 1 holds `content`; `pickName` chooses its name given the names in use. */
+export interface NewDraft {
+  pickName: (isTaken: (candidate: string) => boolean) => string;
+  content: VersionContent;
+  changeNotes: string | null;
+}
+
+@Injectable()
+export class PromptsService {
+  constructor(
+    private readonly prompts: PromptsRepository,
+    private readonly endpoints: EndpointsService,
+    private readonly versions: VersionsService,
+    private readonly models: ModelsService,
+    private readonly templates: TemplateService,
+  ) {}
+
+  async list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptResponse[]> {
+    const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
+    const prompts = await this.prompts.list(tenantId, endpoint.id, filter);
+    return prompts.map((prompt) => toPromptResponse(prompt, endpoint.defaultPromptId));
+  }
+
+  async get(tenantId: string, id: string): Promise<PromptResponse> {
+    const { prompt, endpoint } = await this.require(tenantId, id);
+    return toPromptResponse(prompt, endpoint.defaultPromptId);
+  }
+
+  /** A prompt of one of the tenant's active endpoints, with that endpoint; 404 otherwise (another tenant's too). */
+  async require(tenantId: string, id: string): Promise<{ prompt: PromptEntity; endpoint: EndpointEntity }> {
+    const prompt = await this.prompts.findById(tenantId, id);
+    if (!prompt) throw promptNotFound(id);
+    try {
+      return { prompt, endpoint: await this.endpoints.requireActive(tenantId, prompt.endpointId) };
+    } catch (error) {
+      // A soft-deleted endpoint hides its prompts until it is restored.
+      throw error instanceof NotFoundError ? promptNotFound(id) : error;
+    }
+  }
+
+  async create(tenantId: string, input: NewPrompt): Promise<PromptResponse> {
+    this.templates.assertSavable(input.template);
+    this.models.require(input.llmModel);
+    requireSlug(input.name);
+    await this.endpoints.requireActive(tenantId, input.endpointId);
+    const prompt = await this.createDraft(tenantId, input.endpointId, {
+      pickName: exactName(input.name),
+      content: {
+        template: input.template,
+        llmModel: input.llmModel,
+        temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
+        maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
+        customParameters: input.customParameters ?? PROMPT_DEFAULTS.customParameters,
+      },
+      changeNotes: input.changeNotes ?? null,
+    });
+    return toPromptResponse(prompt, null);
+  }
+
+  /** Interface-spec: a clone as a new Draft named `<name> (copy)`; the original is unchanged. */
+  async duplicate(tenantId: string, id: string): Promise<PromptResponse> {
+    const { prompt } = await this.require(tenantId, id);
+    const created = await this.createDraft(tenantId, prompt.endpointId, {
+      pickName: (isTaken) => copyName(prompt.name, isTaken),
+      content: contentOf(prompt),
+      changeNotes: `Duplicated from '${prompt.name}' version ${prompt.currentVersion}`,
+    });
+    return toPromptResponse(created, null);
+  }
+
+  /** Creates a Draft prompt and its version 1 in one transaction (create, duplicate, restore). */
+  async createDraft(tenantId: string, endpointId: string, draft: NewDraft): Promise<PromptEntity> {
+    const historyLimit = await this.versions.historyLimit(tenantId);
+    return this.prompts.transaction(async (manager) => {
+      const inUse = await this.prompts.activeNamesAndSlugs(manager, tenantId, endpointId);
+      const name = draft.pickName((candidate) => inUse.some((p) => p.name === candidate || p.slug === slugify(candidate)));
+      const prompt = await this.prompts.insert(manager, tenantId, endpointId, {
+        name,
+        slug: slugify(name),
+        ...draft.content,
+        status: 'Draft',
+        currentVersion: 1,
+        changeNotes: draft.changeNotes,
+      });
+      await this.versions.append(manager, tenantId, prompt.id, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
+      return prompt;
+    });
+  }
+
+  /**
+   * decisions.md §2: a change of the template, the model or a setting creates the next version (numbered under the
+   * prompt's row lock); a change of only the name or changeNotes, or values already there, creates none.
+   */
+  async update(tenantId: string, id: string, changes: PromptChanges): Promise<PromptResponse> {
+    if (changes.template !== undefined) this.templates.assertSavable(changes.template);
+    if (changes.llmModel !== undefined) this.models.require(changes.llmModel);
+    if (changes.name !== undefined) requireSlug(changes.name);
+    await this.require(tenantId, id);
+    const historyLimit = await this.versions.historyLimit(tenantId);
+    await this.prompts.transaction(async (manager) => {
+      const prompt = await this.lock(manager, tenantId, id);
+      const before = contentOf(prompt);
+      const after: VersionContent = {
+        template: changes.template ?? before.template,
+        llmModel: changes.llmModel ?? before.llmModel,
+        temperature: changes.temperature ?? before.temperature,
+        maxTokens: changes.maxTokens ?? before.maxTokens,
+        customParameters: changes.customParameters ?? before.customParameters,
+      };
+      const update: Partial<PromptValues> = {};
+      if (changes.name !== undefined && changes.name !== prompt.name) {
+        if (prompt.status !== 'Archived') await this.ensureNameFree(manager, prompt, changes.name);
+        Object.assign(update, { name: changes.name, slug: slugify(changes.name) });
+      }
+      if (contentChanged(before, after)) {
+        const changeNotes = changes.changeNotes ?? null;
+        const version = await this.versions.append(manager, tenantId, id, { status: prompt.status, content: after, changeNotes }, historyLimit);
+        Object.assign(update, after, { currentVersion: version.versionNumber, changeNotes });
+      } else if (changes.changeNotes !== undefined) {
+        update.changeNotes = changes.changeNotes;
+      }
+      if (Object.keys(update).length > 0) await this.prompts.update(manager, tenantId, id, update);
+    });
+    return this.get(tenantId, id);
+  }
+
+  /** The validator (decisions.md §2), against the endpoint's input fields. */
+  async validateTemplate(tenantId: string, endpointId: string, template: string): Promise<TemplateValidationResponse> {
+    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    this.templates.assertWithinSizeLimit(template);
+    return toTemplateValidationResponse(this.templates.validate(template, inputFields.map((f) => f.name)));
+  }
+
+  /**
+   * For execution (decisions.md §5): `selector` matches the name or slug of a prompt that is not archived, which must
+   * be Live; without one, the endpoint's default.
+   */
+  async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
+    if (selector !== undefined && selector !== '') {
+      const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
+      if (!prompt) throw new NotFoundError(`No prompt named '${selector}' on this endpoint`, 'prompt_not_found');
+      if (prompt.status !== 'Live') {
+        throw new ConflictError(`Prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be executed`, 'prompt_not_live');
+      }
+      return toExecutablePrompt(prompt);
+    }
+    const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
+    const prompt = endpoint.defaultPromptId ? await this.prompts.findById(tenantId, endpoint.defaultPromptId) : null;
+    if (!prompt) throw new ConflictError('This endpoint has no default prompt: set one or pass ?prompt=', 'no_default_prompt');
+    if (prompt.status !== 'Live') throw new ConflictError(`The default prompt '${prompt.name}' is not Live`, 'prompt_not_live');
+    return toExecutablePrompt(prompt);
+  }
+
+  /** For the test runner (decisions.md §5): Draft and Live prompts of the endpoint; Archived ones are out of use (409). */
+  async getForTestRun(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
+    const prompt = await this.prompts.findById(tenantId, promptId);
+    if (!prompt || prompt.endpointId !== endpointId) {
+      throw new NotFoundError(`Prompt ${promptId} not found on endpoint ${endpointId}`, 'prompt_not_found');
+    }
+    if (prompt.status === 'Archived') {
+      throw new ConflictError(`Prompt '${prompt.name}' is Archived: unarchive it to test it`, 'prompt_archived');
+    }
+    return toExecutablePrompt(prompt);
+  }
+
+  /** The prompt row-locked inside the caller's transaction. */
+  async lock(manager: EntityManager, tenantId: string, id: string): Promise<PromptEntity> {
+    const prompt = await this.prompts.lockById(manager, tenantId, id);
+    if (!prompt) throw promptNotFound(id);
+    return prompt;
+  }
+
+  /** decisions.md §2: name and slug unique among the endpoint's non-archived prompts (the partial unique indexes back it). */
+  async ensureNameFree(manager: EntityManager, prompt: Pick<PromptEntity, 'id' | 'tenantId' | 'endpointId'>, name: string): Promise<void> {
+    const clashes = await this.prompts.findActiveClashes(manager, prompt.tenantId, prompt.endpointId, [name], [slugify(name)]);
+    if (clashes.some((p) => p.id !== prompt.id)) throw nameTaken(name);
+  }
+
+  async setStatus(manager: EntityManager, tenantId: string, id: string, status: PromptStatus): Promise<void> {
+    await this.prompts.update(manager, tenantId, id, { status });
+  }
+}
+
+/** Create and restore use the given name and refuse a taken one with 409. */
+export function exactName(name: string): NewDraft['pickName'] {
+  return (isTaken) => {
+    if (isTaken(name)) throw nameTaken(name);
+    return name;
+  };
+}
+
+export function contentOf(prompt: PromptEntity): VersionContent {
+  return {
+    template: prompt.template,
+    llmModel: prompt.llmModel,
+    temperature: prompt.temperature,
+    maxTokens: prompt.maxTokens,
+    customParameters: prompt.customParameters,
+  };
+}
+
+function requireSlug(name: string): void {
+  if (!slugify(name)) throw new ValidationError('name must contain at least one letter or digit (a-z, 0-9)', 'name');
+}
+
+function toExecutablePrompt(prompt: PromptEntity): ExecutablePrompt {
+  return {
+    id: prompt.id,
+    endpointId: prompt.endpointId,
+    name: prompt.name,
+    slug: prompt.slug,
+    status: prompt.status,
+    version: prompt.currentVersion,
+    template: prompt.template,
+    llmModel: prompt.llmModel,
+    temperature: prompt.temperature,
+    maxTokens: prompt.maxTokens,
+    customParameters: prompt.customParameters,
+  };
+}

@@ -1,0 +1,21 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type VersionStatus = 'Draft' | 'Live' | 'Archived';
+
+/** One immutable saved state of a prompt; only `archived` (retention) changes after insert. */
+@Entity('prompt_versions')
+export class PromptVersionEntity {
+  @PrimaryGeneratedColumn('uuid') id: string;
+  @Column('uuid') tenantId: string;
+  @Column('uuid') promptId: string;
+  @Column('int') versionNumber: number;
+  @Column({ type: 'varchar' }) status: VersionStatus;
+  @Column('text') template: string;
+  @Column() llmModel: string;
+  @Column('double precision') temperature: number;
+  @Column('int') maxTokens: number;
+  @Column({ type: 'jsonb', default: () => "'{}'" }) customParameters: Record<string, unknown>;
+  @Column({ type: 'text', nullable: true }) changeNotes: string | null;
+  @Column() archived: boolean;
+  @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, LessThanOrEqual, Repository } from 'typeorm';
+import { PromptVersionEntity } from './prompt-version.entity';
+
+export type NewVersionValues = Omit<PromptVersionEntity, 'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt'>;
+
+@Injectable()
+export class VersionsRepository {
+  constructor(@InjectRepository(PromptVersionEntity) private readonly versions: Repository<PromptVersionEntity>) {}
+
+  list(tenantId: string, promptId: string): Promise<PromptVersionEntity[]> {
+    return this.versions.find({ where: { tenantId, promptId }, order: { versionNumber: 'ASC' } });
+  }
+
+  find(tenantId: string, promptId: string, versionNumber: number): Promise<PromptVersionEntity | null> {
+    return this.versions.findOneBy({ tenantId, promptId, versionNumber });
+  }
+
+  findMany(tenantId: string, promptId: string, versionNumbers: number[]): Promise<PromptVersionEntity[]> {
+    return this.versions.findBy({ tenantId, promptId, versionNumber: In(versionNumbers) });
+  }
+
+  /** The highest version number so far (0 when none), read inside the caller's transaction. */
+  async latestNumber(manager: EntityManager, tenantId: string, promptId: string): Promise<number> {
+    const row = await manager
+      .createQueryBuilder(PromptVersionEntity, 'v')
+      .select('MAX(v.version_number)', 'latest')
+      .where('v.tenant_id = :tenantId AND v.prompt_id = :promptId', { tenantId, promptId })
+      .getRawOne<{ latest: number | null }>();
+    return Number(row?.latest ?? 0);
+  }
+
+  insert(
+    manager: EntityManager,
+    tenantId: string,
+    promptId: string,
+    versionNumber: number,
+    values: NewVersionValues,
+  ): Promise<PromptVersionEntity> {
+    const repository = manager.getRepository(PromptVersionEntity);
+    return repository.save(repository.create({ ...values, tenantId, promptId, versionNumber, archived: false }));
+  }
+
+  /** Marks every version up to `versionNumber` as archived (retention); nothing is deleted. */
+  async archiveUpTo(manager: EntityManager, tenantId: string, promptId: string, versionNumber: number): Promise<void> {
+    await manager
+      .getRepository(PromptVersionEntity)
+      .update({ tenantId, promptId, versionNumber: LessThanOrEqual(versionNumber), archived: false }, { archived: true });
+  }
+}
