@@ -10,6 +10,7 @@ import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
+import { LogsModule } from './modules/logs/logs.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
 import { PromptsModule } from './modules/prompts/prompts.module';
@@ -37,6 +38,7 @@ export class AppModule implements NestModule {
         // Before the prompts module: its /prompts/models route must win over /prompts/:id.
         ModelsModule,
         PromptsModule,
+        LogsModule,
         HealthModule,
         McpModule,
       ],

@@ -1,9 +1,10 @@
 import { EndpointEntity } from '../modules/endpoints/endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoint-field.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
+import { ExecutionLogEntity } from '../modules/logs/execution-log.entity';
 import { PromptEntity } from '../modules/prompts/prompt.entity';
 import { TenantEntity } from '../modules/tenants/tenant.entity';
 import { PromptVersionEntity } from '../modules/versions/prompt-version.entity';
 
 /** Every entity, for the TypeORM CLI (the app registers them per module with forFeature). */
-export const ENTITIES = [TenantEntity, ApiKeyEntity, EndpointEntity, InputFieldEntity, OutputFieldEntity, PromptEntity, PromptVersionEntity];
+export const ENTITIES = [TenantEntity, ApiKeyEntity, EndpointEntity, InputFieldEntity, OutputFieldEntity, PromptEntity, PromptVersionEntity, ExecutionLogEntity];

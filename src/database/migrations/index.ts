@@ -1,5 +1,6 @@
 import { Foundation1764000000000 } from './1764000000000-foundation';
 import { Prompts1764000100000 } from './1764000100000-prompts';
+import { ExecutionLogs1764000200000 } from './1764000200000-execution-logs';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
-export const MIGRATIONS = [Foundation1764000000000, Prompts1764000100000];
+export const MIGRATIONS = [Foundation1764000000000, Prompts1764000100000, ExecutionLogs1764000200000];

@@ -1,0 +1,54 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Execution logs (decisions.md §2 "Execution log"). Rows go with their endpoint on a permanent delete (ON DELETE
+ * CASCADE); prompt_id has no foreign key, so a log outlives changes to prompts. The indexes match the GET /logs
+ * filters, each ending in the newest-first order (created_at DESC, id DESC), so a filtered page is an index range read;
+ * the stats read the same indexes by time range. created_at alone serves the retention sweep.
+ */
+export class ExecutionLogs1764000200000 implements MigrationInterface {
+  name = 'ExecutionLogs1764000200000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE execution_logs (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+        endpoint_id uuid NOT NULL REFERENCES endpoints (id) ON DELETE CASCADE,
+        prompt_id uuid,
+        prompt_version integer,
+        source varchar(10) NOT NULL CHECK (source IN ('Api', 'TestPage', 'Internal')),
+        key_id uuid,
+        key_environment varchar(10) CHECK (key_environment IN ('live', 'test')),
+        request_id varchar(128) NOT NULL,
+        status varchar(10) NOT NULL CHECK (status IN ('success', 'error')),
+        http_status smallint NOT NULL,
+        error_code varchar(64),
+        cached boolean NOT NULL DEFAULT false,
+        llm_model varchar(200),
+        input_tokens integer,
+        output_tokens integer,
+        cost_usd numeric(18, 9),
+        latency_ms integer NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        inputs jsonb,
+        rendered_prompt text,
+        raw_response text,
+        parsed_output jsonb,
+        error_message text
+      )`);
+    await q.query(`CREATE INDEX ix_execution_logs_tenant_created ON execution_logs (tenant_id, created_at DESC, id DESC)`);
+    // Leads with endpoint_id (globally unique) so the ON DELETE CASCADE of an endpoint is an index read too.
+    await q.query(`CREATE INDEX ix_execution_logs_endpoint_created ON execution_logs (endpoint_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX ix_execution_logs_prompt_created ON execution_logs (prompt_id, created_at DESC, id DESC) WHERE prompt_id IS NOT NULL`,
+    );
+    await q.query(`CREATE INDEX ix_execution_logs_tenant_source_created ON execution_logs (tenant_id, source, created_at DESC, id DESC)`);
+    await q.query(`CREATE INDEX ix_execution_logs_tenant_status_created ON execution_logs (tenant_id, status, created_at DESC, id DESC)`);
+    await q.query(`CREATE INDEX ix_execution_logs_created ON execution_logs (created_at)`);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TABLE execution_logs`);
+  }
+}

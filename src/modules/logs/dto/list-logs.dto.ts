@@ -1,0 +1,41 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
+import { Omittable } from '../../../common/http/optional.decorator';
+import type { ExecutionSource } from '../new-execution-log';
+
+export const MAX_PAGE_SIZE = 50;
+
+/** Query of GET /admin/v1/logs: every filter is optional and they combine with AND. */
+export class ListLogsQuery {
+  /** Only this endpoint's executions. */
+  @Omittable() @IsUUID('all')
+  endpointId?: string;
+
+  /** `Api`, `TestPage` or `Internal`. */
+  @Omittable() @IsIn(['Api', 'TestPage', 'Internal'])
+  source?: ExecutionSource;
+
+  /** `success` or `error`. */
+  @Omittable() @IsIn(['success', 'error'])
+  status?: 'success' | 'error';
+
+  /** Only executions of this prompt. */
+  @Omittable() @IsUUID('all')
+  promptId?: string;
+
+  /** ISO 8601 timestamp; executions at or after it. */
+  @Omittable() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 timestamp' })
+  from?: string;
+
+  /** ISO 8601 timestamp; executions before it. */
+  @Omittable() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 timestamp' })
+  to?: string;
+
+  /** Page number, from 1. Default 1. */
+  @Omittable() @Type(() => Number) @IsInt({ message: 'page must be an integer' }) @Min(1)
+  page?: number;
+
+  /** Rows per page, 1..50. Default 20. */
+  @Omittable() @Type(() => Number) @IsInt({ message: 'pageSize must be an integer' }) @Min(1) @Max(MAX_PAGE_SIZE)
+  pageSize?: number;
+}

@@ -1,0 +1,33 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { KeyEnvironment } from '../../common/auth/principal';
+import type { ExecutionSource } from './new-execution-log';
+
+/** One execution (decisions.md §2 "Execution log"). Rows are written in batches by the log writer, never updated. */
+@Entity('execution_logs')
+export class ExecutionLogEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid') tenantId: string;
+  @Column('uuid') endpointId: string;
+  @Column({ type: 'uuid', nullable: true }) promptId: string | null;
+  @Column({ type: 'int', nullable: true }) promptVersion: number | null;
+  @Column({ type: 'varchar' }) source: ExecutionSource;
+  @Column({ type: 'uuid', nullable: true }) keyId: string | null;
+  @Column({ type: 'varchar', nullable: true }) keyEnvironment: KeyEnvironment | null;
+  @Column() requestId: string;
+  @Column({ type: 'varchar' }) status: 'success' | 'error';
+  @Column('smallint') httpStatus: number;
+  @Column({ type: 'varchar', nullable: true }) errorCode: string | null;
+  @Column() cached: boolean;
+  @Column({ type: 'varchar', nullable: true }) llmModel: string | null;
+  @Column({ type: 'int', nullable: true }) inputTokens: number | null;
+  @Column({ type: 'int', nullable: true }) outputTokens: number | null;
+  /** numeric: the driver returns a string; the response mapper turns it into a number. */
+  @Column({ type: 'numeric', nullable: true }) costUsd: string | null;
+  @Column('int') latencyMs: number;
+  @Column({ type: 'timestamptz' }) createdAt: Date;
+  @Column({ type: 'jsonb', nullable: true }) inputs: unknown;
+  @Column({ type: 'text', nullable: true }) renderedPrompt: string | null;
+  @Column({ type: 'text', nullable: true }) rawResponse: string | null;
+  @Column({ type: 'jsonb', nullable: true }) parsedOutput: unknown;
+  @Column({ type: 'text', nullable: true }) errorMessage: string | null;
+}

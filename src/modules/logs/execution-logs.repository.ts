@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { ExecutionLogEntity } from './execution-log.entity';
+import type { ExecutionSource, NewExecutionLog } from './new-execution-log';
+
+/** A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) at record time. */
+export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput'> & {
+  id: string;
+  inputsJson: string | null;
+  parsedOutputJson: string | null;
+};
+
+export interface LogFilter {
+  endpointId?: string;
+  source?: ExecutionSource;
+  status?: 'success' | 'error';
+  promptId?: string;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+/** The list columns: everything but the detail fields, which can be large. */
+export type ExecutionLogSummary = Omit<ExecutionLogEntity, 'inputs' | 'renderedPrompt' | 'rawResponse' | 'parsedOutput' | 'errorMessage'>;
+
+export interface StatsRow {
+  /** null on the totals row. */
+  bucket: Date | null;
+  calls: number;
+  errors: number;
+  cacheHits: number;
+  p50: number | null;
+  p95: number | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+export interface ErrorCodeRow {
+  bucket: Date;
+  errorCode: string;
+  count: number;
+}
+
+export type StatsInterval = 'hour' | 'day';
+
+const INSERT_COLUMNS = [
+  'id', 'tenant_id', 'endpoint_id', 'prompt_id', 'prompt_version', 'source', 'key_id', 'key_environment', 'request_id',
+  'status', 'http_status', 'error_code', 'cached', 'llm_model', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms',
+  'created_at', 'inputs', 'rendered_prompt', 'raw_response', 'parsed_output', 'error_message',
+];
+const JSONB_COLUMNS = new Set(['inputs', 'parsed_output']);
+
+const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId", prompt_id AS "promptId",
+  prompt_version AS "promptVersion", source, key_id AS "keyId", key_environment AS "keyEnvironment",
+  request_id AS "requestId", status, http_status AS "httpStatus", error_code AS "errorCode", cached,
+  llm_model AS "llmModel", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost_usd AS "costUsd",
+  latency_ms AS "latencyMs", created_at AS "createdAt"`;
+
+@Injectable()
+export class ExecutionLogsRepository {
+  constructor(@InjectRepository(ExecutionLogEntity) private readonly logs: Repository<ExecutionLogEntity>) {}
+
+  /** One multi-row INSERT for the batch; each row carries its own tenantId. */
+  async insertBatch(rows: PreparedLog[]): Promise<void> {
+    if (rows.length === 0) return;
+    const params: unknown[] = [];
+    const tuples = rows.map((row) => {
+      const values = [
+        row.id, row.tenantId, row.endpointId, row.promptId, row.promptVersion, row.source, row.keyId, row.keyEnvironment,
+        row.requestId, row.status, row.httpStatus, row.errorCode, row.cached, row.llmModel, row.inputTokens, row.outputTokens,
+        row.costUsd, row.latencyMs, row.createdAt, row.inputsJson, row.renderedPrompt, row.rawResponse, row.parsedOutputJson,
+        row.errorMessage,
+      ];
+      const placeholders = values.map((value, index) => {
+        params.push(value);
+        return JSONB_COLUMNS.has(INSERT_COLUMNS[index]) ? `$${params.length}::jsonb` : `$${params.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    await this.logs.query(`INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+  }
+
+  /** A page, newest first (ties broken by id so pages never overlap). */
+  async findPage(tenantId: string, filter: LogFilter, offset: number, limit: number): Promise<ExecutionLogSummary[]> {
+    const { where, params } = whereClause(tenantId, filter);
+    const rows: ExecutionLogSummary[] = await this.logs.query(
+      `SELECT ${SUMMARY_SELECT} FROM execution_logs WHERE ${where}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, limit, offset],
+    );
+    return rows;
+  }
+
+  /** Matching rows, counted up to `cap` + 1 at most, so a count over millions of rows stays an index range read. */
+  async countUpTo(tenantId: string, filter: LogFilter, cap: number): Promise<number> {
+    const { where, params } = whereClause(tenantId, filter);
+    const [row] = await this.logs.query(
+      `SELECT count(*)::int AS count FROM (SELECT 1 FROM execution_logs WHERE ${where} LIMIT $${params.length + 1}) matching`,
+      [...params, cap + 1],
+    );
+    return Number(row.count);
+  }
+
+  findOne(tenantId: string, id: string): Promise<ExecutionLogEntity | null> {
+    return this.logs.findOneBy({ tenantId, id });
+  }
+
+  /**
+   * Totals (bucket null) and one row per time bucket in a single scan (GROUPING SETS); percentiles with
+   * percentile_cont. Buckets are UTC hours or days.
+   */
+  async stats(tenantId: string, filter: LogFilter, interval: StatsInterval): Promise<StatsRow[]> {
+    const { where, params } = whereClause(tenantId, filter);
+    const bucket = `date_trunc('${interval === 'hour' ? 'hour' : 'day'}', created_at, 'UTC')`;
+    const rows: Record<string, unknown>[] = await this.logs.query(
+      `SELECT ${bucket} AS bucket, GROUPING(${bucket}) AS is_total,
+         count(*)::int AS calls,
+         count(*) FILTER (WHERE status = 'error')::int AS errors,
+         count(*) FILTER (WHERE cached)::int AS cache_hits,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+         percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
+         coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
+         coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
+         coalesce(sum(cost_usd), 0) AS cost_usd
+       FROM execution_logs WHERE ${where}
+       GROUP BY GROUPING SETS ((${bucket}), ())`,
+      params,
+    );
+    return rows.map((row) => ({
+      bucket: Number(row.is_total) === 1 ? null : (row.bucket as Date),
+      calls: Number(row.calls),
+      errors: Number(row.errors),
+      cacheHits: Number(row.cache_hits),
+      p50: row.p50 === null ? null : Number(row.p50),
+      p95: row.p95 === null ? null : Number(row.p95),
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      costUsd: Number(row.cost_usd),
+    }));
+  }
+
+  async errorCodes(tenantId: string, filter: LogFilter, interval: StatsInterval): Promise<ErrorCodeRow[]> {
+    const { where, params } = whereClause(tenantId, { ...filter, status: 'error' });
+    const bucket = `date_trunc('${interval === 'hour' ? 'hour' : 'day'}', created_at, 'UTC')`;
+    const rows: Record<string, unknown>[] = await this.logs.query(
+      `SELECT ${bucket} AS bucket, coalesce(error_code, 'unknown') AS error_code, count(*)::int AS count
+       FROM execution_logs WHERE ${where} GROUP BY 1, 2`,
+      params,
+    );
+    return rows.map((row) => ({ bucket: row.bucket as Date, errorCode: String(row.error_code), count: Number(row.count) }));
+  }
+
+  /**
+   * Retention (all tenants: a maintenance sweep, not a tenant operation): deletes at most `limit` rows older than
+   * `cutoff`, in a transaction holding a transaction-level advisory lock, so on PostgreSQL only one instance sweeps at
+   * a time. Returns the number deleted, or null when another instance holds the lock.
+   */
+  deleteOlderThan(cutoff: Date, limit: number, lockId: number): Promise<number | null> {
+    return this.logs.manager.transaction(async (manager: EntityManager) => {
+      const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
+      if (!lock.locked) return null;
+      const result = await manager.query(
+        `WITH doomed AS (SELECT id FROM execution_logs WHERE created_at < $1 ORDER BY created_at LIMIT $2)
+         DELETE FROM execution_logs WHERE id IN (SELECT id FROM doomed)`,
+        [cutoff, limit],
+      );
+      // TypeORM answers a DELETE with [rows, affected].
+      return Number(result[1] ?? 0);
+    });
+  }
+}
+
+function whereClause(tenantId: string, filter: LogFilter): { where: string; params: unknown[] } {
+  const conditions = ['tenant_id = $1'];
+  const params: unknown[] = [tenantId];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    conditions.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.endpointId) add('endpoint_id = ?', filter.endpointId);
+  if (filter.promptId) add('prompt_id = ?', filter.promptId);
+  if (filter.source) add('source = ?', filter.source);
+  if (filter.status) add('status = ?', filter.status);
+  if (filter.from) add('created_at >= ?', filter.from);
+  if (filter.to) add('created_at < ?', filter.to);
+  return { where: conditions.join(' AND '), params };
+}

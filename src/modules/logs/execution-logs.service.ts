@@ -1,0 +1,193 @@
+import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { QueryFailedError } from 'typeorm';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { AppLogger } from '../../common/logging/app-logger';
+import {
+  ExecutionLogDetailResponse,
+  ExecutionLogPageResponse,
+  toExecutionLogDetailResponse,
+  toExecutionLogResponse,
+} from './dto/execution-log.response';
+import type { ListLogsQuery } from './dto/list-logs.dto';
+import { ExecutionLogsRepository, LogFilter, PreparedLog } from './execution-logs.repository';
+import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
+import type { NewExecutionLog } from './new-execution-log';
+
+/** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
+export const TOTAL_CAP = 10_000;
+const DEFAULT_PAGE_SIZE = 20;
+/** decisions.md §1: shutdown flushes pending logs; if the database stays away this long, the rest is reported lost. */
+const SHUTDOWN_FLUSH_MS = 10_000;
+
+/**
+ * Execution logs: `record` queues a row and returns at once (the execution's response never waits for the database);
+ * the queue writes batches with one multi-row INSERT within ~100 ms. Reads are tenant-scoped.
+ */
+@Injectable()
+export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly queue: LogWriteQueue<PreparedLog>;
+
+  constructor(
+    private readonly logs: ExecutionLogsRepository,
+    private readonly logger: AppLogger,
+  ) {
+    this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
+      writeFailed: (error, retryInMs, queued) =>
+        logger.write('warn', 'Writing execution logs failed; will retry', { error: messageOf(error), retryInMs, queued }),
+      dropping: (dropped) =>
+        logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', { dropped }),
+    });
+  }
+
+  record(entry: NewExecutionLog): void {
+    const { row, bytes } = prepare(entry);
+    this.queue.enqueue(row, bytes);
+  }
+
+  /** Resolves once every log recorded so far is stored (tests; shutdown). */
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  writerState(): LogWriteQueueState {
+    return this.queue.state();
+  }
+
+  // Before the pool closes (that happens in onApplicationShutdown of the database module).
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.drainForShutdown();
+  }
+
+  // Again once the HTTP server has closed: requests that finished in between recorded their logs after the first pass.
+  async onApplicationShutdown(): Promise<void> {
+    await this.drainForShutdown();
+  }
+
+  async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+    const filter = filterOf(query);
+    const rows = await this.logs.findPage(tenantId, filter, (page - 1) * pageSize, pageSize);
+    const count = await this.logs.countUpTo(tenantId, filter, TOTAL_CAP);
+    return {
+      items: rows.map(toExecutionLogResponse),
+      page,
+      pageSize,
+      total: Math.min(count, TOTAL_CAP),
+      totalIsExact: count <= TOTAL_CAP,
+    };
+  }
+
+  async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {
+    const log = await this.logs.findOne(tenantId, id);
+    if (!log) throw new NotFoundError(`Execution log ${id} not found`);
+    return toExecutionLogDetailResponse(log);
+  }
+
+  private async drainForShutdown(): Promise<void> {
+    const lost = await this.queue.close(SHUTDOWN_FLUSH_MS);
+    if (lost > 0) this.logger.write('error', 'Execution logs lost at shutdown: the database did not accept them', { lost });
+  }
+
+  /**
+   * One multi-row INSERT. A row the database refuses (its endpoint was deleted meanwhile, a value out of range) must not
+   * hold the others back: on such a data error the batch is retried row by row and refused rows are dropped. Ids are
+   * fixed at record time, so rows a retried batch already stored are refused as duplicates, never written twice.
+   */
+  private async write(rows: PreparedLog[]): Promise<void> {
+    try {
+      await this.logs.insertBatch(rows);
+      return;
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+    }
+    for (const row of rows) {
+      try {
+        await this.logs.insertBatch([row]);
+      } catch (error) {
+        if (!isDataError(error)) throw error;
+        if (sqlStateOf(error) !== UNIQUE_VIOLATION) {
+          this.logger.write('error', 'An execution log was refused by the database', {
+            requestId: row.requestId,
+            sqlState: sqlStateOf(error),
+            error: messageOf(error),
+          });
+        }
+      }
+    }
+  }
+}
+
+export function filterOf(query: Pick<ListLogsQuery, 'endpointId' | 'source' | 'status' | 'promptId' | 'from' | 'to'>): LogFilter {
+  const from = query.from ? new Date(query.from) : undefined;
+  const to = query.to ? new Date(query.to) : undefined;
+  if (from && to && from >= to) throw new ValidationError('from must be before to', 'from');
+  return { endpointId: query.endpointId, source: query.source, status: query.status, promptId: query.promptId, from, to };
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+function sqlStateOf(error: unknown): string | undefined {
+  return error instanceof QueryFailedError ? (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code : undefined;
+}
+
+/** SQLSTATE classes 22 (data exception) and 23 (integrity constraint): retrying the same row cannot help. */
+function isDataError(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && (state.startsWith('22') || state.startsWith('23'));
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+// PostgreSQL text and jsonb cannot hold NUL characters.
+const withoutNul = (text: string | null) => (text === null ? null : text.replace(/\u0000/g, ''));
+const clip = (text: string | null, max: number) => (text === null ? null : text.slice(0, max));
+
+function json(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? null : text.replace(/\\u0000/g, '');
+  } catch {
+    return null;
+  }
+}
+
+/** Copies what the row needs (nothing more stays referenced) and serialises it once, measuring its size. */
+function prepare(entry: NewExecutionLog): { row: PreparedLog; bytes: number } {
+  const row: PreparedLog = {
+    id: randomUUID(),
+    tenantId: entry.tenantId,
+    endpointId: entry.endpointId,
+    promptId: entry.promptId,
+    promptVersion: entry.promptVersion,
+    source: entry.source,
+    keyId: entry.keyId,
+    keyEnvironment: entry.keyEnvironment,
+    requestId: clip(entry.requestId, 128) ?? '',
+    status: entry.status,
+    httpStatus: entry.httpStatus,
+    errorCode: clip(entry.errorCode, 64),
+    errorMessage: withoutNul(entry.errorMessage),
+    cached: entry.cached,
+    llmModel: clip(entry.llmModel, 200),
+    inputTokens: entry.inputTokens,
+    outputTokens: entry.outputTokens,
+    costUsd: entry.costUsd,
+    latencyMs: Math.max(0, Math.round(entry.latencyMs)),
+    renderedPrompt: withoutNul(entry.renderedPrompt),
+    rawResponse: withoutNul(entry.rawResponse),
+    createdAt: entry.createdAt ?? new Date(),
+    inputsJson: json(entry.inputs),
+    parsedOutputJson: json(entry.parsedOutput),
+  };
+  const bytes =
+    512 +
+    (row.inputsJson?.length ?? 0) +
+    (row.parsedOutputJson?.length ?? 0) +
+    (row.renderedPrompt?.length ?? 0) +
+    (row.rawResponse?.length ?? 0) +
+    (row.errorMessage?.length ?? 0);
+  return { row, bytes };
+}

@@ -1,0 +1,171 @@
+/** Where batches go (the repository's multi-row INSERT); a rejection means "try the batch again later". */
+export type BatchSink<T> = (rows: T[]) => Promise<void>;
+
+export interface LogWriteQueueOptions {
+  /** Rows per INSERT. */
+  batchSize: number;
+  /** How long a row may wait for companions before its batch is written (decisions.md §5: visible within 1 s). */
+  flushDelayMs: number;
+  /** Memory bounds while the database is unreachable; rows beyond them are dropped and counted. */
+  maxQueuedRows: number;
+  maxQueuedBytes: number;
+  /** Retry delay after a failed write, doubled per failure up to maxBackoffMs. */
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const DEFAULT_QUEUE_OPTIONS: LogWriteQueueOptions = {
+  batchSize: 500,
+  flushDelayMs: 100,
+  maxQueuedRows: 50_000,
+  maxQueuedBytes: 64 * 1024 * 1024,
+  initialBackoffMs: 500,
+  maxBackoffMs: 30_000,
+};
+
+export interface LogWriteQueueState {
+  queued: number;
+  queuedBytes: number;
+  written: number;
+  dropped: number;
+  failedWrites: number;
+}
+
+export interface LogWriteQueueEvents {
+  /** A write failed; the batch stays queued and is retried after `retryInMs`. */
+  writeFailed?(error: unknown, retryInMs: number, queued: number): void;
+  /** The first row dropped after a period without drops (the total keeps counting in state()). */
+  dropping?(dropped: number): void;
+}
+
+interface Pending<T> {
+  row: T;
+  bytes: number;
+}
+
+/**
+ * Keeps execution logs off the request path: rows are queued and written in batches by one writer at a time. A batch
+ * leaves the queue only once it is written, so a failed write loses nothing; it is retried with exponential backoff.
+ * While the database stays away the queue is bounded by rows and bytes, and new rows beyond the bound are dropped
+ * (counted and reported) rather than taking the process's memory.
+ */
+export class LogWriteQueue<T> {
+  private readonly queue: Pending<T>[] = [];
+  private queuedBytes = 0;
+  private written = 0;
+  private dropped = 0;
+  private failedWrites = 0;
+  private droppingReported = false;
+  private backoffMs = 0;
+  private retryAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private draining: Promise<void> | null = null;
+
+  constructor(
+    private readonly sink: BatchSink<T>,
+    private readonly options: LogWriteQueueOptions = DEFAULT_QUEUE_OPTIONS,
+    private readonly events: LogWriteQueueEvents = {},
+  ) {}
+
+  enqueue(row: T, bytes: number): void {
+    if (this.queue.length >= this.options.maxQueuedRows || this.queuedBytes + bytes > this.options.maxQueuedBytes) {
+      this.dropped++;
+      if (!this.droppingReported) {
+        this.droppingReported = true;
+        this.events.dropping?.(this.dropped);
+      }
+      return;
+    }
+    this.queue.push({ row, bytes });
+    this.queuedBytes += bytes;
+    this.schedule(this.queue.length >= this.options.batchSize ? 0 : this.options.flushDelayMs);
+  }
+
+  /** Writes everything queued so far (retrying nothing: a failed write rejects, and the rows stay queued). */
+  async flush(): Promise<void> {
+    while (this.queue.length > 0 || this.draining) await this.drain();
+  }
+
+  /** Shutdown: flush, retrying failed writes until `deadlineMs` has passed; returns how many rows were lost. */
+  async close(deadlineMs: number): Promise<number> {
+    const deadline = Date.now() + deadlineMs;
+    this.clearTimer();
+    for (;;) {
+      try {
+        await this.flush();
+        return 0;
+      } catch {
+        const wait = Math.min(this.backoffMs, deadline - Date.now());
+        if (wait <= 0) break;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+    const lost = this.queue.length;
+    this.dropped += lost;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    this.clearTimer();
+    return lost;
+  }
+
+  state(): LogWriteQueueState {
+    return {
+      queued: this.queue.length,
+      queuedBytes: this.queuedBytes,
+      written: this.written,
+      dropped: this.dropped,
+      failedWrites: this.failedWrites,
+    };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.draining) return; // the running drain picks new rows up
+    const delay = Math.max(delayMs, this.retryAt - Date.now(), 0);
+    if (this.timer) {
+      if (delay > 0) return; // a write is already due no later than this one would be
+      this.clearTimer();
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.drain().catch(() => undefined); // reported through events; the retry is scheduled by drain
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private drain(): Promise<void> {
+    if (!this.draining) {
+      this.clearTimer();
+      this.draining = this.writeAll().finally(() => {
+        this.draining = null;
+        if (this.queue.length > 0) this.schedule(0);
+      });
+    }
+    return this.draining;
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, this.options.batchSize);
+      try {
+        await this.sink(batch.map((pending) => pending.row));
+      } catch (error) {
+        this.failedWrites++;
+        this.backoffMs = Math.min(Math.max(this.backoffMs * 2, this.options.initialBackoffMs), this.options.maxBackoffMs);
+        this.retryAt = Date.now() + this.backoffMs;
+        this.events.writeFailed?.(error, this.backoffMs, this.queue.length);
+        throw error;
+      }
+      this.queue.splice(0, batch.length);
+      for (const pending of batch) this.queuedBytes -= pending.bytes;
+      this.written += batch.length;
+      this.backoffMs = 0;
+      this.retryAt = 0;
+      this.droppingReported = false;
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

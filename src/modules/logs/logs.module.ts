@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ExecutionLogEntity } from './execution-log.entity';
+import { ExecutionLogsRepository } from './execution-logs.repository';
+import { ExecutionLogsService } from './execution-logs.service';
+import { LogRetentionService } from './log-retention.service';
+import { LogStatsService } from './log-stats.service';
+import { LogsController } from './logs.controller';
+import { StatsController } from './stats.controller';
+
+// Owns the execution_logs table: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
+// Exports ExecutionLogsService (record and flush, for execution).
+@Module({
+  imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
+  controllers: [LogsController, StatsController],
+  providers: [ExecutionLogsRepository, ExecutionLogsService, LogStatsService, LogRetentionService],
+  exports: [ExecutionLogsService],
+})
+export class LogsModule {}
