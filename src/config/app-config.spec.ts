@@ -113,4 +113,9 @@ describe('loadConfig', () => {
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `));
     expect(message).not.toContain('\n');
   });
+
+  it('names the type problem of a value of the wrong type', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow('Invalid configuration: PORT must be an integer number');
+    expect(() => loadConfig({ PORT: '70000' })).toThrow('Invalid configuration: PORT must not be greater than 65535');
+  });
 });

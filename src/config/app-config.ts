@@ -44,7 +44,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const errors = validateSync(parsed, { forbidUnknownValues: false });
   if (errors.length > 0) {
     const first = errors[0];
-    const reason = Object.values(first.constraints ?? {})[0] ?? 'is invalid';
+    const constraints = first.constraints ?? {};
+    // A value of the wrong type says so, rather than which bound it misses (`PORT=abc` is not "greater than 65535").
+    const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0] ?? 'is invalid';
     throw new ConfigError(`Invalid configuration: ${reason.startsWith(first.property) ? reason : `${first.property} ${reason}`}`);
   }
   const dataDir = parsed.DATA_DIR ?? './data';
