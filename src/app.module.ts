@@ -8,6 +8,7 @@ import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
+import { ExecutionModule } from './modules/execution/execution.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { LogsModule } from './modules/logs/logs.module';
@@ -41,6 +42,7 @@ export class AppModule implements NestModule {
         LogsModule,
         HealthModule,
         McpModule,
+        ExecutionModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule, AppModuleOptions } from './app.module';
+import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { setupOpenApi } from './openapi';
 
@@ -16,6 +17,9 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
     abortOnError: false,
   });
   app.useLogger(app.get(AppLogger));
+  // Registered ahead of the body parser, so the answers it refuses (413, malformed JSON) carry X-Request-Id too.
+  const requestIds = new RequestIdMiddleware(app.get(AppLogger));
+  app.use(requestIds.use.bind(requestIds));
   // decisions.md §5: bodies above MAX_BODY_BYTES answer 413.
   app.useBodyParser('json', { limit: options.config.maxBodyBytes });
   setupOpenApi(app);

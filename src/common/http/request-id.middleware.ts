@@ -14,6 +14,8 @@ export class RequestIdMiddleware implements NestMiddleware {
   constructor(private readonly logger: AppLogger) {}
 
   use(request: IncomingMessage & { requestId?: string }, response: ServerResponse, next: () => void): void {
+    // Installed both before the body parser (app.setup.ts) and as Nest middleware: the first run wins.
+    if (request.requestId) return next();
     const incoming = request.headers['x-request-id'];
     const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     request.requestId = id;

@@ -55,6 +55,17 @@ export class EndpointsService {
     return { endpoint, inputFields, outputFields };
   }
 
+  /** Execution: the endpoint at `path` that is not soft-deleted, with its fields; null when there is none. */
+  async findDefinitionByPath(tenantId: string, path: string): Promise<EndpointDefinition | null> {
+    const endpoint = await this.endpoints.findActiveByPath(tenantId, path);
+    if (!endpoint) return null;
+    const [inputFields, outputFields] = await Promise.all([
+      this.fields.inputFieldsOf(tenantId, [endpoint.id]),
+      this.fields.outputFieldsOf(tenantId, [endpoint.id]),
+    ]);
+    return { endpoint, inputFields, outputFields };
+  }
+
   async create(tenantId: string, input: NewEndpoint): Promise<EndpointResponse> {
     await this.ensurePathFree(tenantId, input.path);
     const endpoint = await this.endpoints.create(tenantId, { ...DEFAULTS, ...stripUndefined(input), name: input.name, path: input.path });

@@ -1,0 +1,44 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
+import { KeyAuthenticator } from '../../common/auth/api-key.guard';
+import { ForbiddenError, NotFoundError } from '../../common/errors/app-error';
+import { pathOf } from '../../common/http/http-context';
+import type { EndpointDefinition } from '../endpoints/endpoints.service';
+import { EndpointsService } from '../endpoints/endpoints.service';
+
+export type ExecutionRequest = AuthenticatedRequest & {
+  /** The endpoint the path resolved to, set by ExecutionAccessGuard. */
+  endpointDefinition?: EndpointDefinition;
+};
+
+/**
+ * Who may execute what, before any other work (decisions.md §1, §4, §5): the key (x-api-key; a tenant host that is
+ * not the key's tenant is a 401), the endpoint at this path in the key's tenant (404 when none or soft-deleted), then
+ * access: Private endpoints take admin keys only, and an endpoint key restricted by endpointIds only reaches those
+ * (403). Requests refused here are not logged. Rate limits run right after this guard, before the handler.
+ */
+@Injectable()
+export class ExecutionAccessGuard implements CanActivate {
+  constructor(
+    private readonly keys: KeyAuthenticator,
+    private readonly endpoints: EndpointsService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ExecutionRequest>();
+    // The specification's execution surface takes the key in x-api-key only; Authorization is left to the caller.
+    const principal = await this.keys.authenticate(request, false);
+    const path = pathOf(request);
+    const definition = await this.endpoints.findDefinitionByPath(principal.tenantId, path);
+    if (!definition) throw new NotFoundError(`No endpoint at ${path}`);
+    const { endpoint } = definition;
+    if (principal.type === 'endpoint') {
+      if (endpoint.visibility === 'Private') throw new ForbiddenError('This endpoint is private: only admin keys may call it');
+      if (principal.endpointIds && !principal.endpointIds.includes(endpoint.id)) {
+        throw new ForbiddenError('This key has no access to this endpoint');
+      }
+    }
+    request.endpointDefinition = definition;
+    return true;
+  }
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { LlmModule } from '../llm/llm.module';
+import { LogsModule } from '../logs/logs.module';
+import { ModelsModule } from '../models/models.module';
+import { PromptsModule } from '../prompts/prompts.module';
+import { ExecutionAccessGuard } from './execution-access.guard';
+import { ExecutionAdminController } from './execution-admin.controller';
+import { ExecutionController } from './execution.controller';
+import { ExecutionService } from './execution.service';
+
+// Owns the execution API (POST /api/v1/*) and test runs (POST /admin/v1/endpoints/{id}/test): validation, rendering,
+// the LLM call and the output rules. Exports ExecutionService (for MCP).
+@Module({
+  imports: [EndpointsModule, PromptsModule, ModelsModule, LlmModule, LogsModule],
+  controllers: [ExecutionController, ExecutionAdminController],
+  providers: [ExecutionService, ExecutionAccessGuard],
+  exports: [ExecutionService],
+})
+export class ExecutionModule {}

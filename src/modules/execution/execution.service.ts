@@ -1,0 +1,188 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../../common/auth/principal';
+import { UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import type { EndpointDefinition } from '../endpoints/endpoints.service';
+import { EndpointsService } from '../endpoints/endpoints.service';
+import { InvalidLlmOutputError, type LlmClient } from '../llm/llm-client';
+import { LlmRegistry } from '../llm/llm-registry';
+import { ExecutionLogsService } from '../logs/execution-logs.service';
+import type { ExecutionSource } from '../logs/new-execution-log';
+import type { ModelInfo } from '../models/model';
+import { ModelsService } from '../models/models.service';
+import type { ExecutablePrompt } from '../prompts/executable-prompt';
+import { PromptsService } from '../prompts/prompts.service';
+import { TemplateService } from '../prompts/template/template.service';
+import { ExecutionRecord, loggableInputs } from './execution-record';
+import { validateInputs, ValidatedInputs } from './input-validation';
+import { conformOutput, imageOutputField, imageSettingsOf, outputSchemaOf, rawOutputOf } from './output-schema';
+
+export interface ExecutionCall {
+  principal: Principal;
+  definition: EndpointDefinition;
+  source: ExecutionSource;
+  requestId: string;
+  body: unknown;
+  /** Api: the `?prompt=` name or slug (the default prompt when absent); TestPage: a prompt id, any status. */
+  prompt: { selector?: string } | { id: string };
+}
+
+/** decisions.md §5 image endpoints: the body that replaces the standard output fields. */
+export interface ImageExecutionBody {
+  generatedImages: { base64Data: string; revisedPrompt: string }[];
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+/**
+ * Runs an endpoint: input validation, prompt selection, Liquid rendering, the LLM call bounded by the endpoint's
+ * timeout, and the output rules. Every call that reaches this service (authenticated, within its rate limits, on an
+ * endpoint) is logged exactly once, whatever its outcome.
+ */
+@Injectable()
+export class ExecutionService {
+  constructor(
+    private readonly endpoints: EndpointsService,
+    private readonly prompts: PromptsService,
+    private readonly templates: TemplateService,
+    private readonly models: ModelsService,
+    private readonly llm: LlmRegistry,
+    private readonly logs: ExecutionLogsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute(call: ExecutionCall): Promise<unknown> {
+    const { endpoint, inputFields } = call.definition;
+    const record = new ExecutionRecord(call.principal, endpoint.id, call.source, call.requestId, loggableInputs(call.body, inputFields));
+    try {
+      const body = await this.run(call, record);
+      this.logs.record(record.success());
+      return body;
+    } catch (error) {
+      this.logs.record(record.failure(error));
+      throw error;
+    }
+  }
+
+  /** decisions.md §5 test runs: any prompt of the endpoint, Draft included; an unknown endpoint is a 404, not logged. */
+  async testRun(principal: Principal, endpointId: string, promptId: string, inputs: unknown, requestId: string): Promise<unknown> {
+    const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
+    return this.execute({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
+  }
+
+  private async run(call: ExecutionCall, record: ExecutionRecord): Promise<unknown> {
+    const { endpoint, inputFields, outputFields } = call.definition;
+    const inputs = validateInputs(call.body, inputFields, this.config.maxImageBytes);
+    const prompt = await this.promptOf(call);
+    record.prompt = prompt;
+    // From here the prompt version is known: the response cache (decisions.md §5) looks up and stores around the
+    // rendering and the LLM call below.
+    record.renderedPrompt = await this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
+    const model = this.models.find(prompt.llmModel);
+    if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
+    const client = this.clientOf(model);
+    // decisions.md §2: the endpoint's timeoutSeconds bounds the whole call; no retry can outlast it.
+    const remainingMs = endpoint.timeoutSeconds * 1000 - record.elapsedMs();
+    const imageField = imageOutputField(outputFields);
+    if (imageField) {
+      const settings = imageSettingsOf(imageField, prompt.customParameters);
+      return this.generateImages(client, model, record, remainingMs, endpoint.timeoutSeconds, settings);
+    }
+    return this.generateText(call, client, model, prompt, inputs, record, remainingMs);
+  }
+
+  private promptOf(call: ExecutionCall): Promise<ExecutablePrompt> {
+    const { principal, definition } = call;
+    return 'id' in call.prompt
+      ? this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.prompt.id)
+      : this.prompts.resolveForExecution(principal.tenantId, definition.endpoint.id, call.prompt.selector);
+  }
+
+  private clientOf(model: ModelInfo): LlmClient {
+    const provider = this.models.provider(model.provider);
+    if (!provider?.configured) {
+      throw new UpstreamError(`The provider '${model.provider}' of model '${model.id}' is not configured on this server`);
+    }
+    return this.llm.clientFor(provider);
+  }
+
+  private async generateText(
+    call: ExecutionCall,
+    client: LlmClient,
+    model: ModelInfo,
+    prompt: ExecutablePrompt,
+    inputs: ValidatedInputs,
+    record: ExecutionRecord,
+    remainingMs: number,
+  ): Promise<unknown> {
+    const { outputFields, endpoint } = call.definition;
+    const schema = outputSchemaOf(outputFields);
+    const result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) =>
+      client.generateText({
+        model: model.id,
+        prompt: record.renderedPrompt!,
+        images: inputs.images,
+        temperature: prompt.temperature,
+        maxOutputTokens: prompt.maxTokens,
+        customParameters: prompt.customParameters,
+        ...(schema ? { schema } : {}),
+        abortSignal,
+      }),
+    );
+    record.rawResponse = result.text;
+    record.usage = result.usage;
+    record.costUsd = this.models.costOf(model.id, result.usage);
+    if (!schema) {
+      record.parsedOutput = rawOutputOf(result.text);
+      return record.parsedOutput;
+    }
+    const conformance = conformOutput(result.object, outputFields);
+    if (!conformance.ok) {
+      throw new InvalidLlmOutputError(`The model's answer does not match the output fields: ${conformance.problem}`, result.text, result.usage);
+    }
+    record.parsedOutput = conformance.value;
+    return conformance.value;
+  }
+
+  private async generateImages(
+    client: LlmClient,
+    model: ModelInfo,
+    record: ExecutionRecord,
+    remainingMs: number,
+    timeoutSeconds: number,
+    settings: Record<string, unknown>,
+  ): Promise<ImageExecutionBody> {
+    const result = await withDeadline(remainingMs, timeoutSeconds, (abortSignal) =>
+      client.generateImage({ model: model.id, prompt: record.renderedPrompt!, settings, abortSignal }),
+    );
+    record.usage = result.usage;
+    record.costUsd = this.models.costOf(model.id, { ...result.usage, images: result.images.length });
+    const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
+    // The log keeps what was generated without the image bytes (megabytes of base64 per row).
+    const summary = result.images.map((image) => ({ revisedPrompt: image.revisedPrompt, base64Length: image.base64Data.length }));
+    record.rawResponse = JSON.stringify({ images: summary, usage });
+    record.parsedOutput = { generatedImages: summary, usage };
+    return { generatedImages: result.images, usage };
+  }
+}
+
+/** Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment. */
+async function withDeadline<T>(remainingMs: number, timeoutSeconds: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`;
+  if (remainingMs <= 0) throw new UpstreamTimeoutError(message);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new UpstreamTimeoutError(message));
+    }, remainingMs);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } catch (error) {
+    if (error instanceof UpstreamTimeoutError) throw new UpstreamTimeoutError(message);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

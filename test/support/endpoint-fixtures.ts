@@ -1,0 +1,67 @@
+import type { TestApp } from './test-app';
+import { auth } from './seed';
+
+export interface FieldSpec {
+  name: string;
+  dataType: string;
+  [setting: string]: unknown;
+}
+
+export interface PromptSpec {
+  name?: string;
+  template: string;
+  llmModel?: string;
+  temperature?: number;
+  maxTokens?: number;
+  customParameters?: Record<string, unknown>;
+}
+
+let sequence = 0;
+
+/** Creates an endpoint with its fields through the admin API; returns its id and path. */
+export async function createEndpoint(
+  t: TestApp,
+  adminKey: string,
+  options: { path?: string; inputs?: FieldSpec[]; outputs?: FieldSpec[]; [setting: string]: unknown } = {},
+): Promise<{ id: string; path: string }> {
+  const { inputs = [], outputs = [], ...settings } = options;
+  const path = (settings.path as string | undefined) ?? `/api/v1/e${++sequence}-${Date.now().toString(36)}`;
+  const created = await t.http
+    .post('/admin/v1/endpoints')
+    .set(auth(adminKey))
+    .send({ name: `Endpoint ${path}`, ...settings, path });
+  if (created.status !== 201) throw new Error(`endpoint create: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.data.id as string;
+  for (const field of inputs) await addField(t, adminKey, id, 'input-fields', field);
+  for (const field of outputs) await addField(t, adminKey, id, 'output-fields', field);
+  return { id, path };
+}
+
+async function addField(t: TestApp, adminKey: string, endpointId: string, kind: string, field: FieldSpec): Promise<void> {
+  const response = await t.http.post(`/admin/v1/endpoints/${endpointId}/${kind}`).set(auth(adminKey)).send(field);
+  if (response.status !== 201) throw new Error(`${kind} create: ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+/** Creates a prompt; `state` Live promotes it, `default` also makes it the endpoint's default. Returns the prompt. */
+export async function createPrompt(
+  t: TestApp,
+  adminKey: string,
+  endpointId: string,
+  spec: PromptSpec,
+  state: 'Draft' | 'Live' | 'default' = 'default',
+): Promise<{ id: string; name: string; slug: string }> {
+  const created = await t.http
+    .post('/admin/v1/prompts')
+    .set(auth(adminKey))
+    .send({ name: `Prompt ${++sequence}`, llmModel: 'mock-echo', ...spec, endpointId });
+  if (created.status !== 201) throw new Error(`prompt create: ${created.status} ${JSON.stringify(created.body)}`);
+  const prompt = created.body.data;
+  if (state !== 'Draft') await lifecycle(t, adminKey, prompt.id, 'promote');
+  if (state === 'default') await lifecycle(t, adminKey, prompt.id, 'set-default');
+  return prompt;
+}
+
+async function lifecycle(t: TestApp, adminKey: string, promptId: string, action: string): Promise<void> {
+  const response = await t.http.post(`/admin/v1/prompts/${promptId}/${action}`).set(auth(adminKey));
+  if (response.status !== 200) throw new Error(`prompt ${action}: ${response.status} ${JSON.stringify(response.body)}`);
+}
