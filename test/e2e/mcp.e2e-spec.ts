@@ -26,7 +26,12 @@ describe('MCP server (/mcp)', () => {
   it('lists tools with descriptions and input schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['list_endpoints', 'create_endpoint', 'add_input_field', 'list_models']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_endpoints', 'create_endpoint', 'add_input_field', 'list_models', 'create_prompt', 'promote_prompt',
+        'set_default_prompt', 'validate_template', 'list_versions', 'compare_versions', 'restore_version', 'list_logs', 'get_stats',
+      ]),
+    );
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(10);
       expect(tool.inputSchema.type).toBe('object');
@@ -86,6 +91,74 @@ describe('MCP server (/mcp)', () => {
       expect(list.body.data.map((e: { path: string }) => e.path)).not.toContain('/api/v1/mcp-readonly');
       const models = toolJson(await reader.callTool({ name: 'list_models', arguments: {} }));
       expect(models.map((m: { id: string }) => m.id)).toContain('mock-echo');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('runs the prompt lifecycle through tools: create, validate, update, promote, default, versions, compare, restore', async () => {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'Tone', path: '/api/v1/mcp-tone' } }));
+    await client.callTool({ name: 'add_input_field', arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true } });
+
+    const check = toolJson(
+      await client.callTool({ name: 'validate_template', arguments: { endpointId: endpoint.id, template: 'Hi {{ inputs.text }} {{ inputs.nope }}' } }),
+    );
+    expect(check).toMatchObject({ valid: false, variables: ['inputs.text', 'inputs.nope'], unknownVariables: ['inputs.nope'] });
+
+    const prompt = toolJson(
+      await client.callTool({
+        name: 'create_prompt',
+        arguments: { endpointId: endpoint.id, name: 'Main', template: 'Rewrite: {{ inputs.text }}', llmModel: 'mock-echo' },
+      }),
+    );
+    expect(prompt).toMatchObject({ status: 'Draft', currentVersion: 1 });
+    const updated = toolJson(
+      await client.callTool({ name: 'update_prompt', arguments: { id: prompt.id, template: 'Rewrite politely: {{ inputs.text }}', changeNotes: 'polite' } }),
+    );
+    expect(updated.currentVersion).toBe(2);
+    expect(toolJson(await client.callTool({ name: 'promote_prompt', arguments: { id: prompt.id } })).status).toBe('Live');
+    expect(toolJson(await client.callTool({ name: 'set_default_prompt', arguments: { id: prompt.id } })).isDefault).toBe(true);
+
+    const rest = await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin));
+    expect(rest.body.data.defaultPromptId).toBe(prompt.id);
+
+    const versions = toolJson(await client.callTool({ name: 'list_versions', arguments: { id: prompt.id } }));
+    expect(versions.map((v: { versionNumber: number }) => v.versionNumber)).toEqual([1, 2]);
+    const compared = await client.callTool({ name: 'compare_versions', arguments: { id: prompt.id, from: 1, to: 2 } });
+    expect(compared.isError).toBeFalsy();
+    expect(toolText(compared)).toContain('Rewrite politely');
+    const restored = toolJson(await client.callTool({ name: 'restore_version', arguments: { id: prompt.id, versionNumber: 1 } }));
+    expect(restored).toMatchObject({ status: 'Draft', template: 'Rewrite: {{ inputs.text }}', name: 'Main (v1)' });
+
+    const archiveDefault = await client.callTool({ name: 'archive_prompt', arguments: { id: prompt.id } });
+    expect(archiveDefault.isError).toBe(true);
+    expect(toolText(archiveDefault)).toMatch(/^conflict:/);
+  });
+
+  it('refuses prompt writes to a ReadOnly key but lets it read prompts, validate, logs and stats', async () => {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'RO', path: '/api/v1/mcp-ro-prompts' } }));
+    const prompt = toolJson(
+      await client.callTool({ name: 'create_prompt', arguments: { endpointId: endpoint.id, name: 'P', template: 'x', llmModel: 'mock-echo' } }),
+    );
+    const reader = await connectMcp(baseUrl, tenant.readOnly);
+    try {
+      const denied = await reader.callTool({ name: 'promote_prompt', arguments: { id: prompt.id } });
+      expect(denied.isError).toBe(true);
+      expect(toolText(denied)).toMatch(/^forbidden:/);
+      const still = await t.http.get(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin));
+      expect(still.body.data.status).toBe('Draft');
+
+      const listed = toolJson(await reader.callTool({ name: 'list_prompts', arguments: { endpointId: endpoint.id } }));
+      expect(listed.map((p: { id: string }) => p.id)).toEqual([prompt.id]);
+      const valid = toolJson(await reader.callTool({ name: 'validate_template', arguments: { endpointId: endpoint.id, template: 'plain' } }));
+      expect(valid.valid).toBe(true);
+      const logs = await reader.callTool({ name: 'list_logs', arguments: { endpointId: endpoint.id } });
+      expect(logs.isError).toBeFalsy();
+      const stats = await reader.callTool({ name: 'get_stats', arguments: { endpointId: endpoint.id, interval: 'day' } });
+      expect(stats.isError).toBeFalsy();
+      const badPage = await reader.callTool({ name: 'list_logs', arguments: { pageSize: 51 } });
+      expect(badPage.isError).toBe(true);
+      expect(toolText(badPage)).toMatch(/pageSize/);
     } finally {
       await reader.close();
     }

@@ -9,11 +9,11 @@ import { LogsController } from './logs.controller';
 import { StatsController } from './stats.controller';
 
 // Owns the execution_logs table: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
-// Exports ExecutionLogsService (record and flush, for execution).
+// Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools).
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
   controllers: [LogsController, StatsController],
   providers: [ExecutionLogsRepository, ExecutionLogsService, LogStatsService, LogRetentionService],
-  exports: [ExecutionLogsService],
+  exports: [ExecutionLogsService, LogStatsService],
 })
 export class LogsModule {}

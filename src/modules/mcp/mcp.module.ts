@@ -1,19 +1,23 @@
 import { Module } from '@nestjs/common';
 import { EndpointsModule } from '../endpoints/endpoints.module';
+import { LogsModule } from '../logs/logs.module';
 import { ModelsModule } from '../models/models.module';
+import { PromptsModule } from '../prompts/prompts.module';
 import { McpController } from './mcp.controller';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, McpToolGroup } from './mcp-tool';
 import { EndpointTools } from './tools/endpoint.tools';
+import { LogTools } from './tools/log.tools';
 import { ModelTools } from './tools/model.tools';
+import { PromptTools } from './tools/prompt.tools';
 
-const TOOL_GROUPS = [EndpointTools, ModelTools];
+const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools];
 
 // Owns the /mcp server (Streamable HTTP, admin keys): tools over the same services as the admin REST API.
 // Exports nothing.
 @Module({
-  imports: [EndpointsModule, ModelsModule],
+  imports: [EndpointsModule, PromptsModule, ModelsModule, LogsModule],
   controllers: [McpController],
   providers: [
     McpServerFactory,

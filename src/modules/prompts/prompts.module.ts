@@ -13,11 +13,11 @@ import { PromptsService } from './prompts.service';
 import { TemplateService } from './template/template.service';
 
 // Owns the prompts table and the /admin/v1/prompts routes: lifecycle, default prompt, validator, versions, restore.
-// Exports PromptsService (execution lookups) and TemplateService (the one Liquid parser/renderer).
+// Exports PromptsService (execution lookups), the lifecycle and versions services (MCP tools) and TemplateService.
 @Module({
   imports: [TypeOrmModule.forFeature([PromptEntity]), EndpointsModule, ModelsModule, VersionsModule],
   controllers: [PromptsController, PromptVersionsController],
   providers: [PromptsRepository, PromptsService, PromptLifecycleService, PromptVersionsService, TemplateService],
-  exports: [PromptsService, TemplateService],
+  exports: [PromptsService, PromptLifecycleService, PromptVersionsService, TemplateService],
 })
 export class PromptsModule {}
