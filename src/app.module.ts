@@ -16,6 +16,8 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
 import { PromptsModule } from './modules/prompts/prompts.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { InvalidationModule } from './modules/invalidation/invalidation.module';
+import { ResponseCacheModule } from './modules/cache/response-cache.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 
 export interface AppModuleOptions {
@@ -33,6 +35,8 @@ export class AppModule implements NestModule {
         DatabaseModule.forRoot(config, embedded),
         CommonModule,
         RateLimitModule,
+        InvalidationModule,
+        ResponseCacheModule,
         TenantsModule,
         KeysModule,
         EndpointsModule,

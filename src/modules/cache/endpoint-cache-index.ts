@@ -1,0 +1,53 @@
+import type { RedisClient } from '../../common/redis/redis-client';
+
+/** Which cache keys belong to an endpoint, so its entries can be removed without scanning the cache. */
+export abstract class EndpointCacheIndex {
+  abstract add(endpointId: string, key: string, ttlMs: number): Promise<void>;
+  /** The endpoint's keys, forgetting them. */
+  abstract take(endpointId: string): Promise<string[]>;
+}
+
+/** In process: keys with their expiry; expired ones are pruned as new ones arrive. */
+export class MemoryEndpointCacheIndex extends EndpointCacheIndex {
+  private readonly keys = new Map<string, Map<string, number>>();
+
+  async add(endpointId: string, key: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    const keys = this.keys.get(endpointId) ?? new Map<string, number>();
+    for (const [existing, expiresAt] of keys) if (expiresAt <= now) keys.delete(existing);
+    keys.set(key, now + ttlMs);
+    this.keys.set(endpointId, keys);
+  }
+
+  async take(endpointId: string): Promise<string[]> {
+    const keys = [...(this.keys.get(endpointId)?.keys() ?? [])];
+    this.keys.delete(endpointId);
+    return keys;
+  }
+}
+
+/** A Redis set per endpoint that lives as long as its longest-lived entry. */
+export class RedisEndpointCacheIndex extends EndpointCacheIndex {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+
+  async add(endpointId: string, key: string, ttlMs: number): Promise<void> {
+    const name = this.nameOf(endpointId);
+    // PEXPIRE GT never sets an expiry on a key without one, hence NX first: one round trip either way.
+    await this.client.multi().sAdd(name, key).pExpire(name, ttlMs, 'NX').pExpire(name, ttlMs, 'GT').exec();
+  }
+
+  async take(endpointId: string): Promise<string[]> {
+    const name = this.nameOf(endpointId);
+    const [keys] = await this.client.multi().sMembers(name).del(name).exec();
+    return (keys as unknown as string[]) ?? [];
+  }
+
+  private nameOf(endpointId: string): string {
+    return `${this.prefix}idx:${endpointId}`;
+  }
+}

@@ -1,0 +1,71 @@
+import { CACHE_MANAGER, type Cache } from '@nestjs/cache-manager';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AppLogger } from '../../common/logging/app-logger';
+import { InvalidationBus } from '../invalidation/invalidation-bus';
+import { ENDPOINT_DELETED_TOPIC } from '../invalidation/topics';
+import { EndpointCacheIndex } from './endpoint-cache-index';
+
+/** A successful execution answer as cached: the body sent, and what its log row shows. */
+export interface CachedResponse {
+  body: unknown;
+  rawResponse: string | null;
+  parsedOutput: unknown;
+}
+
+const WARN_EVERY_MS = 30_000;
+
+/**
+ * Execution answers by cache key (see cache-key.ts), in memory or Redis through cache-manager. A cache outage costs
+ * only the cache: lookups miss and stores are skipped, never an error. A permanent endpoint delete removes the
+ * endpoint's entries through the per-endpoint index (no key scan).
+ */
+@Injectable()
+export class ResponseCacheService implements OnModuleInit {
+  private lastWarning = 0;
+
+  constructor(
+    @Inject(CACHE_MANAGER) private readonly cache: Cache,
+    private readonly index: EndpointCacheIndex,
+    private readonly bus: InvalidationBus,
+    private readonly logger: AppLogger,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.subscribe(ENDPOINT_DELETED_TOPIC, (endpointId) => (endpointId ? this.removeEndpoint(endpointId) : undefined));
+  }
+
+  async get(key: string): Promise<CachedResponse | undefined> {
+    try {
+      return (await this.cache.get<CachedResponse>(key)) ?? undefined;
+    } catch (error) {
+      this.warn(error);
+      return undefined;
+    }
+  }
+
+  /** TTL in seconds (the endpoint's cacheDurationSeconds); cache-manager takes milliseconds. */
+  async set(endpointId: string, key: string, value: CachedResponse, ttlSeconds: number): Promise<void> {
+    const ttlMs = ttlSeconds * 1000;
+    try {
+      await this.index.add(endpointId, key, ttlMs);
+      await this.cache.set(key, value, ttlMs);
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
+  async removeEndpoint(endpointId: string): Promise<void> {
+    try {
+      const keys = await this.index.take(endpointId);
+      if (keys.length > 0) await this.cache.mdel(keys);
+    } catch (error) {
+      this.warn(error);
+    }
+  }
+
+  private warn(error: unknown): void {
+    if (Date.now() - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = Date.now();
+    this.logger.write('warn', `Response cache unavailable, serving uncached: ${(error as Error)?.message ?? error}`, { context: 'ResponseCache' });
+  }
+}

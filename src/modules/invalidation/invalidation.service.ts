@@ -1,0 +1,191 @@
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { AppLogger } from '../../common/logging/app-logger';
+import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../common/redis/redis-client';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InvalidationBus, type InvalidationHandler } from './invalidation-bus';
+
+const CHANNEL = 'promptgate_invalidate';
+const RECONNECT_MS = 1_000;
+
+interface Message {
+  /** The instance that published it (it has already run its own handlers). */
+  o: string;
+  t: string;
+  i: string;
+}
+
+/** How changes reach the other instances. */
+interface Transport {
+  start(): Promise<void>;
+  send(message: Message): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The bus over Redis pub/sub (REDIS_URL), else PostgreSQL LISTEN/NOTIFY (DATABASE_URL), else in-process only (the
+ * embedded database is single-instance). Whenever the transport (re)connects, every subscriber is told that anything
+ * may have changed, since messages sent while it was away are lost.
+ */
+@Injectable()
+export class InvalidationService extends InvalidationBus implements OnModuleInit, OnApplicationShutdown {
+  private readonly instanceId = randomUUID();
+  private readonly handlers = new Map<string, Set<InvalidationHandler>>();
+  private readonly transport?: Transport;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly logger: AppLogger,
+  ) {
+    super();
+    const receive = (raw: string) => this.receive(raw);
+    const reset = () => this.deliverAll(null);
+    if (config.redisUrl) this.transport = new RedisTransport(config.redisUrl, logger, receive, reset);
+    else if (config.databaseUrl) this.transport = new PostgresTransport(config.databaseUrl, logger, receive, reset);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.transport?.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.transport?.stop();
+  }
+
+  subscribe(topic: string, handler: InvalidationHandler): () => void {
+    const set = this.handlers.get(topic) ?? new Set<InvalidationHandler>();
+    set.add(handler);
+    this.handlers.set(topic, set);
+    return () => set.delete(handler);
+  }
+
+  async publish(topic: string, id: string): Promise<void> {
+    await this.deliver(topic, id);
+    try {
+      await this.transport?.send({ o: this.instanceId, t: topic, i: id });
+    } catch (error) {
+      // The change is committed; other instances catch up when their transport reconnects (they then drop everything).
+      this.logger.write('warn', `Invalidation of ${topic} not sent to other instances: ${(error as Error).message}`, { context: 'Invalidation' });
+    }
+  }
+
+  private receive(raw: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(raw) as Message;
+    } catch {
+      return;
+    }
+    if (message.o === this.instanceId || typeof message.t !== 'string' || typeof message.i !== 'string') return;
+    void this.deliver(message.t, message.i);
+  }
+
+  private async deliver(topic: string, id: string | null): Promise<void> {
+    for (const handler of this.handlers.get(topic) ?? []) {
+      try {
+        await handler(id);
+      } catch (error) {
+        this.logger.write('error', `Invalidation handler for ${topic} failed: ${(error as Error).message}`, { context: 'Invalidation' });
+      }
+    }
+  }
+
+  private deliverAll(id: null): void {
+    for (const topic of this.handlers.keys()) void this.deliver(topic, id);
+  }
+}
+
+class RedisTransport implements Transport {
+  private publisher?: RedisClient;
+  private subscriber?: RedisClient;
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: AppLogger,
+    private readonly receive: (raw: string) => void,
+    private readonly reset: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    this.publisher = createRedisClient(this.url, 'bus-publish', this.logger);
+    this.subscriber = createRedisClient(this.url, 'bus-subscribe', this.logger);
+    let connectedBefore = false;
+    this.subscriber.on('ready', () => {
+      if (connectedBefore) this.reset();
+      connectedBefore = true;
+    });
+    await Promise.all([whenReady(this.publisher), whenReady(this.subscriber)]);
+    // node-redis re-subscribes by itself after a reconnect.
+    await this.subscriber.subscribe(CHANNEL, this.receive).catch((error: Error) => {
+      this.logger.write('warn', `Invalidation bus not subscribed yet: ${error.message}`, { context: 'Invalidation' });
+    });
+  }
+
+  async send(message: Message): Promise<void> {
+    await this.publisher!.publish(CHANNEL, JSON.stringify(message));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([closeRedisClient(this.subscriber), closeRedisClient(this.publisher)]);
+  }
+}
+
+/** One dedicated connection that LISTENs (and NOTIFYs); reconnects after a loss. */
+class PostgresTransport implements Transport {
+  private client?: Client;
+  private stopped = false;
+  private connectedBefore = false;
+  private readonly lostClients = new WeakSet<Client>();
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: AppLogger,
+    private readonly receive: (raw: string) => void,
+    private readonly reset: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async send(message: Message): Promise<void> {
+    if (!this.client) throw new Error('not connected');
+    await this.client.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(message)]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.url });
+    client.on('notification', (notification) => {
+      if (notification.channel === CHANNEL && notification.payload) this.receive(notification.payload);
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.client = client;
+      if (this.connectedBefore) this.reset();
+      this.connectedBefore = true;
+    } catch (error) {
+      this.logger.write('warn', `Invalidation bus cannot listen: ${(error as Error).message}`, { context: 'Invalidation' });
+      this.lost(client);
+    }
+  }
+
+  private lost(client: Client): void {
+    if (this.lostClients.has(client)) return;
+    this.lostClients.add(client);
+    if (this.client === client) this.client = undefined;
+    client.removeAllListeners();
+    client.on('error', () => undefined);
+    client.end().catch(() => undefined);
+    if (this.stopped) return;
+    setTimeout(() => void this.connect(), RECONNECT_MS).unref();
+  }
+}
