@@ -3,6 +3,8 @@ import type { KeyEnvironment, KeyType, Permission, Principal } from '../../commo
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
+import { KEY_TOPIC } from '../invalidation/topics';
 import { TenantsService } from '../tenants/tenants.service';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreatedKeyResponse, DEFAULT_RATE_LIMITS, KeyResponse, toKeyResponse } from './dto/key.response';
@@ -10,6 +12,8 @@ import { generateKey, hashesEqual, hashKey, isWellFormedKey, last4 } from './key
 import { ApiKeyChanges, KeysRepository } from './keys.repository';
 
 const LAST_USED_FLUSH_MS = 5_000;
+/** Authenticated keys kept in memory; a change or revocation drops them on every instance through the bus. */
+const PRINCIPAL_CACHE = { max: 10_000, ttlMs: 60_000 };
 
 export interface NewKey {
   name: string;
@@ -27,13 +31,17 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, Be
   /** lastUsedAt is coalesced in memory and written in one batch every few seconds, not on every request. */
   private readonly pendingLastUsed = new Map<string, Date>();
   private flushTimer?: NodeJS.Timeout;
+  /** Principals by key hash: authentication costs no database query while a key is in use. */
+  private readonly principals: InvalidatingCache<Principal>;
 
   constructor(
     private readonly keys: KeysRepository,
     private readonly tenants: TenantsService,
     private readonly endpoints: EndpointsService,
+    private readonly bus: InvalidationBus,
   ) {
     super();
+    this.principals = new InvalidatingCache<Principal>(bus, KEY_TOPIC, (principal) => principal.keyId, PRINCIPAL_CACHE);
   }
 
   onModuleInit(): void {
@@ -73,22 +81,32 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, Be
     const key = await this.find(tenantId, id);
     if (changes.endpointIds !== undefined) await this.checkEndpointIds(tenantId, key.type, changes.endpointIds);
     await this.keys.update(tenantId, id, changes);
+    await this.bus.publish(KEY_TOPIC, id);
     return this.get(tenantId, id);
   }
 
-  /** Revocation is effective on the next request: authentication always reads the key's status. */
+  /**
+   * decisions.md §4: revocation takes effect on the next request, on every instance: the bus drops the cached
+   * principal here before this returns, and on the other instances within a second.
+   */
   async revoke(tenantId: string, id: string): Promise<KeyResponse> {
     await this.find(tenantId, id);
     await this.keys.revoke(tenantId, id);
+    await this.bus.publish(KEY_TOPIC, id);
     return this.get(tenantId, id);
   }
 
   async authenticate(raw: string): Promise<Principal | null> {
     if (!isWellFormedKey(raw)) return null;
     const hash = hashKey(raw);
+    const principal = await this.principals.getOrLoad(hash, () => this.loadPrincipal(hash));
+    if (principal) this.pendingLastUsed.set(principal.keyId, new Date());
+    return principal;
+  }
+
+  private async loadPrincipal(hash: string): Promise<Principal | null> {
     const key = await this.keys.findByHash(hash);
     if (!key || key.status !== 'Active' || !hashesEqual(key.keyHash, hash)) return null;
-    this.pendingLastUsed.set(key.id, new Date());
     return {
       keyId: key.id,
       tenantId: key.tenantId,
