@@ -16,7 +16,9 @@ function newestSource(dir) {
   return newest;
 }
 
-if (!fs.existsSync(entry) || fs.statSync(entry).mtimeMs < newestSource(path.join(root, 'src'))) {
+// A runtime image ships dist/ without src/: nothing to compare, run what is built.
+const sources = path.join(root, 'src');
+if (!fs.existsSync(entry) || (fs.existsSync(sources) && fs.statSync(entry).mtimeMs < newestSource(sources))) {
   process.stderr.write('Building Promptgate…\n');
   execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 }
