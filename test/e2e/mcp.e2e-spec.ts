@@ -164,6 +164,18 @@ describe('MCP server (/mcp)', () => {
     }
   });
 
+  it('exposes each endpoint definition as a resource, tenant-scoped', async () => {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'Resource', path: '/api/v1/mcp-resource' } }));
+    const { resources } = await client.listResources();
+    const uri = `promptgate://endpoints/${endpoint.id}`;
+    expect(resources.map((r) => r.uri)).toContain(uri);
+    const read = await client.readResource({ uri });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: endpoint.id, path: '/api/v1/mcp-resource' });
+    const theirs = await t.http.post('/admin/v1/endpoints').set(auth(other.admin)).send({ name: 'Hidden', path: '/api/v1/hidden' });
+    expect(resources.map((r) => r.uri)).not.toContain(`promptgate://endpoints/${theirs.body.data.id}`);
+    await expect(client.readResource({ uri: `promptgate://endpoints/${theirs.body.data.id}` })).rejects.toThrow(/not found/i);
+  });
+
   it('answers 401 with a Bearer challenge without a key or with a bad one, and 403 to endpoint keys', async () => {
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
     const headers = { accept: 'application/json, text/event-stream' };

@@ -5,6 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { AppError, ForbiddenError } from '../../common/errors/app-error';
 import { fromDatabaseError } from '../../common/errors/database-errors';
 import { AppLogger } from '../../common/logging/app-logger';
+import { EndpointResources } from './endpoint.resources';
 import type { McpTool } from './mcp-tool';
 
 const SERVER_INFO = { name: 'promptgate', version: '1.0.0' };
@@ -17,7 +18,10 @@ const INSTRUCTIONS =
 /** Builds one stateless MCP server per request, its tools bound to the caller. */
 @Injectable()
 export class McpServerFactory {
-  constructor(private readonly logger: AppLogger) {}
+  constructor(
+    private readonly logger: AppLogger,
+    private readonly endpointResources: EndpointResources,
+  ) {}
 
   build(principal: Principal, tools: McpTool[]): McpServer {
     const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
@@ -33,6 +37,7 @@ export class McpServerFactory {
         ((args: Record<string, unknown>) => this.call(principal, tool, args)) as never,
       );
     }
+    this.endpointResources.register(server, principal);
     return server;
   }
 

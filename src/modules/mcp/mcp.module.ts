@@ -3,6 +3,7 @@ import { EndpointsModule } from '../endpoints/endpoints.module';
 import { LogsModule } from '../logs/logs.module';
 import { ModelsModule } from '../models/models.module';
 import { PromptsModule } from '../prompts/prompts.module';
+import { EndpointResources } from './endpoint.resources';
 import { McpController } from './mcp.controller';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpServerFactory } from './mcp-server.factory';
@@ -21,6 +22,7 @@ const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools];
   controllers: [McpController],
   providers: [
     McpServerFactory,
+    EndpointResources,
     McpAuthGuard,
     ...TOOL_GROUPS,
     { provide: MCP_TOOL_GROUPS, inject: TOOL_GROUPS, useFactory: (...groups: McpToolGroup[]) => groups },

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Principal } from '../../common/auth/principal';
+import { EndpointsService } from '../endpoints/endpoints.service';
+
+const URI = 'promptgate://endpoints/{id}';
+
+/**
+ * Each endpoint's definition (settings, input and output fields, default prompt) as a readable resource, so a client
+ * can attach it as context when writing a prompt or calling run_endpoint.
+ */
+@Injectable()
+export class EndpointResources {
+  constructor(private readonly endpoints: EndpointsService) {}
+
+  register(server: McpServer, principal: Principal): void {
+    server.registerResource(
+      'endpoint',
+      new ResourceTemplate(URI, {
+        list: async () => ({
+          resources: (await this.endpoints.list(principal.tenantId, {})).map((endpoint) => ({
+            uri: `promptgate://endpoints/${endpoint.id}`,
+            name: endpoint.name,
+            description: `${endpoint.path}: ${endpoint.inputFields.length} input and ${endpoint.outputFields.length} output fields`,
+            mimeType: 'application/json',
+          })),
+        }),
+      }),
+      { title: 'Endpoint definition', description: 'An endpoint with its settings, input fields and output fields', mimeType: 'application/json' },
+      async (uri, variables) => {
+        const endpoint = await this.endpoints.get(principal.tenantId, String(variables.id));
+        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(endpoint, null, 2) }] };
+      },
+    );
+  }
+}
