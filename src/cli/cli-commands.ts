@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
 import { KeysService } from '../modules/keys/keys.service';
@@ -77,7 +78,9 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
       }
       case 'key revoke': {
         const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
-        const key = await keys.revoke(tenant.id, requireArg(rest[0], '<key-id>'));
+        const keyId = requireArg(rest[0], '<key-id>');
+        if (!isUUID(keyId)) throw new UsageError('<key-id> must be a key id as shown by key list');
+        const key = await keys.revoke(tenant.id, keyId);
         stdout.push(`Revoked key ${key.id} (…${key.last4})`);
         break;
       }

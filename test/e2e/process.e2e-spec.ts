@@ -209,6 +209,9 @@ describe('the built service as a process', () => {
     expect(listed.stdout).not.toContain(adminKey);
     const keyId = opsLine.split(/\s+/)[0];
 
+    const malformed = await cli('key', 'revoke', '--tenant', 'beta', 'ops');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('<key-id> must be a key id as shown by key list');
     const revoked = await cli('key', 'revoke', '--tenant', 'beta', keyId);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`Revoked key ${keyId}`);
