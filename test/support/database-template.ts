@@ -7,9 +7,9 @@ import { dataSourceOptions, runMigrations } from '../../src/database/data-source
 import { EmbeddedDatabase } from '../../src/database/embedded-database';
 import { MIGRATIONS } from '../../src/database/migrations';
 
-/** initdb takes seconds in PGlite; test apps load a migrated template instead (one per set of migrations). */
+/** initdb takes seconds in PGlite; test apps load a migrated template instead (one per set of migrations and their SQL). */
 export function templatePath(): string {
-  const key = MIGRATIONS.map((m) => m.name).join(',');
+  const key = MIGRATIONS.map((m) => `${m.name}:${String(m.prototype.up)}`).join(',');
   let hash = 0;
   for (const char of key) hash = (hash * 31 + char.charCodeAt(0)) | 0;
   return path.join(os.tmpdir(), `promptgate-test-template-${(hash >>> 0).toString(16)}-${MIGRATIONS.length}.tar.gz`);

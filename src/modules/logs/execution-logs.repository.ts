@@ -83,12 +83,19 @@ export class ExecutionLogsRepository {
     await this.logs.query(`INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
   }
 
-  /** A page, newest first (ties broken by id so pages never overlap). */
+  /**
+   * A page, newest first (ties broken by id so pages never overlap). The page's ids are chosen from a covering index
+   * alone (skipping `offset` entries costs no table reads); only those rows are then read from the table.
+   */
   async findPage(tenantId: string, filter: LogFilter, offset: number, limit: number): Promise<ExecutionLogSummary[]> {
     const { where, params } = whereClause(tenantId, filter);
     const rows: ExecutionLogSummary[] = await this.logs.query(
-      `SELECT ${SUMMARY_SELECT} FROM execution_logs WHERE ${where}
-       ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      `WITH page AS (
+         SELECT id, created_at FROM execution_logs WHERE ${where}
+         ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2})
+       SELECT ${SUMMARY_SELECT} FROM execution_logs JOIN page USING (id, created_at)
+       WHERE tenant_id = $1
+       ORDER BY created_at DESC, id DESC`,
       [...params, limit, offset],
     );
     return rows;
