@@ -91,7 +91,7 @@ abstract class KeyThrottlerGuard extends ThrottlerGuard {
   protected generateKey(context: ExecutionContext, keyId: string, name: string): string {
     if (!name.startsWith(ENDPOINT_THROTTLER_PREFIX)) return `${name}:{${keyId}}`;
     const endpoint = context.switchToHttp().getRequest<RateLimitedRequest>().rateLimitEndpoint;
-    return `${name}:{${keyId}}:${endpoint!.endpointId}`;
+    return `${name}:{${keyId}}:${endpoint!.id}`;
   }
 }
 

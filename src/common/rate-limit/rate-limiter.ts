@@ -33,9 +33,9 @@ export abstract class RateLimiter {
   abstract consume(windows: RateWindow[]): Promise<RateLimitDecision>;
 }
 
-/** An endpoint's own per-key limits (null = none), for the execution surface. */
+/** An endpoint's own per-key limits (null = none), for the execution surface; an endpoint record fits as it is. */
 export interface EndpointRateLimits {
-  endpointId: string;
+  id: string;
   rateLimitPerMinute: number | null;
   rateLimitPerHour: number | null;
   rateLimitPerDay: number | null;

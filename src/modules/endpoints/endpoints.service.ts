@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
+import { InvalidationBus } from '../invalidation/invalidation-bus';
+import { ENDPOINT_DELETED_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
 import { EndpointEntity } from './endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
@@ -33,6 +35,7 @@ export class EndpointsService {
   constructor(
     private readonly endpoints: EndpointsRepository,
     private readonly fields: EndpointFieldsRepository,
+    private readonly bus: InvalidationBus,
   ) {}
 
   async list(tenantId: string, filter: EndpointFilter): Promise<EndpointResponse[]> {
@@ -90,6 +93,8 @@ export class EndpointsService {
     const endpoint = await this.endpoints.findAny(tenantId, id);
     if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
     await this.endpoints.deletePermanently(tenantId, id);
+    // decisions.md §3: its cached responses go too (the response cache listens, on every instance).
+    await this.bus.publish(ENDPOINT_DELETED_TOPIC, id);
   }
 
   async restore(tenantId: string, id: string): Promise<EndpointResponse> {

@@ -1,12 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
+import type { RateLimitedRequest } from '../../common/rate-limit/key-throttler.guard';
 import { KeyAuthenticator } from '../../common/auth/api-key.guard';
 import { ForbiddenError, NotFoundError } from '../../common/errors/app-error';
 import { pathOf } from '../../common/http/http-context';
 import type { EndpointDefinition } from '../endpoints/endpoints.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
 
-export type ExecutionRequest = AuthenticatedRequest & {
+export type ExecutionRequest = RateLimitedRequest & {
   /** The endpoint the path resolved to, set by ExecutionAccessGuard. */
   endpointDefinition?: EndpointDefinition;
 };
@@ -39,6 +39,8 @@ export class ExecutionAccessGuard implements CanActivate {
       }
     }
     request.endpointDefinition = definition;
+    // The endpoint's own per-key limits join the key's windows in ExecutionThrottlerGuard, which runs next.
+    request.rateLimitEndpoint = endpoint;
     return true;
   }
 }

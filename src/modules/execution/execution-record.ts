@@ -20,6 +20,8 @@ export class ExecutionRecord {
   parsedOutput: unknown = null;
   usage: TokenUsage = { inputTokens: null, outputTokens: null };
   costUsd: number | null = null;
+  /** Answered from the response cache (decisions.md §5: logged with cached: true). */
+  cached = false;
 
   constructor(
     private readonly principal: Principal,
@@ -64,7 +66,7 @@ export class ExecutionRecord {
       keyEnvironment: this.principal.type === 'admin' ? null : this.principal.environment,
       requestId: this.requestId,
       ...outcome,
-      cached: false,
+      cached: this.cached,
       llmModel: this.prompt?.llmModel ?? null,
       inputTokens: this.usage.inputTokens,
       outputTokens: this.usage.outputTokens,

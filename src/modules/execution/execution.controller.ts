@@ -1,9 +1,10 @@
-import { Body, Controller, Header, HttpCode, Post, Query, Req, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
-import { requestIdOf } from '../../common/http/http-context';
+import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
+import { ExecutionThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
-import { ExecutionService } from './execution.service';
+import { type CacheControl, ExecutionService } from './execution.service';
 
 /**
  * `POST {tenant_base_url}/api/v1/<path>`: the execution API. Flat `{error, message, field?}` error bodies, and the
@@ -11,7 +12,8 @@ import { ExecutionService } from './execution.service';
  */
 @ApiExcludeController()
 @UseFilters(ExecutionExceptionFilter)
-@UseGuards(ExecutionAccessGuard)
+// decisions.md §5: rate limits right after key and endpoint resolution, before any other work (cache hits count).
+@UseGuards(ExecutionAccessGuard, ExecutionThrottlerGuard)
 @Controller()
 export class ExecutionController {
   constructor(private readonly execution: ExecutionService) {}
@@ -19,16 +21,27 @@ export class ExecutionController {
   @Post('api/v1/*path')
   @HttpCode(200)
   @Header('Content-Type', 'application/json; charset=utf-8')
-  async execute(@Req() request: ExecutionRequest, @Body() body: unknown, @Query('prompt') prompt?: unknown): Promise<string> {
+  async execute(
+    @Req() request: ExecutionRequest,
+    @Res({ passthrough: true }) response: HttpResponseLike,
+    @Body() body: unknown,
+    @Query('prompt') prompt?: unknown,
+  ): Promise<string> {
     const selector = (Array.isArray(prompt) ? prompt[0] : prompt) as string | undefined;
-    const result = await this.execution.execute({
-      principal: request.principal!,
-      definition: request.endpointDefinition!,
-      source: 'Api',
-      requestId: requestIdOf(request) ?? '',
-      body,
-      prompt: { selector: selector || undefined },
-    });
-    return JSON.stringify(result);
+    const cache: CacheControl = { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' };
+    try {
+      const result = await this.execution.execute({
+        principal: request.principal!,
+        definition: request.endpointDefinition!,
+        source: 'Api',
+        requestId: requestIdOf(request) ?? '',
+        body,
+        prompt: { selector: selector || undefined },
+        cache,
+      });
+      return JSON.stringify(result);
+    } finally {
+      if (cache.status) setHeader(response, 'X-Cache', cache.status);
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ResponseCacheModule } from '../cache/response-cache.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { LlmModule } from '../llm/llm.module';
 import { LogsModule } from '../logs/logs.module';
@@ -12,7 +13,7 @@ import { ExecutionService } from './execution.service';
 // Owns the execution API (POST /api/v1/*) and test runs (POST /admin/v1/endpoints/{id}/test): validation, rendering,
 // the LLM call and the output rules. Exports ExecutionService (for MCP).
 @Module({
-  imports: [EndpointsModule, PromptsModule, ModelsModule, LlmModule, LogsModule],
+  imports: [EndpointsModule, PromptsModule, ModelsModule, LlmModule, LogsModule, ResponseCacheModule],
   controllers: [ExecutionController, ExecutionAdminController],
   providers: [ExecutionService, ExecutionAccessGuard],
   exports: [ExecutionService],

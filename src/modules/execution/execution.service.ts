@@ -3,6 +3,8 @@ import type { Principal } from '../../common/auth/principal';
 import { UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { EndpointDefinition } from '../endpoints/endpoints.service';
+import { cacheKey } from '../cache/cache-key';
+import { ResponseCacheService } from '../cache/response-cache.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidLlmOutputError, type LlmClient } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
@@ -25,6 +27,17 @@ export interface ExecutionCall {
   body: unknown;
   /** Api: the `?prompt=` name or slug (the default prompt when absent); TestPage: a prompt id, any status. */
   prompt: { selector?: string } | { id: string };
+  /** Api executions only: the response cache's input (x-cache-bypass) and outcome (the X-Cache header). */
+  cache?: CacheControl;
+}
+
+/**
+ * decisions.md §5: HIT = answered from the cache; MISS = looked up, not found, the fresh answer stored; BYPASS = the
+ * cache was not read (x-cache-bypass: true, which still stores the fresh answer, or caching is off on the endpoint).
+ */
+export interface CacheControl {
+  bypass: boolean;
+  status?: 'HIT' | 'MISS' | 'BYPASS';
 }
 
 /** decisions.md §5 image endpoints: the body that replaces the standard output fields. */
@@ -47,6 +60,7 @@ export class ExecutionService {
     private readonly models: ModelsService,
     private readonly llm: LlmRegistry,
     private readonly logs: ExecutionLogsService,
+    private readonly responses: ResponseCacheService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -70,13 +84,35 @@ export class ExecutionService {
   }
 
   private async run(call: ExecutionCall, record: ExecutionRecord): Promise<unknown> {
-    const { endpoint, inputFields, outputFields } = call.definition;
+    const { endpoint, inputFields } = call.definition;
     const inputs = validateInputs(call.body, inputFields, this.config.maxImageBytes);
     const prompt = await this.promptOf(call);
     record.prompt = prompt;
-    // From here the prompt version is known: the response cache (decisions.md §5) looks up and stores around the
-    // rendering and the LLM call below.
     record.renderedPrompt = await this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
+    // From here the prompt version is known: the response cache (decisions.md §5) answers or stores around the LLM call.
+    const key = call.cache && endpoint.cacheEnabled ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body }) : null;
+    if (call.cache) call.cache.status = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
+    if (key && !call.cache!.bypass) {
+      const hit = await this.responses.get(key);
+      if (hit) {
+        call.cache!.status = 'HIT';
+        record.cached = true;
+        record.rawResponse = hit.rawResponse;
+        record.parsedOutput = hit.parsedOutput;
+        return hit.body;
+      }
+    }
+    const body = await this.answer(call, prompt, inputs, record);
+    if (key) {
+      const entry = { body, rawResponse: record.rawResponse, parsedOutput: record.parsedOutput };
+      await this.responses.set(endpoint.id, key, entry, endpoint.cacheDurationSeconds);
+    }
+    return body;
+  }
+
+  /** The LLM call: text (raw or structured) or images. */
+  private async answer(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs, record: ExecutionRecord): Promise<unknown> {
+    const { endpoint, outputFields } = call.definition;
     const model = this.models.find(prompt.llmModel);
     if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
     const client = this.clientOf(model);
@@ -185,4 +221,10 @@ async function withDeadline<T>(remainingMs: number, timeoutSeconds: number, work
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a cached answer depends on besides the endpoint and the body: the prompt version and its model settings. */
+function settingsOf(prompt: ExecutablePrompt) {
+  const { id: promptId, version: promptVersion, llmModel, temperature, maxTokens, customParameters } = prompt;
+  return { promptId, promptVersion, llmModel, temperature, maxTokens, customParameters };
 }

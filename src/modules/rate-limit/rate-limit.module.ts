@@ -30,7 +30,7 @@ const WINDOWS = [
  * plus an endpoint's own limits, per key per endpoint, when set (null = no window); admin routes: one per-key window.
  */
 export function throttlerDefinitions(config: Pick<AppConfig, 'adminRateLimitPerMinute'>): ThrottlerOptions[] {
-  const endpointLimit = (context: ExecutionContext, field: keyof Omit<EndpointRateLimits, 'endpointId'>) =>
+  const endpointLimit = (context: ExecutionContext, field: keyof Omit<EndpointRateLimits, 'id'>) =>
     requestOf(context).rateLimitEndpoint?.[field] ?? null;
   return [
     ...WINDOWS.map(({ suffix, ttl, keyLimit }) => ({ name: suffix, ttl, limit: (c: ExecutionContext) => limitsOf(c)[keyLimit] })),
