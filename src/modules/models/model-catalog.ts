@@ -43,13 +43,14 @@ function describe(id: string, zoo: ModelConfig[], own: OwnModelEntry | undefined
   // A "thinking" variant of the same id means the model can reason.
   const any = (flag: 'supportsReasoning' | 'supportsFunctionCalling' | 'supportsVision') =>
     zoo.some((config) => config.capabilities[flag]);
+  const flags = { ...PROVIDER_FLAGS[provider], ...own?.flags, ...own?.capabilities };
   const capabilities: ModelCapabilities = {
-    reasoning: any('supportsReasoning'),
-    tools: any('supportsFunctionCalling'),
-    vision: any('supportsVision'),
-    ...PROVIDER_FLAGS[provider],
-    ...own?.flags,
-    ...own?.capabilities,
+    reasoning: own?.capabilities?.reasoning ?? any('supportsReasoning'),
+    streaming: flags.streaming,
+    tools: own?.capabilities?.tools ?? any('supportsFunctionCalling'),
+    jsonMode: flags.jsonMode,
+    vision: own?.capabilities?.vision ?? any('supportsVision'),
+    imageGeneration: flags.imageGeneration,
   };
   const tokenPrices = own?.imageOnlyPricing
     ? { input: null, output: null }
