@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { connectMcp, toolJson, toolText } from '../support/mcp-client';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -174,6 +175,40 @@ describe('MCP server (/mcp)', () => {
     const theirs = await t.http.post('/admin/v1/endpoints').set(auth(other.admin)).send({ name: 'Hidden', path: '/api/v1/hidden' });
     expect(resources.map((r) => r.uri)).not.toContain(`promptgate://endpoints/${theirs.body.data.id}`);
     await expect(client.readResource({ uri: `promptgate://endpoints/${theirs.body.data.id}` })).rejects.toThrow(/not found/i);
+  });
+
+  it('runs an endpoint with run_endpoint, logged with source Internal, also for a ReadOnly key', async () => {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'Echo', path: '/api/v1/mcp-echo' } }));
+    await client.callTool({ name: 'add_input_field', arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true } });
+    const prompt = toolJson(
+      await client.callTool({ name: 'create_prompt', arguments: { endpointId: endpoint.id, name: 'Main', template: 'Echo: {{ inputs.text }}', llmModel: 'mock-echo' } }),
+    );
+    await client.callTool({ name: 'promote_prompt', arguments: { id: prompt.id } });
+    await client.callTool({ name: 'set_default_prompt', arguments: { id: prompt.id } });
+
+    const ran = await client.callTool({ name: 'run_endpoint', arguments: { endpointId: endpoint.id, inputs: { text: 'hello' } } });
+    expect(ran.isError).toBeFalsy();
+    expect(toolJson(ran)).toBe('Echo: hello');
+
+    const invalid = await client.callTool({ name: 'run_endpoint', arguments: { endpointId: endpoint.id, inputs: {} } });
+    expect(invalid.isError).toBe(true);
+    expect(toolText(invalid)).toBe("validation_error: Field 'text' is required");
+
+    const reader = await connectMcp(baseUrl, tenant.readOnly);
+    try {
+      const byReader = await reader.callTool({ name: 'run_endpoint', arguments: { endpointId: endpoint.id, inputs: { text: 'ro' } } });
+      expect(toolJson(byReader)).toBe('Echo: ro');
+    } finally {
+      await reader.close();
+    }
+
+    await t.app.get(ExecutionLogsService).flush();
+    const logs = await t.http.get('/admin/v1/logs').query({ endpointId: endpoint.id }).set(auth(tenant.admin));
+    expect(logs.status).toBe(200);
+    const items = logs.body.data.items as { source: string; status: string }[];
+    expect(items).toHaveLength(3);
+    expect(items.every((log) => log.source === 'Internal')).toBe(true);
+    expect(items.map((log) => log.status).sort()).toEqual(['error', 'success', 'success']);
   });
 
   it('answers 401 with a Bearer challenge without a key or with a bad one, and 403 to endpoint keys', async () => {

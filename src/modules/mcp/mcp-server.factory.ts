@@ -32,7 +32,11 @@ export class McpServerFactory {
           title: tool.title,
           description: tool.description,
           inputSchema: tool.input,
-          annotations: { readOnlyHint: tool.access === 'read', destructiveHint: tool.access === 'write' && /delete|archive/.test(tool.name) },
+          annotations: {
+            readOnlyHint: tool.access === 'read',
+            destructiveHint: tool.access === 'write' && /delete|archive/.test(tool.name),
+            openWorldHint: tool.access === 'execute',
+          },
         },
         ((args: Record<string, unknown>) => this.call(principal, tool, args)) as never,
       );

@@ -3,13 +3,14 @@ import type { Principal } from '../../common/auth/principal';
 
 /**
  * One MCP tool: a thin adapter from tool arguments to a service call, like a controller handler. `access: 'write'`
- * tools are refused to ReadOnly keys, as the matching REST routes are (decisions.md §7).
+ * tools are refused to ReadOnly keys, as the matching REST routes are (decisions.md §7); `execute` (running an
+ * endpoint) is allowed to them, as executing is, but is not read-only: it calls the LLM and is logged.
  */
 export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
   name: string;
   title: string;
   description: string;
-  access: 'read' | 'write';
+  access: 'read' | 'write' | 'execute';
   input: Shape;
   run(principal: Principal, args: z.infer<z.ZodObject<Shape>>): Promise<unknown>;
 }
