@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Execution logs (decisions.md §2 "Execution log"). Rows go with their endpoint on a permanent delete (ON DELETE
  * CASCADE); prompt_id has no foreign key, so a log outlives changes to prompts. The indexes match the GET /logs
- * filters, each ending in the newest-first order (created_at DESC, id DESC), so a filtered page is an index range read;
+ * filters, each ending in (created_at, id), read backwards for newest first, so a filtered page is an index range read
+ * (ascending keys put new rows at the end of each tenant's or endpoint's range, which keeps index pages full);
  * the stats read the same indexes by time range. created_at alone serves the retention sweep. PostgreSQL 11+ (INCLUDE).
  */
 export class ExecutionLogs1764000200000 implements MigrationInterface {
@@ -40,25 +41,25 @@ export class ExecutionLogs1764000200000 implements MigrationInterface {
     // Each index covers the filter columns of GET /logs and the figures of GET /stats (INCLUDE), so counting, choosing
     // a page's ids and aggregating are index-only range reads; only the page's own rows are fetched from the table.
     await q.query(
-      `CREATE INDEX ix_execution_logs_tenant_created ON execution_logs (tenant_id, created_at DESC, id DESC)
+      `CREATE INDEX ix_execution_logs_tenant_created ON execution_logs (tenant_id, created_at, id)
        INCLUDE (endpoint_id, prompt_id, source, status, error_code, cached, latency_ms, input_tokens, output_tokens, cost_usd)`,
     );
     // Leads with endpoint_id (globally unique) so the ON DELETE CASCADE of an endpoint is an index read too.
     await q.query(
-      `CREATE INDEX ix_execution_logs_endpoint_created ON execution_logs (endpoint_id, created_at DESC, id DESC)
+      `CREATE INDEX ix_execution_logs_endpoint_created ON execution_logs (endpoint_id, created_at, id)
        INCLUDE (tenant_id, prompt_id, source, status, error_code, cached, latency_ms, input_tokens, output_tokens, cost_usd)`,
     );
     await q.query(
-      `CREATE INDEX ix_execution_logs_prompt_created ON execution_logs (prompt_id, created_at DESC, id DESC)
+      `CREATE INDEX ix_execution_logs_prompt_created ON execution_logs (prompt_id, created_at, id)
        INCLUDE (tenant_id, endpoint_id, source, status) WHERE prompt_id IS NOT NULL`,
     );
     // Rare values (TestPage, Internal, error) would otherwise mean walking much of the tenant index.
     await q.query(
-      `CREATE INDEX ix_execution_logs_tenant_source_created ON execution_logs (tenant_id, source, created_at DESC, id DESC)
+      `CREATE INDEX ix_execution_logs_tenant_source_created ON execution_logs (tenant_id, source, created_at, id)
        INCLUDE (endpoint_id, prompt_id, status)`,
     );
     await q.query(
-      `CREATE INDEX ix_execution_logs_tenant_status_created ON execution_logs (tenant_id, status, created_at DESC, id DESC)
+      `CREATE INDEX ix_execution_logs_tenant_status_created ON execution_logs (tenant_id, status, created_at, id)
        INCLUDE (endpoint_id, prompt_id, source, error_code)`,
     );
     await q.query(`CREATE INDEX ix_execution_logs_created ON execution_logs (created_at)`);
