@@ -99,6 +99,7 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
 class RedisTransport implements Transport {
   private publisher?: RedisClient;
   private subscriber?: RedisClient;
+  private subscribed = false;
 
   constructor(
     private readonly url: string,
@@ -114,10 +115,18 @@ class RedisTransport implements Transport {
     this.subscriber.on('ready', () => {
       if (connectedBefore) this.reset();
       connectedBefore = true;
+      // Redis was down at start: subscribe now (once subscribed, node-redis re-subscribes by itself on reconnects).
+      if (!this.subscribed) void this.subscribe();
     });
     await Promise.all([whenReady(this.publisher), whenReady(this.subscriber)]);
-    // node-redis re-subscribes by itself after a reconnect.
+    await this.subscribe();
+  }
+
+  private async subscribe(): Promise<void> {
+    if (this.subscribed || !this.subscriber?.isReady) return;
+    this.subscribed = true;
     await this.subscriber.subscribe(CHANNEL, this.receive).catch((error: Error) => {
+      this.subscribed = false;
       this.logger.write('warn', `Invalidation bus not subscribed yet: ${error.message}`, { context: 'Invalidation' });
     });
   }
