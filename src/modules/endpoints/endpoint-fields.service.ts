@@ -29,7 +29,9 @@ export class EndpointFieldsService {
     } as InputFieldValues;
     check(inputFieldProblems(values));
     ensureNameFree(inputFields, values.name);
-    return toInputFieldResponse(await this.fields.createInput(tenantId, endpointId, values));
+    const created = await this.fields.createInput(tenantId, endpointId, values);
+    await this.endpoints.notifyChanged(endpointId);
+    return toInputFieldResponse(created);
   }
 
   async updateInput(tenantId: string, endpointId: string, id: string, changes: Partial<InputFieldValues>): Promise<InputFieldResponse> {
@@ -39,6 +41,7 @@ export class EndpointFieldsService {
     check(inputFieldProblems({ ...field, ...values }));
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
     await this.fields.updateInput(tenantId, id, values);
+    await this.endpoints.notifyChanged(endpointId);
     return toInputFieldResponse({ ...field, ...values } as InputFieldEntity);
   }
 
@@ -46,6 +49,7 @@ export class EndpointFieldsService {
     const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     findField(inputFields, id, 'Input');
     await this.fields.deleteInput(tenantId, id);
+    await this.endpoints.notifyChanged(endpointId);
   }
 
   async addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
@@ -53,7 +57,9 @@ export class EndpointFieldsService {
     const values: OutputFieldValues = { description: '', exampleValue: null, ...stripUndefined(input) } as OutputFieldValues;
     check(outputFieldProblems(values));
     ensureNameFree(outputFields, values.name);
-    return toOutputFieldResponse(await this.fields.createOutput(tenantId, endpointId, values));
+    const created = await this.fields.createOutput(tenantId, endpointId, values);
+    await this.endpoints.notifyChanged(endpointId);
+    return toOutputFieldResponse(created);
   }
 
   async updateOutput(tenantId: string, endpointId: string, id: string, changes: Partial<OutputFieldValues>): Promise<OutputFieldResponse> {
@@ -63,6 +69,7 @@ export class EndpointFieldsService {
     check(outputFieldProblems({ ...field, ...values }));
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
     await this.fields.updateOutput(tenantId, id, values);
+    await this.endpoints.notifyChanged(endpointId);
     return toOutputFieldResponse({ ...field, ...values } as OutputFieldEntity);
   }
 
@@ -70,6 +77,7 @@ export class EndpointFieldsService {
     const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     findField(outputFields, id, 'Output');
     await this.fields.deleteOutput(tenantId, id);
+    await this.endpoints.notifyChanged(endpointId);
   }
 }
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
-import { InvalidationBus } from '../invalidation/invalidation-bus';
-import { ENDPOINT_DELETED_TOPIC } from '../invalidation/topics';
+import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
+import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
 import { EndpointEntity } from './endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
@@ -10,6 +10,9 @@ import { EndpointFieldsRepository } from './endpoint-fields.repository';
 import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
 
 export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
+
+/** A warm instance answers execution without a database round trip for the endpoint (issue 8's hot path). */
+const DEFINITION_CACHE = { max: 10_000, ttlMs: 10 * 60_000 };
 
 const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   description: '',
@@ -32,11 +35,16 @@ export interface EndpointDefinition {
 
 @Injectable()
 export class EndpointsService {
+  /** Execution's lookup by path, kept in memory and dropped on every instance when the endpoint changes. */
+  private readonly definitions: InvalidatingCache<EndpointDefinition>;
+
   constructor(
     private readonly endpoints: EndpointsRepository,
     private readonly fields: EndpointFieldsRepository,
     private readonly bus: InvalidationBus,
-  ) {}
+  ) {
+    this.definitions = new InvalidatingCache<EndpointDefinition>(bus, ENDPOINT_TOPIC, (d) => d.endpoint.id, DEFINITION_CACHE);
+  }
 
   async list(tenantId: string, filter: EndpointFilter): Promise<EndpointResponse[]> {
     const endpoints = await this.endpoints.list(tenantId, filter);
@@ -59,14 +67,25 @@ export class EndpointsService {
   }
 
   /** Execution: the endpoint at `path` that is not soft-deleted, with its fields; null when there is none. */
-  async findDefinitionByPath(tenantId: string, path: string): Promise<EndpointDefinition | null> {
-    const endpoint = await this.endpoints.findActiveByPath(tenantId, path);
-    if (!endpoint) return null;
-    const [inputFields, outputFields] = await Promise.all([
-      this.fields.inputFieldsOf(tenantId, [endpoint.id]),
-      this.fields.outputFieldsOf(tenantId, [endpoint.id]),
-    ]);
-    return { endpoint, inputFields, outputFields };
+  findDefinitionByPath(tenantId: string, path: string): Promise<EndpointDefinition | null> {
+    return this.definitions.getOrLoad(`${tenantId}\n${path}`, async () => {
+      const endpoint = await this.endpoints.findActiveByPath(tenantId, path);
+      if (!endpoint) return null;
+      const [inputFields, outputFields] = await Promise.all([
+        this.fields.inputFieldsOf(tenantId, [endpoint.id]),
+        this.fields.outputFieldsOf(tenantId, [endpoint.id]),
+      ]);
+      return { endpoint, inputFields, outputFields };
+    });
+  }
+
+  /**
+   * Announces, after the change is committed, that an endpoint, one of its fields, its default or one of its prompts
+   * changed: every instance drops what it keeps in memory for that endpoint (definitions here, resolved prompts in
+   * the prompts module).
+   */
+  notifyChanged(endpointId: string): Promise<void> {
+    return this.bus.publish(ENDPOINT_TOPIC, endpointId);
   }
 
   async create(tenantId: string, input: NewEndpoint): Promise<EndpointResponse> {
@@ -79,7 +98,10 @@ export class EndpointsService {
     const endpoint = await this.requireActive(tenantId, id);
     const values = stripUndefined(changes);
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
-    if (Object.keys(values).length > 0) await this.endpoints.update(tenantId, id, values);
+    if (Object.keys(values).length > 0) {
+      await this.endpoints.update(tenantId, id, values);
+      await this.notifyChanged(id);
+    }
     return this.get(tenantId, id);
   }
 
@@ -87,12 +109,14 @@ export class EndpointsService {
   async softDelete(tenantId: string, id: string): Promise<void> {
     await this.requireActive(tenantId, id);
     await this.endpoints.update(tenantId, id, { deletedAt: new Date() });
+    await this.notifyChanged(id);
   }
 
   async deletePermanently(tenantId: string, id: string): Promise<void> {
     const endpoint = await this.endpoints.findAny(tenantId, id);
     if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
     await this.endpoints.deletePermanently(tenantId, id);
+    await this.notifyChanged(id);
     // decisions.md §3: its cached responses go too (the response cache listens, on every instance).
     await this.bus.publish(ENDPOINT_DELETED_TOPIC, id);
   }
@@ -103,6 +127,7 @@ export class EndpointsService {
     if (!endpoint.deletedAt) throw new ConflictError(`Endpoint ${id} is not deleted`);
     await this.ensurePathFree(tenantId, endpoint.path);
     await this.endpoints.update(tenantId, id, { deletedAt: null });
+    await this.notifyChanged(id);
     return this.get(tenantId, id);
   }
 

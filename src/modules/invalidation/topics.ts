@@ -4,3 +4,8 @@
 export const KEY_TOPIC = 'key';
 /** An endpoint was deleted permanently (id: endpoint id): its cached responses go too. */
 export const ENDPOINT_DELETED_TOPIC = 'endpoint-deleted';
+/**
+ * An endpoint, one of its fields, its default, or one of its prompts changed (id: endpoint id): cached endpoint
+ * definitions and resolved prompts of that endpoint are dropped.
+ */
+export const ENDPOINT_TOPIC = 'endpoint';

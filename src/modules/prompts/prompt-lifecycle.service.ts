@@ -57,6 +57,7 @@ export class PromptLifecycleService {
       if (decision.to !== prompt.status) await this.prompts.setStatus(manager, tenantId, id, decision.to);
       if (action === 'setDefault' && !isDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, id, manager);
     });
+    await this.endpoints.notifyChanged(found.endpointId);
     return this.prompts.get(tenantId, id);
   }
 }

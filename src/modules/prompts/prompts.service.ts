@@ -3,6 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
 import type { EndpointEntity } from '../endpoints/endpoint.entity';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
+import { ENDPOINT_TOPIC } from '../invalidation/topics';
 import { ModelsService } from '../models/models.service';
 import { contentChanged, VersionContent } from '../versions/version-compare';
 import { VersionsService } from '../versions/versions.service';
@@ -13,6 +15,9 @@ import { copyName, slugify } from './prompt-naming';
 import { nameTaken, promptNotFound } from './prompts.errors';
 import { PromptFilter, PromptsRepository, PromptValues } from './prompts.repository';
 import { TemplateService } from './template/template.service';
+
+/** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
+const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
 
 export const PROMPT_DEFAULTS = { temperature: 0.7, maxTokens: 1024, customParameters: {} as Record<string, unknown> };
 
@@ -38,13 +43,18 @@ export interface NewDraft {
 
 @Injectable()
 export class PromptsService {
+  private readonly resolved: InvalidatingCache<ExecutablePrompt>;
+
   constructor(
     private readonly prompts: PromptsRepository,
     private readonly endpoints: EndpointsService,
     private readonly versions: VersionsService,
     private readonly models: ModelsService,
     private readonly templates: TemplateService,
-  ) {}
+    bus: InvalidationBus,
+  ) {
+    this.resolved = new InvalidatingCache<ExecutablePrompt>(bus, ENDPOINT_TOPIC, (prompt) => prompt.endpointId, RESOLVED_PROMPT_CACHE);
+  }
 
   async list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptResponse[]> {
     const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
@@ -102,7 +112,7 @@ export class PromptsService {
   /** Creates a Draft prompt and its version 1 in one transaction (create, duplicate, restore). */
   async createDraft(tenantId: string, endpointId: string, draft: NewDraft): Promise<PromptEntity> {
     const historyLimit = await this.versions.historyLimit(tenantId);
-    return this.prompts.transaction(async (manager) => {
+    const created = await this.prompts.transaction(async (manager) => {
       const inUse = await this.prompts.activeNamesAndSlugs(manager, tenantId, endpointId);
       const name = draft.pickName((candidate) => inUse.some((p) => p.name === candidate || p.slug === slugify(candidate)));
       const prompt = await this.prompts.insert(manager, tenantId, endpointId, {
@@ -116,6 +126,8 @@ export class PromptsService {
       await this.versions.append(manager, tenantId, prompt.id, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
       return prompt;
     });
+    await this.endpoints.notifyChanged(endpointId);
+    return created;
   }
 
   /**
@@ -126,7 +138,7 @@ export class PromptsService {
     if (changes.template !== undefined) this.templates.assertSavable(changes.template);
     if (changes.llmModel !== undefined) this.models.require(changes.llmModel);
     if (changes.name !== undefined) requireSlug(changes.name);
-    await this.require(tenantId, id);
+    const { endpoint: { id: endpointId } } = await this.require(tenantId, id);
     const historyLimit = await this.versions.historyLimit(tenantId);
     await this.prompts.transaction(async (manager) => {
       const prompt = await this.lock(manager, tenantId, id);
@@ -152,6 +164,7 @@ export class PromptsService {
       }
       if (Object.keys(update).length > 0) await this.prompts.update(manager, tenantId, id, update);
     });
+    await this.endpoints.notifyChanged(endpointId);
     return this.get(tenantId, id);
   }
 
@@ -167,6 +180,14 @@ export class PromptsService {
    * be Live; without one, the endpoint's default.
    */
   async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
+    // Only successful resolutions are kept; the refusals below are answered from the database every time.
+    const resolved = await this.resolved.getOrLoad(`${tenantId}\n${endpointId}\n${selector ?? ''}`, () =>
+      this.resolveFromDatabase(tenantId, endpointId, selector),
+    );
+    return resolved!;
+  }
+
+  private async resolveFromDatabase(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
     if (selector !== undefined && selector !== '') {
       const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
       if (!prompt) throw new NotFoundError(`No prompt named '${selector}' on this endpoint`, 'prompt_not_found');
