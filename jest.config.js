@@ -3,24 +3,23 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-function esmPackages(dir = path.join(__dirname, 'node_modules')) {
-  const names = [];
+/** Names of "type": "module" packages anywhere in the tree, nested node_modules included. */
+function esmPackages(dir = path.join(__dirname, 'node_modules'), names = new Set()) {
   for (const entry of fs.readdirSync(dir)) {
     if (entry.startsWith('.')) continue;
-    if (entry.startsWith('@')) {
-      for (const sub of fs.readdirSync(path.join(dir, entry))) names.push(`${entry}/${sub}`);
-    } else {
-      names.push(entry);
+    const packages = entry.startsWith('@') ? fs.readdirSync(path.join(dir, entry)).map((sub) => `${entry}/${sub}`) : [entry];
+    for (const name of packages) {
+      const root = path.join(dir, name);
+      try {
+        if (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).type === 'module') names.add(name);
+      } catch {
+        // not a package
+      }
+      const nested = path.join(root, 'node_modules');
+      if (fs.existsSync(nested)) esmPackages(nested, names);
     }
   }
-  return names.filter((name) => {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, name, 'package.json'), 'utf8'));
-      return pkg.type === 'module';
-    } catch {
-      return false;
-    }
-  });
+  return [...names];
 }
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -42,7 +41,8 @@ module.exports = {
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   transform: { '^.+\\.ts$': ['@swc/jest', swcTs], '^.+\\.m?js$': ['@swc/jest', swcJs] },
-  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages().map(escapeRe).join('|')})/)`],
+  // A file is left alone when the package of its innermost node_modules segment is not ESM.
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages().map(escapeRe).join('|')})/)(?!.*/node_modules/)`],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   maxWorkers: 2,
 };

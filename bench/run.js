@@ -7,6 +7,8 @@
  *
  * Options: --rounds N (3)  --duration S (5)  --warmup S (2)  --adapters express,fastify  --write
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
+ *          --scenarios cacheHit,cacheMiss,load,sequential (a subset, e.g. to profile one path)
+ *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
  */
 const { spawn, spawnSync, fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -20,7 +22,10 @@ const ROUNDS = Number(args.rounds ?? 3);
 const DURATION = Number(args.duration ?? 5);
 const WARMUP = Number(args.warmup ?? 2);
 const ADAPTERS = String(args.adapters ?? 'express,fastify').split(',');
-const ADMIN_KEY = 'epa_' + 'B'.repeat(40);
+const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential').split(','));
+// A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
+const RUN_ID = Date.now().toString(36);
+const ADMIN_KEY = 'epa_' + require('node:crypto').randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(40, 'x').slice(0, 40);
 const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
 const SERVER_CORE = '0';
 const CLIENT_CORE = '1';
@@ -55,7 +60,8 @@ function startScript(script, env, core) {
 
 async function startService(adapter, env) {
   const port = 43000 + Math.floor(Math.random() * 1000);
-  const [command, commandArgs] = pinned(SERVER_CORE, process.execPath, [path.join(ROOT, 'dist/src/main.js')]);
+  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`, `--cpu-prof-name=${adapter}-${Date.now()}.cpuprofile`] : [];
+  const [command, commandArgs] = pinned(SERVER_CORE, process.execPath, [...profile, path.join(ROOT, 'dist/src/main.js')]);
   const started = process.hrtime.bigint();
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
@@ -178,7 +184,7 @@ function trackRss(pid) {
 
 async function runAdapter(adapter, upstreams, bare, modelsFile) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-'));
-  const env = { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: 'bench', MODELS_FILE: modelsFile, DATA_DIR: dataDir };
+  const env = { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: `bench-${RUN_ID}-${adapter}`, MODELS_FILE: modelsFile, DATA_DIR: dataDir };
   const service = await startService(adapter, env);
   try {
     const { routes, key } = await setUp(service.url);
@@ -187,11 +193,12 @@ async function runAdapter(adapter, upstreams, bare, modelsFile) {
     const probe = await fetch(post(routes['bench-hit']).url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: post(routes['bench-hit']).body });
     if (!probe.ok) throw new Error(`bench-hit answered ${probe.status}: ${await probe.text()}`);
     const results = {};
-    results.cacheHit = await measure({ ...post(routes['bench-hit']), connections: 50 });
-    results.cacheMiss = await measure({ ...post(routes['bench-miss']), connections: 50 });
-    results.loadService = await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid);
-    results.seqService = await measure({ ...post(routes['bench-miss']), connections: 1 });
-    results.startupMs = await restartTime(adapter, env, service);
+    const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
+    results.cacheHit = SCENARIOS.has('cacheHit') ? await measure({ ...post(routes['bench-hit']), connections: 50 }) : skipped;
+    results.cacheMiss = SCENARIOS.has('cacheMiss') ? await measure({ ...post(routes['bench-miss']), connections: 50 }) : skipped;
+    results.loadService = SCENARIOS.has('load') ? await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid) : skipped;
+    results.seqService = SCENARIOS.has('sequential') ? await measure({ ...post(routes['bench-miss']), connections: 1 }) : skipped;
+    results.startupMs = args.profile ? NaN : await restartTime(adapter, env, service);
     return results;
   } finally {
     await stop(service.child);
@@ -259,10 +266,11 @@ async function main() {
 
   const upstreamBody = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Summarize in one sentence: The quick brown fox.' }] });
   const direct = (port) => ({ url: `http://127.0.0.1:${port}/v1/chat/completions`, body: upstreamBody });
+  const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
   const baseline = {
-    bare: await measure({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, method: 'GET' }),
-    loadDirect: await measure({ ...direct(slow.port), connections: 50 }),
-    seqDirect: await measure({ ...direct(instant.port), connections: 1 }),
+    bare: SCENARIOS.has('cacheHit') || SCENARIOS.has('cacheMiss') ? await measure({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, method: 'GET' }) : skipped,
+    loadDirect: SCENARIOS.has('load') ? await measure({ ...direct(slow.port), connections: 50 }) : skipped,
+    seqDirect: SCENARIOS.has('sequential') ? await measure({ ...direct(instant.port), connections: 1 }) : skipped,
   };
   const perAdapter = {};
   for (const adapter of ADAPTERS) perAdapter[adapter] = await runAdapter(adapter, { instant, slow }, bare, modelsFile);

@@ -1,8 +1,7 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CommonModule } from './common/common.module';
 import { GlobalExceptionFilter } from './common/http/exception-filters';
-import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
@@ -27,7 +26,7 @@ export interface AppModuleOptions {
 }
 
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   static forRoot({ config, embedded }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
@@ -53,9 +52,5 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
       ],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware).forRoutes('*path');
   }
 }

@@ -1,27 +1,71 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { setupOpenApi } from './openapi';
 
 /**
- * Builds the application. This is the one place that knows the HTTP adapter; modules only use Nest's abstractions.
+ * Routes are written in Nest's Express 5 syntax (path-to-regexp: a trailing wildcard is named, `api/v1/*path`);
+ * Fastify's router spells it `api/v1/*`. Handlers read the path from the request, so only the spelling changes.
+ */
+class PromptgateFastifyAdapter extends FastifyAdapter {
+  private static fastifyPath(path: unknown): unknown {
+    return typeof path === 'string' ? path.replace(/\/\*[A-Za-z_][A-Za-z0-9_]*$/, '/*') : path;
+  }
+
+  override get(...args: any[]) {
+    return super.get(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+  }
+
+  override post(...args: any[]) {
+    return super.post(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+  }
+
+  override put(...args: any[]) {
+    return super.put(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+  }
+
+  override delete(...args: any[]) {
+    return super.delete(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+  }
+}
+
+/**
+ * Builds and initialises the application. This is the one place that knows the HTTP adapter (HTTP_ADAPTER, Fastify by default, as
+ * measured in BENCHMARKS.md); modules only use Nest's abstractions and common/http/http-context.ts.
  */
 export async function createApplication(options: AppModuleOptions): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
-    bufferLogs: true,
-    bodyParser: false,
-    // A failing start rejects (main prints one line and exits 1) instead of Nest's default process.abort().
-    abortOnError: false,
-  });
+  const { config } = options;
+  const module = AppModule.forRoot(options);
+  // A failing start rejects (main prints one line and exits 1) instead of Nest's default process.abort().
+  const nestOptions = { bufferLogs: true, abortOnError: false };
+  let app: INestApplication;
+  if (config.httpAdapter === 'fastify') {
+    // decisions.md §5: bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE).
+    const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
+    const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
+    const requestIds = new RequestIdMiddleware(fastify.get(AppLogger));
+    // Before routing and body parsing, so the answers they refuse (404, 413, malformed JSON) carry X-Request-Id too.
+    fastify.getHttpAdapter().getInstance().addHook('onRequest', (request, reply, done) => {
+      requestIds.use(request.raw as IncomingMessage & { requestId?: string }, reply.raw as ServerResponse, done);
+    });
+    app = fastify;
+  } else {
+    const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), { ...nestOptions, bodyParser: false });
+    const requestIds = new RequestIdMiddleware(express.get(AppLogger));
+    express.use(requestIds.use.bind(requestIds));
+    express.useBodyParser('json', { limit: config.maxBodyBytes });
+    app = express;
+  }
   app.useLogger(app.get(AppLogger));
-  // Registered ahead of the body parser, so the answers it refuses (413, malformed JSON) carry X-Request-Id too.
-  const requestIds = new RequestIdMiddleware(app.get(AppLogger));
-  app.use(requestIds.use.bind(requestIds));
-  // decisions.md §5: bodies above MAX_BODY_BYTES answer 413.
-  app.useBodyParser('json', { limit: options.config.maxBodyBytes });
   setupOpenApi(app);
+  await app.init();
+  // Fastify finalises its routes (and their hooks) when ready; listen() would do it too, but callers may drive the
+  // server directly (tests, supertest).
+  if (config.httpAdapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   return app;
 }

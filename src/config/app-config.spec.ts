@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       logRetentionDays: 30,
       logLevel: 'info',
       adminRateLimitPerMinute: 600,
+      httpAdapter: 'fastify',
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -101,6 +102,7 @@ describe('loadConfig', () => {
     ['MAX_BODY_BYTES', '1.5'],
     ['LOG_RETENTION_DAYS', 'ten'],
     ['LOG_LEVEL', 'loud'],
+    ['HTTP_ADAPTER', 'koa'],
   ])('%s=%s fails with one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {

@@ -31,6 +31,7 @@ export interface AppConfig {
   logRetentionDays: number;
   logLevel: LogLevel;
   adminRateLimitPerMinute: number;
+  httpAdapter: 'fastify' | 'express';
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -72,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRetentionDays: parsed.LOG_RETENTION_DAYS ?? 30,
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
     adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
+    httpAdapter: (parsed.HTTP_ADAPTER as 'fastify' | 'express' | undefined) ?? 'fastify',
   };
   return Object.freeze({ ...config, ...overrides });
 }
@@ -94,5 +96,5 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL',
   'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_BASE_URL', 'MODELS_FILE', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT',
   'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL',
-  'ADMIN_RATE_LIMIT_PER_MINUTE',
+  'ADMIN_RATE_LIMIT_PER_MINUTE', 'HTTP_ADAPTER',
 ];

@@ -76,6 +76,10 @@ export class EnvSchema {
   @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL?: string;
 
+  /** HTTP server under Nest: fastify (default, measured faster: BENCHMARKS.md) or express. */
+  @IsOptional() @IsIn(['fastify', 'express'])
+  HTTP_ADAPTER?: string;
+
   /** Requests per minute each key may make to the admin API. Default 600. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   ADMIN_RATE_LIMIT_PER_MINUTE?: number;

@@ -18,12 +18,17 @@ export interface TestApp {
  */
 export async function createTestApp(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const config = loadConfig(
-    { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: 'error', ...env },
+    {
+      DATABASE_URL: process.env.DATABASE_URL,
+      REDIS_URL: process.env.REDIS_URL,
+      HTTP_ADAPTER: process.env.HTTP_ADAPTER,
+      LOG_LEVEL: 'error',
+      ...env,
+    },
     { dataDir: 'memory://', ...overrides },
   );
   const embedded = config.databaseUrl ? null : openTemplateDatabase();
   const app = await createApplication({ config, embedded });
-  await app.init();
   return {
     app,
     config,

@@ -83,10 +83,12 @@ function httpStatusOf(error: unknown): number | undefined {
 
 function httpMessageOf(error: unknown, status: number): string {
   if (status === 413) return 'Request body is too large';
-  // The adapter wraps body-parser failures in a BadRequestException whose cause is the parser's error.
+  // Express wraps body-parser failures in a BadRequestException whose cause is the parser's error; Fastify's content
+  // type parser throws its own coded error.
   const cause = (error as { cause?: unknown }).cause ?? error;
-  const type = (cause as { type?: string }).type;
-  if (status === 400 && (type === 'entity.parse.failed' || cause instanceof SyntaxError)) {
+  const { type, code } = cause as { type?: string; code?: string };
+  const isMalformedJson = type === 'entity.parse.failed' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || cause instanceof SyntaxError;
+  if (status === 400 && isMalformedJson) {
     return 'Request body is not valid JSON';
   }
   if (error instanceof HttpException) {

@@ -14,12 +14,12 @@ export class RequestIdMiddleware implements NestMiddleware {
   constructor(private readonly logger: AppLogger) {}
 
   use(request: IncomingMessage & { requestId?: string }, response: ServerResponse, next: () => void): void {
-    // Installed both before the body parser (app.setup.ts) and as Nest middleware: the first run wins.
-    if (request.requestId) return next();
+    // Installed once, ahead of routing and body parsing, by app.setup.ts.
     const incoming = request.headers['x-request-id'];
     const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     request.requestId = id;
     response.setHeader('X-Request-Id', id);
+    if (!this.logger.isEnabled('info')) return next();
     const started = process.hrtime.bigint();
     response.once('finish', () => {
       const path = (request.url ?? '').split('?')[0];

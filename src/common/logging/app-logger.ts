@@ -12,6 +12,10 @@ export class AppLogger implements LoggerService {
     this.threshold = RANK[config.logLevel];
   }
 
+  isEnabled(level: Exclude<LogLevel, 'silent'>): boolean {
+    return RANK[level] >= this.threshold;
+  }
+
   access(fields: Record<string, unknown>): void {
     this.write('info', 'request', fields);
   }
