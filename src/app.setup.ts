@@ -47,10 +47,18 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   if (config.httpAdapter === 'fastify') {
     // decisions.md §5: bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE).
     const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
-    const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
+    const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, { ...nestOptions, bodyParser: false });
+    const instance = fastify.getHttpAdapter().getInstance();
+    // Fastify's own (prototype-poisoning-safe) JSON parser, but an empty body is no body, as with Express: lifecycle
+    // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else.
+    const parseJson = instance.getDefaultJsonParser('error', 'error');
+    instance.removeContentTypeParser('application/json');
+    instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.maxBodyBytes }, (request, body, done) =>
+      body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+    );
     const requestIds = new RequestIdMiddleware(fastify.get(AppLogger));
     // Before routing and body parsing, so the answers they refuse (404, 413, malformed JSON) carry X-Request-Id too.
-    fastify.getHttpAdapter().getInstance().addHook('onRequest', (request, reply, done) => {
+    instance.addHook('onRequest', (request, reply, done) => {
       requestIds.use(request.raw as IncomingMessage & { requestId?: string }, reply.raw as ServerResponse, done);
     });
     app = fastify;

@@ -56,6 +56,33 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
     expect(res.body).toEqual({ succeeded: false, messages: ['Request body is not valid JSON'], data: null });
   });
 
+  it('treats an empty body sent as application/json as no body (lifecycle actions sent by curl -H)', async () => {
+    const endpoint = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'Empty', path: '/api/v1/empty-body' });
+    const res = await t.http
+      .delete(`/admin/v1/endpoints/${endpoint.body.data.id}`)
+      .set(auth(tenant.admin))
+      .set('Content-Type', 'application/json')
+      .send('');
+    expect(res.status).toBe(200);
+    const restored = await t.http
+      .post(`/admin/v1/endpoints/${endpoint.body.data.id}/restore`)
+      .set(auth(tenant.admin))
+      .set('Content-Type', 'application/json')
+      .send('');
+    expect(restored.status).toBe(200);
+    expect(restored.body.data.deletedAt).toBeNull();
+  });
+
+  it('refuses prototype-poisoning JSON as malformed', async () => {
+    const res = await t.http
+      .post('/admin/v1/endpoints')
+      .set(auth(tenant.admin))
+      .set('Content-Type', 'application/json')
+      .send('{"name":"x","path":"/api/v1/proto","__proto__":{"isAdmin":true}}');
+    expect([400, 201]).toContain(res.status);
+    expect(({} as { isAdmin?: boolean }).isAdmin).toBeUndefined();
+  });
+
   it('answers 404 in the envelope for an unknown admin route', async () => {
     const res = await t.http.get('/admin/v1/nothing-here').set(auth(tenant.admin));
     expect(res.status).toBe(404);
