@@ -25,7 +25,8 @@ const ADAPTERS = String(args.adapters ?? 'express,fastify').split(',');
 const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential').split(','));
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
-const ADMIN_KEY = 'epa_' + require('node:crypto').randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(40, 'x').slice(0, 40);
+const newAdminKey = () => 'epa_' + require('node:crypto').randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(40, 'x').slice(0, 40);
+let ADMIN_KEY = newAdminKey();
 const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
 const SERVER_CORE = '0';
 const CLIENT_CORE = '1';
@@ -184,6 +185,7 @@ function trackRss(pid) {
 
 async function runAdapter(adapter, upstreams, bare, modelsFile) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-'));
+  ADMIN_KEY = newAdminKey();
   const env = { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: `bench-${RUN_ID}-${adapter}`, MODELS_FILE: modelsFile, DATA_DIR: dataDir };
   const service = await startService(adapter, env);
   try {

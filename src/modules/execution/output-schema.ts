@@ -115,9 +115,12 @@ function article(type: OutputDataType): string {
  * decisions.md §5, no output fields: the LLM's raw text; when it parses as JSON the body is that value, otherwise a
  * JSON string holding the text.
  */
+const JSON_START = /^[[{"\-0-9tfn]/;
+
 export function rawOutputOf(text: string): unknown {
   const trimmed = text.trim();
-  if (trimmed === '') return text;
+  // Most answers are prose: skip the (throwing, so costly) parse unless the text can start a JSON value.
+  if (trimmed === '' || !JSON_START.test(trimmed)) return text;
   try {
     return JSON.parse(trimmed) as unknown;
   } catch {

@@ -40,7 +40,23 @@ export interface AiSdkModels {
  * could outlast it; a failure is reported at once.
  */
 export class AiSdkClient implements LlmClient {
+  /** Model objects are built once per id: building one per call showed in the execution profile. */
+  private readonly languageModels = new Map<string, LanguageModel>();
+  private readonly imageModels = new Map<string, ImageModel>();
+
   constructor(private readonly models: AiSdkModels) {}
+
+  private languageModel(id: string): LanguageModel {
+    let model = this.languageModels.get(id);
+    if (!model) this.languageModels.set(id, (model = this.models.languageModel(id)));
+    return model;
+  }
+
+  private imageModel(id: string): ImageModel {
+    let model = this.imageModels.get(id);
+    if (!model) this.imageModels.set(id, (model = this.models.imageModel!(id)));
+    return model;
+  }
 
   async generateText(request: TextRequest): Promise<TextResult> {
     const settings = splitCustomParameters(request.customParameters);
@@ -53,7 +69,7 @@ export class AiSdkClient implements LlmClient {
       : { prompt: request.prompt };
     try {
       const result = await generateText({
-        model: this.models.languageModel(request.model),
+        model: this.languageModel(request.model),
         ...content,
         temperature: request.temperature,
         maxOutputTokens: request.maxOutputTokens,
@@ -85,7 +101,7 @@ export class AiSdkClient implements LlmClient {
     const settings = splitImageSettings(request.settings);
     try {
       const result = await generateImage({
-        model: this.models.imageModel(request.model),
+        model: this.imageModel(request.model),
         prompt: request.prompt,
         ...(settings.n !== undefined ? { n: settings.n } : {}),
         ...(settings.size !== undefined ? { size: settings.size } : {}),

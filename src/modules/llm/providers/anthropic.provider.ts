@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
+import { httpFetch } from '../http-fetch';
 import { AiSdkClient } from './ai-sdk-client';
 
 /** Anthropic Messages API (`/v1/messages`); it has no image generation. */
@@ -11,7 +12,7 @@ export class AnthropicProvider implements LlmProvider {
   readonly kind = 'anthropic' as const;
 
   createClient(definition: ProviderDefinition): LlmClient {
-    const anthropic = createAnthropic({ apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
+    const anthropic = createAnthropic({ fetch: httpFetch, apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'anthropic',

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
+import { httpFetch } from '../http-fetch';
 import { AiSdkClient } from './ai-sdk-client';
 
 /** Google Gemini API: text and (Gemini image models) images through `:generateContent`. */
@@ -12,6 +13,7 @@ export class GoogleProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const google = createGoogleGenerativeAI({
+      fetch: httpFetch,
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
     });

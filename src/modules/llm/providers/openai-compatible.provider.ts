@@ -4,6 +4,7 @@ import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
+import { httpFetch } from '../http-fetch';
 import { AiSdkClient } from './ai-sdk-client';
 
 /**
@@ -20,6 +21,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       return unreachable(`Provider ${definition.name} has no baseUrl in MODELS_FILE`);
     }
     const provider = createOpenAICompatible({
+      fetch: httpFetch,
       name: definition.name,
       baseURL: definition.baseUrl,
       ...(definition.apiKey ? { apiKey: definition.apiKey } : {}),

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
+import { httpFetch } from '../http-fetch';
 import { AiSdkClient } from './ai-sdk-client';
 
 /** OpenAI: text through the Responses API (`/v1/responses`), images through `/v1/images/generations`. */
@@ -11,7 +12,7 @@ export class OpenAiProvider implements LlmProvider {
   readonly kind = 'openai' as const;
 
   createClient(definition: ProviderDefinition): LlmClient {
-    const openai = createOpenAI({ apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
+    const openai = createOpenAI({ fetch: httpFetch, apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'openai',
