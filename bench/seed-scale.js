@@ -23,7 +23,7 @@ async function main() {
     );
     await client.query(
       `INSERT INTO api_keys (tenant_id, name, type, environment, key_hash, last4)
-       SELECT $1, 'scale ' || g, 'endpoint', 'live', encode(sha256(('scale-key-' || $1 || g)::bytea), 'hex'), 'sc' || lpad((g % 100)::text, 2, '0')
+       SELECT $1::uuid, 'scale ' || g, 'endpoint', 'live', encode(sha256(('scale-key-' || $1::text || g)::bytea), 'hex'), 'sc' || lpad((g % 100)::text, 2, '0')
        FROM generate_series(1, 100000) g`,
       [tenantId],
     );
