@@ -231,4 +231,25 @@ describe('MCP server (/mcp)', () => {
     const docs = await t.http.get('/docs-json');
     expect(Object.keys(docs.body.paths)).not.toContain('/mcp');
   });
+
+  it('counts MCP requests against the key\'s admin rate limit', async () => {
+    const limited = await createTestApp({ adminRateLimitPerMinute: 3 });
+    try {
+      const seeded = await seedTenant(limited.app);
+      const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+      const call = () =>
+        limited.http
+          .post('/mcp')
+          .set({ accept: 'application/json, text/event-stream', Authorization: `Bearer ${seeded.admin}` })
+          .send(body);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call()).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await call();
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { type HttpResponseLike, setHeader } from '../../common/http/http-context';
+import { AdminThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpExceptionFilter } from './mcp-exception.filter';
 import { McpServerFactory } from './mcp-server.factory';
@@ -11,10 +12,13 @@ import { MCP_TOOL_GROUPS, type McpToolGroup } from './mcp-tool';
 
 type RawCarrier<T> = T & { raw?: T; hijack?: () => void };
 
-/** The MCP endpoint: stateless Streamable HTTP (one server per request), kept out of the OpenAPI document. */
+/**
+ * The MCP endpoint: stateless Streamable HTTP (one server per request), kept out of the OpenAPI document. Each MCP
+ * request counts against the key's admin rate limit, as an admin REST call does.
+ */
 @ApiExcludeController()
 @Controller('mcp')
-@UseGuards(McpAuthGuard)
+@UseGuards(McpAuthGuard, AdminThrottlerGuard)
 @UseFilters(McpExceptionFilter)
 export class McpController {
   constructor(
