@@ -17,7 +17,7 @@ import { PromptsService } from '../prompts/prompts.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { ExecutionRecord, loggableInputs } from './execution-record';
 import { validateInputs, ValidatedInputs } from './input-validation';
-import { conformOutput, imageOutputField, imageSettingsOf, outputSchemaOf, rawOutputOf } from './output-schema';
+import { conformOutput, imageOutputField, imageSettingsOf, type OutputSchema, outputSchemaOf, rawOutputOf } from './output-schema';
 
 export interface ExecutionCall {
   principal: Principal;
@@ -151,7 +151,7 @@ export class ExecutionService {
     remainingMs: number,
   ): Promise<unknown> {
     const { outputFields, endpoint } = call.definition;
-    const schema = outputSchemaOf(outputFields);
+    const schema = schemaOf(outputFields);
     const result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) =>
       client.generateText({
         model: model.id,
@@ -199,6 +199,16 @@ export class ExecutionService {
     record.parsedOutput = { generatedImages: summary, usage };
     return { generatedImages: result.images, usage };
   }
+}
+
+/**
+ * The output schema of a field list, built once: endpoint definitions are cached objects (dropped and rebuilt when
+ * the endpoint changes), so their field arrays key the schemas without any invalidation of their own.
+ */
+const schemas = new WeakMap<object, OutputSchema | null>();
+function schemaOf(fields: EndpointDefinition['outputFields']): OutputSchema | null {
+  if (!schemas.has(fields)) schemas.set(fields, outputSchemaOf(fields));
+  return schemas.get(fields)!;
 }
 
 /** Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment. */

@@ -1,38 +1,33 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { createClient } from '@redis/client';
 import { DataSource } from 'typeorm';
+import { AppLogger } from '../../common/logging/app-logger';
+import { closeRedisClient, createRedisClient, type RedisClient } from '../../common/redis/redis-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
-type RedisClient = ReturnType<typeof createClient>;
 const CHECK_TIMEOUT_MS = 2_000;
 
 @Injectable()
 export class HealthService implements OnApplicationShutdown {
-  private redis?: RedisClient;
+  /** The shared request-path client: commands fail at once while Redis is down, so a check never hangs on it. */
+  private readonly redis?: RedisClient;
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+    logger: AppLogger,
+  ) {
+    if (config.redisUrl) this.redis = createRedisClient(config.redisUrl, 'health', logger);
+  }
 
   async check(): Promise<Record<string, 'ok' | 'down'>> {
     const checks: Record<string, 'ok' | 'down'> = {};
     checks.database = await probe(() => this.dataSource.query('SELECT 1'));
-    if (this.config.redisUrl) checks.redis = await probe(() => this.redisClient().then((client) => client.ping()));
+    if (this.redis) checks.redis = await probe(() => this.redis!.ping());
     return checks;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.redis?.close().catch(() => undefined);
-  }
-
-  private async redisClient(): Promise<RedisClient> {
-    if (!this.redis) {
-      this.redis = createClient({ url: this.config.redisUrl, socket: { connectTimeout: CHECK_TIMEOUT_MS, reconnectStrategy: false } });
-      this.redis.on('error', () => undefined);
-    }
-    if (!this.redis.isOpen) await this.redis.connect();
-    return this.redis;
+    await closeRedisClient(this.redis);
   }
 }
 

@@ -15,6 +15,12 @@ export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
   run(principal: Principal, args: z.infer<z.ZodObject<Shape>>): Promise<unknown>;
 }
 
+/** The same tool arguments, every one optional (update tools take any subset). */
+export const optionalShape = <Shape extends Record<string, z.ZodTypeAny>>(shape: Shape) =>
+  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
+    [K in keyof Shape]: z.ZodOptional<Shape[K]>;
+  };
+
 export const defineTool = <Shape extends ZodRawShape>(tool: McpTool<Shape>): McpTool => tool as unknown as McpTool;
 
 /** Each tool group (endpoints, prompts, …) is a provider listing its tools. */

@@ -5,7 +5,7 @@ import { CreateEndpointDto, ListEndpointsQuery, UpdateEndpointDto } from '../../
 import { CreateInputFieldDto, CreateOutputFieldDto, UpdateInputFieldDto, UpdateOutputFieldDto } from '../../endpoints/dto/field.dto';
 import { EndpointFieldsService } from '../../endpoints/endpoint-fields.service';
 import { EndpointsService } from '../../endpoints/endpoints.service';
-import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
+import { defineTool, McpTool, McpToolGroup, optionalShape } from '../mcp-tool';
 
 const id = z.string().uuid().describe('Endpoint id (uuid)');
 const endpointSettings = {
@@ -37,8 +37,6 @@ const outputField = {
   description: z.string().optional(),
   exampleValue: z.string().nullable().optional().describe('For image fields: a JSON object of default settings, e.g. {"size":"1024x1024"}'),
 };
-const partial = <T extends Record<string, z.ZodTypeAny>>(shape: T) =>
-  Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
 
 /** Endpoints and their input/output fields: the same services as the REST controllers. */
 @Injectable()
@@ -82,7 +80,7 @@ export class EndpointTools extends McpToolGroup {
         title: 'Update an endpoint',
         description: 'Changes any subset of an endpoint\'s settings.',
         access: 'write',
-        input: { id, ...partial(endpointSettings) },
+        input: { id, ...optionalShape(endpointSettings) },
         run: (p, { id: endpointId, ...changes }) => endpoints.update(p.tenantId, endpointId, validateDto(UpdateEndpointDto, changes)),
       }),
       defineTool({
@@ -118,7 +116,7 @@ export class EndpointTools extends McpToolGroup {
         title: 'Update an input field',
         description: 'Changes an input field.',
         access: 'write',
-        input: { endpointId: id, fieldId: z.string().uuid(), ...partial(inputField) },
+        input: { endpointId: id, fieldId: z.string().uuid(), ...optionalShape(inputField) },
         run: (p, { endpointId, fieldId, ...changes }) =>
           fields.updateInput(p.tenantId, endpointId, fieldId, validateDto(UpdateInputFieldDto, changes)),
       }),
@@ -146,7 +144,7 @@ export class EndpointTools extends McpToolGroup {
         title: 'Update an output field',
         description: 'Changes an output field.',
         access: 'write',
-        input: { endpointId: id, fieldId: z.string().uuid(), ...partial(outputField) },
+        input: { endpointId: id, fieldId: z.string().uuid(), ...optionalShape(outputField) },
         run: (p, { endpointId, fieldId, ...changes }) =>
           fields.updateOutput(p.tenantId, endpointId, fieldId, validateDto(UpdateOutputFieldDto, changes)),
       }),

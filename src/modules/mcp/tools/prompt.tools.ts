@@ -5,7 +5,7 @@ import { CompareVersionsQuery, CreatePromptDto, ListPromptsQuery, UpdatePromptDt
 import { PromptLifecycleService } from '../../prompts/prompt-lifecycle.service';
 import { PromptVersionsService } from '../../prompts/prompt-versions.service';
 import { PromptsService } from '../../prompts/prompts.service';
-import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
+import { defineTool, McpTool, McpToolGroup, optionalShape } from '../mcp-tool';
 
 const promptId = z.string().uuid().describe('Prompt id (uuid)');
 const versionNumber = z.number().int().min(1).describe('Version number, from 1');
@@ -78,11 +78,8 @@ export class PromptTools extends McpToolGroup {
         title: 'Update a prompt',
         description: 'Changes any of name, template, llmModel, temperature, maxTokens, customParameters; a change of template, model or settings creates a new version.',
         access: 'write',
-        input: {
-          id: promptId,
-          ...Object.fromEntries(Object.entries(content).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])),
-        } as { id: typeof promptId } & { [K in keyof typeof content]: z.ZodOptional<z.ZodTypeAny> },
-        run: (p, { id, ...changes }) => prompts.update(p.tenantId, id as string, validateDto(UpdatePromptDto, changes)),
+        input: { id: promptId, ...optionalShape(content) },
+        run: (p, { id, ...changes }) => prompts.update(p.tenantId, id, validateDto(UpdatePromptDto, changes)),
       }),
       action('promote_prompt', 'Promote a prompt', 'Draft → Live: it can then be the default and be called with ?prompt=.', (t, id) => lifecycle.promote(t, id)),
       action('demote_prompt', 'Demote a prompt', 'Live → Draft. Demoting the default clears the endpoint\'s default.', (t, id) => lifecycle.demote(t, id)),
