@@ -1,38 +1,12 @@
-import type { INestApplication } from '@nestjs/common';
+import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { setupOpenApi } from './openapi';
-
-/**
- * Routes are written in Nest's Express 5 syntax (path-to-regexp: a trailing wildcard is named, `api/v1/*path`);
- * Fastify's router spells it `api/v1/*`. Handlers read the path from the request, so only the spelling changes.
- */
-class PromptgateFastifyAdapter extends FastifyAdapter {
-  private static fastifyPath(path: unknown): unknown {
-    return typeof path === 'string' ? path.replace(/\/\*[A-Za-z_][A-Za-z0-9_]*$/, '/*') : path;
-  }
-
-  override get(...args: any[]) {
-    return super.get(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
-  }
-
-  override post(...args: any[]) {
-    return super.post(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
-  }
-
-  override put(...args: any[]) {
-    return super.put(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
-  }
-
-  override delete(...args: any[]) {
-    return super.delete(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
-  }
-}
 
 /**
  * Builds and initialises the application. This is the one place that knows the HTTP adapter (HTTP_ADAPTER, Fastify by default, as
@@ -43,32 +17,10 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   const module = AppModule.forRoot(options);
   // A failing start rejects (main prints one line and exits 1) instead of Nest's default process.abort().
   const nestOptions = { bufferLogs: true, abortOnError: false };
-  let app: INestApplication;
-  if (config.httpAdapter === 'fastify') {
-    // decisions.md §5: bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE).
-    const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
-    const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, { ...nestOptions, bodyParser: false });
-    const instance = fastify.getHttpAdapter().getInstance();
-    // Fastify's own (prototype-poisoning-safe) JSON parser, but an empty body is no body, as with Express: lifecycle
-    // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else.
-    const parseJson = instance.getDefaultJsonParser('error', 'error');
-    instance.removeContentTypeParser('application/json');
-    instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.maxBodyBytes }, (request, body, done) =>
-      body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-    );
-    const requestIds = new RequestIdMiddleware(fastify.get(AppLogger));
-    // Before routing and body parsing, so the answers they refuse (404, 413, malformed JSON) carry X-Request-Id too.
-    instance.addHook('onRequest', (request, reply, done) => {
-      requestIds.use(request.raw as IncomingMessage & { requestId?: string }, reply.raw as ServerResponse, done);
-    });
-    app = fastify;
-  } else {
-    const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), { ...nestOptions, bodyParser: false });
-    const requestIds = new RequestIdMiddleware(express.get(AppLogger));
-    express.use(requestIds.use.bind(requestIds));
-    express.useBodyParser('json', { limit: config.maxBodyBytes });
-    app = express;
-  }
+  const app =
+    config.httpAdapter === 'fastify'
+      ? await fastifyApplication(module, options, nestOptions)
+      : await expressApplication(module, options, nestOptions);
   app.useLogger(app.get(AppLogger));
   setupOpenApi(app);
   await app.init();
@@ -76,4 +28,70 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   // server directly (tests, supertest).
   if (config.httpAdapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   return app;
+}
+
+// Each adapter's package is loaded only when it is the one in use (about 150 ms of start-up and 15 MB each).
+
+async function fastifyApplication(
+  module: DynamicModule,
+  { config }: AppModuleOptions,
+  nestOptions: NestApplicationOptions,
+): Promise<INestApplication> {
+  const { FastifyAdapter } = await import('@nestjs/platform-fastify');
+  /**
+   * Routes are written in Nest's Express 5 syntax (path-to-regexp: a trailing wildcard is named, `api/v1/*path`);
+   * Fastify's router spells it `api/v1/*`. Handlers read the path from the request, so only the spelling changes.
+   */
+  class PromptgateFastifyAdapter extends FastifyAdapter {
+    private static fastifyPath(path: unknown): unknown {
+      return typeof path === 'string' ? path.replace(/\/\*[A-Za-z_][A-Za-z0-9_]*$/, '/*') : path;
+    }
+
+    override get(...args: any[]) {
+      return super.get(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+    }
+
+    override post(...args: any[]) {
+      return super.post(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+    }
+
+    override put(...args: any[]) {
+      return super.put(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+    }
+
+    override delete(...args: any[]) {
+      return super.delete(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
+    }
+  }
+
+  // decisions.md §5: bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE).
+  const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
+  const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, { ...nestOptions, bodyParser: false });
+  const instance = fastify.getHttpAdapter().getInstance();
+  // Fastify's own (prototype-poisoning-safe) JSON parser, but an empty body is no body, as with Express: lifecycle
+  // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else.
+  const parseJson = instance.getDefaultJsonParser('error', 'error');
+  instance.removeContentTypeParser('application/json');
+  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.maxBodyBytes }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
+  const requestIds = new RequestIdMiddleware(fastify.get(AppLogger));
+  // Before routing and body parsing, so the answers they refuse (404, 413, malformed JSON) carry X-Request-Id too.
+  instance.addHook('onRequest', (request, reply, done) => {
+    requestIds.use(request.raw as IncomingMessage & { requestId?: string }, reply.raw as ServerResponse, done);
+  });
+  return fastify;
+}
+
+async function expressApplication(
+  module: DynamicModule,
+  { config }: AppModuleOptions,
+  nestOptions: NestApplicationOptions,
+): Promise<INestApplication> {
+  const { ExpressAdapter } = await import('@nestjs/platform-express');
+  const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), { ...nestOptions, bodyParser: false });
+  const requestIds = new RequestIdMiddleware(express.get(AppLogger));
+  express.use(requestIds.use.bind(requestIds));
+  express.useBodyParser('json', { limit: config.maxBodyBytes });
+  return express;
 }

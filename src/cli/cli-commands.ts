@@ -2,6 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
+import { allPages } from '../common/http/paging';
 import { KeysService } from '../modules/keys/keys.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
@@ -68,7 +69,7 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
       }
       case 'key list': {
         const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
-        for (const key of await keys.list(tenant.id)) {
+        for (const key of await allPages((page) => keys.list(tenant.id, page))) {
           const level = key.type === 'admin' ? key.permission : key.environment;
           const used = key.lastUsedAt ? new Date(key.lastUsedAt).toISOString() : 'never';
           stdout.push(`${key.id}  ${key.type.padEnd(8)} ${String(level).padEnd(9)} …${key.last4}  ${key.status.padEnd(7)} last used ${used}  ${key.name}`);

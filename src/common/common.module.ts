@@ -5,26 +5,17 @@ import { AppLogger } from './logging/app-logger';
 import { AdminPermissionGuard } from './auth/admin-permission.guard';
 import { AdminKeyGuard, KeyAuthenticator } from './auth/api-key.guard';
 
+const SHARED = [
+  AppLogger,
+  KeyAuthenticator,
+  AdminKeyGuard,
+  AdminPermissionGuard,
+  EnvelopeInterceptor,
+  AdminExceptionFilter,
+  ExecutionExceptionFilter,
+];
+
 /** Guards, filters and the logger every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
 @Global()
-@Module({
-  providers: [
-    AppLogger,
-    KeyAuthenticator,
-    AdminKeyGuard,
-    AdminPermissionGuard,
-    EnvelopeInterceptor,
-    AdminExceptionFilter,
-    ExecutionExceptionFilter,
-  ],
-  exports: [
-    AppLogger,
-    KeyAuthenticator,
-    AdminKeyGuard,
-    AdminPermissionGuard,
-    EnvelopeInterceptor,
-    AdminExceptionFilter,
-    ExecutionExceptionFilter,
-  ],
-})
+@Module({ providers: SHARED, exports: SHARED })
 export class CommonModule {}

@@ -1,7 +1,6 @@
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
-import { EmbeddedDatabase } from './embedded-database';
+import type { EmbeddedDatabase } from './embedded-database';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -30,7 +29,7 @@ export function dataSourceOptions(
   if (config.databaseUrl) return { ...common, url: config.databaseUrl, extra: { max: 10 } };
   if (!embedded) throw new Error('The embedded database is not open');
   // One pooled client: PGlite is one session, and a pool of one serialises transactions correctly.
-  return { ...common, extra: { ...createPgConfig(embedded.pglite), max: 1 } };
+  return { ...common, extra: { ...embedded.pgConfig(), max: 1 } };
 }
 
 export async function runMigrations(dataSource: DataSource, config: Pick<AppConfig, 'databaseUrl'>): Promise<void> {

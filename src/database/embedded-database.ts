@@ -1,4 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
+import type * as PgliteSdk from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import type * as PgliteNodePostgres from '@electric-sql/pglite/node-postgres';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -25,8 +27,16 @@ export class EmbeddedDatabase {
     this.lockFile = lockFile;
   }
 
+  /** node-postgres options whose connections are sessions of this database (for TypeORM's pg driver). */
+  pgConfig(): ReturnType<typeof PgliteNodePostgres.createPgConfig> {
+    const { createPgConfig } = require('@electric-sql/pglite/node-postgres') as typeof PgliteNodePostgres;
+    return createPgConfig(this.pglite);
+  }
+
   /** `memory://` opens a throwaway in-memory database, optionally from a `dumpDataDir` template (tests). */
   static open(dataDir: string, template?: Blob): EmbeddedDatabase {
+    // Loaded here, not at start: a service on DATABASE_URL never needs PGlite.
+    const { PGlite } = require('@electric-sql/pglite') as typeof PgliteSdk;
     if (dataDir.startsWith('memory://')) {
       return new EmbeddedDatabase(new PGlite({ dataDir, loadDataDir: template }));
     }

@@ -29,7 +29,7 @@ describe('MCP server (/mcp)', () => {
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(
       expect.arrayContaining([
-        'list_endpoints', 'create_endpoint', 'add_input_field', 'list_models', 'create_prompt', 'promote_prompt',
+        'list_endpoints', 'list_keys', 'create_endpoint', 'add_input_field', 'list_models', 'create_prompt', 'promote_prompt',
         'set_default_prompt', 'validate_template', 'list_versions', 'compare_versions', 'restore_version', 'list_logs', 'get_stats',
       ]),
     );
@@ -70,6 +70,46 @@ describe('MCP server (/mcp)', () => {
     const missing = await client.callTool({ name: 'get_endpoint', arguments: { id: '00000000-0000-4000-8000-000000000000' } });
     expect(missing.isError).toBe(true);
     expect(toolText(missing)).toMatch(/^not_found:/);
+  });
+
+  it('pages list_keys and list_endpoints with page and pageSize, validated as the REST query is', async () => {
+    const own = await seedTenant(t.app);
+    for (const i of [1, 2, 3]) {
+      await t.http.post('/admin/v1/endpoints').set(auth(own.admin)).send({ name: `Paged ${i}`, path: `/api/v1/mcp-paged-${i}` });
+    }
+    const keysOverRest = (await t.http.get('/admin/v1/keys').set(auth(own.admin))).body.data;
+    expect(keysOverRest.map((k: { name: string }) => k.name)).toEqual(['admin', 'reader', 'caller']);
+    const keyIds = keysOverRest.map((k: { id: string }) => k.id);
+    const idsOf = (result: unknown) => toolJson(result).map((row: { id: string }) => row.id);
+    const reader = await connectMcp(baseUrl, own.readOnly);
+    try {
+      const { tools } = await reader.listTools();
+      for (const name of ['list_keys', 'list_endpoints']) {
+        const tool = tools.find((candidate) => candidate.name === name)!;
+        expect(tool.description).toMatch(/paged: 100 per page by default/);
+        expect(Object.keys(tool.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['page', 'pageSize']));
+        expect(tool.annotations?.readOnlyHint).toBe(true);
+      }
+
+      const all = toolJson(await reader.callTool({ name: 'list_keys', arguments: {} }));
+      // The same records as REST (lastUsedAt aside: the reader key has been used since).
+      expect(all.map(({ lastUsedAt: _, ...record }: { lastUsedAt: unknown }) => record))
+        .toEqual(keysOverRest.map(({ lastUsedAt: _, ...record }: { lastUsedAt: unknown }) => record));
+      expect(idsOf(await reader.callTool({ name: 'list_keys', arguments: { pageSize: 2 } }))).toEqual(keyIds.slice(0, 2));
+      expect(idsOf(await reader.callTool({ name: 'list_keys', arguments: { page: 2, pageSize: 2 } }))).toEqual(keyIds.slice(2));
+
+      const endpoints = toolJson(await reader.callTool({ name: 'list_endpoints', arguments: { page: 2, pageSize: 2 } }));
+      expect(endpoints.map((e: { name: string }) => e.name)).toEqual(['Paged 3']);
+
+      const tooBig = await reader.callTool({ name: 'list_keys', arguments: { pageSize: 501 } });
+      expect(tooBig.isError).toBe(true);
+      expect(toolText(tooBig)).toBe('validation_error: pageSize must not be greater than 500');
+      const pageZero = await reader.callTool({ name: 'list_endpoints', arguments: { page: 0 } });
+      expect(pageZero.isError).toBe(true);
+      expect(toolText(pageZero)).toBe('validation_error: page must not be less than 1');
+    } finally {
+      await reader.close();
+    }
   });
 
   it('keeps tenants apart: another tenant\'s endpoint is not found', async () => {

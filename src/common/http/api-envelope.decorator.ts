@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath, type HeadersObject } from '@nestjs/swagger';
 
 const FAILURE_SCHEMA = {
   type: 'object',
@@ -15,7 +15,10 @@ const FAILURE_SCHEMA = {
  * Documents an admin route's envelope with its typed `data` (a model, a list of one, or null), plus the envelope
  * failures every admin route can answer, so a generated client is typed end to end.
  */
-export function ApiEnvelope(model: Type<unknown> | [Type<unknown>] | null, options: { status?: number } = {}) {
+export function ApiEnvelope(
+  model: Type<unknown> | [Type<unknown>] | null,
+  options: { status?: number; headers?: HeadersObject } = {},
+) {
   const item = Array.isArray(model) ? model[0] : model;
   const data = item === null
     ? { type: 'object', nullable: true, example: null }
@@ -26,6 +29,7 @@ export function ApiEnvelope(model: Type<unknown> | [Type<unknown>] | null, optio
     ApiResponse({
       status: options.status ?? 200,
       description: 'Succeeded',
+      ...(options.headers && { headers: options.headers }),
       schema: {
         type: 'object',
         required: ['succeeded', 'messages', 'data'],

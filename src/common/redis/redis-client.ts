@@ -1,4 +1,5 @@
 import { createClient } from '@redis/client';
+import { settleWithin } from '../async/settle-within';
 import type { AppLogger } from '../logging/app-logger';
 
 export type RedisClient = ReturnType<typeof newClient>;
@@ -9,9 +10,12 @@ export const REDIS_COMMAND_TIMEOUT_MS = 250;
 const WARN_EVERY_MS = 30_000;
 
 /**
- * A Redis client for request paths: commands fail at once while it is disconnected (no offline queue) and after
- * REDIS_COMMAND_TIMEOUT_MS, it reconnects in the background with capped backoff, and it never throws at start, so
- * the service answers while Redis is down and callers pick their own fallback.
+ * A Redis client for request paths: commands fail at once while it is disconnected (no offline queue), callers bound
+ * each one with `withinRedisDeadline`, it reconnects in the background with capped backoff, and it never throws at
+ * start, so the service answers while Redis is down and callers pick their own fallback.
+ *
+ * The client's own per-command timeout is not used: it creates an AbortSignal.timeout per command, and a
+ * DOMException when that timer fires, answered or not, which was about a tenth of a cache hit's CPU.
  */
 export function createRedisClient(url: string, name: string, logger: AppLogger): RedisClient {
   const client = newClient(url, name);
@@ -25,12 +29,16 @@ export function createRedisClient(url: string, name: string, logger: AppLogger):
   return client;
 }
 
+/** A Redis command bounded by REDIS_COMMAND_TIMEOUT_MS; a late answer is ignored (see settleWithin). */
+export function withinRedisDeadline<T>(work: Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
+  return settleWithin(work, ms, `Redis did not answer within ${ms} ms`);
+}
+
 function newClient(url: string, name: string) {
   return createClient({
     url,
     name: `promptgate-${name}`,
     disableOfflineQueue: true,
-    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
       // Short backoff: Redis is back in use within half a second of returning, and a pending retry timer (which

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 
 /** Everything a cached answer depends on (decisions.md §5 "Cache key"). */
@@ -31,5 +31,5 @@ export function cacheKey(parts: CacheKeyParts): string {
     model: { llmModel: parts.llmModel, temperature: parts.temperature, maxTokens: parts.maxTokens, customParameters: parts.customParameters },
     body: parts.body,
   });
-  return `resp:${parts.endpointId}:${createHash('sha256').update(material).digest('hex')}`;
+  return `resp:${parts.endpointId}:${hash('sha256', material, 'hex')}`;
 }

@@ -36,15 +36,26 @@ export class RedisEndpointCacheIndex extends EndpointCacheIndex {
   }
 
   async add(endpointId: string, key: string, ttlMs: number): Promise<void> {
+    this.assertReady();
     const name = this.nameOf(endpointId);
     // PEXPIRE GT never sets an expiry on a key without one, hence NX first: one round trip either way.
     await this.client.multi().sAdd(name, key).pExpire(name, ttlMs, 'NX').pExpire(name, ttlMs, 'GT').exec();
   }
 
   async take(endpointId: string): Promise<string[]> {
+    this.assertReady();
     const name = this.nameOf(endpointId);
     const [keys] = await this.client.multi().sMembers(name).del(name).exec();
     return (keys as unknown as string[]) ?? [];
+  }
+
+  /**
+   * A MULTI is queued while the client is offline (the offline-queue setting covers single commands only). Callers
+   * stop waiting after their deadline, and a queued MULTI nobody waits for would hold the client's close() until
+   * Redis returned: fail at once instead, as single commands do.
+   */
+  private assertReady(): void {
+    if (!this.client.isReady) throw new Error('Redis is not connected');
   }
 
   private nameOf(endpointId: string): string {

@@ -1,6 +1,7 @@
 import { CACHE_MANAGER, type Cache } from '@nestjs/cache-manager';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AppLogger } from '../../common/logging/app-logger';
+import { withinRedisDeadline } from '../../common/redis/redis-client';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC } from '../invalidation/topics';
 import { EndpointCacheIndex } from './endpoint-cache-index';
@@ -36,7 +37,7 @@ export class ResponseCacheService implements OnModuleInit {
 
   async get(key: string): Promise<CachedResponse | undefined> {
     try {
-      return (await this.cache.get<CachedResponse>(key)) ?? undefined;
+      return (await withinRedisDeadline(this.cache.get<CachedResponse>(key))) ?? undefined;
     } catch (error) {
       this.warn(error);
       return undefined;
@@ -47,8 +48,8 @@ export class ResponseCacheService implements OnModuleInit {
   async set(endpointId: string, key: string, value: CachedResponse, ttlSeconds: number): Promise<void> {
     const ttlMs = ttlSeconds * 1000;
     try {
-      await this.index.add(endpointId, key, ttlMs);
-      await this.cache.set(key, value, ttlMs);
+      await withinRedisDeadline(this.index.add(endpointId, key, ttlMs));
+      await withinRedisDeadline(this.cache.set(key, value, ttlMs));
     } catch (error) {
       this.warn(error);
     }
@@ -56,8 +57,8 @@ export class ResponseCacheService implements OnModuleInit {
 
   async removeEndpoint(endpointId: string): Promise<void> {
     try {
-      const keys = await this.index.take(endpointId);
-      if (keys.length > 0) await this.cache.mdel(keys);
+      const keys = await withinRedisDeadline(this.index.take(endpointId));
+      if (keys.length > 0) await withinRedisDeadline(this.cache.mdel(keys));
     } catch (error) {
       this.warn(error);
     }

@@ -1,8 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import type { HttpRequestLike, HttpResponseLike } from '../../common/http/http-context';
+import { NEXT_PAGE_LINK, sendPage } from '../../common/http/paging';
 import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { CreateEndpointDto, DeleteEndpointQuery, ListEndpointsQuery, UpdateEndpointDto } from './dto/endpoint.dto';
 import { EndpointResponse } from './dto/endpoint.response';
@@ -14,10 +16,16 @@ import { EndpointsService } from './endpoints.service';
 export class EndpointsController {
   constructor(private readonly endpoints: EndpointsService) {}
 
+  /** A page of the tenant's endpoints, oldest first; `Link: <…>; rel="next"` when another page follows. */
   @Get()
-  @ApiEnvelope([EndpointResponse])
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListEndpointsQuery): Promise<EndpointResponse[]> {
-    return this.endpoints.list(principal.tenantId, query);
+  @ApiEnvelope([EndpointResponse], { headers: NEXT_PAGE_LINK })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListEndpointsQuery,
+    @Req() request: HttpRequestLike,
+    @Res({ passthrough: true }) response: HttpResponseLike,
+  ): Promise<EndpointResponse[]> {
+    return sendPage(request, response, await this.endpoints.list(principal.tenantId, query));
   }
 
   @Get(':id')

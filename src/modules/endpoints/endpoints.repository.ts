@@ -15,7 +15,12 @@ export interface EndpointFilter {
 export class EndpointsRepository {
   constructor(@InjectRepository(EndpointEntity) private readonly endpoints: Repository<EndpointEntity>) {}
 
-  list(tenantId: string, filter: EndpointFilter): Promise<EndpointEntity[]> {
+  /**
+   * `limit` of the tenant's matching endpoints from `offset`, oldest first (id breaks ties): a range of
+   * ix_endpoints_tenant_created (or of its deleted counterpart). A name search (a substring, which no B-tree serves)
+   * reads the tenant's endpoints and sorts the few that match.
+   */
+  list(tenantId: string, filter: EndpointFilter, offset: number, limit: number): Promise<EndpointEntity[]> {
     const query = this.endpoints
       .createQueryBuilder('e')
       .where('e.tenant_id = :tenantId', { tenantId })
@@ -27,7 +32,7 @@ export class EndpointsRepository {
       const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query.andWhere(new Brackets((q) => q.where('e.name ILIKE :pattern', { pattern })));
     }
-    return query.getMany();
+    return query.offset(offset).limit(limit).getMany();
   }
 
   /** An endpoint that is not soft-deleted. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
+import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
@@ -46,9 +47,11 @@ export class EndpointsService {
     this.definitions = new InvalidatingCache<EndpointDefinition>(bus, ENDPOINT_TOPIC, (d) => d.endpoint.id, DEFINITION_CACHE);
   }
 
-  async list(tenantId: string, filter: EndpointFilter): Promise<EndpointResponse[]> {
-    const endpoints = await this.endpoints.list(tenantId, filter);
-    return this.withFields(tenantId, endpoints);
+  /** A page of the tenant's endpoints, oldest first, with their fields. */
+  async list(tenantId: string, filter: EndpointFilter & PageRequest): Promise<Page<EndpointResponse>> {
+    const window = pageWindow(filter);
+    const page = pageOf(await this.endpoints.list(tenantId, filter, window.offset, window.limit), window);
+    return { ...page, items: await this.withFields(tenantId, page.items) };
   }
 
   async get(tenantId: string, id: string): Promise<EndpointResponse> {

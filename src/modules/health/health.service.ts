@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { settleWithin } from '../../common/async/settle-within';
 import { AppLogger } from '../../common/logging/app-logger';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../../common/redis/redis-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -8,7 +9,7 @@ const CHECK_TIMEOUT_MS = 2_000;
 
 @Injectable()
 export class HealthService implements OnApplicationShutdown {
-  /** The shared request-path client: commands fail at once while Redis is down, so a check never hangs on it. */
+  /** A request-path client: commands fail at once while Redis is down, and the probe bounds a slow answer. */
   private readonly redis?: RedisClient;
 
   constructor(
@@ -32,16 +33,10 @@ export class HealthService implements OnApplicationShutdown {
 }
 
 async function probe(check: () => Promise<unknown>): Promise<'ok' | 'down'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([check(), timeout]);
+    await settleWithin(check(), CHECK_TIMEOUT_MS, 'timeout');
     return 'ok';
   } catch {
     return 'down';
-  } finally {
-    clearTimeout(timer);
   }
 }

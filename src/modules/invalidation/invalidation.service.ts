@@ -2,7 +2,13 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AppLogger } from '../../common/logging/app-logger';
-import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../common/redis/redis-client';
+import {
+  closeRedisClient,
+  createRedisClient,
+  type RedisClient,
+  whenReady,
+  withinRedisDeadline,
+} from '../../common/redis/redis-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { InvalidationBus, type InvalidationHandler } from './invalidation-bus';
 
@@ -125,14 +131,14 @@ class RedisTransport implements Transport {
   private async subscribe(): Promise<void> {
     if (this.subscribed || !this.subscriber?.isReady) return;
     this.subscribed = true;
-    await this.subscriber.subscribe(CHANNEL, this.receive).catch((error: Error) => {
+    await withinRedisDeadline(this.subscriber.subscribe(CHANNEL, this.receive)).catch((error: Error) => {
       this.subscribed = false;
       this.logger.write('warn', `Invalidation bus not subscribed yet: ${error.message}`, { context: 'Invalidation' });
     });
   }
 
   async send(message: Message): Promise<void> {
-    await this.publisher!.publish(CHANNEL, JSON.stringify(message));
+    await withinRedisDeadline(this.publisher!.publish(CHANNEL, JSON.stringify(message)));
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyEnvironment, KeyType } from '../../common/auth/principal';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -30,7 +30,7 @@ export function isWellFormedKey(raw: string): boolean {
 
 /** Keys are stored as SHA-256 hex only; the value is shown once and never kept. */
 export function hashKey(raw: string): string {
-  return createHash('sha256').update(raw, 'utf8').digest('hex');
+  return hash('sha256', raw, 'hex');
 }
 
 export function hashesEqual(a: string, b: string): boolean {

@@ -1,10 +1,13 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import type { HttpRequestLike, HttpResponseLike } from '../../common/http/http-context';
+import { NEXT_PAGE_LINK, sendPage } from '../../common/http/paging';
 import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { CreateKeyDto, UpdateKeyDto } from './dto/create-key.dto';
+import { ListKeysQuery } from './dto/list-keys.dto';
 import { CreatedKeyResponse, KeyResponse } from './dto/key.response';
 import { KeysService } from './keys.service';
 
@@ -20,10 +23,16 @@ export class KeysController {
     return this.keys.create(principal.tenantId, dto);
   }
 
+  /** A page of the tenant's keys, oldest first; `Link: <…>; rel="next"` when another page follows. */
   @Get()
-  @ApiEnvelope([KeyResponse])
-  list(@CurrentPrincipal() principal: Principal): Promise<KeyResponse[]> {
-    return this.keys.list(principal.tenantId);
+  @ApiEnvelope([KeyResponse], { headers: NEXT_PAGE_LINK })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListKeysQuery,
+    @Req() request: HttpRequestLike,
+    @Res({ passthrough: true }) response: HttpResponseLike,
+  ): Promise<KeyResponse[]> {
+    return sendPage(request, response, await this.keys.list(principal.tenantId, query));
   }
 
   @Get(':id')

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/com
 import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { KEY_TOPIC } from '../invalidation/topics';
@@ -67,9 +68,11 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, Be
     return true;
   }
 
-  async list(tenantId: string): Promise<KeyResponse[]> {
-    const keys = await this.keys.listByTenant(tenantId);
-    return keys.map((key) => toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt));
+  /** A page of the tenant's keys, oldest first. */
+  async list(tenantId: string, request: PageRequest = {}): Promise<Page<KeyResponse>> {
+    const window = pageWindow(request);
+    const page = pageOf(await this.keys.listPage(tenantId, window.offset, window.limit), window);
+    return { ...page, items: page.items.map((key) => toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt)) };
   }
 
   async get(tenantId: string, id: string): Promise<KeyResponse> {

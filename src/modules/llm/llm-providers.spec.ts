@@ -167,6 +167,15 @@ describe('LLM provider adapters against the fake provider server', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it.each([
+    [{ topP: 'high' }, 'topP must be a number'],
+    [{ seed: Number.NaN }, 'seed must be a number'],
+    [{ stop: 42 }, 'stopSequences must be a string or a list of strings'],
+  ])('customParameters %p of the wrong type are an UpstreamError, and nothing is sent', async (customParameters, message) => {
+    await expect(client('openai').generateText(request({ customParameters }))).rejects.toThrow(message);
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('an answer that is not JSON for a schema is an InvalidLlmOutputError carrying the raw text', async () => {
     fake.reply({ text: 'sorry, no JSON today' });
     const failure = client('anthropic').generateText(request({ schema: { jsonSchema: SCHEMA, strict: true } }));

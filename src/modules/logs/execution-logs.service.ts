@@ -9,14 +9,13 @@ import {
   toExecutionLogDetailResponse,
   toExecutionLogResponse,
 } from './dto/execution-log.response';
-import type { ListLogsQuery } from './dto/list-logs.dto';
+import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
 import { ExecutionLogsRepository, LogFilter, PreparedLog } from './execution-logs.repository';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
 import type { NewExecutionLog } from './new-execution-log';
 
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
-const DEFAULT_PAGE_SIZE = 20;
 /** decisions.md §1: shutdown flushes pending logs; if the database stays away this long, the rest is reported lost. */
 const SHUTDOWN_FLUSH_MS = 10_000;
 
@@ -66,7 +65,7 @@ export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplic
 
   async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
     const page = query.page ?? 1;
-    const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
+    const pageSize = query.pageSize ?? LOG_PAGE_SIZE.default;
     const filter = filterOf(query);
     const rows = await this.logs.findPage(tenantId, filter, (page - 1) * pageSize, pageSize);
     const count = await this.logs.countUpTo(tenantId, filter, TOTAL_CAP);

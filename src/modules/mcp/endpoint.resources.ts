@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Principal } from '../../common/auth/principal';
+import { allPages } from '../../common/http/paging';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import type { McpSdk } from './mcp-sdk';
 
 const URI = 'promptgate://endpoints/{id}';
 
@@ -13,12 +15,13 @@ const URI = 'promptgate://endpoints/{id}';
 export class EndpointResources {
   constructor(private readonly endpoints: EndpointsService) {}
 
-  register(server: McpServer, principal: Principal): void {
+  register(server: McpServer, principal: Principal, { ResourceTemplate }: McpSdk): void {
     server.registerResource(
       'endpoint',
       new ResourceTemplate(URI, {
         list: async () => ({
-          resources: (await this.endpoints.list(principal.tenantId, {})).map((endpoint) => ({
+          // resources/list of this SDK has no cursor, so the listing holds every endpoint, read page by page.
+          resources: (await allPages((page) => this.endpoints.list(principal.tenantId, page))).map((endpoint) => ({
             uri: `promptgate://endpoints/${endpoint.id}`,
             name: endpoint.name,
             description: `${endpoint.path}: ${endpoint.inputFields.length} input and ${endpoint.outputFields.length} output fields`,

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../common/auth/principal';
 import { AppError, ForbiddenError } from '../../common/errors/app-error';
 import { fromDatabaseError } from '../../common/errors/database-errors';
 import { AppLogger } from '../../common/logging/app-logger';
 import { EndpointResources } from './endpoint.resources';
+import { mcpSdk } from './mcp-sdk';
 import type { McpTool } from './mcp-tool';
 
 const SERVER_INFO = { name: 'promptgate', version: '1.0.0' };
@@ -24,7 +25,8 @@ export class McpServerFactory {
   ) {}
 
   build(principal: Principal, tools: McpTool[]): McpServer {
-    const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+    const sdk = mcpSdk();
+    const server = new sdk.McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
     for (const tool of tools) {
       server.registerTool(
         tool.name,
@@ -41,7 +43,7 @@ export class McpServerFactory {
         ((args: Record<string, unknown>) => this.call(principal, tool, args)) as never,
       );
     }
-    this.endpointResources.register(server, principal);
+    this.endpointResources.register(server, principal, sdk);
     return server;
   }
 

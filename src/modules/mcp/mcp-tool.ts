@@ -1,5 +1,6 @@
-import type { z, ZodRawShape } from 'zod';
+import { z, type ZodRawShape } from 'zod';
 import type { Principal } from '../../common/auth/principal';
+import { LIST_PAGE_SIZE } from '../../common/http/paging';
 
 /**
  * One MCP tool: a thin adapter from tool arguments to a service call, like a controller handler. `access: 'write'`
@@ -20,6 +21,15 @@ export const optionalShape = <Shape extends Record<string, z.ZodTypeAny>>(shape:
   Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
     [K in keyof Shape]: z.ZodOptional<Shape[K]>;
   };
+
+/** `page` and `pageSize` of the paged list tools, checked by the REST query DTO (ListPageQuery) like the routes. */
+export const pageArguments = {
+  page: z.number().int().optional().describe('Page number, from 1 (default 1)'),
+  pageSize: z.number().int().optional().describe(`Items per page, 1..${LIST_PAGE_SIZE.max} (default ${LIST_PAGE_SIZE.default})`),
+};
+export const PAGED_RESULTS =
+  `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
+  'a full page means there may be more: ask for the next page.';
 
 export const defineTool = <Shape extends ZodRawShape>(tool: McpTool<Shape>): McpTool => tool as unknown as McpTool;
 

@@ -1,5 +1,4 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
@@ -7,6 +6,7 @@ import { type HttpResponseLike, setHeader } from '../../common/http/http-context
 import { AdminThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpExceptionFilter } from './mcp-exception.filter';
+import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, type McpToolGroup } from './mcp-tool';
 
@@ -29,6 +29,7 @@ export class McpController {
   @Post()
   async handle(@Req() request: RawCarrier<AuthenticatedRequest>, @Res() response: RawCarrier<HttpResponseLike>): Promise<void> {
     const server = this.servers.build(request.principal!, this.groups.flatMap((group) => group.tools()));
+    const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes to the Node response itself; on Fastify the reply must be handed over first.
     response.hijack?.();

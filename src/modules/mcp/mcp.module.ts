@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { ExecutionModule } from '../execution/execution.module';
+import { KeysModule } from '../keys/keys.module';
 import { LogsModule } from '../logs/logs.module';
 import { ModelsModule } from '../models/models.module';
 import { PromptsModule } from '../prompts/prompts.module';
@@ -11,16 +12,17 @@ import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, McpToolGroup } from './mcp-tool';
 import { EndpointTools } from './tools/endpoint.tools';
 import { ExecutionTools } from './tools/execution.tools';
+import { KeyTools } from './tools/key.tools';
 import { LogTools } from './tools/log.tools';
 import { ModelTools } from './tools/model.tools';
 import { PromptTools } from './tools/prompt.tools';
 
-const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools, ExecutionTools];
+const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools, ExecutionTools, KeyTools];
 
 // Owns the /mcp server (Streamable HTTP, admin keys): tools over the same services as the admin REST API.
 // Exports nothing.
 @Module({
-  imports: [EndpointsModule, PromptsModule, ModelsModule, LogsModule, ExecutionModule],
+  imports: [EndpointsModule, PromptsModule, ModelsModule, LogsModule, ExecutionModule, KeysModule],
   controllers: [McpController],
   providers: [
     McpServerFactory,

@@ -1,5 +1,5 @@
 import type { RateLimitDecision, RateWindow } from '../../common/rate-limit/rate-limiter';
-import type { RedisClient } from '../../common/redis/redis-client';
+import { type RedisClient, withinRedisDeadline } from '../../common/redis/redis-client';
 import { consumeWindows, decide, stateOf, type WindowCounter } from './rate-windows';
 
 /** Checks and counts a request in all its windows in one atomic step. */
@@ -86,7 +86,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       return this.fallback.consume(windows);
     }
     try {
-      const reply = await this.evaluate(windows);
+      const reply = await withinRedisDeadline(this.evaluate(windows));
       return this.decisionOf(windows, reply, Date.now());
     } catch (error) {
       this.onFallback(error as Error);

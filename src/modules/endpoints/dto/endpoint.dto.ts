@@ -2,6 +2,7 @@ import { PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Omittable } from '../../../common/http/optional.decorator';
+import { ListPageQuery } from '../../../common/http/paging';
 import type { Visibility } from '../endpoint.entity';
 
 export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
@@ -58,7 +59,8 @@ export class UpdateEndpointDto extends PartialType(CreateEndpointDto, { skipNull
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
-export class ListEndpointsQuery {
+/** Query of GET /admin/v1/endpoints: a page of the tenant's endpoints, oldest first, filtered. */
+export class ListEndpointsQuery extends ListPageQuery {
   /** Filter by name (case-insensitive substring). */
   @Omittable() @IsString() @MaxLength(200)
   search?: string;

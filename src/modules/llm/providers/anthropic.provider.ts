@@ -1,10 +1,10 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
+import type * as AnthropicSdk from '@ai-sdk/anthropic';
 import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { httpFetch } from '../http-fetch';
-import { AiSdkClient } from './ai-sdk-client';
+import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** Anthropic Messages API (`/v1/messages`); it has no image generation. */
 @Injectable()
@@ -12,6 +12,7 @@ export class AnthropicProvider implements LlmProvider {
   readonly kind = 'anthropic' as const;
 
   createClient(definition: ProviderDefinition): LlmClient {
+    const { createAnthropic } = loadSdk<typeof AnthropicSdk>('@ai-sdk/anthropic');
     const anthropic = createAnthropic({ fetch: httpFetch, apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
     return new AiSdkClient({
       providerName: definition.name,

@@ -1,10 +1,10 @@
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import type * as GoogleSdk from '@ai-sdk/google';
 import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { httpFetch } from '../http-fetch';
-import { AiSdkClient } from './ai-sdk-client';
+import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** Google Gemini API: text and (Gemini image models) images through `:generateContent`. */
 @Injectable()
@@ -12,6 +12,7 @@ export class GoogleProvider implements LlmProvider {
   readonly kind = 'google' as const;
 
   createClient(definition: ProviderDefinition): LlmClient {
+    const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
     const google = createGoogleGenerativeAI({
       fetch: httpFetch,
       apiKey: definition.apiKey,

@@ -1,11 +1,11 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type * as OpenAiCompatibleSdk from '@ai-sdk/openai-compatible';
 import { Injectable } from '@nestjs/common';
 import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { httpFetch } from '../http-fetch';
-import { AiSdkClient } from './ai-sdk-client';
+import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /**
  * Any OpenAI-compatible server from MODELS_FILE (Ollama, vLLM, LM Studio, OpenRouter): `/chat/completions` with a
@@ -20,6 +20,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     if (!definition.baseUrl) {
       return unreachable(`Provider ${definition.name} has no baseUrl in MODELS_FILE`);
     }
+    const { createOpenAICompatible } = loadSdk<typeof OpenAiCompatibleSdk>('@ai-sdk/openai-compatible');
     const provider = createOpenAICompatible({
       fetch: httpFetch,
       name: definition.name,

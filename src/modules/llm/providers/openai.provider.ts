@@ -1,10 +1,10 @@
-import { createOpenAI } from '@ai-sdk/openai';
+import type * as OpenAiSdk from '@ai-sdk/openai';
 import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { httpFetch } from '../http-fetch';
-import { AiSdkClient } from './ai-sdk-client';
+import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** OpenAI: text through the Responses API (`/v1/responses`), images through `/v1/images/generations`. */
 @Injectable()
@@ -12,6 +12,7 @@ export class OpenAiProvider implements LlmProvider {
   readonly kind = 'openai' as const;
 
   createClient(definition: ProviderDefinition): LlmClient {
+    const { createOpenAI } = loadSdk<typeof OpenAiSdk>('@ai-sdk/openai');
     const openai = createOpenAI({ fetch: httpFetch, apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
     return new AiSdkClient({
       providerName: definition.name,

@@ -1,9 +1,10 @@
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsUUID, Max, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsUUID } from 'class-validator';
 import { Omittable } from '../../../common/http/optional.decorator';
+import { PageNumber, PageSize } from '../../../common/http/paging';
 import type { ExecutionSource } from '../new-execution-log';
 
-export const MAX_PAGE_SIZE = 50;
+/** interface-spec Limits: log page size, default 20, maximum 50. */
+export const LOG_PAGE_SIZE = { default: 20, max: 50 } as const;
 
 /** Query of GET /admin/v1/logs: every filter is optional and they combine with AND. */
 export class ListLogsQuery {
@@ -32,10 +33,10 @@ export class ListLogsQuery {
   to?: string;
 
   /** Page number, from 1. Default 1. */
-  @Omittable() @Type(() => Number) @IsInt({ message: 'page must be an integer' }) @Min(1)
+  @PageNumber()
   page?: number;
 
   /** Rows per page, 1..50. Default 20. */
-  @Omittable() @Type(() => Number) @IsInt({ message: 'pageSize must be an integer' }) @Min(1) @Max(MAX_PAGE_SIZE)
+  @PageSize(LOG_PAGE_SIZE)
   pageSize?: number;
 }

@@ -5,7 +5,7 @@ import { CreateEndpointDto, ListEndpointsQuery, UpdateEndpointDto } from '../../
 import { CreateInputFieldDto, CreateOutputFieldDto, UpdateInputFieldDto, UpdateOutputFieldDto } from '../../endpoints/dto/field.dto';
 import { EndpointFieldsService } from '../../endpoints/endpoint-fields.service';
 import { EndpointsService } from '../../endpoints/endpoints.service';
-import { defineTool, McpTool, McpToolGroup, optionalShape } from '../mcp-tool';
+import { defineTool, McpTool, McpToolGroup, optionalShape, PAGED_RESULTS, pageArguments } from '../mcp-tool';
 
 const id = z.string().uuid().describe('Endpoint id (uuid)');
 const endpointSettings = {
@@ -54,10 +54,17 @@ export class EndpointTools extends McpToolGroup {
       defineTool({
         name: 'list_endpoints',
         title: 'List endpoints',
-        description: 'Lists the tenant\'s endpoints with their input and output fields. Filters: search (name), visibility, deleted (soft-deleted ones instead).',
+        description:
+          'Lists the tenant\'s endpoints with their input and output fields, oldest first. Filters: search (name), visibility, ' +
+          `deleted (soft-deleted ones instead). ${PAGED_RESULTS}`,
         access: 'read',
-        input: { search: z.string().optional(), visibility: z.enum(['Public', 'Private']).optional(), deleted: z.boolean().optional() },
-        run: (p, args) => endpoints.list(p.tenantId, validateDto(ListEndpointsQuery, args)),
+        input: {
+          search: z.string().optional(),
+          visibility: z.enum(['Public', 'Private']).optional(),
+          deleted: z.boolean().optional(),
+          ...pageArguments,
+        },
+        run: async (p, args) => (await endpoints.list(p.tenantId, validateDto(ListEndpointsQuery, args))).items,
       }),
       defineTool({
         name: 'get_endpoint',
