@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,13 +17,12 @@ export function templatePath(): string {
 export async function buildTemplate(): Promise<void> {
   const file = templatePath();
   if (fs.existsSync(file)) return;
-  const pglite = new PGlite({ dataDir: 'memory://' });
-  const embedded = { pglite } as unknown as EmbeddedDatabase;
+  const embedded = EmbeddedDatabase.open('memory://');
   const dataSource = await new DataSource(dataSourceOptions({}, [], embedded)).initialize();
   await runMigrations(dataSource, {});
   await dataSource.destroy();
-  const dump = await pglite.dumpDataDir('gzip');
-  await pglite.close();
+  const dump = await embedded.pglite.dumpDataDir('gzip');
+  await embedded.close();
   const temporary = `${file}.${process.pid}`;
   fs.writeFileSync(temporary, Buffer.from(await dump.arrayBuffer()));
   fs.renameSync(temporary, file);

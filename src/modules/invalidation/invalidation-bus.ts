@@ -27,8 +27,15 @@ export interface InvalidatingCacheOptions {
 export class InvalidatingCache<V extends object> {
   private readonly entries: LRUCache<string, V>;
   private readonly keysById = new Map<string, Set<string>>();
-  /** Bumped on every invalidation: a load that started before it must not store its (possibly stale) result. */
-  private generation = 0;
+  /**
+   * A load that started before an invalidation of its record must not store its (possibly stale) result; one that
+   * raced a change of some other record may. `tick` counts invalidations; while loads are in flight, `changedAt`
+   * remembers the tick of each id's latest one and `resetAt` that of the latest "anything may have changed".
+   */
+  private tick = 0;
+  private resetAt = 0;
+  private readonly changedAt = new Map<string, number>();
+  private loading = 0;
 
   constructor(
     bus: InvalidationBus,
@@ -48,25 +55,36 @@ export class InvalidatingCache<V extends object> {
   async getOrLoad(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const cached = this.entries.get(key);
     if (cached) return cached;
-    const generation = this.generation;
-    const loaded = await load();
-    if (loaded && generation === this.generation) {
-      this.entries.set(key, loaded);
-      const keys = this.keysById.get(this.idOf(loaded)) ?? new Set<string>();
-      keys.add(key);
-      this.keysById.set(this.idOf(loaded), keys);
+    const startedAt = this.tick;
+    this.loading++;
+    try {
+      const loaded = await load();
+      if (loaded && !this.changedSince(this.idOf(loaded), startedAt)) {
+        this.entries.set(key, loaded);
+        const keys = this.keysById.get(this.idOf(loaded)) ?? new Set<string>();
+        keys.add(key);
+        this.keysById.set(this.idOf(loaded), keys);
+      }
+      return loaded;
+    } finally {
+      if (--this.loading === 0) this.changedAt.clear();
     }
-    return loaded;
   }
 
   invalidate(id: string | null): void {
-    this.generation++;
+    this.tick++;
     if (id === null) {
+      this.resetAt = this.tick;
       this.entries.clear();
       return;
     }
+    if (this.loading > 0) this.changedAt.set(id, this.tick);
     for (const key of [...(this.keysById.get(id) ?? [])]) this.entries.delete(key);
     this.keysById.delete(id);
+  }
+
+  private changedSince(id: string, tick: number): boolean {
+    return this.resetAt > tick || (this.changedAt.get(id) ?? 0) > tick;
   }
 
   get size(): number {
