@@ -51,7 +51,7 @@ export class InvalidatingCache<V extends object> {
     bus.subscribe(topic, (id) => this.invalidate(id));
   }
 
-  /** The cached value, or `load()`'s (stored unless null, and unless an invalidation arrived meanwhile). */
+  /** The cached value, or `load()`'s (stored unless null, and unless its record was invalidated meanwhile). */
   async getOrLoad(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const cached = this.entries.get(key);
     if (cached) return cached;
@@ -59,11 +59,13 @@ export class InvalidatingCache<V extends object> {
     this.loading++;
     try {
       const loaded = await load();
-      if (loaded && !this.changedSince(this.idOf(loaded), startedAt)) {
+      if (!loaded) return null;
+      const id = this.idOf(loaded);
+      if (!this.changedSince(id, startedAt)) {
         this.entries.set(key, loaded);
-        const keys = this.keysById.get(this.idOf(loaded)) ?? new Set<string>();
+        const keys = this.keysById.get(id) ?? new Set<string>();
         keys.add(key);
-        this.keysById.set(this.idOf(loaded), keys);
+        this.keysById.set(id, keys);
       }
       return loaded;
     } finally {
