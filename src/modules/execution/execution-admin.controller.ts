@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Param, ParseUUIDPipe, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { type HttpRequestLike, requestIdOf } from '../../common/http/http-context';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { TestRunDto } from './dto/test-run.dto';
 import { ExecutionService } from './execution.service';
 
@@ -22,7 +23,7 @@ export class ExecutionAdminController {
   @ApiEnvelope(null)
   testRun(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() dto: TestRunDto,
     @Req() request: HttpRequestLike,
   ): Promise<unknown> {

@@ -9,6 +9,7 @@ import {
   toExecutionLogDetailResponse,
   toExecutionLogResponse,
 } from './dto/execution-log.response';
+import { pageWindow } from '../../common/http/paging';
 import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
 import { ExecutionLogsRepository, LogFilter, PreparedLog } from './execution-logs.repository';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
@@ -64,11 +65,12 @@ export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplic
   }
 
   async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
-    const page = query.page ?? 1;
-    const pageSize = query.pageSize ?? LOG_PAGE_SIZE.default;
+    const { page, pageSize, offset } = pageWindow(query, LOG_PAGE_SIZE.default);
     const filter = filterOf(query);
-    const rows = await this.logs.findPage(tenantId, filter, (page - 1) * pageSize, pageSize);
-    const count = await this.logs.countUpTo(tenantId, filter, TOTAL_CAP);
+    const [rows, count] = await Promise.all([
+      this.logs.findPage(tenantId, filter, offset, pageSize),
+      this.logs.countUpTo(tenantId, filter, TOTAL_CAP),
+    ]);
     return {
       items: rows.map(toExecutionLogResponse),
       page,

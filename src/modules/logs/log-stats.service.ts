@@ -25,8 +25,10 @@ export class LogStatsService {
         'interval',
       );
     }
-    const rows = await this.logs.stats(tenantId, filter, interval);
-    const errorRows = await this.logs.errorCodes(tenantId, filter, interval);
+    const [rows, errorRows] = await Promise.all([
+      this.logs.stats(tenantId, filter, interval),
+      this.logs.errorCodes(tenantId, filter, interval),
+    ]);
     return buildStats({ endpointId: query.endpointId ?? null, from, to, interval }, rows, errorRows);
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { ExecutionLogDetailResponse, ExecutionLogPageResponse } from './dto/execution-log.response';
 import { ListLogsQuery } from './dto/list-logs.dto';
 import { ExecutionLogsService } from './execution-logs.service';
@@ -24,7 +25,7 @@ export class LogsController {
   /** One execution with its inputs, rendered prompt, raw LLM response and parsed output. */
   @Get(':id')
   @ApiEnvelope(ExecutionLogDetailResponse)
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<ExecutionLogDetailResponse> {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<ExecutionLogDetailResponse> {
     return this.logs.get(principal.tenantId, id);
   }
 }

@@ -1,8 +1,9 @@
-import { Controller, Get, Param, ParseIntPipe, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { PromptVersionResponse, VersionComparisonResponse } from '../versions/dto/version.response';
 import { CompareVersionsQuery } from './dto/prompt.dto';
 import { PromptResponse } from './dto/prompt.response';
@@ -17,7 +18,7 @@ export class PromptVersionsController {
   /** Every version, oldest first, including those archived by the plan's history limit. */
   @Get()
   @ApiEnvelope([PromptVersionResponse])
-  list(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptVersionResponse[]> {
+  list(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptVersionResponse[]> {
     return this.versions.list(principal.tenantId, id);
   }
 
@@ -26,7 +27,7 @@ export class PromptVersionsController {
   @ApiEnvelope(VersionComparisonResponse)
   compare(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Query() query: CompareVersionsQuery,
   ): Promise<VersionComparisonResponse> {
     return this.versions.compare(principal.tenantId, id, query.from, query.to);
@@ -36,7 +37,7 @@ export class PromptVersionsController {
   @ApiEnvelope(PromptVersionResponse)
   get(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Param('versionNumber', ParseIntPipe) versionNumber: number,
   ): Promise<PromptVersionResponse> {
     return this.versions.get(principal.tenantId, id, versionNumber);
@@ -47,7 +48,7 @@ export class PromptVersionsController {
   @ApiEnvelope(PromptResponse, { status: 201 })
   restore(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Param('versionNumber', ParseIntPipe) versionNumber: number,
   ): Promise<PromptResponse> {
     return this.versions.restore(principal.tenantId, id, versionNumber);

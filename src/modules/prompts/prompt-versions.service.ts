@@ -9,7 +9,7 @@ import {
 import { VersionsService } from '../versions/versions.service';
 import { PromptResponse, toPromptResponse } from './dto/prompt.response';
 import { restoredName } from './prompt-naming';
-import { exactName, PromptsService } from './prompts.service';
+import { contentOf, exactName, PromptsService } from './prompts.service';
 
 /** The version routes of a prompt: the prompt is checked here (tenant, endpoint), the rows come from VersionsService. */
 @Injectable()
@@ -46,13 +46,7 @@ export class PromptVersionsService {
     this.models.require(version.llmModel);
     const restored = await this.prompts.createDraft(tenantId, prompt.endpointId, {
       pickName: exactName(restoredName(prompt.name, versionNumber)),
-      content: {
-        template: version.template,
-        llmModel: version.llmModel,
-        temperature: version.temperature,
-        maxTokens: version.maxTokens,
-        customParameters: version.customParameters,
-      },
+      content: contentOf(version),
       changeNotes: `Restored from '${prompt.name}' version ${versionNumber}`,
     });
     return toPromptResponse(restored, null);

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { CreatePromptDto, ListPromptsQuery, UpdatePromptDto, ValidateTemplateDto } from './dto/prompt.dto';
 import { PromptResponse, TemplateValidationResponse } from './dto/prompt.response';
 import { PromptLifecycleService } from './prompt-lifecycle.service';
@@ -35,7 +36,7 @@ export class PromptsController {
 
   @Get(':id')
   @ApiEnvelope(PromptResponse)
-  get(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.prompts.get(principal.tenantId, id);
   }
 
@@ -51,7 +52,7 @@ export class PromptsController {
   @ApiEnvelope(PromptResponse)
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', ParseUUIDPipe) id: string,
+    @Param('id', UuidParamPipe) id: string,
     @Body() dto: UpdatePromptDto,
   ): Promise<PromptResponse> {
     return this.prompts.update(principal.tenantId, id, dto);
@@ -61,7 +62,7 @@ export class PromptsController {
   @Post(':id/promote')
   @HttpCode(200)
   @ApiEnvelope(PromptResponse)
-  promote(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  promote(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.lifecycle.promote(principal.tenantId, id);
   }
 
@@ -69,7 +70,7 @@ export class PromptsController {
   @Post(':id/demote')
   @HttpCode(200)
   @ApiEnvelope(PromptResponse)
-  demote(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  demote(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.lifecycle.demote(principal.tenantId, id);
   }
 
@@ -77,7 +78,7 @@ export class PromptsController {
   @Post(':id/set-default')
   @HttpCode(200)
   @ApiEnvelope(PromptResponse)
-  setDefault(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  setDefault(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.lifecycle.setDefault(principal.tenantId, id);
   }
 
@@ -85,7 +86,7 @@ export class PromptsController {
   @Post(':id/archive')
   @HttpCode(200)
   @ApiEnvelope(PromptResponse)
-  archive(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  archive(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.lifecycle.archive(principal.tenantId, id);
   }
 
@@ -93,14 +94,14 @@ export class PromptsController {
   @Post(':id/unarchive')
   @HttpCode(200)
   @ApiEnvelope(PromptResponse)
-  unarchive(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  unarchive(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.lifecycle.unarchive(principal.tenantId, id);
   }
 
   /** A clone as a new Draft named `<name> (copy)`. */
   @Post(':id/duplicate')
   @ApiEnvelope(PromptResponse, { status: 201 })
-  duplicate(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<PromptResponse> {
+  duplicate(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
     return this.prompts.duplicate(principal.tenantId, id);
   }
 }

@@ -45,20 +45,20 @@ export class PromptsRepository {
     return query.getMany();
   }
 
-  /** Non-archived prompts of the endpoint whose name or slug is taken by one of the given values. */
+  /** Non-archived prompts of the endpoint that already use this name or this slug. */
   findActiveClashes(
     manager: EntityManager,
     tenantId: string,
     endpointId: string,
-    names: string[],
-    slugs: string[],
+    name: string,
+    slug: string,
   ): Promise<PromptEntity[]> {
     return manager
       .getRepository(PromptEntity)
       .createQueryBuilder('p')
       .where('p.tenant_id = :tenantId AND p.endpoint_id = :endpointId', { tenantId, endpointId })
       .andWhere(`p.status <> 'Archived'`)
-      .andWhere('(p.name IN (:...names) OR p.slug IN (:...slugs))', { names, slugs })
+      .andWhere('(p.name = :name OR p.slug = :slug)', { name, slug })
       .getMany();
   }
 

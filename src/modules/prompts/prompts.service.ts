@@ -123,7 +123,7 @@ export class PromptsService {
         currentVersion: 1,
         changeNotes: draft.changeNotes,
       });
-      await this.versions.append(manager, tenantId, prompt.id, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
+      await this.versions.append(manager, tenantId, prompt.id, 1, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
       return prompt;
     });
     await this.endpoints.notifyChanged(endpointId);
@@ -157,8 +157,9 @@ export class PromptsService {
       }
       if (contentChanged(before, after)) {
         const changeNotes = changes.changeNotes ?? null;
-        const version = await this.versions.append(manager, tenantId, id, { status: prompt.status, content: after, changeNotes }, historyLimit);
-        Object.assign(update, after, { currentVersion: version.versionNumber, changeNotes });
+        const versionNumber = prompt.currentVersion + 1;
+        await this.versions.append(manager, tenantId, id, versionNumber, { status: prompt.status, content: after, changeNotes }, historyLimit);
+        Object.assign(update, after, { currentVersion: versionNumber, changeNotes });
       } else if (changes.changeNotes !== undefined) {
         update.changeNotes = changes.changeNotes;
       }
@@ -224,7 +225,7 @@ export class PromptsService {
 
   /** decisions.md §2: name and slug unique among the endpoint's non-archived prompts (the partial unique indexes back it). */
   async ensureNameFree(manager: EntityManager, prompt: Pick<PromptEntity, 'id' | 'tenantId' | 'endpointId'>, name: string): Promise<void> {
-    const clashes = await this.prompts.findActiveClashes(manager, prompt.tenantId, prompt.endpointId, [name], [slugify(name)]);
+    const clashes = await this.prompts.findActiveClashes(manager, prompt.tenantId, prompt.endpointId, name, slugify(name));
     if (clashes.some((p) => p.id !== prompt.id)) throw nameTaken(name);
   }
 
@@ -241,13 +242,14 @@ export function exactName(name: string): NewDraft['pickName'] {
   };
 }
 
-export function contentOf(prompt: PromptEntity): VersionContent {
+/** The versioned content of a prompt or of one of its versions (picked field by field, so nothing else is copied). */
+export function contentOf(source: VersionContent): VersionContent {
   return {
-    template: prompt.template,
-    llmModel: prompt.llmModel,
-    temperature: prompt.temperature,
-    maxTokens: prompt.maxTokens,
-    customParameters: prompt.customParameters,
+    template: source.template,
+    llmModel: source.llmModel,
+    temperature: source.temperature,
+    maxTokens: source.maxTokens,
+    customParameters: source.customParameters,
   };
 }
 
@@ -263,10 +265,6 @@ function toExecutablePrompt(prompt: PromptEntity): ExecutablePrompt {
     slug: prompt.slug,
     status: prompt.status,
     version: prompt.currentVersion,
-    template: prompt.template,
-    llmModel: prompt.llmModel,
-    temperature: prompt.temperature,
-    maxTokens: prompt.maxTokens,
-    customParameters: prompt.customParameters,
+    ...contentOf(prompt),
   };
 }

@@ -21,16 +21,6 @@ export class VersionsRepository {
     return this.versions.findBy({ tenantId, promptId, versionNumber: In(versionNumbers) });
   }
 
-  /** The highest version number so far (0 when none), read inside the caller's transaction. */
-  async latestNumber(manager: EntityManager, tenantId: string, promptId: string): Promise<number> {
-    const row = await manager
-      .createQueryBuilder(PromptVersionEntity, 'v')
-      .select('MAX(v.version_number)', 'latest')
-      .where('v.tenant_id = :tenantId AND v.prompt_id = :promptId', { tenantId, promptId })
-      .getRawOne<{ latest: number | null }>();
-    return Number(row?.latest ?? 0);
-  }
-
   insert(
     manager: EntityManager,
     tenantId: string,

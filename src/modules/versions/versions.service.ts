@@ -30,18 +30,19 @@ export class VersionsService {
   }
 
   /**
-   * Appends the next version inside the caller's transaction. The caller must hold a row lock on the prompt, which
-   * serialises appends, so numbers run from 1 without gaps; the unique (prompt_id, version_number) backs it up.
-   * Versions past the plan's limit are archived, never deleted.
+   * Appends version `versionNumber` inside the caller's transaction: 1 for a new prompt, else the prompt's
+   * currentVersion + 1. The caller must hold a row lock on the prompt, which serialises appends, so numbers run from 1
+   * without gaps; the unique (prompt_id, version_number) backs it up. Versions past the plan's limit are archived,
+   * never deleted.
    */
   async append(
     manager: EntityManager,
     tenantId: string,
     promptId: string,
+    versionNumber: number,
     version: NewVersion,
     historyLimit: number | null,
   ): Promise<PromptVersionEntity> {
-    const versionNumber = (await this.versions.latestNumber(manager, tenantId, promptId)) + 1;
     const saved = await this.versions.insert(manager, tenantId, promptId, versionNumber, {
       ...version.content,
       status: version.status,
