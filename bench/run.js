@@ -26,7 +26,10 @@ const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequ
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
 const newAdminKey = () => 'epa_' + require('node:crypto').randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(40, 'x').slice(0, 40);
-let ADMIN_KEY = newAdminKey();
+/** The admin key of the service being measured (each adapter's service gets a new one). */
+let ADMIN_KEY;
+/** The figures of a scenario left out with --scenarios. */
+const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
 const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
 const SERVER_CORE = '0';
 const CLIENT_CORE = '1';
@@ -195,7 +198,6 @@ async function runAdapter(adapter, upstreams, bare, modelsFile) {
     const probe = await fetch(post(routes['bench-hit']).url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: post(routes['bench-hit']).body });
     if (!probe.ok) throw new Error(`bench-hit answered ${probe.status}: ${await probe.text()}`);
     const results = {};
-    const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
     results.cacheHit = SCENARIOS.has('cacheHit') ? await measure({ ...post(routes['bench-hit']), connections: 50 }) : skipped;
     results.cacheMiss = SCENARIOS.has('cacheMiss') ? await measure({ ...post(routes['bench-miss']), connections: 50 }) : skipped;
     results.loadService = SCENARIOS.has('load') ? await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid) : skipped;
@@ -218,7 +220,6 @@ async function restartTime(adapter, env, running) {
 
 async function seedScale(url) {
   const script = path.join(__dirname, 'seed-scale.js');
-  if (!fs.existsSync(script)) throw new Error('--scale needs bench/seed-scale.js');
   const result = spawnSync(process.execPath, [script, url, ADMIN_KEY], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error('seeding failed');
 }
@@ -268,7 +269,6 @@ async function main() {
 
   const upstreamBody = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Summarize in one sentence: The quick brown fox.' }] });
   const direct = (port) => ({ url: `http://127.0.0.1:${port}/v1/chat/completions`, body: upstreamBody });
-  const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
   const baseline = {
     bare: SCENARIOS.has('cacheHit') || SCENARIOS.has('cacheMiss') ? await measure({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, method: 'GET' }) : skipped,
     loadDirect: SCENARIOS.has('load') ? await measure({ ...direct(slow.port), connections: 50 }) : skipped,

@@ -1,5 +1,5 @@
 import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -7,6 +7,8 @@ import { AppModule, AppModuleOptions } from './app.module';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { setupOpenApi } from './openapi';
+
+type RawCarrier<T> = T & { raw?: T };
 
 /**
  * Builds and initialises the application. This is the one place that knows the HTTP adapter (HTTP_ADAPTER, Fastify by default, as
@@ -16,12 +18,20 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   const { config } = options;
   const module = AppModule.forRoot(options);
   // A failing start rejects (main prints one line and exits 1) instead of Nest's default process.abort().
-  const nestOptions = { bufferLogs: true, abortOnError: false };
+  // Each adapter parses JSON bodies itself, with the MAX_BODY_BYTES limit.
+  const nestOptions = { bufferLogs: true, abortOnError: false, bodyParser: false };
   const app =
     config.httpAdapter === 'fastify'
       ? await fastifyApplication(module, options, nestOptions)
       : await expressApplication(module, options, nestOptions);
-  app.useLogger(app.get(AppLogger));
+  const logger = app.get(AppLogger);
+  app.useLogger(logger);
+  // Nest's request hook runs first on either adapter, before routing and body parsing, so the answers those refuse
+  // (404, 413, malformed JSON) carry X-Request-Id too. Fastify hands over its request and reply; Express the raw ones.
+  const requestIds = new RequestIdMiddleware(logger);
+  (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
+    requestIds.use(request.raw ?? request, response.raw ?? response, done),
+  );
   setupOpenApi(app);
   await app.init();
   // Fastify finalises its routes (and their hooks) when ready; listen() would do it too, but callers may drive the
@@ -66,20 +76,15 @@ async function fastifyApplication(
 
   // decisions.md §5: bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE).
   const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
-  const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, { ...nestOptions, bodyParser: false });
+  const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   const instance = fastify.getHttpAdapter().getInstance();
   // Fastify's own (prototype-poisoning-safe) JSON parser, but an empty body is no body, as with Express: lifecycle
   // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else.
   const parseJson = instance.getDefaultJsonParser('error', 'error');
   instance.removeContentTypeParser('application/json');
-  instance.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.maxBodyBytes }, (request, body, done) =>
+  instance.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
     body === '' ? done(null, undefined) : parseJson(request, body as string, done),
   );
-  const requestIds = new RequestIdMiddleware(fastify.get(AppLogger));
-  // Before routing and body parsing, so the answers they refuse (404, 413, malformed JSON) carry X-Request-Id too.
-  instance.addHook('onRequest', (request, reply, done) => {
-    requestIds.use(request.raw as IncomingMessage & { requestId?: string }, reply.raw as ServerResponse, done);
-  });
   return fastify;
 }
 
@@ -89,9 +94,7 @@ async function expressApplication(
   nestOptions: NestApplicationOptions,
 ): Promise<INestApplication> {
   const { ExpressAdapter } = await import('@nestjs/platform-express');
-  const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), { ...nestOptions, bodyParser: false });
-  const requestIds = new RequestIdMiddleware(express.get(AppLogger));
-  express.use(requestIds.use.bind(requestIds));
+  const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), nestOptions);
   express.useBodyParser('json', { limit: config.maxBodyBytes });
   return express;
 }

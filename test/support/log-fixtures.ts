@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
-import { auth, SeededTenant } from './seed';
+import { createEndpoint as createAdminEndpoint } from './endpoint-fixtures';
+import type { SeededTenant } from './seed';
 import type { TestApp } from './test-app';
 
-/** An endpoint created through the admin API (execution logs reference one). */
+/** An endpoint created through the admin API (execution logs reference one); returns its id. */
 export async function createEndpoint(t: TestApp, tenant: SeededTenant, name: string): Promise<string> {
-  const res = await t.http
-    .post('/admin/v1/endpoints')
-    .set(auth(tenant.admin))
-    .send({ name, path: `/api/v1/${name}-${randomUUID().slice(0, 8)}` });
-  expect(res.status).toBe(201);
-  return res.body.data.id;
+  return (await createAdminEndpoint(t, tenant.admin, { name })).id;
 }
 
 /** A complete log row with plausible values; tests override what they check. */

@@ -1,4 +1,3 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppLogger } from '../logging/app-logger';
@@ -9,12 +8,11 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * Gives every request an id (a well-formed incoming X-Request-Id is kept), echoes it as X-Request-Id, and writes one
  * structured access-log line when the response finishes. Headers are never logged: they carry API keys.
  */
-@Injectable()
-export class RequestIdMiddleware implements NestMiddleware {
+export class RequestIdMiddleware {
   constructor(private readonly logger: AppLogger) {}
 
   use(request: IncomingMessage & { requestId?: string }, response: ServerResponse, next: () => void): void {
-    // Installed once, ahead of routing and body parsing, by app.setup.ts.
+    // Installed once, as the HTTP adapter's request hook (ahead of routing and body parsing), by app.setup.ts.
     const incoming = request.headers['x-request-id'];
     const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     request.requestId = id;

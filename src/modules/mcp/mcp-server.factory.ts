@@ -36,7 +36,7 @@ export class McpServerFactory {
           inputSchema: tool.input,
           annotations: {
             readOnlyHint: tool.access === 'read',
-            destructiveHint: tool.access === 'write' && /delete|archive/.test(tool.name),
+            destructiveHint: tool.access === 'write' && /^(delete|archive)_/.test(tool.name),
             openWorldHint: tool.access === 'execute',
           },
         },

@@ -22,11 +22,11 @@ export const optionalShape = <Shape extends Record<string, z.ZodTypeAny>>(shape:
     [K in keyof Shape]: z.ZodOptional<Shape[K]>;
   };
 
-/** `page` and `pageSize` of the paged list tools, checked by the REST query DTO (ListPageQuery) like the routes. */
-export const pageArguments = {
+/** `page` and `pageSize` of a paged list tool, checked by the REST query DTO of the matching route. */
+export const pageArguments = (size: { default: number; max: number } = LIST_PAGE_SIZE) => ({
   page: z.number().int().optional().describe('Page number, from 1 (default 1)'),
-  pageSize: z.number().int().optional().describe(`Items per page, 1..${LIST_PAGE_SIZE.max} (default ${LIST_PAGE_SIZE.default})`),
-};
+  pageSize: z.number().int().optional().describe(`Items per page, 1..${size.max} (default ${size.default})`),
+});
 export const PAGED_RESULTS =
   `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
   'a full page means there may be more: ask for the next page.';

@@ -8,7 +8,7 @@ import { McpAuthGuard } from './mcp-auth.guard';
 import { McpExceptionFilter } from './mcp-exception.filter';
 import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
-import { MCP_TOOL_GROUPS, type McpToolGroup } from './mcp-tool';
+import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
 
 type RawCarrier<T> = T & { raw?: T; hijack?: () => void };
 
@@ -21,14 +21,19 @@ type RawCarrier<T> = T & { raw?: T; hijack?: () => void };
 @UseGuards(McpAuthGuard, AdminThrottlerGuard)
 @UseFilters(McpExceptionFilter)
 export class McpController {
+  /** The tools do not depend on the caller (the principal is passed to each call), so they are built once. */
+  private readonly tools: McpTool[];
+
   constructor(
     private readonly servers: McpServerFactory,
-    @Inject(MCP_TOOL_GROUPS) private readonly groups: McpToolGroup[],
-  ) {}
+    @Inject(MCP_TOOL_GROUPS) groups: McpToolGroup[],
+  ) {
+    this.tools = groups.flatMap((group) => group.tools());
+  }
 
   @Post()
   async handle(@Req() request: RawCarrier<AuthenticatedRequest>, @Res() response: RawCarrier<HttpResponseLike>): Promise<void> {
-    const server = this.servers.build(request.principal!, this.groups.flatMap((group) => group.tools()));
+    const server = this.servers.build(request.principal!, this.tools);
     const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes to the Node response itself; on Fastify the reply must be handed over first.

@@ -62,7 +62,7 @@ export class EndpointTools extends McpToolGroup {
           search: z.string().optional(),
           visibility: z.enum(['Public', 'Private']).optional(),
           deleted: z.boolean().optional(),
-          ...pageArguments,
+          ...pageArguments(),
         },
         run: async (p, args) => (await endpoints.list(p.tenantId, validateDto(ListEndpointsQuery, args))).items,
       }),

@@ -20,7 +20,7 @@ export class KeyTools extends McpToolGroup {
           'Lists the tenant\'s API key records, oldest first: name, type, environment or permission, last4 (never the value), ' +
           `status, createdAt, lastUsedAt, endpoint restriction and rate limits. ${PAGED_RESULTS}`,
         access: 'read',
-        input: pageArguments,
+        input: pageArguments(),
         run: async (p, args) => (await this.keys.list(p.tenantId, validateDto(ListKeysQuery, args))).items,
       }),
     ];

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { validateDto } from '../../../common/http/validation.pipe';
-import { ListLogsQuery } from '../../logs/dto/list-logs.dto';
+import { ListLogsQuery, LOG_PAGE_SIZE } from '../../logs/dto/list-logs.dto';
 import { StatsQuery } from '../../logs/dto/stats.dto';
 import { ExecutionLogsService } from '../../logs/execution-logs.service';
 import { LogStatsService } from '../../logs/log-stats.service';
-import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
+import { defineTool, McpTool, McpToolGroup, pageArguments } from '../mcp-tool';
 
 const timestamp = z.string().optional().describe('ISO 8601 timestamp');
 
@@ -33,8 +33,7 @@ export class LogTools extends McpToolGroup {
           promptId: z.string().uuid().optional(),
           from: timestamp,
           to: timestamp,
-          page: z.number().int().optional().describe('From 1, default 1'),
-          pageSize: z.number().int().optional().describe('1..50, default 20'),
+          ...pageArguments(LOG_PAGE_SIZE),
         },
         run: (p, args) => this.logs.list(p.tenantId, validateDto(ListLogsQuery, args)),
       }),
