@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../../common/redis/redis-client';
 
 /** Which cache keys belong to an endpoint, so its entries can be removed without scanning the cache. */
@@ -7,21 +8,25 @@ export abstract class EndpointCacheIndex {
   abstract take(endpointId: string): Promise<string[]>;
 }
 
-/** In process: keys with their expiry; expired ones are pruned as new ones arrive. */
+/**
+ * In process: each cache key with its endpoint, bounded like the in-process store (least recently added go first,
+ * each also expires with its entry), so adding is constant-time; a permanent endpoint delete, which is rare, scans it.
+ */
 export class MemoryEndpointCacheIndex extends EndpointCacheIndex {
-  private readonly keys = new Map<string, Map<string, number>>();
+  private readonly endpointOf: LRUCache<string, string>;
+
+  constructor(maxEntries: number) {
+    super();
+    this.endpointOf = new LRUCache<string, string>({ max: maxEntries });
+  }
 
   async add(endpointId: string, key: string, ttlMs: number): Promise<void> {
-    const now = Date.now();
-    const keys = this.keys.get(endpointId) ?? new Map<string, number>();
-    for (const [existing, expiresAt] of keys) if (expiresAt <= now) keys.delete(existing);
-    keys.set(key, now + ttlMs);
-    this.keys.set(endpointId, keys);
+    this.endpointOf.set(key, endpointId, { ttl: ttlMs });
   }
 
   async take(endpointId: string): Promise<string[]> {
-    const keys = [...(this.keys.get(endpointId)?.keys() ?? [])];
-    this.keys.delete(endpointId);
+    const keys = [...this.endpointOf.entries()].filter(([, owner]) => owner === endpointId).map(([key]) => key);
+    for (const key of keys) this.endpointOf.delete(key);
     return keys;
   }
 }

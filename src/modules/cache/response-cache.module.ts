@@ -55,20 +55,13 @@ function boundedMemoryStore(max: number) {
     CacheConnectionModule,
     CacheModule.registerAsync({
       imports: [CacheConnectionModule],
-      inject: [CacheConnection, AppLogger],
-      useFactory: async (connection: CacheConnection, logger: AppLogger) => {
+      inject: [CacheConnection],
+      useFactory: async (connection: CacheConnection) => {
         if (!connection.client) return { stores: [new Keyv({ store: boundedMemoryStore(MEMORY_MAX_ENTRIES) })] };
         await connection.ready();
         const store = new KeyvRedis(connection.client, { namespace: NAMESPACE, keyPrefixSeparator: ':' });
-        const keyv = new Keyv(store, { namespace: NAMESPACE, useKeyPrefix: false });
-        // keyv turns Redis failures into misses and no-op stores; they are logged here, at most twice a minute.
-        let lastWarning = 0;
-        keyv.on('error', (error: Error) => {
-          if (Date.now() - lastWarning < 30_000) return;
-          lastWarning = Date.now();
-          logger.write('warn', `Response cache unavailable, serving uncached: ${error?.message ?? error}`, { context: 'ResponseCache' });
-        });
-        return { stores: [keyv] };
+        // keyv turns Redis failures into misses and no-op stores, and reports them as 'error' events (ResponseCacheService logs them).
+        return { stores: [new Keyv(store, { namespace: NAMESPACE, useKeyPrefix: false })] };
       },
     }),
   ],
@@ -78,7 +71,7 @@ function boundedMemoryStore(max: number) {
       provide: EndpointCacheIndex,
       inject: [CacheConnection],
       useFactory: (connection: CacheConnection) =>
-        connection.client ? new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`) : new MemoryEndpointCacheIndex(),
+        connection.client ? new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`) : new MemoryEndpointCacheIndex(MEMORY_MAX_ENTRIES),
     },
   ],
   exports: [ResponseCacheService],

@@ -32,6 +32,9 @@ export class ResponseCacheService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    // Failures keyv absorbs (a miss, a skipped store) are reported as events; the deadlines below, as errors. One
+    // warning covers both, at most twice a minute.
+    for (const store of this.cache.stores) store.on('error', (error: unknown) => this.warn(error));
     this.bus.subscribe(ENDPOINT_DELETED_TOPIC, (endpointId) => (endpointId ? this.removeEndpoint(endpointId) : undefined));
   }
 

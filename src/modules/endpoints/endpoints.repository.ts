@@ -70,9 +70,9 @@ export class EndpointsRepository {
       .findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
   }
 
-  async setDefaultPrompt(tenantId: string, id: string, promptId: string | null, manager?: EntityManager): Promise<void> {
-    const repository = manager ? manager.getRepository(EndpointEntity) : this.endpoints;
-    await repository.update({ tenantId, id }, { defaultPromptId: promptId });
+  /** Inside the caller's transaction, which holds the endpoint's row lock (lockActive). */
+  async setDefaultPrompt(tenantId: string, id: string, promptId: string | null, manager: EntityManager): Promise<void> {
+    await manager.getRepository(EndpointEntity).update({ tenantId, id }, { defaultPromptId: promptId });
   }
 
   /** Rows of other modules (prompts, versions, logs) go with it through their ON DELETE CASCADE foreign keys. */

@@ -61,24 +61,14 @@ export class EndpointsService {
 
   /** An endpoint that is not soft-deleted, with its fields; NotFoundError otherwise (also for another tenant's id). */
   async getDefinition(tenantId: string, id: string): Promise<EndpointDefinition> {
-    const endpoint = await this.requireActive(tenantId, id);
-    const [inputFields, outputFields] = await Promise.all([
-      this.fields.inputFieldsOf(tenantId, [id]),
-      this.fields.outputFieldsOf(tenantId, [id]),
-    ]);
-    return { endpoint, inputFields, outputFields };
+    return this.definitionOf(tenantId, await this.requireActive(tenantId, id));
   }
 
   /** Execution: the endpoint at `path` that is not soft-deleted, with its fields; null when there is none. */
   findDefinitionByPath(tenantId: string, path: string): Promise<EndpointDefinition | null> {
     return this.definitions.getOrLoad(`${tenantId}\n${path}`, async () => {
       const endpoint = await this.endpoints.findActiveByPath(tenantId, path);
-      if (!endpoint) return null;
-      const [inputFields, outputFields] = await Promise.all([
-        this.fields.inputFieldsOf(tenantId, [endpoint.id]),
-        this.fields.outputFieldsOf(tenantId, [endpoint.id]),
-      ]);
-      return { endpoint, inputFields, outputFields };
+      return endpoint ? this.definitionOf(tenantId, endpoint) : null;
     });
   }
 
@@ -155,8 +145,16 @@ export class EndpointsService {
   }
 
   /** decisions.md §3: sets (null clears) the default prompt; the database accepts only one of the endpoint's prompts. */
-  setDefaultPrompt(tenantId: string, endpointId: string, promptId: string | null, manager?: EntityManager): Promise<void> {
+  setDefaultPrompt(tenantId: string, endpointId: string, promptId: string | null, manager: EntityManager): Promise<void> {
     return this.endpoints.setDefaultPrompt(tenantId, endpointId, promptId, manager);
+  }
+
+  private async definitionOf(tenantId: string, endpoint: EndpointEntity): Promise<EndpointDefinition> {
+    const [inputFields, outputFields] = await Promise.all([
+      this.fields.inputFieldsOf(tenantId, [endpoint.id]),
+      this.fields.outputFieldsOf(tenantId, [endpoint.id]),
+    ]);
+    return { endpoint, inputFields, outputFields };
   }
 
   private async ensurePathFree(tenantId: string, path: string): Promise<void> {

@@ -6,9 +6,8 @@ class LocalBus extends InvalidationBus {
   async publish(_topic: string, id: string): Promise<void> {
     await this.announce(id);
   }
-  subscribe(_topic: string, handler: InvalidationHandler): () => void {
+  subscribe(_topic: string, handler: InvalidationHandler): void {
     this.handlers.push(handler);
-    return () => undefined;
   }
   async announce(id: string | null): Promise<void> {
     for (const handler of this.handlers) await handler(id);

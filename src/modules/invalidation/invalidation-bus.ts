@@ -9,7 +9,7 @@ export type InvalidationHandler = (id: string | null) => void | Promise<void>;
  */
 export abstract class InvalidationBus {
   abstract publish(topic: string, id: string): Promise<void>;
-  abstract subscribe(topic: string, handler: InvalidationHandler): () => void;
+  abstract subscribe(topic: string, handler: InvalidationHandler): void;
 }
 
 export interface InvalidatingCacheOptions {

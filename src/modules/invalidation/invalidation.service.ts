@@ -59,11 +59,10 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
     await this.transport?.stop();
   }
 
-  subscribe(topic: string, handler: InvalidationHandler): () => void {
+  subscribe(topic: string, handler: InvalidationHandler): void {
     const set = this.handlers.get(topic) ?? new Set<InvalidationHandler>();
     set.add(handler);
     this.handlers.set(topic, set);
-    return () => set.delete(handler);
   }
 
   async publish(topic: string, id: string): Promise<void> {
