@@ -22,6 +22,12 @@ describe('loadConfig', () => {
       logLevel: 'info',
       adminRateLimitPerMinute: 600,
       httpAdapter: 'fastify',
+      maxAdminBodyBytes: 1024 * 1024,
+      requestTimeoutMs: 30_000,
+      renderTimeoutMs: 100,
+      maxRenderedPromptBytes: 1024 * 1024,
+      maxImagesPerCall: 4,
+      logFieldMaxBytes: 65_536,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -49,6 +55,12 @@ describe('loadConfig', () => {
       LOG_RETENTION_DAYS: '7',
       LOG_LEVEL: 'debug',
       ADMIN_RATE_LIMIT_PER_MINUTE: '120',
+      MAX_ADMIN_BODY_BYTES: '4096',
+      REQUEST_TIMEOUT_MS: '5000',
+      RENDER_TIMEOUT_MS: '50',
+      MAX_RENDERED_PROMPT_BYTES: '10000',
+      MAX_IMAGES_PER_CALL: '2',
+      LOG_FIELD_MAX_BYTES: '2048',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -70,6 +82,12 @@ describe('loadConfig', () => {
       logRetentionDays: 7,
       logLevel: 'debug',
       adminRateLimitPerMinute: 120,
+      maxAdminBodyBytes: 4096,
+      requestTimeoutMs: 5000,
+      renderTimeoutMs: 50,
+      maxRenderedPromptBytes: 10000,
+      maxImagesPerCall: 2,
+      logFieldMaxBytes: 2048,
     });
   });
 
@@ -103,6 +121,12 @@ describe('loadConfig', () => {
     ['LOG_RETENTION_DAYS', 'ten'],
     ['LOG_LEVEL', 'loud'],
     ['HTTP_ADAPTER', 'koa'],
+    ['MAX_ADMIN_BODY_BYTES', '0'],
+    ['REQUEST_TIMEOUT_MS', 'soon'],
+    ['RENDER_TIMEOUT_MS', '-5'],
+    ['MAX_RENDERED_PROMPT_BYTES', '0'],
+    ['MAX_IMAGES_PER_CALL', '1000'],
+    ['LOG_FIELD_MAX_BYTES', '10'],
   ])('%s=%s fails with one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {

@@ -32,6 +32,18 @@ export interface AppConfig {
   logLevel: LogLevel;
   adminRateLimitPerMinute: number;
   httpAdapter: 'fastify' | 'express';
+  /** Largest admin and MCP request body; larger bodies get 413. */
+  maxAdminBodyBytes: number;
+  /** Time a request's headers and body may take to arrive before it is answered 408 and closed. */
+  requestTimeoutMs: number;
+  /** Wall-clock budget of one template render. */
+  renderTimeoutMs: number;
+  /** Largest rendered prompt, in bytes of UTF-8. */
+  maxRenderedPromptBytes: number;
+  /** Largest `n` an image prompt may ask for in one call. */
+  maxImagesPerCall: number;
+  /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
+  logFieldMaxBytes: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -74,6 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
     adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
     httpAdapter: (parsed.HTTP_ADAPTER as 'fastify' | 'express' | undefined) ?? 'fastify',
+    maxAdminBodyBytes: parsed.MAX_ADMIN_BODY_BYTES ?? 1024 * 1024,
+    requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
+    renderTimeoutMs: parsed.RENDER_TIMEOUT_MS ?? 100,
+    maxRenderedPromptBytes: parsed.MAX_RENDERED_PROMPT_BYTES ?? 1024 * 1024,
+    maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
+    logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
   };
   return Object.freeze({ ...config, ...overrides });
 }
@@ -96,5 +114,6 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL',
   'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_BASE_URL', 'MODELS_FILE', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT',
   'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL',
-  'ADMIN_RATE_LIMIT_PER_MINUTE', 'HTTP_ADAPTER',
+  'ADMIN_RATE_LIMIT_PER_MINUTE', 'HTTP_ADAPTER', 'MAX_ADMIN_BODY_BYTES', 'REQUEST_TIMEOUT_MS', 'RENDER_TIMEOUT_MS',
+  'MAX_RENDERED_PROMPT_BYTES', 'MAX_IMAGES_PER_CALL', 'LOG_FIELD_MAX_BYTES',
 ];

@@ -83,4 +83,28 @@ export class EnvSchema {
   /** Requests per minute each key may make to the admin API. Default 600. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   ADMIN_RATE_LIMIT_PER_MINUTE?: number;
+
+  /** Largest admin and MCP request body in bytes. Default 1 MiB. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  MAX_ADMIN_BODY_BYTES?: number;
+
+  /** Milliseconds a request's headers and body may take to arrive (then 408). Default 30000. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  REQUEST_TIMEOUT_MS?: number;
+
+  /** Milliseconds one template render may take. Default 100. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  RENDER_TIMEOUT_MS?: number;
+
+  /** Largest rendered prompt in bytes. Default 1 MiB. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  MAX_RENDERED_PROMPT_BYTES?: number;
+
+  /** Largest number of images one call may ask for (`n`). Default 4. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  MAX_IMAGES_PER_CALL?: number;
+
+  /** Bytes of JSON kept of each logged field before it is cut with a marker. Default 65536. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1024)
+  LOG_FIELD_MAX_BYTES?: number;
 }

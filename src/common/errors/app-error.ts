@@ -8,7 +8,9 @@ export type AppErrorCode =
   | 'payload_too_large'
   | 'rate_limit_exceeded'
   | 'timeout'
-  | 'upstream_error';
+  | 'upstream_error'
+  | 'prompt_error'
+  | 'service_unavailable';
 
 export abstract class AppError extends Error {
   abstract readonly code: AppErrorCode;
@@ -76,6 +78,23 @@ export class UpstreamError extends AppError {
   readonly code = 'upstream_error';
 }
 
+/** The selected prompt cannot run: its template fails or exceeds the render limits, or its settings are out of bounds. */
+export class PromptError extends AppError {
+  readonly code = 'prompt_error';
+}
+
+/** A dependency the request needs (the database) is down: the client may retry after `retryAfterSeconds`. */
+export class ServiceUnavailableError extends AppError {
+  readonly code = 'service_unavailable';
+
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 export function statusOf(error: AppError): number {
   switch (error.code) {
     case 'validation_error':
@@ -92,8 +111,12 @@ export function statusOf(error: AppError): number {
       return 413;
     case 'rate_limit_exceeded':
       return 429;
+    case 'prompt_error':
+      return 422;
     case 'upstream_error':
       return 502;
+    case 'service_unavailable':
+      return 503;
     case 'timeout':
       return 504;
   }
