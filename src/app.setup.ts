@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
+import { assertJsonDepth } from './common/http/json-depth';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { setupOpenApi } from './openapi';
@@ -79,12 +80,22 @@ async function fastifyApplication(
   const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   const instance = fastify.getHttpAdapter().getInstance();
   // Fastify's own (prototype-poisoning-safe) JSON parser, but an empty body is no body, as with Express: lifecycle
-  // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else.
+  // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else. A body
+  // nested deeper than MAX_JSON_DEPTH is refused here, before anything walks it recursively.
   const parseJson = instance.getDefaultJsonParser('error', 'error');
   instance.removeContentTypeParser('application/json');
-  instance.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
+  instance.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, (error, parsed) => {
+      if (error) return done(error, undefined);
+      try {
+        assertJsonDepth(parsed);
+      } catch (tooDeep) {
+        return done(tooDeep as Error, undefined);
+      }
+      done(null, parsed);
+    });
+  });
   return fastify;
 }
 
@@ -96,5 +107,14 @@ async function expressApplication(
   const { ExpressAdapter } = await import('@nestjs/platform-express');
   const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), nestOptions);
   express.useBodyParser('json', { limit: config.maxBodyBytes });
+  // A body nested deeper than MAX_JSON_DEPTH is refused right after parsing, before anything walks it recursively.
+  express.use((request: { body?: unknown }, _response: unknown, next: (error?: unknown) => void) => {
+    try {
+      assertJsonDepth(request.body);
+      next();
+    } catch (tooDeep) {
+      next(tooDeep);
+    }
+  });
   return express;
 }
