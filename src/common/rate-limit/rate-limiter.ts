@@ -1,3 +1,8 @@
+import type { Principal } from '../auth/principal';
+
+/** What a request counts as: an admin request, an execution, or (an MCP run_endpoint call) both at once. */
+export type RateLimitSurface = 'admin' | 'execution';
+
 /** One fixed window a request must fit in: `limit` requests per `ttlMs`, counted under `key`. */
 export interface RateWindow {
   /** Throttler name (`minute`, `endpoint-hour`, `admin`, …). */
@@ -31,6 +36,16 @@ export interface RateLimitDecision {
  */
 export abstract class RateLimiter {
   abstract consume(windows: RateWindow[]): Promise<RateLimitDecision>;
+
+  /**
+   * Counts one request of this key on each of `surfaces` (with the endpoint's own limits on `execution`, when given):
+   * every window of every surface in one atomic step, so a refused request counts in none of them.
+   */
+  abstract consumeFor(
+    principal: Principal,
+    surfaces: readonly RateLimitSurface[],
+    endpoint?: EndpointRateLimits | null,
+  ): Promise<RateLimitDecision>;
 }
 
 /** An endpoint's own per-key limits (null = none), for the execution surface; an endpoint record fits as it is. */

@@ -1,0 +1,54 @@
+import type { Principal } from '../../common/auth/principal';
+import type { EndpointRateLimits, RateLimitSurface, RateWindow } from '../../common/rate-limit/rate-limiter';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+const EXECUTION_WINDOWS = [
+  { name: 'minute', ttlMs: MINUTE_MS, keyLimit: 'perMinute', endpointLimit: 'rateLimitPerMinute' },
+  { name: 'hour', ttlMs: HOUR_MS, keyLimit: 'perHour', endpointLimit: 'rateLimitPerHour' },
+  { name: 'day', ttlMs: DAY_MS, keyLimit: 'perDay', endpointLimit: 'rateLimitPerDay' },
+] as const;
+
+/** Windows of an endpoint's own limits are named `endpoint-minute`, … and counted per key per endpoint. */
+const ENDPOINT_WINDOW_PREFIX = 'endpoint-';
+const ADMIN_WINDOW = 'admin-minute';
+
+/** `{keyId}` is a Redis hash tag: all of a key's windows live in one slot. Ids only, never a raw key. */
+const windowKey = (name: string, keyId: string, endpointId?: string) =>
+  endpointId === undefined ? `${name}:{${keyId}}` : `${name}:{${keyId}}:${endpointId}`;
+
+/**
+ * Every window a request must fit in, for each surface it counts on:
+ * - `execution`: the key's minute/hour/day limits (its overrides or the defaults, carried by the principal), plus the
+ *   endpoint's own limits, counted per key on that endpoint, for each one that is set (null = no window);
+ * - `admin`: one window of `adminPerMinute` requests per key.
+ * The REST guards and the MCP tools both count through this, so a key has one set of counters whatever the surface.
+ */
+export function surfaceWindows(
+  adminPerMinute: number,
+  surfaces: readonly RateLimitSurface[],
+  principal: Pick<Principal, 'keyId' | 'rateLimits'>,
+  endpoint?: EndpointRateLimits | null,
+): RateWindow[] {
+  const windows: RateWindow[] = [];
+  const { keyId } = principal;
+  for (const surface of surfaces) {
+    if (surface === 'admin') {
+      windows.push({ name: ADMIN_WINDOW, key: windowKey(ADMIN_WINDOW, keyId), limit: adminPerMinute, ttlMs: MINUTE_MS });
+      continue;
+    }
+    for (const { name, ttlMs, keyLimit } of EXECUTION_WINDOWS) {
+      windows.push({ name, key: windowKey(name, keyId), limit: principal.rateLimits[keyLimit], ttlMs });
+    }
+    if (!endpoint) continue;
+    for (const { name, ttlMs, endpointLimit } of EXECUTION_WINDOWS) {
+      const limit = endpoint[endpointLimit];
+      if (limit === null || limit === undefined) continue;
+      const endpointName = `${ENDPOINT_WINDOW_PREFIX}${name}`;
+      windows.push({ name: endpointName, key: windowKey(endpointName, keyId, endpoint.id), limit, ttlMs });
+    }
+  }
+  return windows;
+}
