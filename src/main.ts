@@ -8,6 +8,8 @@ import { DataDirInUseError, EmbeddedDatabase } from './database/embedded-databas
 const SHUTDOWN_GRACE_MS = 30_000;
 
 async function main(): Promise<void> {
+  // Whatever the service creates (the data directory, its lock file, the CLI socket) is its user's only.
+  process.umask(0o077);
   const config = loadConfig();
   // Opened here, before Nest, so a data directory held by another process fails with a clear message.
   const embedded = config.databaseUrl ? null : EmbeddedDatabase.open(config.dataDir);

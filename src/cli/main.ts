@@ -11,6 +11,8 @@ import { sendToRunningService } from './control-server';
  * running service over its control socket, or, when no service runs, opens the data directory itself.
  */
 async function main(argv: string[]): Promise<number> {
+  // Opening the data directory itself, the CLI creates files there that must stay its user's only.
+  process.umask(0o077);
   const config = loadConfig(process.env, { logLevel: 'warn' });
   let result: CliResult | undefined;
   if (!config.databaseUrl) result = await sendToRunningService(config.dataDir, argv);

@@ -17,14 +17,24 @@ export class DataDirInUseError extends Error {
  * The embedded PostgreSQL-compatible database (PGlite) used when DATABASE_URL is unset.
  * PGlite is single-process: a pid lock file in the data directory keeps a second process out, and the CLI talks to
  * the running service through its control socket instead (see `cli/`).
+ * The data directory holds the logs and the keys' hashes, so it and everything in it are the service user's only
+ * (directories 0700, files 0600).
  */
 export class EmbeddedDatabase {
   readonly pglite: PGlite;
   private readonly lockFile?: string;
+  private readonly dataDir?: string;
+  /** Settles once the files PGlite writes while starting have been made private. */
+  private readonly startedPrivate: Promise<void>;
 
-  private constructor(pglite: PGlite, lockFile?: string) {
+  private constructor(pglite: PGlite, dataDir?: string, lockFile?: string) {
     this.pglite = pglite;
+    this.dataDir = dataDir;
     this.lockFile = lockFile;
+    // PGlite sets its own modes, whatever the umask: it unpacks a fresh cluster as 0666/0755 and rewrites its
+    // relation cache files as 0644 at each start. The tree is tightened again once it is up, before any query runs.
+    // Best effort from here on: the tree was already made private (or the open failed) before PGlite started.
+    this.startedPrivate = dataDir ? pglite.waitReady.then(() => tryMakePrivate(dataDir), () => undefined) : Promise.resolve();
   }
 
   /** node-postgres options whose connections are sessions of this database (for TypeORM's pg driver). */
@@ -40,11 +50,13 @@ export class EmbeddedDatabase {
     if (dataDir.startsWith('memory://')) {
       return new EmbeddedDatabase(new PGlite({ dataDir, loadDataDir: template }));
     }
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const lockFile = path.join(dataDir, 'promptgate.pid');
     acquireLock(lockFile, dataDir);
     try {
-      return new EmbeddedDatabase(new PGlite({ dataDir: path.join(dataDir, 'pgdata') }), lockFile);
+      // A directory left by an older version, or created by hand, is tightened before the database opens.
+      makePrivate(dataDir);
+      return new EmbeddedDatabase(new PGlite({ dataDir: path.join(dataDir, 'pgdata') }), dataDir, lockFile);
     } catch (error) {
       fs.rmSync(lockFile, { force: true });
       throw error;
@@ -59,7 +71,10 @@ export class EmbeddedDatabase {
 
   async close(): Promise<void> {
     try {
+      await this.startedPrivate;
       if (!this.pglite.closed) await this.pglite.close();
+      // Files PGlite created while running (with modes of its own) are left private at rest.
+      if (this.dataDir) tryMakePrivate(this.dataDir);
     } finally {
       if (this.lockFile && readPid(this.lockFile) === process.pid) fs.rmSync(this.lockFile, { force: true });
     }
@@ -69,7 +84,7 @@ export class EmbeddedDatabase {
 function acquireLock(lockFile: string, dataDir: string): void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -96,5 +111,38 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Directories 0700 and files 0600 from `root` down. Symbolic links are neither followed nor changed (chmod would
+ * change their targets, which are not ours); an entry that disappears meanwhile is skipped.
+ */
+export function makePrivate(root: string): void {
+  const visit = (entry: string) => {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(entry);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    if (stat.isSymbolicLink()) return;
+    const wanted = stat.isDirectory() ? 0o700 : 0o600;
+    try {
+      if ((stat.mode & 0o777) !== wanted) fs.chmodSync(entry, wanted);
+      if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  };
+  visit(fs.realpathSync(root)); // DATA_DIR itself may be a link to the real directory
+}
+
+function tryMakePrivate(root: string): void {
+  try {
+    makePrivate(root);
+  } catch {
+    // best effort (see the callers)
   }
 }
