@@ -98,7 +98,7 @@ describe('input and output fields admin API', () => {
       [{ name: 'a', dataType: 'boolean', maximum: 1 }, ['maximum applies to integer and number fields only, not boolean']],
       [{ name: 'a', dataType: 'integer', minimum: 1.5 }, ['minimum must be an integer']],
       [{ name: 'a', dataType: 'integer', minimum: 10, maximum: 1 }, ['minimum must not be greater than maximum']],
-      [{ name: 'a', dataType: 'number', minimum: 'low' }, ['minimum must be a number conforming to the specified constraints']],
+      [{ name: 'a', dataType: 'number', minimum: 'low' }, ['minimum must be a finite number']],
       [{ name: 'a', dataType: 'string', defaultValue: 3 }, ['defaultValue must be a string']],
       [{ name: 'a', dataType: 'string', maxLength: 2, defaultValue: 'abc' }, ['defaultValue must be at most 2 characters']],
       [{ name: 'a', dataType: 'integer', defaultValue: 2.5 }, ['defaultValue must be an integer']],

@@ -1,21 +1,20 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IntegerBetween, MAX_INTEGER } from './integer-bounds';
 import { type HttpRequestLike, type HttpResponseLike, setHeader } from './http-context';
 import { Omittable } from './optional.decorator';
 
 /** The admin lists that answer a plain array (keys, endpoints): 100 rows by default, at most 500. */
 export const LIST_PAGE_SIZE = { default: 100, max: 500 } as const;
 
-/** `page` of a paged query: an integer from 1, default 1 (query strings arrive as text). */
+/** `page` of a paged query: an integer from 1 to MAX_INTEGER, default 1 (query strings arrive as text). */
 export const PageNumber = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1, description: 'Page number, from 1.' }),
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INTEGER, default: 1, description: 'Page number, from 1.' }),
     Omittable(),
     Type(() => Number),
-    IsInt({ message: '$property must be an integer' }),
-    Min(1),
+    IntegerBetween(1, MAX_INTEGER, '$property must be an integer'),
   );
 
 /** `pageSize` of a paged query: an integer in 1..max; above max is a 400 naming the field and the maximum. */
@@ -30,9 +29,7 @@ export const PageSize = (size: { default: number; max: number }) =>
     }),
     Omittable(),
     Type(() => Number),
-    IsInt({ message: '$property must be an integer' }),
-    Min(1),
-    Max(size.max),
+    IntegerBetween(1, size.max, '$property must be an integer'),
   );
 
 /** `page` and `pageSize` of GET /admin/v1/keys and /endpoints; a following page is announced in a `Link` header. */

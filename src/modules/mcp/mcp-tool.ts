@@ -1,5 +1,6 @@
 import { z, type ZodRawShape } from 'zod';
 import type { Principal } from '../../common/auth/principal';
+import { MAX_INTEGER } from '../../common/http/integer-bounds';
 import { LIST_PAGE_SIZE } from '../../common/http/paging';
 
 /**
@@ -22,10 +23,13 @@ export const optionalShape = <Shape extends Record<string, z.ZodTypeAny>>(shape:
     [K in keyof Shape]: z.ZodOptional<Shape[K]>;
   };
 
+/** An integer argument, bounded as every integer of a REST request is: at most MAX_INTEGER (the int4 columns). */
+export const integerArgument = () => z.number().int().max(MAX_INTEGER);
+
 /** `page` and `pageSize` of a paged list tool, checked by the REST query DTO of the matching route. */
 export const pageArguments = (size: { default: number; max: number } = LIST_PAGE_SIZE) => ({
-  page: z.number().int().optional().describe('Page number, from 1 (default 1)'),
-  pageSize: z.number().int().optional().describe(`Items per page, 1..${size.max} (default ${size.default})`),
+  page: integerArgument().optional().describe('Page number, from 1 (default 1)'),
+  pageSize: integerArgument().optional().describe(`Items per page, 1..${size.max} (default ${size.default})`),
 });
 export const PAGED_RESULTS =
   `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +

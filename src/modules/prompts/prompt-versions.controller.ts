@@ -1,8 +1,9 @@
-import { Controller, Get, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { PositiveIntegerParamPipe } from '../../common/http/integer-bounds';
 import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { PromptVersionResponse, VersionComparisonResponse } from '../versions/dto/version.response';
 import { CompareVersionsQuery } from './dto/prompt.dto';
@@ -38,7 +39,7 @@ export class PromptVersionsController {
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParamPipe) id: string,
-    @Param('versionNumber', ParseIntPipe) versionNumber: number,
+    @Param('versionNumber', PositiveIntegerParamPipe) versionNumber: number,
   ): Promise<PromptVersionResponse> {
     return this.versions.get(principal.tenantId, id, versionNumber);
   }
@@ -49,7 +50,7 @@ export class PromptVersionsController {
   restore(
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParamPipe) id: string,
-    @Param('versionNumber', ParseIntPipe) versionNumber: number,
+    @Param('versionNumber', PositiveIntegerParamPipe) versionNumber: number,
   ): Promise<PromptResponse> {
     return this.versions.restore(principal.tenantId, id, versionNumber);
   }

@@ -1,5 +1,6 @@
 import { PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IntegerBetween } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { InputDataType, OutputDataType } from '../endpoint-field.entity';
 import { INPUT_DATA_TYPES, OUTPUT_DATA_TYPES } from '../endpoint-field.entity';
@@ -22,16 +23,16 @@ export class CreateInputFieldDto {
   @Omittable() @IsString() @MaxLength(2000)
   description?: string;
 
-  /** string fields: the longest accepted value. */
-  @IsOptional() @IsInt() @Min(1)
+  /** string fields: the longest accepted value, 1..2147483647. */
+  @IsOptional() @IntegerBetween(1)
   maxLength?: number | null;
 
   /** integer and number fields: the smallest accepted value. */
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   minimum?: number | null;
 
   /** integer and number fields: the largest accepted value. */
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   maximum?: number | null;
 
   /** A JSON value of the field's type, used when the field is absent from a request. */

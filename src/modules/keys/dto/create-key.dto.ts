@@ -1,6 +1,7 @@
 import { PartialType, PickType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import type { KeyEnvironment, KeyType, Permission } from '../../../common/auth/principal';
+import { IntegerBetween } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 
 export class CreateKeyDto {
@@ -24,16 +25,16 @@ export class CreateKeyDto {
   @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   endpointIds?: string[] | null;
 
-  /** Per-key override of the default 60 requests per minute; null restores the default. */
-  @IsOptional() @IsInt() @Min(1)
+  /** Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
+  @IsOptional() @IntegerBetween(1)
   rateLimitPerMinute?: number | null;
 
-  /** Per-key override of the default 1,000 requests per hour; null restores the default. */
-  @IsOptional() @IsInt() @Min(1)
+  /** Per-key override of the default 1,000 requests per hour, 1..2147483647; null restores the default. */
+  @IsOptional() @IntegerBetween(1)
   rateLimitPerHour?: number | null;
 
-  /** Per-key override of the default 10,000 requests per day; null restores the default. */
-  @IsOptional() @IsInt() @Min(1)
+  /** Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
+  @IsOptional() @IntegerBetween(1)
   rateLimitPerDay?: number | null;
 }
 

@@ -5,7 +5,7 @@ import { CreateEndpointDto, ListEndpointsQuery, UpdateEndpointDto } from '../../
 import { CreateInputFieldDto, CreateOutputFieldDto, UpdateInputFieldDto, UpdateOutputFieldDto } from '../../endpoints/dto/field.dto';
 import { EndpointFieldsService } from '../../endpoints/endpoint-fields.service';
 import { EndpointsService } from '../../endpoints/endpoints.service';
-import { defineTool, McpTool, McpToolGroup, optionalShape, PAGED_RESULTS, pageArguments } from '../mcp-tool';
+import { defineTool, integerArgument, McpTool, McpToolGroup, optionalShape, PAGED_RESULTS, pageArguments } from '../mcp-tool';
 
 const id = z.string().uuid().describe('Endpoint id (uuid)');
 const endpointSettings = {
@@ -15,18 +15,18 @@ const endpointSettings = {
   visibility: z.enum(['Public', 'Private']).optional().describe('Public (default): any key of the tenant; Private: admin keys only'),
   category: z.string().nullable().optional(),
   cacheEnabled: z.boolean().optional().describe('Serve identical requests from the cache'),
-  cacheDurationSeconds: z.number().int().optional().describe('Cache lifetime in seconds, 1..2592000 (default 300)'),
-  rateLimitPerMinute: z.number().int().nullable().optional().describe('Per-key limit on this endpoint; null for none'),
-  rateLimitPerHour: z.number().int().nullable().optional(),
-  rateLimitPerDay: z.number().int().nullable().optional(),
-  timeoutSeconds: z.number().int().optional().describe('Bound on the LLM call, 1..600 seconds (default 60)'),
+  cacheDurationSeconds: integerArgument().optional().describe('Cache lifetime in seconds, 1..2592000 (default 300)'),
+  rateLimitPerMinute: integerArgument().nullable().optional().describe('Per-key limit on this endpoint; null for none'),
+  rateLimitPerHour: integerArgument().nullable().optional(),
+  rateLimitPerDay: integerArgument().nullable().optional(),
+  timeoutSeconds: integerArgument().optional().describe('Bound on the LLM call, 1..600 seconds (default 60)'),
 };
 const inputField = {
   name: z.string().describe('Key in the request body; templates read it as {{ inputs.<name> }}'),
   dataType: z.enum(['string', 'integer', 'number', 'boolean', 'image', 'object', 'array']),
   isRequired: z.boolean().optional(),
   description: z.string().optional(),
-  maxLength: z.number().int().nullable().optional().describe('string fields only'),
+  maxLength: integerArgument().nullable().optional().describe('string fields only'),
   minimum: z.number().nullable().optional().describe('integer/number fields only'),
   maximum: z.number().nullable().optional().describe('integer/number fields only'),
   defaultValue: z.unknown().optional().describe('A JSON value of the field type, used when the field is absent'),

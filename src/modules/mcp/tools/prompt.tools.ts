@@ -5,16 +5,16 @@ import { CompareVersionsQuery, CreatePromptDto, ListPromptsQuery, UpdatePromptDt
 import { PromptLifecycleService } from '../../prompts/prompt-lifecycle.service';
 import { PromptVersionsService } from '../../prompts/prompt-versions.service';
 import { PromptsService } from '../../prompts/prompts.service';
-import { defineTool, McpTool, McpToolGroup, optionalShape } from '../mcp-tool';
+import { defineTool, integerArgument, McpTool, McpToolGroup, optionalShape } from '../mcp-tool';
 
 const promptId = z.string().uuid().describe('Prompt id (uuid)');
-const versionNumber = z.number().int().min(1).describe('Version number, from 1');
+const versionNumber = integerArgument().min(1).describe('Version number, from 1');
 const content = {
   name: z.string().describe('Unique among the endpoint\'s prompts that are not archived; its slug selects it with ?prompt='),
   template: z.string().describe('Liquid template; read request values as {{ inputs.<field> }}; the default filter works on missing ones'),
   llmModel: z.string().describe('A model id from list_models'),
   temperature: z.number().optional().describe('0..2, default 0.7'),
-  maxTokens: z.number().int().optional().describe('At least 1, default 1024'),
+  maxTokens: integerArgument().optional().describe('At least 1, default 1024'),
   customParameters: z.record(z.string(), z.unknown()).optional().describe('Provider settings; on image endpoints e.g. {"size":"1024x1024","quality":"high"}'),
   changeNotes: z.string().optional().describe('Describes this save; recorded on the version'),
 };
