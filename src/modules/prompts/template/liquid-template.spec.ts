@@ -1,4 +1,4 @@
-import { analyzeTemplate, createLiquidEngine, syntaxProblem, TEMPLATE_MAX_BYTES, templateSizeProblem } from './liquid-template';
+import { analyzeTemplate, createLiquidEngine, RenderFailure, renderWithinLimits, syntaxProblem, TEMPLATE_MAX_BYTES, templateSizeProblem } from './liquid-template';
 
 describe('liquid template rules', () => {
   const engine = createLiquidEngine();
@@ -76,6 +76,21 @@ describe('liquid template rules', () => {
       await expect(engine.parseAndRender('{% for i in (1..100000000) %}{{ i }}{% endfor %}', { inputs: {} })).rejects.toThrow(/limit exceeded/);
       const doubling = '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}';
       await expect(engine.parseAndRender(doubling, { inputs: {} })).rejects.toThrow(/limit exceeded/);
+    });
+
+    it('stops output at the byte limit while it grows, and names the limit', () => {
+      const limits = { timeoutMs: 100, maxOutputBytes: 10 };
+      const render = (source: string, inputs: Record<string, unknown> = {}) => renderWithinLimits(engine, engine.parse(source), inputs, limits);
+      expect(render('{{ inputs.s }}', { s: '0123456789' })).toBe('0123456789');
+      expect(() => render('{{ inputs.s }}', { s: 'ééééé€' })).toThrow(new RenderFailure('the rendered prompt is larger than 10 bytes'));
+      expect(() => render('{% for i in (1..1000000) %}x{% endfor %}')).toThrow('the rendered prompt is larger than 10 bytes');
+    });
+
+    it('reports the time limit in milliseconds', () => {
+      const slow = engine.parse('{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}');
+      expect(() => renderWithinLimits(createLiquidEngine({ timeoutMs: 5, maxOutputBytes: 100 }), slow, {}, { timeoutMs: 5, maxOutputBytes: 100 })).toThrow(
+        'the template took longer than 5 ms to render',
+      );
     });
   });
 });

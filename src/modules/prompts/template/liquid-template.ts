@@ -1,10 +1,25 @@
-import { Liquid, LiquidError, Tag, type Template, type TagToken, type TopLevelToken } from 'liquidjs';
+import { Context, Liquid, LiquidError, Tag, toValue, toValueSync, type Emitter, type Template, type TagToken, type TopLevelToken } from 'liquidjs';
 
 /** Templates are bounded in size (bytes of UTF-8). */
 export const TEMPLATE_MAX_BYTES = 102_400;
-/** Per render: wall-clock budget (ms) and allocation budget (liquidjs units, roughly characters). */
-export const RENDER_LIMIT_MS = 1_000;
-export const MEMORY_LIMIT = 50_000_000;
+
+/** What one render may use: wall-clock time and bytes of output (UTF-8). */
+export interface RenderLimits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+/** The limits of an engine that only parses (validator, saves) or renders in tests of the engine itself. */
+export const DEFAULT_RENDER_LIMITS: RenderLimits = { timeoutMs: 100, maxOutputBytes: 1024 * 1024 };
+
+/**
+ * Filters and ranges may build intermediate strings and lists (`append`, `replace`, `(1..n)`) larger than what ends up
+ * in the output: liquidjs bounds their allocations (counted in characters and items) at eight times the output limit,
+ * and at least 8 Mi, so a small output limit does not also shrink what a template may compute.
+ */
+function allocationBudget(limits: RenderLimits): number {
+  return Math.max(limits.maxOutputBytes * 8, 8 * 1024 * 1024);
+}
 
 export interface TemplateProblem {
   message: string;
@@ -24,12 +39,12 @@ export interface TemplateAnalysis {
 const FILE_TAGS = ['render', 'include', 'layout'];
 
 /**
- * The one Liquid configuration (STACK-NOTES §6): no file system (`templates: {}`, and the tags that load other
- * templates fail at parse time so the validator reports them), unknown filters are parse errors, `default` and `if`
- * tolerate missing inputs, and parse/render/memory limits stop hostile templates. Missing variables render empty:
- * unknown names are caught statically by the validator, and optional inputs may be absent.
+ * The one Liquid configuration: no file system (`templates: {}`, and the tags that load other templates fail at parse
+ * time so the validator reports them), unknown filters are parse errors, `default` and `if` tolerate missing inputs,
+ * and parse, time and allocation limits stop hostile templates. Missing variables render empty: unknown names are
+ * caught statically by the validator, and optional inputs may be absent.
  */
-export function createLiquidEngine(): Liquid {
+export function createLiquidEngine(limits: RenderLimits = DEFAULT_RENDER_LIMITS): Liquid {
   const engine = new Liquid({
     templates: {},
     strictFilters: true,
@@ -37,8 +52,8 @@ export function createLiquidEngine(): Liquid {
     lenientIf: true,
     ownPropertyOnly: true,
     parseLimit: TEMPLATE_MAX_BYTES,
-    renderLimit: RENDER_LIMIT_MS,
-    memoryLimit: MEMORY_LIMIT,
+    renderLimit: limits.timeoutMs,
+    memoryLimit: allocationBudget(limits),
   });
   for (const name of FILE_TAGS) {
     engine.registerTag(
@@ -53,6 +68,66 @@ export function createLiquidEngine(): Liquid {
     );
   }
   return engine;
+}
+
+/** A render that broke one of the limits or failed; its message is fit for the caller. */
+export class RenderFailure extends Error {}
+
+/**
+ * Renders parsed templates with `inputs` in scope, synchronously (no filter or tag of this engine waits on I/O). The
+ * output is checked as it grows, so a template that writes more than `limits.maxOutputBytes` stops there instead of
+ * building the whole string; liquidjs stops loops past `limits.timeoutMs` and allocations past their budget.
+ */
+export function renderWithinLimits(engine: Liquid, templates: Template[], inputs: Record<string, unknown>, limits: RenderLimits): string {
+  const emitter = new BoundedEmitter(limits.maxOutputBytes);
+  const context = new Context({ inputs }, engine.options, { sync: true }, { liquid: engine });
+  try {
+    toValueSync(engine.renderer.renderTemplates(templates, context, emitter));
+  } catch (error) {
+    throw renderFailure(error, limits);
+  }
+  // Characters under-count UTF-8 bytes: the exact size is checked once at the end.
+  if (Buffer.byteLength(emitter.buffer, 'utf8') > limits.maxOutputBytes) throw tooLarge(limits);
+  return emitter.buffer;
+}
+
+class BoundedEmitter implements Emitter {
+  buffer = '';
+
+  constructor(private readonly maxOutputBytes: number) {}
+
+  write(html: unknown): void {
+    this.buffer += textOf(html);
+    // A character is at least one byte of UTF-8: past the limit in characters, it is past it in bytes.
+    if (this.buffer.length > this.maxOutputBytes) throw new OutputLimitExceeded();
+  }
+}
+
+class OutputLimitExceeded extends Error {}
+
+/** What liquidjs writes for a value: strings as they are, nothing for null, lists joined, the rest as String(). */
+function textOf(value: unknown): string {
+  const plain: unknown = toValue(value);
+  if (typeof plain === 'string') return plain;
+  if (plain === null || plain === undefined) return '';
+  if (Array.isArray(plain)) return plain.map(textOf).join('');
+  return String(plain);
+}
+
+function tooLarge(limits: RenderLimits): RenderFailure {
+  return new RenderFailure(`the rendered prompt is larger than ${limits.maxOutputBytes} bytes`);
+}
+
+function renderFailure(error: unknown, limits: RenderLimits): RenderFailure {
+  // liquidjs wraps what a tag or filter throws in a RenderError that keeps the original as `originalError`.
+  const original = (error as { originalError?: unknown } | null)?.originalError ?? error;
+  if (original instanceof OutputLimitExceeded || error instanceof OutputLimitExceeded) return tooLarge(limits);
+  const message = error instanceof Error ? error.message : String(error);
+  if (message.includes('template render limit exceeded')) return new RenderFailure(`the template took longer than ${limits.timeoutMs} ms to render`);
+  if (message.includes('memory alloc limit exceeded') || message.includes('Invalid string length')) {
+    return new RenderFailure('the template builds strings larger than its memory budget');
+  }
+  return new RenderFailure(message.replace(/, line:\d+, col:\d+$/, ''));
 }
 
 /** A 400-style message when the template is over the size limit, else null. */
@@ -72,7 +147,7 @@ export function syntaxProblem(engine: Liquid, source: string): TemplateProblem |
 }
 
 /**
- * decisions.md §2: syntax errors with line and column, the `inputs.<name>` variables read, and the unknown ones (not
+ * The validator's report: syntax errors with line and column, the `inputs.<name>` variables read, and the unknown ones (not
  * one of `inputFieldNames`, `default` filter or not), each of which also makes the template invalid.
  */
 export function analyzeTemplate(engine: Liquid, source: string, inputFieldNames: string[]): TemplateAnalysis {

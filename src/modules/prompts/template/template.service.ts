@@ -1,18 +1,26 @@
-import { Injectable } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
-import type { Template } from 'liquidjs';
+import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { ValidationError } from '../../../common/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { analyzeTemplate, createLiquidEngine, syntaxProblem, TemplateAnalysis, templateSizeProblem } from './liquid-template';
-
-const PARSED_CACHE_SIZE = 500;
+import { RenderPool } from './render-pool';
 
 /** The one place that parses and renders Liquid, for the validator, prompt saves and execution. */
 @Injectable()
-export class TemplateService {
+export class TemplateService implements OnModuleDestroy {
+  /** Parses only (validator, saves): parsing is bounded by the template's size limit and never loops. */
   private readonly engine = createLiquidEngine();
-  private readonly parsed = new LRUCache<string, { source: string; template: Template[] }>({ max: PARSED_CACHE_SIZE });
+  /** Started with the first render, so processes that never render (the CLI) start no threads. */
+  private pool: Promise<RenderPool> | null = null;
 
-  /** The validator's report (decisions.md §2). */
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async onModuleDestroy(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) await (await pool).close();
+  }
+
+  /** The validator's report: syntax errors with positions, the inputs read and the unknown ones. */
   validate(template: string, inputFieldNames: string[]): TemplateAnalysis {
     return analyzeTemplate(this.engine, template, inputFieldNames);
   }
@@ -34,20 +42,19 @@ export class TemplateService {
   }
 
   /**
-   * Renders with `inputs` in scope. The parsed template is cached by `cacheKey` (execution passes
-   * `${promptId}:${version}`; versions are immutable); a different source under the same key is parsed again.
-   * A template that fails to parse or exceeds the render limits is a ValidationError naming `template`.
+   * Renders with `inputs` in scope, in a render thread. `cacheKey` names the parsed template in each thread's cache
+   * (execution passes `${promptId}:${version}`; versions are immutable); a different source under the same key is
+   * parsed again. A template that fails, takes longer than RENDER_TIMEOUT_MS or writes more than
+   * MAX_RENDERED_PROMPT_BYTES is a PromptError (422): the prompt cannot run.
    */
   async render(cacheKey: string, template: string, inputs: Record<string, unknown>): Promise<string> {
-    try {
-      let entry = this.parsed.get(cacheKey);
-      if (!entry || entry.source !== template) {
-        entry = { source: template, template: this.engine.parse(template) };
-        this.parsed.set(cacheKey, entry);
-      }
-      return String(await this.engine.render(entry.template, { inputs }));
-    } catch (error) {
-      throw new ValidationError(`The prompt's template could not be rendered: ${error instanceof Error ? error.message : String(error)}`, 'template');
-    }
+    this.pool ??= this.startPool();
+    return (await this.pool).render({ cacheKey, template, inputs });
+  }
+
+  private async startPool(): Promise<RenderPool> {
+    const pool = new RenderPool({ timeoutMs: this.config.renderTimeoutMs, maxOutputBytes: this.config.maxRenderedPromptBytes });
+    await pool.warmUp();
+    return pool;
   }
 }

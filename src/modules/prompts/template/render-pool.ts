@@ -1,0 +1,109 @@
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Piscina } from 'piscina';
+import { PromptError } from '../../../common/errors/app-error';
+import type { RenderLimits } from './liquid-template';
+import type { RenderOutcome, RenderTask } from './render.worker';
+
+/** Render threads: two at least, so one hostile render never holds every render; at most four. */
+const THREADS = Math.min(4, Math.max(2, availableParallelism()));
+/** Render threads run at a lower scheduling priority than the event loop, which keeps answering while they work. */
+const NICE_INCREMENT = 10;
+/**
+ * liquidjs stops a render between two steps once its time is up; one step it cannot interrupt (a single filter over a
+ * huge string) is stopped from here by terminating the thread, after twice the budget plus the start of a
+ * replacement thread.
+ */
+const BACKSTOP_GRACE_MS = 250;
+const FAILED = "The prompt's template could not be rendered";
+
+/**
+ * Renders templates in worker threads, so a template that loops or builds strings for its whole budget holds a
+ * render thread, not the event loop every other request needs. Each thread keeps its own parsed-template cache.
+ * At most one render per thread is in flight; the others wait here, so a render's time starts when a thread takes
+ * it.
+ */
+export class RenderPool {
+  private readonly pool: Piscina<RenderTask, RenderOutcome>;
+  private readonly backstopMs: number;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limits: RenderLimits) {
+    this.backstopMs = limits.timeoutMs * 2 + BACKSTOP_GRACE_MS;
+    this.pool = new Piscina<RenderTask, RenderOutcome>({
+      ...workerScript(),
+      minThreads: THREADS,
+      maxThreads: THREADS,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      workerData: limits,
+      niceIncrement: NICE_INCREMENT,
+      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(limits) },
+    });
+  }
+
+  /** Starts every thread and loads its engine, so no render's time includes a thread's start. */
+  async warmUp(): Promise<void> {
+    await Promise.all(Array.from({ length: THREADS }, () => this.render({ cacheKey: 'warm-up', template: '', inputs: {} })));
+  }
+
+  /** The rendered text, or a PromptError saying why the template cannot run. */
+  async render(task: RenderTask): Promise<string> {
+    await this.acquire();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.backstopMs);
+    try {
+      const outcome = await this.pool.run(task, { signal: controller.signal });
+      if (!outcome.ok) throw new PromptError(`${FAILED}: ${outcome.message}`);
+      return outcome.text;
+    } catch (error) {
+      if (error instanceof PromptError) throw error;
+      if (controller.signal.aborted) throw new PromptError(`${FAILED}: the template took longer than ${this.limits.timeoutMs} ms to render`);
+      // The thread ran out of its heap (Piscina replaces it): the template built more than any budget allows.
+      if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new PromptError(`${FAILED}: the template builds strings larger than its memory budget`);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      this.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private acquire(): Promise<void> {
+    if (this.inFlight < THREADS) {
+      this.inFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.inFlight--;
+  }
+}
+
+/**
+ * A render thread's heap: the strings liquidjs lets a template build (eight times the output limit, two bytes a
+ * character) and the output itself, with room to spare. A thread past it dies alone, whatever the template did.
+ */
+function heapLimitMb(limits: RenderLimits): number {
+  return 64 + Math.ceil((Math.max(limits.maxOutputBytes, 2 ** 20) * 24) / 2 ** 20);
+}
+
+/**
+ * Built, the worker is the `.js` beside this file. Run from the TypeScript sources (the test runner), a worker thread
+ * has no transform of its own: it loads the `.ts` through the swc require hook of the test support.
+ */
+function workerScript(): { filename: string; execArgv?: string[] } {
+  const extension = path.extname(__filename);
+  const filename = path.join(__dirname, `render.worker${extension}`);
+  if (extension !== '.ts') return { filename };
+  return { filename, execArgv: ['--require', path.join(__dirname, '../../../../test/support/ts-require-hook.js')] };
+}
