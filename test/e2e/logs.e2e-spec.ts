@@ -12,7 +12,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 
 const SUMMARY_FIELDS = [
   'id', 'endpointId', 'promptId', 'promptVersion', 'source', 'keyId', 'keyEnvironment', 'requestId', 'status', 'httpStatus',
-  'errorCode', 'cached', 'llmModel', 'inputTokens', 'outputTokens', 'costUsd', 'latencyMs', 'createdAt',
+  'errorCode', 'cached', 'llmModel', 'inputTokens', 'outputTokens', 'costUsd', 'latencyMs', 'createdAt', 'truncatedFields',
 ].sort();
 const DETAIL_FIELDS = [...SUMMARY_FIELDS, 'inputs', 'renderedPrompt', 'rawResponse', 'parsedOutput', 'errorMessage'].sort();
 const MINUTE = 60_000;
@@ -98,6 +98,7 @@ describe('GET /admin/v1/logs', () => {
       costUsd: 0,
       latencyMs: newest.latencyMs,
       createdAt: newest.createdAt.toISOString(),
+      truncatedFields: [],
     });
   });
 

@@ -2,6 +2,13 @@ import { Foundation1764000000000 } from './1764000000000-foundation';
 import { Prompts1764000100000 } from './1764000100000-prompts';
 import { ExecutionLogs1764000200000 } from './1764000200000-execution-logs';
 import { ListIndexes1764000300000 } from './1764000300000-list-indexes';
+import { LogTruncatedFields1764000400000 } from './1764000400000-log-truncated-fields';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
-export const MIGRATIONS = [Foundation1764000000000, Prompts1764000100000, ExecutionLogs1764000200000, ListIndexes1764000300000];
+export const MIGRATIONS = [
+  Foundation1764000000000,
+  Prompts1764000100000,
+  ExecutionLogs1764000200000,
+  ListIndexes1764000300000,
+  LogTruncatedFields1764000400000,
+];

@@ -30,4 +30,6 @@ export class ExecutionLogEntity {
   @Column({ type: 'text', nullable: true }) rawResponse: string | null;
   @Column({ type: 'jsonb', nullable: true }) parsedOutput: unknown;
   @Column({ type: 'text', nullable: true }) errorMessage: string | null;
+  /** Which of inputs, renderedPrompt, rawResponse and parsedOutput were cut to the size limit (empty when none). */
+  @Column({ type: 'text', array: true, default: () => "'{}'" }) truncatedFields: string[];
 }

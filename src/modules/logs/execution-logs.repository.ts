@@ -4,11 +4,15 @@ import { EntityManager, Repository } from 'typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
 import type { ExecutionSource, NewExecutionLog } from './new-execution-log';
 
-/** A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) at record time. */
+/**
+ * A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) and its large fields
+ * capped at record time.
+ */
 export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput'> & {
   id: string;
   inputsJson: string | null;
   parsedOutputJson: string | null;
+  truncatedFields: string[];
 };
 
 export interface LogFilter {
@@ -49,7 +53,7 @@ export type StatsInterval = 'hour' | 'day';
 const INSERT_COLUMNS = [
   'id', 'tenant_id', 'endpoint_id', 'prompt_id', 'prompt_version', 'source', 'key_id', 'key_environment', 'request_id',
   'status', 'http_status', 'error_code', 'cached', 'llm_model', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms',
-  'created_at', 'inputs', 'rendered_prompt', 'raw_response', 'parsed_output', 'error_message',
+  'created_at', 'inputs', 'rendered_prompt', 'raw_response', 'parsed_output', 'error_message', 'truncated_fields',
 ];
 const JSONB_COLUMNS = new Set(['inputs', 'parsed_output']);
 
@@ -57,7 +61,7 @@ const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId"
   prompt_version AS "promptVersion", source, key_id AS "keyId", key_environment AS "keyEnvironment",
   request_id AS "requestId", status, http_status AS "httpStatus", error_code AS "errorCode", cached,
   llm_model AS "llmModel", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost_usd AS "costUsd",
-  latency_ms AS "latencyMs", created_at AS "createdAt"`;
+  latency_ms AS "latencyMs", created_at AS "createdAt", truncated_fields AS "truncatedFields"`;
 
 @Injectable()
 export class ExecutionLogsRepository {
@@ -72,7 +76,7 @@ export class ExecutionLogsRepository {
         row.id, row.tenantId, row.endpointId, row.promptId, row.promptVersion, row.source, row.keyId, row.keyEnvironment,
         row.requestId, row.status, row.httpStatus, row.errorCode, row.cached, row.llmModel, row.inputTokens, row.outputTokens,
         row.costUsd, row.latencyMs, row.createdAt, row.inputsJson, row.renderedPrompt, row.rawResponse, row.parsedOutputJson,
-        row.errorMessage,
+        row.errorMessage, row.truncatedFields,
       ];
       const placeholders = values.map((value, index) => {
         params.push(value);

@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
   ExecutionLogDetailResponse,
   ExecutionLogPageResponse,
@@ -12,6 +13,7 @@ import {
 import { pageWindow } from '../../common/http/paging';
 import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
 import { ExecutionLogsRepository, LogFilter, PreparedLog } from './execution-logs.repository';
+import { type CappedLogField, capLogText } from './log-field-cap';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
 import type { NewExecutionLog } from './new-execution-log';
 
@@ -31,6 +33,7 @@ export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplic
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly logger: AppLogger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
       writeFailed: (error, retryInMs, queued) =>
@@ -41,7 +44,8 @@ export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplic
   }
 
   record(entry: NewExecutionLog): void {
-    const { row, bytes } = prepare(entry);
+    // Capped here, before the row is queued: what the queue holds is bounded as well as what is stored.
+    const { row, bytes } = prepare(entry, this.config.logFieldMaxBytes);
     this.queue.enqueue(row, bytes);
   }
 
@@ -155,8 +159,27 @@ function json(value: unknown): string | null {
   }
 }
 
-/** Copies what the row needs (nothing more stays referenced) and serialises it once, measuring its size. */
-function prepare(entry: NewExecutionLog): { row: PreparedLog; bytes: number } {
+/**
+ * Copies what the row needs (nothing more stays referenced) and serialises it once, measuring its size. Each of the
+ * large fields keeps at most `maxFieldBytes` bytes: the text itself for `renderedPrompt` and `rawResponse`, the JSON
+ * text for `inputs` and `parsedOutput` (a longer JSON value is stored as the string of its cut JSON text). The fields
+ * cut are listed in `truncatedFields`.
+ */
+function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: PreparedLog; bytes: number } {
+  const truncatedFields: CappedLogField[] = [];
+  const capText = (field: CappedLogField, text: string | null): string | null => {
+    if (text === null) return null;
+    const capped = capLogText(text, maxFieldBytes);
+    if (capped.truncated) truncatedFields.push(field);
+    return capped.text;
+  };
+  const capJson = (field: CappedLogField, text: string | null): string | null => {
+    if (text === null) return null;
+    const capped = capLogText(text, maxFieldBytes);
+    if (!capped.truncated) return text;
+    truncatedFields.push(field);
+    return JSON.stringify(capped.text);
+  };
   const row: PreparedLog = {
     id: randomUUID(),
     tenantId: entry.tenantId,
@@ -177,11 +200,12 @@ function prepare(entry: NewExecutionLog): { row: PreparedLog; bytes: number } {
     outputTokens: entry.outputTokens,
     costUsd: entry.costUsd,
     latencyMs: Math.max(0, Math.round(entry.latencyMs)),
-    renderedPrompt: withoutNul(entry.renderedPrompt),
-    rawResponse: withoutNul(entry.rawResponse),
+    inputsJson: capJson('inputs', json(entry.inputs)),
+    renderedPrompt: capText('renderedPrompt', withoutNul(entry.renderedPrompt)),
+    rawResponse: capText('rawResponse', withoutNul(entry.rawResponse)),
+    parsedOutputJson: capJson('parsedOutput', json(entry.parsedOutput)),
+    truncatedFields,
     createdAt: entry.createdAt ?? new Date(),
-    inputsJson: json(entry.inputs),
-    parsedOutputJson: json(entry.parsedOutput),
   };
   const bytes =
     512 +

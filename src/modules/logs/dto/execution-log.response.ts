@@ -25,6 +25,11 @@ export class ExecutionLogResponse {
   costUsd: number | null;
   latencyMs: number;
   createdAt: Date;
+  /**
+   * The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `rawResponse`, `parsedOutput`), each kept as a
+   * string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
+   */
+  truncatedFields: string[];
 }
 
 /** GET /logs/{id}: the record plus what was sent to and received from the model. */
@@ -68,6 +73,7 @@ export function toExecutionLogResponse(log: ExecutionLogSummary): ExecutionLogRe
     costUsd: log.costUsd === null ? null : Number(log.costUsd),
     latencyMs: log.latencyMs,
     createdAt: new Date(log.createdAt),
+    truncatedFields: log.truncatedFields ?? [],
   };
 }
 

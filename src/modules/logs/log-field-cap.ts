@@ -1,0 +1,25 @@
+/** The logged fields whose size depends on the caller and the model, each capped on its own. */
+export const CAPPED_LOG_FIELDS = ['inputs', 'renderedPrompt', 'rawResponse', 'parsedOutput'] as const;
+export type CappedLogField = (typeof CAPPED_LOG_FIELDS)[number];
+
+export interface CappedText {
+  text: string;
+  truncated: boolean;
+}
+
+/**
+ * Keeps at most `maxBytes` UTF-8 bytes of `text`. A longer text becomes its first `maxBytes` bytes, cut at a character
+ * boundary (so possibly a few bytes fewer, never half a character), followed by `…[truncated N bytes]`, N being the
+ * number of bytes cut. A log row then stays bounded whatever a caller sends or a model answers.
+ */
+export function capLogText(text: string, maxBytes: number): CappedText {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: a short enough text needs no encoding to be measured.
+  if (text.length * 3 <= maxBytes) return { text, truncated: false };
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return { text, truncated: false };
+  let end = maxBytes;
+  // Back off over continuation bytes (10xxxxxx) to the start of the character that straddles the limit.
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  const kept = bytes.subarray(0, end).toString('utf8');
+  return { text: `${kept}…[truncated ${bytes.length - end} bytes]`, truncated: true };
+}
