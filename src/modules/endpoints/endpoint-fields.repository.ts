@@ -39,11 +39,14 @@ export class EndpointFieldsRepository {
     return this.outputs.save(this.outputs.create({ ...values, tenantId, endpointId }));
   }
 
+  /** An update that changes nothing sends no query (TypeORM refuses an UPDATE without values). */
   async updateInput(tenantId: string, id: string, values: Partial<InputFieldValues>): Promise<void> {
+    if (Object.keys(values).length === 0) return;
     await this.inputs.update({ tenantId, id }, values as Record<string, unknown>);
   }
 
   async updateOutput(tenantId: string, id: string, values: Partial<OutputFieldValues>): Promise<void> {
+    if (Object.keys(values).length === 0) return;
     await this.outputs.update({ tenantId, id }, values);
   }
 

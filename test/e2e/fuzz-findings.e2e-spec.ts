@@ -1,0 +1,39 @@
+import { createEndpoint } from '../support/endpoint-fixtures';
+import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { createTestApp, TestApp } from '../support/test-app';
+
+/** Cases the fuzz suite (test/fuzz) found answering 5xx or out of shape, kept as plain regression tests. */
+describe('fuzz findings', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an update of an input or output field that changes nothing answers the field unchanged', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', maxLength: 20 }],
+      outputs: [{ name: 'answer', dataType: 'string', description: 'kept' }],
+    });
+    const fields = (await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data;
+    for (const [kind, field] of [['input-fields', fields.inputFields[0]], ['output-fields', fields.outputFields[0]]]) {
+      for (const body of ['{}', 'null']) {
+        const res = await t.http
+          .put(`/admin/v1/endpoints/${endpoint.id}/${kind}/${field.id}`)
+          .set(auth(tenant.admin))
+          .set('Content-Type', 'application/json')
+          .send(body);
+        expect({ kind, body, status: res.status }).toEqual({ kind, body, status: 200 });
+        expect(res.body).toEqual({ succeeded: true, messages: [], data: field });
+      }
+    }
+    const after = (await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data;
+    expect(after.inputFields).toEqual(fields.inputFields);
+    expect(after.outputFields).toEqual(fields.outputFields);
+  });
+});
