@@ -40,7 +40,8 @@ export class LogTools extends McpToolGroup {
       defineTool({
         name: 'get_log',
         title: 'Get an execution log',
-        description: 'One execution in detail: inputs, rendered prompt, raw LLM response, parsed output, error message.',
+        description:
+          'One execution in detail: inputs, rendered prompt, raw LLM response, parsed output, error message. A field longer than the log limit is stored cut, ending in "…[truncated N bytes]", and named in truncatedFields.',
         access: 'read',
         input: { id: z.string().uuid() },
         run: (p, args) => this.logs.get(p.tenantId, args.id),
