@@ -6,6 +6,7 @@ import { AppError, ForbiddenError } from '../../common/errors/app-error';
 import { fromDatabaseError } from '../../common/errors/database-errors';
 import { AppLogger } from '../../common/logging/app-logger';
 import { EndpointResources } from './endpoint.resources';
+import type { McpCallLimits, McpRequestLimits } from './mcp-call-limits';
 import { mcpSdk } from './mcp-sdk';
 import type { McpTool } from './mcp-tool';
 
@@ -16,7 +17,7 @@ const INSTRUCTIONS =
   'settings. Prompts go Draft → Live (promote) → default (set_default_prompt); every save of the template, model or ' +
   'settings is a new immutable version. Use validate_template before saving, run_endpoint to try an endpoint.';
 
-/** Builds one stateless MCP server per request, its tools bound to the caller. */
+/** Builds one stateless MCP server per request, its tools bound to the caller and to the request's rate limits. */
 @Injectable()
 export class McpServerFactory {
   constructor(
@@ -24,7 +25,7 @@ export class McpServerFactory {
     private readonly endpointResources: EndpointResources,
   ) {}
 
-  build(principal: Principal, tools: McpTool[]): McpServer {
+  build(principal: Principal, tools: McpTool[], limits: McpRequestLimits): McpServer {
     const sdk = mcpSdk();
     const server = new sdk.McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
     for (const tool of tools) {
@@ -40,19 +41,22 @@ export class McpServerFactory {
             openWorldHint: tool.access === 'execute',
           },
         },
-        ((args: Record<string, unknown>) => this.call(principal, tool, args)) as never,
+        ((args: Record<string, unknown>, extra: { requestId: string | number }) =>
+          this.call(principal, tool, args, limits.forCall(extra.requestId))) as never,
       );
     }
     this.endpointResources.register(server, principal, sdk);
     return server;
   }
 
-  private async call(principal: Principal, tool: McpTool, args: Record<string, unknown>): Promise<CallToolResult> {
+  private async call(principal: Principal, tool: McpTool, args: Record<string, unknown>, limits: McpCallLimits): Promise<CallToolResult> {
     try {
+      // Counted before the permission check, as on the admin API: a refused write still reached the service.
+      if (tool.access !== 'execute') await limits.admitCall();
       if (tool.access === 'write' && principal.permission === 'ReadOnly') {
         throw new ForbiddenError(`${tool.name} changes resources and this admin key is ReadOnly`);
       }
-      const result = await tool.run(principal, args as never);
+      const result = await tool.run(principal, args as never, limits);
       return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }] };
     } catch (thrown) {
       const error = fromDatabaseError(thrown) ?? thrown;

@@ -2,11 +2,15 @@ import { z, type ZodRawShape } from 'zod';
 import type { Principal } from '../../common/auth/principal';
 import { MAX_INTEGER } from '../../common/http/integer-bounds';
 import { LIST_PAGE_SIZE } from '../../common/http/paging';
+import type { McpCallLimits } from './mcp-call-limits';
 
 /**
  * One MCP tool: a thin adapter from tool arguments to a service call, like a controller handler. `access: 'write'`
- * tools are refused to ReadOnly keys, as the matching REST routes are (decisions.md §7); `execute` (running an
- * endpoint) is allowed to them, as executing is, but is not read-only: it calls the LLM and is logged.
+ * tools are refused to ReadOnly keys, as the matching REST routes are; `execute` (running an endpoint) is allowed to
+ * them, as executing is, but is not read-only: it calls the LLM and is logged.
+ * Each call counts against the key's rate limits before it runs: `read` and `write` calls are counted as one admin
+ * request by the server before `run`; an `execute` tool counts itself, with `limits.admitExecution(endpoint)` once it
+ * knows the endpoint and before any other work, since the endpoint's own limits apply to it.
  */
 export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
   name: string;
@@ -14,7 +18,7 @@ export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
   description: string;
   access: 'read' | 'write' | 'execute';
   input: Shape;
-  run(principal: Principal, args: z.infer<z.ZodObject<Shape>>): Promise<unknown>;
+  run(principal: Principal, args: z.infer<z.ZodObject<Shape>>, limits: McpCallLimits): Promise<unknown>;
 }
 
 /** The same tool arguments, every one optional (update tools take any subset). */

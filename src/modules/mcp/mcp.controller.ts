@@ -3,8 +3,10 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { type HttpResponseLike, setHeader } from '../../common/http/http-context';
-import { AdminThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { applyRateLimitHeaders, rateLimitError } from '../../common/rate-limit/key-throttler.guard';
+import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { McpAuthGuard } from './mcp-auth.guard';
+import { McpRequestLimits, toolCallIdsIn } from './mcp-call-limits';
 import { McpExceptionFilter } from './mcp-exception.filter';
 import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
@@ -13,12 +15,15 @@ import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
 type RawCarrier<T> = T & { raw?: T; hijack?: () => void };
 
 /**
- * The MCP endpoint: stateless Streamable HTTP (one server per request), kept out of the OpenAPI document. Each MCP
- * request counts against the key's admin rate limit, as an admin REST call does.
+ * The MCP endpoint: stateless Streamable HTTP (one server per request), kept out of the OpenAPI document.
+ * Rate limits: each tool call counts as one admin request of the key (a JSON-RPC batch of N calls counts N; a
+ * `run_endpoint` call also counts as an execution), refused one by one as tool errors; a request that carries no tool
+ * call (initialize, tools/list, resources/read, …) counts as one admin request, refused with 429 before it is handled,
+ * so no MCP request is free.
  */
 @ApiExcludeController()
 @Controller('mcp')
-@UseGuards(McpAuthGuard, AdminThrottlerGuard)
+@UseGuards(McpAuthGuard)
 @UseFilters(McpExceptionFilter)
 export class McpController {
   /** The tools do not depend on the caller (the principal is passed to each call), so they are built once. */
@@ -26,6 +31,7 @@ export class McpController {
 
   constructor(
     private readonly servers: McpServerFactory,
+    private readonly limiter: RateLimiter,
     @Inject(MCP_TOOL_GROUPS) groups: McpToolGroup[],
   ) {
     this.tools = groups.flatMap((group) => group.tools());
@@ -33,19 +39,42 @@ export class McpController {
 
   @Post()
   async handle(@Req() request: RawCarrier<AuthenticatedRequest>, @Res() response: RawCarrier<HttpResponseLike>): Promise<void> {
-    const server = this.servers.build(request.principal!, this.tools);
+    const principal = request.principal!;
+    const rawRequest = (request.raw ?? request) as unknown as IncomingMessage;
+    const rawResponse = (response.raw ?? response) as unknown as ServerResponse;
+    const toolCalls = new Set(toolCallIdsIn(request.body));
+    if (toolCalls.size === 0) {
+      const decision = await this.limiter.consumeFor(principal, ['admin']);
+      if (!decision.allowed) {
+        applyRateLimitHeaders(response, decision);
+        throw rateLimitError(decision);
+      }
+      this.reportLimits(rawResponse, decision);
+    }
+    const limits = new McpRequestLimits(this.limiter, principal, (decision) => this.reportLimits(rawResponse, decision));
+    const server = this.servers.build(principal, this.tools, limits);
     const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes to the Node response itself; on Fastify the reply must be handed over first.
     response.hijack?.();
-    const rawRequest = (request.raw ?? request) as unknown as IncomingMessage;
-    const rawResponse = (response.raw ?? response) as unknown as ServerResponse;
     rawResponse.on('close', () => {
       void transport.close();
       void server.close();
     });
     await server.connect(transport);
+    // Every answer leaves through send: a tool call the SDK answered without running a tool is counted first.
+    const send = transport.send.bind(transport);
+    transport.send = async (message, options) => {
+      const id = 'id' in message && !('method' in message) ? message.id : undefined;
+      if (id !== undefined && toolCalls.has(id)) await limits.beforeAnswer(id);
+      return send(message, options);
+    };
     await transport.handleRequest(rawRequest, rawResponse, request.body);
+  }
+
+  /** The X-RateLimit-* headers describe the windows of the last counted call (while they can still be sent). */
+  private reportLimits(response: ServerResponse, decision: RateLimitDecision): void {
+    if (!response.headersSent) applyRateLimitHeaders(response as unknown as HttpResponseLike, decision);
   }
 
   /** Stateless server: no SSE stream to resume and no session to end. */

@@ -5,7 +5,7 @@ import { EndpointsService } from '../../endpoints/endpoints.service';
 import { ExecutionService } from '../../execution/execution.service';
 import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
 
-/** Runs endpoints from an MCP client: the execution service itself, logged with source Internal (decisions.md §5). */
+/** Runs endpoints from an MCP client: the execution service itself, logged with source Internal. */
 @Injectable()
 export class ExecutionTools extends McpToolGroup {
   constructor(
@@ -30,8 +30,10 @@ export class ExecutionTools extends McpToolGroup {
           inputs: z.record(z.string(), z.unknown()).describe('The JSON body callers would send, keyed by input field name'),
           prompt: z.string().optional().describe('Name or slug of a Live prompt to use instead of the default'),
         },
-        run: async (principal, args) => {
+        run: async (principal, args, limits) => {
           const definition = await this.endpoints.getDefinition(principal.tenantId, args.endpointId);
+          // Counted as a REST execution is (the key's and the endpoint's windows) and as an admin request.
+          await limits.admitExecution(definition.endpoint);
           return this.execution.execute({
             principal,
             definition,
