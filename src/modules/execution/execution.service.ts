@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/auth/principal';
-import { UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
+import { PromptError, UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { EndpointDefinition } from '../endpoints/endpoints.service';
 import { cacheKey } from '../cache/cache-key';
 import { ResponseCacheService } from '../cache/response-cache.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import { customParametersProblems } from '../llm/call-settings';
 import { InvalidLlmOutputError, type LlmClient } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
@@ -89,7 +90,7 @@ export class ExecutionService {
     const prompt = await this.promptOf(call);
     record.prompt = prompt;
     record.renderedPrompt = await this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
-    // From here the prompt version is known: the response cache (decisions.md §5) answers or stores around the LLM call.
+    // From here the prompt version is known: the response cache answers or stores around the LLM call.
     const key = call.cache && endpoint.cacheEnabled ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body }) : null;
     if (call.cache) call.cache.status = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
     if (key && !call.cache!.bypass) {
@@ -120,10 +121,22 @@ export class ExecutionService {
     const remainingMs = endpoint.timeoutSeconds * 1000 - record.elapsedMs();
     const imageField = imageOutputField(outputFields);
     if (imageField) {
+      // The image field's exampleValue supplies defaults (`n` among them): the merged settings are what is sent.
       const settings = imageSettingsOf(imageField, prompt.customParameters);
+      this.assertSettingsInBounds(settings, true);
       return this.generateImages(client, model, record, remainingMs, endpoint.timeoutSeconds, settings);
     }
+    this.assertSettingsInBounds(prompt.customParameters, false);
     return this.generateText(call, client, model, prompt, inputs, record, remainingMs);
+  }
+
+  /**
+   * The rules a prompt's customParameters are saved under, checked again before every provider call: a row saved
+   * before a rule existed (or an image field's defaults) cannot run out of bounds. Such a prompt cannot run: 422.
+   */
+  private assertSettingsInBounds(settings: Record<string, unknown>, imageEndpoint: boolean): void {
+    const problems = customParametersProblems(settings, { imageEndpoint, maxImagesPerCall: this.config.maxImagesPerCall });
+    if (problems.length > 0) throw new PromptError(`The prompt's settings are out of bounds: ${problems.join('; ')}`);
   }
 
   private promptOf(call: ExecutionCall): Promise<ExecutablePrompt> {

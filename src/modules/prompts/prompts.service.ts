@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { EndpointEntity } from '../endpoints/endpoint.entity';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
+import { customParametersProblems } from '../llm/call-settings';
 import { ENDPOINT_TOPIC } from '../invalidation/topics';
 import { ModelsService } from '../models/models.service';
 import { contentChanged, VersionContent } from '../versions/version-compare';
@@ -52,6 +54,7 @@ export class PromptsService {
     private readonly models: ModelsService,
     private readonly templates: TemplateService,
     bus: InvalidationBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.resolved = new InvalidatingCache<ExecutablePrompt>(bus, ENDPOINT_TOPIC, (prompt) => prompt.endpointId, RESOLVED_PROMPT_CACHE);
   }
@@ -83,7 +86,7 @@ export class PromptsService {
     this.templates.assertSavable(input.template);
     this.models.require(input.llmModel);
     requireSlug(input.name);
-    await this.endpoints.requireActive(tenantId, input.endpointId);
+    await this.assertCustomParameters(tenantId, input.endpointId, input.customParameters);
     const prompt = await this.createDraft(tenantId, input.endpointId, {
       pickName: exactName(input.name),
       content: {
@@ -139,6 +142,7 @@ export class PromptsService {
     if (changes.llmModel !== undefined) this.models.require(changes.llmModel);
     if (changes.name !== undefined) requireSlug(changes.name);
     const { endpoint: { id: endpointId } } = await this.require(tenantId, id);
+    if (changes.customParameters !== undefined) await this.assertCustomParameters(tenantId, endpointId, changes.customParameters);
     const historyLimit = await this.versions.historyLimit(tenantId);
     await this.prompts.transaction(async (manager) => {
       const prompt = await this.lock(manager, tenantId, id);
@@ -169,7 +173,19 @@ export class PromptsService {
     return this.get(tenantId, id);
   }
 
-  /** The validator (decisions.md §2), against the endpoint's input fields. */
+  /**
+   * customParameters that can be saved on a prompt of this active endpoint (404 otherwise): a 400 naming each
+   * `customParameters.<key>` that breaks the rules (size, settings the service controls, image `n`).
+   */
+  private async assertCustomParameters(tenantId: string, endpointId: string, parameters: Record<string, unknown> | undefined): Promise<void> {
+    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
+    if (parameters === undefined) return;
+    const imageEndpoint = outputFields.some((field) => field.dataType === 'image');
+    const problems = customParametersProblems(parameters, { imageEndpoint, maxImagesPerCall: this.config.maxImagesPerCall });
+    if (problems.length > 0) throw new ValidationError(problems, 'customParameters');
+  }
+
+  /** The validator, against the endpoint's input fields. */
   async validateTemplate(tenantId: string, endpointId: string, template: string): Promise<TemplateValidationResponse> {
     const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     this.templates.assertWithinSizeLimit(template);

@@ -44,7 +44,7 @@ export class RenderPool {
 
   /** Starts every thread and loads its engine, so no render's time includes a thread's start. */
   async warmUp(): Promise<void> {
-    await Promise.all(Array.from({ length: THREADS }, () => this.render({ cacheKey: 'warm-up', template: '', inputs: {} })));
+    await Promise.all(Array.from({ length: THREADS }, () => this.pool.run({ cacheKey: 'warm-up', template: '', inputs: {} })));
   }
 
   /** The rendered text, or a PromptError saying why the template cannot run. */

@@ -54,7 +54,14 @@ export class TemplateService implements OnModuleDestroy {
 
   private async startPool(): Promise<RenderPool> {
     const pool = new RenderPool({ timeoutMs: this.config.renderTimeoutMs, maxOutputBytes: this.config.maxRenderedPromptBytes });
-    await pool.warmUp();
-    return pool;
+    try {
+      await pool.warmUp();
+      return pool;
+    } catch (error) {
+      // The next render starts a new pool rather than failing forever.
+      this.pool = null;
+      await pool.close();
+      throw error;
+    }
   }
 }
