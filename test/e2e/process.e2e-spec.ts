@@ -144,6 +144,9 @@ describe('the built service as a process', () => {
     expect(schemas.EndpointResponse.properties).toEqual(expect.objectContaining({ id: expect.any(Object), inputFields: expect.any(Object), cacheDurationSeconds: expect.any(Object) }));
     expect(schemas.CreateKeyDto.properties).toEqual(expect.objectContaining({ name: expect.any(Object), type: expect.any(Object) }));
     expect(schemas.CreatedKeyResponse.properties ?? schemas.CreatedKeyResponse.allOf).toBeTruthy();
+    // Every log response names the fields stored cut to LOG_FIELD_MAX_BYTES.
+    expect(schemas.ExecutionLogResponse.properties.truncatedFields).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(schemas.ExecutionLogResponse.required).toContain('truncatedFields');
 
     const one = document.paths['/admin/v1/endpoints/{id}'];
     expect(one.get.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/EndpointResponse' });
