@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AdminExceptionFilter, ExecutionExceptionFilter } from './http/exception-filters';
+import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './http/exception-filters';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { AppLogger } from './logging/app-logger';
 import { AdminPermissionGuard } from './auth/admin-permission.guard';
@@ -13,6 +13,7 @@ const SHARED = [
   EnvelopeInterceptor,
   AdminExceptionFilter,
   ExecutionExceptionFilter,
+  McpExceptionFilter,
 ];
 
 /** Guards, filters and the logger every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */

@@ -17,8 +17,9 @@ export abstract class AppError extends Error {
   /** Machine-readable reason for execution bodies (`prompt_not_found`, …); defaults to the code. */
   readonly reason?: string;
 
-  constructor(message: string, reason?: string) {
-    super(message);
+  /** `options.cause` is what actually failed: written to the service log, never shown to the client. */
+  constructor(message: string, reason?: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
     this.reason = reason;
   }

@@ -3,37 +3,67 @@ import { AppError, ConflictError, ValidationError } from './app-error';
 
 const UNIQUE_VIOLATION = '23505';
 const NOT_NULL_VIOLATION = '23502';
+const FOREIGN_KEY_VIOLATION = '23503';
 const CHECK_VIOLATION = '23514';
-const INVALID_TEXT = '22P02';
+const NUMERIC_OUT_OF_RANGE = '22003';
+const STRING_TOO_LONG = '22001';
+/** SQLSTATE class 22: a value the database cannot take (bad format, out of range, too long). */
+const DATA_EXCEPTION_CLASS = '22';
 
-/** Database errors that describe a client mistake: a unique violation is a 409, never a 500. */
+interface DriverError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+  column?: string;
+  table?: string;
+}
+
+/**
+ * Database errors that describe a client mistake, as the AppError a client should get: a unique violation is a 409,
+ * a value the column cannot take a 400, never a 500. Messages name fields, never SQL, constraints or the driver's text.
+ */
 export function fromDatabaseError(error: unknown): AppError | undefined {
+  // The service's own errors are already what the client gets, whatever caused them.
+  if (error instanceof AppError) return undefined;
   if (!(error instanceof QueryFailedError)) return undefined;
-  const driverError = (error as QueryFailedError & { driverError?: { code?: string; constraint?: string; detail?: string; column?: string } })
-    .driverError;
-  switch (driverError?.code) {
+  const driverError = (error as QueryFailedError & { driverError?: DriverError }).driverError;
+  const code = driverError?.code;
+  switch (code) {
     case UNIQUE_VIOLATION:
-      return new ConflictError(describeUnique(driverError.constraint, driverError.detail));
+      return new ConflictError(describeUnique(driverError!.detail));
     case NOT_NULL_VIOLATION: {
-      const field = camelCase(driverError.column ?? 'value');
+      const field = camelCase(driverError!.column ?? 'value');
       return new ValidationError(`${field} must not be null`, field);
     }
-    case CHECK_VIOLATION:
-      return new ValidationError(`A value is out of range (${driverError.constraint ?? 'check'})`);
-    case INVALID_TEXT:
-      return new ValidationError('A value has an invalid format');
+    case FOREIGN_KEY_VIOLATION:
+      return new ConflictError('A record it refers to does not exist (any more)');
+    case CHECK_VIOLATION: {
+      const field = checkedField(driverError!);
+      return field ? new ValidationError(`${field} is out of range`, field) : new ValidationError('A value is out of range');
+    }
+    case NUMERIC_OUT_OF_RANGE:
+      return new ValidationError('A number is out of range');
+    case STRING_TOO_LONG:
+      return new ValidationError('A value is too long');
     default:
-      return undefined;
+      return code?.startsWith(DATA_EXCEPTION_CLASS) ? new ValidationError('A value has an invalid format') : undefined;
   }
 }
 
-function describeUnique(constraint?: string, detail?: string): string {
+function describeUnique(detail?: string): string {
   const match = detail && /Key \((.+)\)=\((.*)\) already exists/.exec(detail);
   if (match) {
     const columns = match[1].split(',').map((c) => c.trim()).filter((c) => c !== 'tenant_id' && c !== 'endpoint_id');
-    return `${columns.join(', ') || 'value'} already exists`;
+    return `${columns.map(camelCase).join(', ') || 'value'} already exists`;
   }
-  return `Conflicts with an existing record (${constraint ?? 'unique'})`;
+  return 'Conflicts with an existing record';
+}
+
+/** The field of a single-column CHECK constraint, from PostgreSQL's default name `<table>_<column>_check`. */
+function checkedField({ constraint, table }: DriverError): string | undefined {
+  if (!constraint || !table || !constraint.startsWith(`${table}_`) || !constraint.endsWith('_check')) return undefined;
+  const column = constraint.slice(table.length + 1, -'_check'.length);
+  return /^[a-z][a-z0-9_]*$/.test(column) ? camelCase(column) : undefined;
 }
 
 /** Columns are snake_case; the API names fields in camelCase. */

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { AppError, statusOf } from '../errors/app-error';
 import { fromDatabaseError } from '../errors/database-errors';
+import { withoutNetworkDetails } from '../errors/network-details';
 
 export interface Failure {
   status: number;
@@ -14,6 +15,8 @@ export interface Failure {
   extra: Record<string, unknown>;
   /** Unexpected errors are logged with their stack; client errors are not. */
   unexpected?: unknown;
+  /** What actually failed behind an expected server-side failure (an unreachable provider): logged, never answered. */
+  cause?: unknown;
 }
 
 const HTTP_ERROR_CODES: Record<number, string> = {
@@ -30,7 +33,7 @@ const HTTP_ERROR_CODES: Record<number, string> = {
 
 /** Turns anything thrown into one surface-independent description; each filter renders it its own way. */
 export function describeFailure(thrown: unknown): Failure {
-  const error = fromDatabaseError(thrown) ?? thrown;
+  const error = thrown instanceof AppError ? thrown : (fromDatabaseError(thrown) ?? thrown);
   if (error instanceof AppError) {
     const failure: Failure = {
       status: statusOf(error),
@@ -41,6 +44,7 @@ export function describeFailure(thrown: unknown): Failure {
       extra: {},
     };
     if ('field' in error) failure.field = error.field as string | null;
+    if (failure.status >= 500 && error.cause !== undefined) failure.cause = error.cause;
     if ('retryAfterSeconds' in error) {
       const seconds = error.retryAfterSeconds as number;
       failure.extra.retry_after = seconds;
@@ -95,9 +99,9 @@ function httpMessageOf(error: unknown, status: number): string {
     const response = error.getResponse();
     if (typeof response === 'object' && response && 'message' in response) {
       const message = (response as { message: unknown }).message;
-      return Array.isArray(message) ? message.join('; ') : String(message);
+      return withoutNetworkDetails(Array.isArray(message) ? message.join('; ') : String(message));
     }
-    return error.message;
+    return withoutNetworkDetails(error.message);
   }
-  return (error as Error).message ?? 'Request failed';
+  return withoutNetworkDetails((error as Error).message ?? 'Request failed');
 }

@@ -18,6 +18,7 @@ abstract class SurfaceFilter implements ExceptionFilter {
     const request = http.getRequest<HttpRequestLike>();
     const response = http.getResponse<HttpResponseLike>();
     const described = describeFailure(thrown);
+    // The client gets a generic message; what actually failed (with its stack) goes to the service log only.
     if (described.unexpected !== undefined) {
       const error = described.unexpected as Error;
       this.logger.write('error', error?.message ?? String(error), {
@@ -25,9 +26,20 @@ abstract class SurfaceFilter implements ExceptionFilter {
         path: pathOf(request),
         stack: error?.stack,
       });
+    } else if (described.cause !== undefined) {
+      const cause = described.cause as Error;
+      this.logger.write('warn', described.message, {
+        requestId: requestIdOf(request),
+        path: pathOf(request),
+        cause: cause?.message ?? String(cause),
+      });
     }
-    for (const [name, value] of Object.entries(described.headers)) setHeader(response, name, value);
+    for (const [name, value] of Object.entries(this.headersOf(described))) setHeader(response, name, value);
     this.adapterHost.httpAdapter.reply(response, this.body(described, request), described.status);
+  }
+
+  protected headersOf(described: Failure): Record<string, string> {
+    return described.headers;
   }
 
   protected abstract body(failure: Failure, request: HttpRequestLike): unknown;
@@ -54,6 +66,22 @@ export class ExecutionExceptionFilter extends SurfaceFilter {
 }
 
 /**
+ * MCP surface: refusals before a tool runs (auth, limits, the body) as one JSON-RPC error `<code>: <message>`, with
+ * the WWW-Authenticate challenge MCP clients expect on a 401.
+ */
+@Injectable()
+@Catch()
+export class McpExceptionFilter extends SurfaceFilter {
+  protected headersOf(described: Failure): Record<string, string> {
+    return described.status === 401 ? { ...described.headers, 'WWW-Authenticate': 'Bearer realm="promptgate"' } : described.headers;
+  }
+
+  protected body(described: Failure): unknown {
+    return { jsonrpc: '2.0', error: { code: -32001, message: `${described.error}: ${described.message}` }, id: null };
+  }
+}
+
+/**
  * Errors raised outside any controller (unknown routes, body parsing): rendered for the surface the path belongs to.
  */
 @Injectable()
@@ -62,11 +90,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly admin: AdminExceptionFilter,
     private readonly execution: ExecutionExceptionFilter,
+    private readonly mcp: McpExceptionFilter,
   ) {}
 
   catch(thrown: unknown, host: ArgumentsHost): void {
     const path = pathOf(host.switchToHttp().getRequest<HttpRequestLike>());
-    const isAdmin = path === '/admin' || path.startsWith('/admin/');
-    (isAdmin ? this.admin : this.execution).catch(thrown, host);
+    if (path === '/admin' || path.startsWith('/admin/')) this.admin.catch(thrown, host);
+    else if (path === '/mcp' || path.startsWith('/mcp/')) this.mcp.catch(thrown, host);
+    else this.execution.catch(thrown, host);
   }
 }

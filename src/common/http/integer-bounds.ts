@@ -24,11 +24,12 @@ export const IntegerBetween = (min: number, max: number = MAX_INTEGER, typeMessa
  * the parameter.
  */
 @Injectable()
-export class PositiveIntegerParamPipe implements PipeTransform<string, number> {
-  transform(value: string, metadata: ArgumentMetadata): number {
+export class PositiveIntegerParamPipe implements PipeTransform<string | number, number> {
+  transform(value: string | number, metadata: ArgumentMetadata): number {
     const name = metadata.data ?? 'value';
-    if (!/^\d+$/.test(value)) throw new ValidationError(`${name} must be an integer`, name);
-    const number = Number(value);
+    // The global validation pipe, which runs first, has already turned the text into a number (NaN if it is none).
+    const number = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isInteger(number)) throw new ValidationError(`${name} must be an integer`, name);
     if (number < 1) throw new ValidationError(`${name} must not be less than 1`, name);
     if (number > MAX_INTEGER) throw new ValidationError(`${name} must not be greater than ${MAX_INTEGER}`, name);
     return number;

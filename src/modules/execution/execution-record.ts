@@ -50,7 +50,9 @@ export class ExecutionRecord {
       status: 'error',
       httpStatus: described.status,
       errorCode: error instanceof AppError ? described.error : 'internal_error',
-      errorMessage: described.unexpected !== undefined ? String((error as Error)?.message ?? error) : described.message,
+      // The log is read by the tenant: an unexpected error keeps the generic message its caller got (its detail is in
+      // the service log).
+      errorMessage: described.message,
     });
   }
 

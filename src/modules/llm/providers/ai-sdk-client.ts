@@ -9,6 +9,7 @@ import {
 import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
+import { withoutNetworkDetails } from '../../../common/errors/network-details';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
   ImageRequest,
@@ -129,17 +130,27 @@ export class AiSdkClient implements LlmClient {
     }
   }
 
-  /** Provider failures become a 502 with the provider's own message; an expired deadline a 504. */
+  /**
+   * Provider failures become a 502, an expired deadline a 504. A provider that answered an error keeps its status and
+   * its own message (addresses removed); one that could not be reached is named, never its address or the network
+   * error: the original error is the cause, which goes to the service log only.
+   */
   private failure(error: unknown, signal: AbortSignal): Error {
+    const name = this.models.providerName;
     if (signal.aborted || isAbort(error)) {
-      return new UpstreamTimeoutError(`${this.models.providerName} did not answer within the endpoint's timeout`);
+      return new UpstreamTimeoutError(`${name} did not answer within the endpoint's timeout`);
     }
-    if (APICallError.isInstance(error)) {
-      const status = error.statusCode ? ` (HTTP ${error.statusCode})` : '';
-      return new UpstreamError(`${this.models.providerName} request failed${status}: ${error.message}`);
+    if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+      return new UpstreamError(`${name} request failed (HTTP ${error.statusCode}): ${withoutNetworkDetails(error.message)}`, undefined, {
+        cause: error,
+      });
+    }
+    // An APICallError without a status is the AI SDK's report of a request that got no HTTP answer.
+    if (APICallError.isInstance(error) || isNetworkError(error)) {
+      return new UpstreamError(`the provider '${name}' could not be reached`, undefined, { cause: error });
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new UpstreamError(`${this.models.providerName} request failed: ${message}`);
+    return new UpstreamError(`${name} request failed: ${withoutNetworkDetails(message)}`, undefined, { cause: error });
   }
 }
 
@@ -192,6 +203,21 @@ function commonSettings(common: SplitSettings['common']): Partial<LanguageModelV
 
 function usageOf(usage: { inputTokens?: number; outputTokens?: number } | undefined): TokenUsage {
   return { inputTokens: usage?.inputTokens ?? null, outputTokens: usage?.outputTokens ?? null };
+}
+
+/** A failure of the connection itself (refused, unknown host, reset, TLS), anywhere in the chain of causes. */
+function isNetworkError(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  // Not `instanceof Error`: errors from Node's own sockets may come from another realm (a VM context).
+  for (let current = error; typeof current === 'object' && current !== null && !seen.has(current); current = (current as Error).cause) {
+    seen.add(current);
+    const { code, syscall } = current as { code?: unknown; syscall?: unknown };
+    if (typeof syscall === 'string') return true;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_.*|ERR_TLS_.*|ERR_SSL_.*|CERT_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*)$/.test(code)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function isAbort(error: unknown): boolean {
