@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
 import { createApplication } from './app.setup';
 import { ControlServer } from './cli/control-server';
 import { ConfigError, loadConfig } from './config/app-config';
@@ -27,13 +28,18 @@ async function main(): Promise<void> {
     JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `Promptgate listening on ${await app.getUrl()}` }) + '\n',
   );
 
-  // decisions.md §1: stop accepting, finish in-flight requests (30 s at most), flush logs, exit 0.
+  // On SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish (30 s at most), then write
+  // every execution log still queued, close the database and exit 0. Nest's close runs them in that order: the HTTP
+  // server closes once its requests have answered, and the database module flushes the logs before it disconnects.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down` }) + '\n');
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 5_000).unref();
+    // A keep-alive client could otherwise keep its connection busy, and the server open, for the whole grace period:
+    // from now on every answer closes its connection (Fastify does so itself once closing; Node's server does not).
+    (app.getHttpServer() as Server).prependListener('request', (_request, response) => response.setHeader('Connection', 'close'));
     await control?.close();
     await app.close();
     process.exit(0);

@@ -1,8 +1,11 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { AppLogger } from '../common/logging/app-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { dataSourceOptions, runMigrations } from './data-source';
+import { databaseOutageWarning } from './database-outage-warning';
+import { DatabaseShutdown } from './database-shutdown';
 import { EmbeddedDatabase } from './embedded-database';
 
 @Injectable()
@@ -10,10 +13,13 @@ class DatabaseCloser implements OnApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(EmbeddedDatabase) private readonly embedded: EmbeddedDatabase | null,
+    private readonly shutdown: DatabaseShutdown,
   ) {}
 
-  // The pool must end before PGlite closes underneath it.
+  // Runs after the HTTP server has closed (Nest calls onApplicationShutdown once its requests have finished). The final
+  // flushes go first, then the pool, which must end before PGlite closes underneath it.
   async onApplicationShutdown(): Promise<void> {
+    await this.shutdown.runTasks();
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
     await this.embedded?.close();
   }
@@ -21,7 +27,7 @@ class DatabaseCloser implements OnApplicationShutdown {
 
 /**
  * Owns the configuration and the database connection (PostgreSQL, or the embedded PGlite when DATABASE_URL is unset)
- * and applies migrations at start. Exports APP_CONFIG, EmbeddedDatabase and TypeORM to every module.
+ * and applies migrations at start. Exports APP_CONFIG, EmbeddedDatabase, DatabaseShutdown and TypeORM to every module.
  */
 @Module({})
 export class DatabaseModule {
@@ -36,17 +42,19 @@ export class DatabaseModule {
           provide: EmbeddedDatabase,
           useFactory: () => (config.databaseUrl ? null : (embedded ?? EmbeddedDatabase.open(config.dataDir))),
         },
+        DatabaseShutdown,
       ],
-      exports: [APP_CONFIG, EmbeddedDatabase],
+      exports: [APP_CONFIG, EmbeddedDatabase, DatabaseShutdown],
     };
     return {
       module: DatabaseModule,
       imports: [
         core,
         TypeOrmModule.forRootAsync({
-          inject: [EmbeddedDatabase],
-          useFactory: (opened: EmbeddedDatabase | null) => ({
-            ...dataSourceOptions(config, [], opened ?? undefined),
+          inject: [EmbeddedDatabase, AppLogger],
+          useFactory: (opened: EmbeddedDatabase | null, logger: AppLogger) => ({
+            // An unreachable PostgreSQL: one throttled warning in the service log; callers answer 503 (see database-unavailable.ts).
+            ...dataSourceOptions(config, [], opened ?? undefined, databaseOutageWarning(logger)),
             autoLoadEntities: true,
           }),
           dataSourceFactory: async (options) => {

@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { AppError, ConflictError, ValidationError } from './app-error';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 
 const UNIQUE_VIOLATION = '23505';
 const NOT_NULL_VIOLATION = '23502';
@@ -25,6 +26,8 @@ interface DriverError {
 export function fromDatabaseError(error: unknown): AppError | undefined {
   // The service's own errors are already what the client gets, whatever caused them.
   if (error instanceof AppError) return undefined;
+  // An unreachable database is not the request's fault either: 503 with Retry-After, never a 500.
+  if (isDatabaseUnavailable(error)) return new DatabaseUnavailableError();
   if (!(error instanceof QueryFailedError)) return undefined;
   const driverError = (error as QueryFailedError & { driverError?: DriverError }).driverError;
   const code = driverError?.code;

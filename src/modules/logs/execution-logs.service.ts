@@ -1,8 +1,10 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AppLogger } from '../../common/logging/app-logger';
+import { DatabaseShutdown } from '../../database/database-shutdown';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
   ExecutionLogDetailResponse,
@@ -27,20 +29,26 @@ const SHUTDOWN_FLUSH_MS = 10_000;
  * the queue writes batches with one multi-row INSERT within ~100 ms. Reads are tenant-scoped.
  */
 @Injectable()
-export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class ExecutionLogsService {
   private readonly queue: LogWriteQueue<PreparedLog>;
 
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    shutdown: DatabaseShutdown,
   ) {
     this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
-      writeFailed: (error, retryInMs, queued) =>
-        logger.write('warn', 'Writing execution logs failed; will retry', { error: messageOf(error), retryInMs, queued }),
+      // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
+      writeFailed: (error, retryInMs, queued) => {
+        if (!isDatabaseUnavailable(error)) logger.write('warn', 'Writing execution logs failed; will retry', { error: messageOf(error), retryInMs, queued });
+      },
       dropping: (dropped) =>
         logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', { dropped }),
     });
+    // The final flush: after the HTTP server has closed (every answered execution has recorded its row), before the
+    // database closes.
+    shutdown.beforeClose(() => this.drainForShutdown());
   }
 
   record(entry: NewExecutionLog): void {
@@ -56,16 +64,6 @@ export class ExecutionLogsService implements BeforeApplicationShutdown, OnApplic
 
   writerState(): LogWriteQueueState {
     return this.queue.state();
-  }
-
-  // Before the pool closes (that happens in onApplicationShutdown of the database module).
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.drainForShutdown();
-  }
-
-  // Again once the HTTP server has closed: requests that finished in between recorded their logs after the first pass.
-  async onApplicationShutdown(): Promise<void> {
-    await this.drainForShutdown();
   }
 
   async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {

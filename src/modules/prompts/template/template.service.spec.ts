@@ -4,7 +4,7 @@ import { TemplateService } from './template.service';
 
 describe('TemplateService', () => {
   const templates = new TemplateService(loadConfig({}, { renderTimeoutMs: 100, maxRenderedPromptBytes: 1000 }));
-  afterAll(() => templates.onModuleDestroy());
+  afterAll(() => templates.onApplicationShutdown());
 
   it('renders with inputs in scope, and the default filter on missing ones', async () => {
     await expect(templates.render('p1:1', 'Hi {{ inputs.name | default: "there" }}', {})).resolves.toBe('Hi there');

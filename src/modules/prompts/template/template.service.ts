@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ValidationError } from '../../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { analyzeTemplate, createLiquidEngine, syntaxProblem, TemplateAnalysis, templateSizeProblem } from './liquid-template';
@@ -6,7 +6,7 @@ import { RenderPool } from './render-pool';
 
 /** The one place that parses and renders Liquid, for the validator, prompt saves and execution. */
 @Injectable()
-export class TemplateService implements OnModuleDestroy {
+export class TemplateService implements OnApplicationShutdown {
   /** Parses only (validator, saves): parsing is bounded by the template's size limit and never loops. */
   private readonly engine = createLiquidEngine();
   /** Started with the first render, so processes that never render (the CLI) start no threads. */
@@ -14,7 +14,9 @@ export class TemplateService implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  async onModuleDestroy(): Promise<void> {
+  // On application shutdown, not module destroy: that runs before the HTTP server closes, while requests in flight
+  // still render.
+  async onApplicationShutdown(): Promise<void> {
     const pool = this.pool;
     this.pool = null;
     if (pool) await (await pool).close();

@@ -1,0 +1,48 @@
+import { ServiceUnavailableError } from './app-error';
+
+/** Seconds a client is asked to wait while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The database cannot be reached (stopped, restarting, refusing connections): 503 with Retry-After, never a 500. */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super('The database is unavailable; retry shortly', DATABASE_RETRY_AFTER_SECONDS);
+  }
+}
+
+/** Socket-level failures of the driver's connection to the server. */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+/**
+ * SQLSTATEs of a server that is away: 57P01 to 57P03 (shut down by the administrator, after a crash, or not accepting
+ * connections yet) and 53300 (no connection slot left); class 08 (connection exception) is matched by its prefix.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const CONNECTION_EXCEPTION_CLASS = /^08[0-9A-Z]{3}$/;
+/** What `pg` and its pool say when a connection ends or cannot be made in time (these carry no code). */
+const CONNECTION_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /^Client has encountered a connection error/];
+
+/**
+ * Whether `error` (as thrown by `pg`, its pool, or TypeORM around them) means the database server cannot be reached,
+ * rather than that a query failed: connection refused, reset or timed out, the server shutting down or starting up.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const visit = (candidate: unknown): boolean => {
+    if (!candidate || typeof candidate !== 'object' || seen.has(candidate)) return false;
+    seen.add(candidate);
+    const { code, message, driverError, cause, errors } = candidate as {
+      code?: unknown;
+      message?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_STATES.has(code) || CONNECTION_EXCEPTION_CLASS.test(code))) {
+      return true;
+    }
+    if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true;
+    // TypeORM keeps the driver's error in driverError; Node reports a failed dual-stack connect as an AggregateError.
+    return visit(driverError) || visit(cause) || (Array.isArray(errors) && errors.some(visit));
+  };
+  return visit(error);
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * Work that needs the database at shutdown (final flushes of buffered writes). The database module closes the
+ * connection in its own shutdown hook, after the HTTP server has stopped and every request in flight has finished, and
+ * only once each task registered here has settled, whichever order Nest runs the modules' hooks in.
+ */
+@Injectable()
+export class DatabaseShutdown {
+  private readonly tasks: (() => Promise<void>)[] = [];
+
+  /** Runs `task` at shutdown, while the database is still open. */
+  beforeClose(task: () => Promise<void>): void {
+    this.tasks.push(task);
+  }
+
+  /** Called by the database module just before it closes the connection. */
+  async runTasks(): Promise<void> {
+    await Promise.all(this.tasks.map((task) => task().catch(() => undefined)));
+  }
+}

@@ -1,0 +1,146 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { freePort } from '../support/own-servers';
+
+/** The built service (`nest build`) as its own process, for the tests that signal it. */
+export const ROOT = path.join(__dirname, '..', '..');
+export const MAIN = path.join(ROOT, 'dist', 'src', 'main.js');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  base: string;
+  port: number;
+  output: string[];
+  exited: Promise<number | null>;
+  /** SIGKILL if it still runs (afterAll). */
+  kill(): Promise<void>;
+}
+
+export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npx nest build" (npm run test:fault does it first)`);
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env };
+  for (const name of ['DATABASE_URL', 'REDIS_URL']) if (!(name in env)) delete childEnv[name];
+  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv });
+  const output: string[] = [];
+  const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const service: ServiceProcess = {
+    child,
+    base: `http://127.0.0.1:${port}`,
+    port,
+    output,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  const deadline = Date.now() + 60_000;
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+  for (;;) {
+    if (hasExited) throw new Error(`The service exited at start:\n${output.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`The service did not become healthy:\n${output.join('\n')}`);
+    const status = await fetch(`${service.base}/health`).then((r) => r.status, () => 0);
+    if (status === 200) return service;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** One JSON call through the admin API; throws unless it answers `expected`. */
+export async function admin(base: string, key: string, method: string, url: string, body?: unknown, expected = [200, 201]): Promise<any> {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json().catch(() => null);
+  if (!expected.includes(response.status)) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+  return json?.data;
+}
+
+/** An endpoint on the fake provider's OpenAI-compatible model, its default prompt Live, and an endpoint key without practical limits. */
+export async function seedExecution(base: string, adminKey: string, model: string): Promise<{ path: string; endpointId: string; key: string }> {
+  const endpointPath = `/api/v1/fault-${Date.now().toString(36)}`;
+  const endpoint = await admin(base, adminKey, 'POST', '/admin/v1/endpoints', { name: 'Fault test', path: endpointPath });
+  await admin(base, adminKey, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, { name: 'text', dataType: 'string', isRequired: true });
+  const prompt = await admin(base, adminKey, 'POST', '/admin/v1/prompts', { name: 'Echo', endpointId: endpoint.id, llmModel: model, template: 'Say {{ text }}' });
+  await admin(base, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
+  await admin(base, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
+  const created = await admin(base, adminKey, 'POST', '/admin/v1/keys', {
+    name: 'load',
+    type: 'endpoint',
+    rateLimitPerMinute: 1_000_000,
+    rateLimitPerHour: 1_000_000,
+    rateLimitPerDay: 1_000_000,
+  });
+  return { path: endpointPath, endpointId: endpoint.id, key: created.key };
+}
+
+export interface LoadResult {
+  /** X-Request-Id of every execution answered 200. */
+  answered: string[];
+  /** Other statuses, by status. */
+  otherStatuses: Record<number, number>;
+  /** Requests that got no answer (connection refused or closed). */
+  failed: number;
+}
+
+/**
+ * `connections` keep-alive connections each sending one execution after the other until `until()` says stop or the
+ * service stops answering on it (a connection refused: the server no longer accepts), bounded by `maxMs`.
+ */
+export async function executeUnderLoad(
+  options: { base: string; path: string; key: string; connections: number; maxMs: number },
+  until: () => boolean,
+): Promise<LoadResult> {
+  const url = new URL(options.base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const result: LoadResult = { answered: [], otherStatuses: {}, failed: 0 };
+  const deadline = Date.now() + options.maxMs;
+  const body = JSON.stringify({ text: 'hello' });
+  const once = () =>
+    new Promise<'answered' | 'failed'>((resolve) => {
+      const request = http.request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: options.path,
+          headers: { 'x-api-key': options.key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            if (response.statusCode === 200) result.answered.push(String(response.headers['x-request-id']));
+            else result.otherStatuses[response.statusCode!] = (result.otherStatuses[response.statusCode!] ?? 0) + 1;
+            resolve('answered');
+          });
+          response.on('error', () => {
+            result.failed++;
+            resolve('failed');
+          });
+        },
+      );
+      request.on('error', () => {
+        result.failed++;
+        resolve('failed');
+      });
+      request.end(body);
+    });
+  await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      while (Date.now() < deadline && !until()) {
+        if ((await once()) === 'failed') return;
+      }
+    }),
+  );
+  agent.destroy();
+  return result;
+}
