@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AppLogger } from '../../common/logging/app-logger';
@@ -18,27 +19,39 @@ const RECONNECT_MS = 1_000;
 interface Message {
   /** The instance that published it (it has already run its own handlers). */
   o: string;
+  /** Its number among that instance's messages: a message that arrives on two transports is handled once. */
+  n: number;
   t: string;
   i: string;
 }
 
 /** How changes reach the other instances. */
 interface Transport {
+  readonly name: string;
   start(): Promise<void>;
   send(message: Message): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** Messages already handled, remembered long enough to drop the same message arriving on another transport. */
+const SEEN_MESSAGES = { max: 10_000, ttl: 60_000 };
+
 /**
- * The bus over Redis pub/sub (REDIS_URL), else PostgreSQL LISTEN/NOTIFY (DATABASE_URL), else in-process only (the
- * embedded database is single-instance). Whenever the transport (re)connects, every subscriber is told that anything
- * may have changed, since messages sent while it was away are lost.
+ * The bus over every transport the configuration gives: Redis pub/sub (REDIS_URL) and PostgreSQL LISTEN/NOTIFY
+ * (DATABASE_URL), both when both are set; in-process only with neither (the embedded database is single-instance, and
+ * the CLI reaches the running service over its control socket). Each change is sent on every transport and each
+ * instance listens on all of them, so a process configured with fewer transports than the running instances (the CLI
+ * with DATABASE_URL and no REDIS_URL) still reaches every one of them; a message that arrives twice is handled once.
+ * Whenever a transport (re)connects, every subscriber is told that anything may have changed, since messages sent
+ * while it was away are lost.
  */
 @Injectable()
 export class InvalidationService extends InvalidationBus implements OnModuleInit, OnApplicationShutdown {
   private readonly instanceId = randomUUID();
+  private sent = 0;
+  private readonly seen = new LRUCache<string, true>(SEEN_MESSAGES);
   private readonly handlers = new Map<string, Set<InvalidationHandler>>();
-  private readonly transport?: Transport;
+  private readonly transports: Transport[] = [];
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -47,16 +60,16 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
     super();
     const receive = (raw: string) => this.receive(raw);
     const reset = () => this.deliverAll(null);
-    if (config.redisUrl) this.transport = new RedisTransport(config.redisUrl, logger, receive, reset);
-    else if (config.databaseUrl) this.transport = new PostgresTransport(config.databaseUrl, logger, receive, reset);
+    if (config.redisUrl) this.transports.push(new RedisTransport(config.redisUrl, logger, receive, reset));
+    if (config.databaseUrl) this.transports.push(new PostgresTransport(config.databaseUrl, logger, receive, reset));
   }
 
   async onModuleInit(): Promise<void> {
-    await this.transport?.start();
+    await Promise.all(this.transports.map((transport) => transport.start()));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.transport?.stop();
+    await Promise.all(this.transports.map((transport) => transport.stop()));
   }
 
   subscribe(topic: string, handler: InvalidationHandler): void {
@@ -67,12 +80,15 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
 
   async publish(topic: string, id: string): Promise<void> {
     await this.deliver(topic, id);
-    try {
-      await this.transport?.send({ o: this.instanceId, t: topic, i: id });
-    } catch (error) {
-      // The change is committed; other instances catch up when their transport reconnects (they then drop everything).
-      this.logger.write('warn', `Invalidation of ${topic} not sent to other instances: ${(error as Error).message}`, { context: 'Invalidation' });
-    }
+    const message: Message = { o: this.instanceId, n: ++this.sent, t: topic, i: id };
+    await Promise.all(
+      this.transports.map((transport) =>
+        transport.send(message).catch((error: Error) => {
+          // The change is committed; other instances catch up when that transport reconnects (they then drop everything).
+          this.logger.write('warn', `Invalidation of ${topic} not sent over ${transport.name}: ${error.message}`, { context: 'Invalidation' });
+        }),
+      ),
+    );
   }
 
   private receive(raw: string): void {
@@ -83,6 +99,11 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
       return;
     }
     if (message.o === this.instanceId || typeof message.t !== 'string' || typeof message.i !== 'string') return;
+    if (typeof message.n === 'number') {
+      const messageId = `${message.o}:${message.n}`;
+      if (this.seen.has(messageId)) return;
+      this.seen.set(messageId, true);
+    }
     void this.deliver(message.t, message.i);
   }
 
@@ -102,6 +123,7 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
 }
 
 class RedisTransport implements Transport {
+  readonly name = 'Redis';
   private publisher?: RedisClient;
   private subscriber?: RedisClient;
   private subscribed = false;
@@ -147,6 +169,7 @@ class RedisTransport implements Transport {
 
 /** One dedicated connection that LISTENs (and NOTIFYs); reconnects after a loss. */
 class PostgresTransport implements Transport {
+  readonly name = 'PostgreSQL';
   private client?: Client;
   private stopped = false;
   private connectedBefore = false;
