@@ -1,0 +1,74 @@
+import type { Principal } from '../../common/auth/principal';
+import { RateLimitError } from '../../common/errors/app-error';
+import { type RateLimitDecision, RateLimiter, type RateLimitSurface } from '../../common/rate-limit/rate-limiter';
+import { McpRequestLimits, toolCallIdsIn } from './mcp-call-limits';
+
+const principal = { keyId: 'k1' } as Principal;
+const endpoint = { id: 'e1', rateLimitPerMinute: 2, rateLimitPerHour: null, rateLimitPerDay: null };
+
+/** Allows the first `room` requests, records what each one counted on. */
+class CountingLimiter extends RateLimiter {
+  readonly counted: { surfaces: readonly RateLimitSurface[]; endpointId?: string }[] = [];
+  constructor(private room: number) {
+    super();
+  }
+  consume(): Promise<RateLimitDecision> {
+    throw new Error('not used');
+  }
+  async consumeFor(_: Principal, surfaces: readonly RateLimitSurface[], limited?: { id: string } | null): Promise<RateLimitDecision> {
+    this.counted.push({ surfaces, endpointId: limited?.id });
+    const allowed = this.room-- > 0;
+    return { allowed, reported: { name: 'admin-minute', limit: 3, remaining: 0, resetAtMs: 0 }, retryAfterSeconds: allowed ? 0 : 42 };
+  }
+}
+
+describe('toolCallIdsIn', () => {
+  it('finds the ids of the tools/call requests of one message or a batch', () => {
+    expect(toolCallIdsIn({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })).toEqual([1]);
+    expect(
+      toolCallIdsIn([
+        { jsonrpc: '2.0', id: 'a', method: 'tools/call' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', method: 'tools/call' },
+        null,
+        'text',
+        { jsonrpc: '2.0', id: 3, method: 'tools/call' },
+      ]),
+    ).toEqual(['a', 3]);
+  });
+
+  it('finds none in a body without tool calls or without a body', () => {
+    expect(toolCallIdsIn({ jsonrpc: '2.0', id: 1, method: 'initialize' })).toEqual([]);
+    expect(toolCallIdsIn(undefined)).toEqual([]);
+    expect(toolCallIdsIn([])).toEqual([]);
+  });
+});
+
+describe('McpRequestLimits', () => {
+  it('counts a call as an admin request, and a run as an admin request and an execution on its endpoint', async () => {
+    const limiter = new CountingLimiter(10);
+    const limits = new McpRequestLimits(limiter, principal, () => undefined);
+    await limits.forCall(1).admitCall();
+    await limits.forCall(2).admitExecution(endpoint);
+    expect(limiter.counted).toEqual([{ surfaces: ['admin'] }, { surfaces: ['admin', 'execution'], endpointId: 'e1' }]);
+  });
+
+  it('refuses a call past the limit with a rate_limit_exceeded error', async () => {
+    const limits = new McpRequestLimits(new CountingLimiter(0), principal, () => undefined);
+    const refusal = limits.forCall(1).admitCall();
+    await expect(refusal).rejects.toBeInstanceOf(RateLimitError);
+    await expect(refusal).rejects.toMatchObject({ code: 'rate_limit_exceeded', message: 'Rate limit exceeded: retry in 42 seconds' });
+  });
+
+  it('counts a call that never reached admission once, as its answer leaves, and an admitted one not again', async () => {
+    const limiter = new CountingLimiter(10);
+    const decisions: RateLimitDecision[] = [];
+    const limits = new McpRequestLimits(limiter, principal, (decision) => decisions.push(decision));
+    await limits.forCall(1).admitCall();
+    await limits.beforeAnswer(1);
+    await limits.beforeAnswer(2);
+    await limits.beforeAnswer(2);
+    expect(limiter.counted).toHaveLength(2);
+    expect(decisions).toHaveLength(2);
+  });
+});
