@@ -2,12 +2,12 @@ import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
+import { McpExceptionFilter } from '../../common/http/exception-filters';
 import { type HttpResponseLike, setHeader } from '../../common/http/http-context';
 import { applyRateLimitHeaders, rateLimitError } from '../../common/rate-limit/key-throttler.guard';
 import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpRequestLimits, toolCallIdsIn } from './mcp-call-limits';
-import { McpExceptionFilter } from './mcp-exception.filter';
 import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
