@@ -21,9 +21,10 @@ export class McpFailure extends Error {
 }
 
 /**
- * An error of an MCP request as its client sees it: the service's own errors by code and message; anything else
- * (a driver or library error) is logged with its stack and answered with a generic line, so no SQL, driver text or
- * address reaches the client.
+ * An error of an MCP tool call or resource read as its client sees it: the service's own errors by code and message,
+ * as on the REST surfaces; anything else (a driver or library error) is logged with its stack and answered with a
+ * generic line, so no SQL, driver text or address reaches the client. What caused an expected server-side failure
+ * (an unreachable provider) is logged too.
  */
 export function mcpFailureOf(thrown: unknown, logger: AppLogger, context: Record<string, unknown>): McpFailure {
   const failure = describeFailure(thrown);
@@ -31,6 +32,10 @@ export function mcpFailureOf(thrown: unknown, logger: AppLogger, context: Record
     const error = failure.unexpected as Error;
     logger.write('error', error?.message ?? String(error), { ...context, stack: error?.stack });
     return new McpFailure(INTERNAL_ERROR, 'internal_error: the request failed; see the service logs');
+  }
+  if (failure.cause !== undefined) {
+    const cause = failure.cause as Error;
+    logger.write('warn', failure.message, { ...context, cause: cause?.message ?? String(cause) });
   }
   const code = failure.status === 404 ? RESOURCE_NOT_FOUND : failure.status === 400 ? INVALID_PARAMS : SERVER_ERROR;
   return new McpFailure(code, `${failure.error}: ${failure.messages.join('; ')}`);

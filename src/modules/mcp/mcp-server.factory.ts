@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../common/auth/principal';
-import { AppError, ForbiddenError } from '../../common/errors/app-error';
-import { fromDatabaseError } from '../../common/errors/database-errors';
+import { ForbiddenError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { EndpointResources } from './endpoint.resources';
 import type { McpCallLimits, McpRequestLimits } from './mcp-call-limits';
+import { mcpFailureOf } from './mcp-failure';
 import { mcpSdk } from './mcp-sdk';
 import type { McpTool } from './mcp-tool';
 
@@ -59,13 +59,7 @@ export class McpServerFactory {
       const result = await tool.run(principal, args as never, limits);
       return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }] };
     } catch (thrown) {
-      const error = fromDatabaseError(thrown) ?? thrown;
-      if (error instanceof AppError) {
-        const detail = 'messages' in error && Array.isArray(error.messages) ? (error.messages as string[]).join('; ') : error.message;
-        return { isError: true, content: [{ type: 'text', text: `${error.reason ?? error.code}: ${detail}` }] };
-      }
-      this.logger.write('error', (error as Error)?.message ?? String(error), { tool: tool.name, stack: (error as Error)?.stack });
-      return { isError: true, content: [{ type: 'text', text: 'internal_error: the tool failed; see the service logs' }] };
+      return { isError: true, content: [{ type: 'text', text: mcpFailureOf(thrown, this.logger, { tool: tool.name }).message }] };
     }
   }
 }
