@@ -1,5 +1,9 @@
+import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -29,13 +33,26 @@ describe('input bounds', () => {
   let t: TestApp;
   let tenant: SeededTenant;
   let providerPort: number;
+  let fake: FakeLlmServer;
+  let modelsDir: string;
 
   beforeAll(async () => {
     providerPort = await closedPort();
-    t = await createTestApp({}, { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `http://127.0.0.1:${providerPort}/v1` });
+    fake = await FakeLlmServer.start();
+    modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bounds-'));
+    const modelsFile = path.join(modelsDir, 'models.json');
+    fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] }));
+    t = await createTestApp(
+      {},
+      { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `http://127.0.0.1:${providerPort}/v1`, MODELS_FILE: modelsFile },
+    );
     tenant = await seedTenant(t.app);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+    fs.rmSync(modelsDir, { recursive: true, force: true });
+  });
 
   const admin = () => auth(tenant.admin);
   const expectRefused = (response: { status: number; body: unknown }, message: string) => {
@@ -283,6 +300,16 @@ describe('input bounds', () => {
         expect(response.status).toBe(502);
         expect(response.body).toEqual({ succeeded: false, messages: [reached], data: null });
         expectClean(response.body);
+      });
+
+      it('a provider error keeps its status and message, without the addresses it names', async () => {
+        const local = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
+        await createPrompt(t, tenant.admin, local.id, { template: 'Say {{ inputs.text }}', llmModel: 'llama-test' });
+        fake.reply({ status: 500, message: 'upstream http://10.1.2.3:8080/v1/chat failed; try backend-7.internal:9000' });
+        const response = await t.http.post(local.path).set(auth(tenant.endpointKey)).send({ text: 'hi' });
+        expect(response.status).toBe(502);
+        expect(response.body).toEqual({ error: 'upstream_error', message: 'local request failed (HTTP 500): upstream [address] failed; try [address]' });
+        expect(JSON.stringify(response.body)).not.toMatch(new RegExp(`10\\.1\\.2\\.3|internal|${fake.url.split(':').pop()}`));
       });
 
       it('MCP run_endpoint answers a tool error with the same message', async () => {
