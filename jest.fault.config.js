@@ -5,7 +5,7 @@ const base = require('./jest.config');
 module.exports = {
   ...base,
   testRegex: '.*\\.fault-spec\\.ts$',
-  roots: ['<rootDir>/test/fault', '<rootDir>/src'],
+  roots: ['<rootDir>/test/fault'],
   globalSetup: undefined,
   testTimeout: 120000,
   maxWorkers: 1,
