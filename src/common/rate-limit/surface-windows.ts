@@ -1,5 +1,13 @@
-import type { Principal } from '../../common/auth/principal';
-import type { EndpointRateLimits, RateLimitSurface, RateWindow } from '../../common/rate-limit/rate-limiter';
+import type { ExecutionContext } from '@nestjs/common';
+import type { ThrottlerOptions } from '@nestjs/throttler';
+import type { AuthenticatedRequest } from '../auth/api-key.guard';
+import type { Principal } from '../auth/principal';
+import type { EndpointRateLimits, RateLimitSurface, RateWindow } from './rate-limiter';
+
+export type RateLimitedRequest = AuthenticatedRequest & {
+  /** Set by the execution surface once it has resolved the endpoint: its own limits become extra windows. */
+  rateLimitEndpoint?: EndpointRateLimits;
+};
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -15,8 +23,11 @@ const EXECUTION_WINDOWS = [
 const ENDPOINT_WINDOW_PREFIX = 'endpoint-';
 const ADMIN_WINDOW = 'admin-minute';
 
+export const isAdminWindow = (name: string): boolean => name === ADMIN_WINDOW;
+export const isEndpointWindow = (name: string): boolean => name.startsWith(ENDPOINT_WINDOW_PREFIX);
+
 /** `{keyId}` is a Redis hash tag: all of a key's windows live in one slot. Ids only, never a raw key. */
-const windowKey = (name: string, keyId: string, endpointId?: string) =>
+export const windowKey = (name: string, keyId: string, endpointId?: string): string =>
   endpointId === undefined ? `${name}:{${keyId}}` : `${name}:{${keyId}}:${endpointId}`;
 
 /**
@@ -51,4 +62,29 @@ export function surfaceWindows(
     }
   }
   return windows;
+}
+
+/**
+ * The same windows as @nestjs/throttler named throttlers, for the REST guards: each limit is read from the request's
+ * principal (and resolved endpoint) as `surfaceWindows` reads it, and an endpoint window that is not set is skipped.
+ */
+export function throttlerDefinitions(adminPerMinute: number): ThrottlerOptions[] {
+  const requestOf = (context: ExecutionContext) => context.switchToHttp().getRequest<RateLimitedRequest>();
+  const keyLimitsOf = (context: ExecutionContext) => {
+    const principal = requestOf(context).principal;
+    if (!principal) throw new Error('Rate limits need an authenticated key');
+    return principal.rateLimits;
+  };
+  const endpointLimitOf = (context: ExecutionContext, field: (typeof EXECUTION_WINDOWS)[number]['endpointLimit']) =>
+    requestOf(context).rateLimitEndpoint?.[field] ?? null;
+  return [
+    ...EXECUTION_WINDOWS.map(({ name, ttlMs, keyLimit }) => ({ name, ttl: ttlMs, limit: (c: ExecutionContext) => keyLimitsOf(c)[keyLimit] })),
+    ...EXECUTION_WINDOWS.map(({ name, ttlMs, endpointLimit }) => ({
+      name: `${ENDPOINT_WINDOW_PREFIX}${name}`,
+      ttl: ttlMs,
+      limit: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) ?? 0,
+      skipIf: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) === null,
+    })),
+    { name: ADMIN_WINDOW, ttl: MINUTE_MS, limit: adminPerMinute },
+  ];
 }
