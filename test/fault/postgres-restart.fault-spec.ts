@@ -95,6 +95,8 @@ describe('PostgreSQL restarted mid-traffic', () => {
       // Several requests of each kind, so a throttled warning is visible as one line.
       const admins = [];
       for (let i = 0; i < 3; i++) admins.push(await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin)));
+      // A key this instance has not seen yet must be looked up: that needs the database too.
+      const coldKey = await t.http.get('/admin/v1/endpoints').set(auth(tenant.readOnly));
       const coldExecution = await execute(cold.path);
       const mcp = await t.http
         .post('/mcp')
@@ -102,17 +104,17 @@ describe('PostgreSQL restarted mid-traffic', () => {
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_endpoints', arguments: {} } });
       const ready = await t.http.get('/health/ready');
       await eventually(async () => answered.length >= answeredBefore + 20, 'executions answered while PostgreSQL is down');
-      return { admins, coldExecution, mcp, ready, answeredWhileDown: answered.length - answeredBefore };
+      return { admins, coldKey, coldExecution, mcp, ready, answeredWhileDown: answered.length - answeredBefore };
     });
 
-    for (const response of down.admins) {
+    for (const response of [...down.admins, down.coldKey]) {
       expect(response.status).toBe(503);
       expect(response.headers['retry-after']).toBe('5');
       expect(response.body).toEqual({ succeeded: false, messages: ['The database is unavailable; retry shortly'], data: null });
     }
     expect(down.coldExecution.status).toBe(503);
     expect(down.coldExecution.headers['retry-after']).toBe('5');
-    expect(down.coldExecution.body).toMatchObject({ error: 'service_unavailable', message: 'The database is unavailable; retry shortly' });
+    expect(down.coldExecution.body).toEqual({ error: 'service_unavailable', message: 'The database is unavailable; retry shortly', retry_after: 5 });
     expect(down.mcp.status).toBe(200);
     expect(down.mcp.body.result).toEqual({ isError: true, content: [{ type: 'text', text: 'service_unavailable: The database is unavailable; retry shortly' }] });
     expect(down.ready.status).toBe(503);
