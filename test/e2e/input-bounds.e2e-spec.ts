@@ -103,14 +103,18 @@ describe('input bounds', () => {
       expectRefused(await t.http.put(`${fields}/${field.body.data.id}`).set(admin()).send({ maxLength: TOO_BIG }), tooBig('maxLength'));
     });
 
-    it('numeric field bounds take any finite number and refuse ones JSON cannot hold as a number', async () => {
+    it('number field bounds take any finite number, integer field bounds the int4 range; non-finite ones are refused', async () => {
       const endpoint = await createEndpoint(t, tenant.admin);
       const fields = `/admin/v1/endpoints/${endpoint.id}/input-fields`;
       const wide = await t.http.post(fields).set(admin()).send({ name: 'n', dataType: 'number', minimum: -1.7e308, maximum: 1.7e308, defaultValue: 5e-324 });
       expect(wide.status).toBe(201);
       expect(wide.body.data).toMatchObject({ minimum: -1.7e308, maximum: 1.7e308, defaultValue: 5e-324 });
-      const tiny = await t.http.post(fields).set(admin()).send({ name: 'm', dataType: 'integer', minimum: 1e300 });
-      expect(tiny.status).toBe(201);
+      // The bounds of an integer field are integers of the request: within the int4 range.
+      expectRefused(await t.http.post(fields).set(admin()).send({ name: 'm', dataType: 'integer', minimum: 1e11 }), tooBig('minimum'));
+      expectRefused(await t.http.post(fields).set(admin()).send({ name: 'm', dataType: 'integer', maximum: -1e11 }), 'maximum must not be less than -2147483648');
+      const integer = await t.http.post(fields).set(admin()).send({ name: 'm', dataType: 'integer', minimum: -2147483648, maximum: MAX_INTEGER });
+      expect(integer.status).toBe(201);
+      expectRefused(await t.http.put(`${fields}/${integer.body.data.id}`).set(admin()).send({ maximum: TOO_BIG }), tooBig('maximum'));
       // 1e400 parses to Infinity.
       const infinite = await t.http.post(fields).set(admin()).set('Content-Type', 'application/json').send('{"name":"i","dataType":"number","maximum":1e400}');
       expectRefused(infinite, 'maximum must be a finite number');

@@ -1,39 +1,46 @@
 import type { ArgumentMetadata } from '@nestjs/common';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage } from 'class-validator';
+import { CreateEndpointDto, ListEndpointsQuery, UpdateEndpointDto } from '../../modules/endpoints/dto/endpoint.dto';
+import { CreateInputFieldDto, UpdateInputFieldDto } from '../../modules/endpoints/dto/field.dto';
+import { CreateKeyDto, UpdateKeyDto } from '../../modules/keys/dto/create-key.dto';
+import { ListKeysQuery } from '../../modules/keys/dto/list-keys.dto';
+import { ListLogsQuery } from '../../modules/logs/dto/list-logs.dto';
+import { CompareVersionsQuery, CreatePromptDto, UpdatePromptDto } from '../../modules/prompts/dto/prompt.dto';
 import { ValidationError } from '../errors/app-error';
-import { IntegerBetween, MAX_INTEGER, PositiveIntegerParamPipe } from './integer-bounds';
+import { validateDto } from './validation.pipe';
+import { MAX_INTEGER, PositiveIntegerParamPipe } from './integer-bounds';
 
-class Limits {
-  @IntegerBetween(1)
-  perMinute: unknown;
+const REQUEST_DTOS: (new () => object)[] = [
+  CreateEndpointDto,
+  UpdateEndpointDto,
+  ListEndpointsQuery,
+  CreateInputFieldDto,
+  UpdateInputFieldDto,
+  CreateKeyDto,
+  UpdateKeyDto,
+  ListKeysQuery,
+  ListLogsQuery,
+  CreatePromptDto,
+  UpdatePromptDto,
+  CompareVersionsQuery,
+];
 
-  @IntegerBetween(1, 600)
-  timeout: unknown = 1;
-}
-
-function problems(perMinute: unknown, timeout: unknown = 1): string[] {
-  const limits = Object.assign(new Limits(), { perMinute, timeout });
-  return validateSync(limits).flatMap((error) => Object.values(error.constraints ?? {}));
-}
-
-describe('IntegerBetween', () => {
-  it('accepts integers from the minimum up to 2147483647', () => {
-    expect(problems(1)).toEqual([]);
-    expect(problems(MAX_INTEGER)).toEqual([]);
+describe('integer properties of request DTOs', () => {
+  it.each(REQUEST_DTOS.map((dto) => [dto.name, dto] as const))('%s: every integer property has a maximum of at most 2147483647', (_name, dto) => {
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+    const integers = new Set(metadata.filter((rule) => rule.name === 'isInt').map((rule) => rule.propertyName));
+    expect(integers.size).toBeGreaterThan(0);
+    for (const property of integers) {
+      const maximum = metadata.find((rule) => rule.propertyName === property && rule.name === 'max')?.constraints?.[0] as number | undefined;
+      expect({ property, bounded: maximum !== undefined && maximum <= MAX_INTEGER }).toEqual({ property, bounded: true });
+    }
   });
 
-  it('refuses integers past the int4 columns, naming the property', () => {
-    expect(problems(MAX_INTEGER + 1)).toEqual([`perMinute must not be greater than ${MAX_INTEGER}`]);
-    expect(problems(1e11)).toEqual([`perMinute must not be greater than ${MAX_INTEGER}`]);
-  });
-
-  it('keeps a smaller maximum of its own', () => {
-    expect(problems(1, 601)).toEqual(['timeout must not be greater than 600']);
-  });
-
-  it('refuses what is not an integer', () => {
-    expect(problems(1.5)).toContain('perMinute must be an integer number');
-    expect(problems(Infinity)).toContain('perMinute must be an integer number');
+  it('refuses a value past the bound with one message naming the property', () => {
+    expect(() => validateDto(CreateKeyDto, { name: 'k', type: 'endpoint', rateLimitPerDay: MAX_INTEGER })).not.toThrow();
+    expect(() => validateDto(CreateKeyDto, { name: 'k', type: 'endpoint', rateLimitPerDay: 1e11 })).toThrow(
+      `rateLimitPerDay must not be greater than ${MAX_INTEGER}`,
+    );
   });
 });
 

@@ -1,23 +1,13 @@
-import { applyDecorators, ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
-import { IsInt, Max, Min, type ValidationOptions } from 'class-validator';
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { ValidationError } from '../errors/app-error';
 
 /**
  * The largest value of the database's integer (int4) columns. Every integer a request carries (limits, lengths,
- * version numbers, pages) is at most this; beyond it the request is a 400 naming the field, never a database error.
+ * version numbers, pages) is at most this, `@IsInt() @Max(MAX_INTEGER)` (or a smaller maximum) on each integer
+ * property, so a larger one is a 400 naming the field rather than a database error. The literal decorators also give
+ * the OpenAPI document its `maximum`.
  */
 export const MAX_INTEGER = 2_147_483_647;
-
-/**
- * An integer property from `min` to `max` (MAX_INTEGER when not given; never more): a value of another type is one
- * problem (`<field> must be an integer number`, or `typeMessage`), one out of range another.
- */
-export const IntegerBetween = (min: number, max: number = MAX_INTEGER, typeMessage?: string) =>
-  applyDecorators(
-    IsInt(typeMessage ? ({ message: typeMessage } satisfies ValidationOptions) : undefined),
-    Min(min),
-    Max(Math.min(max, MAX_INTEGER)),
-  );
 
 /**
  * A route parameter that must be an integer from 1 to MAX_INTEGER (`/versions/3`); anything else is a 400 naming

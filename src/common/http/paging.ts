@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IntegerBetween, MAX_INTEGER } from './integer-bounds';
+import { IsInt, Max, Min } from 'class-validator';
+import { MAX_INTEGER } from './integer-bounds';
 import { type HttpRequestLike, type HttpResponseLike, setHeader } from './http-context';
 import { Omittable } from './optional.decorator';
 
@@ -14,7 +15,9 @@ export const PageNumber = () =>
     ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INTEGER, default: 1, description: 'Page number, from 1.' }),
     Omittable(),
     Type(() => Number),
-    IntegerBetween(1, MAX_INTEGER, '$property must be an integer'),
+    IsInt({ message: '$property must be an integer' }),
+    Min(1),
+    Max(MAX_INTEGER),
   );
 
 /** `pageSize` of a paged query: an integer in 1..max; above max is a 400 naming the field and the maximum. */
@@ -29,7 +32,9 @@ export const PageSize = (size: { default: number; max: number }) =>
     }),
     Omittable(),
     Type(() => Number),
-    IntegerBetween(1, size.max, '$property must be an integer'),
+    IsInt({ message: '$property must be an integer' }),
+    Min(1),
+    Max(size.max),
   );
 
 /** `page` and `pageSize` of GET /admin/v1/keys and /endpoints; a following page is announced in a `Link` header. */

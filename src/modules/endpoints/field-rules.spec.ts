@@ -21,6 +21,12 @@ describe('inputFieldProblems', () => {
       'maximum applies to integer and number fields only, not string',
     ]);
     expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 0.5 })).toEqual(['minimum must be an integer']);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: -2147483648, maximum: 2147483647 })).toEqual([]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: -2147483649, maximum: 1e11 })).toEqual([
+      'minimum must not be less than -2147483648',
+      'maximum must not be greater than 2147483647',
+    ]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'number', minimum: -1e300, maximum: 1e300 })).toEqual([]);
     expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 5, maximum: 1 })).toEqual([
       'minimum must not be greater than maximum',
     ]);

@@ -1,4 +1,8 @@
+import { MAX_INTEGER } from '../../common/http/integer-bounds';
 import type { InputDataType, OutputDataType } from './endpoint-field.entity';
+
+/** The bounds of an integer field are integers of the request, so they stay within the int4 range as all others do. */
+const MIN_INTEGER = -MAX_INTEGER - 1;
 
 export interface InputFieldShape {
   name: string;
@@ -26,6 +30,8 @@ export function inputFieldProblems(field: InputFieldShape): string[] {
     if (value == null) continue;
     if (!numeric) problems.push(`${bound} applies to integer and number fields only, not ${field.dataType}`);
     else if (field.dataType === 'integer' && !Number.isInteger(value)) problems.push(`${bound} must be an integer`);
+    else if (field.dataType === 'integer' && value > MAX_INTEGER) problems.push(`${bound} must not be greater than ${MAX_INTEGER}`);
+    else if (field.dataType === 'integer' && value < MIN_INTEGER) problems.push(`${bound} must not be less than ${MIN_INTEGER}`);
   }
   if (numeric && field.minimum != null && field.maximum != null && field.minimum > field.maximum) {
     problems.push('minimum must not be greater than maximum');

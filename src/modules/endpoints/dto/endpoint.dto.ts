@@ -1,7 +1,7 @@
 import { PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { IntegerBetween } from '../../../common/http/integer-bounds';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { ListPageQuery } from '../../../common/http/paging';
 import type { Visibility } from '../endpoint.entity';
@@ -35,23 +35,23 @@ export class CreateEndpointDto {
   cacheEnabled?: boolean;
 
   /** Lifetime of cached responses in seconds, 1..2592000. Default 300. */
-  @Omittable() @IntegerBetween(1, 2592000)
+  @Omittable() @IsInt() @Min(1) @Max(2592000)
   cacheDurationSeconds?: number;
 
   /** Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerMinute?: number | null;
 
   /** Per-key requests per hour on this endpoint, 1..2147483647; null for no endpoint limit. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerHour?: number | null;
 
   /** Per-key requests per day on this endpoint, 1..2147483647; null for no endpoint limit. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerDay?: number | null;
 
   /** Bound on the whole LLM call in seconds, 1..600. Default 60. */
-  @Omittable() @IntegerBetween(1, 600)
+  @Omittable() @IsInt() @Min(1) @Max(600)
   timeoutSeconds?: number;
 }
 

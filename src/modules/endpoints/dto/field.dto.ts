@@ -1,6 +1,6 @@
 import { PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { IntegerBetween } from '../../../common/http/integer-bounds';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { InputDataType, OutputDataType } from '../endpoint-field.entity';
 import { INPUT_DATA_TYPES, OUTPUT_DATA_TYPES } from '../endpoint-field.entity';
@@ -24,7 +24,7 @@ export class CreateInputFieldDto {
   description?: string;
 
   /** string fields: the longest accepted value, 1..2147483647. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   maxLength?: number | null;
 
   /** integer and number fields: the smallest accepted value. */

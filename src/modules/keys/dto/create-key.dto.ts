@@ -1,7 +1,7 @@
 import { PartialType, PickType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { KeyEnvironment, KeyType, Permission } from '../../../common/auth/principal';
-import { IntegerBetween } from '../../../common/http/integer-bounds';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 
 export class CreateKeyDto {
@@ -26,15 +26,15 @@ export class CreateKeyDto {
   endpointIds?: string[] | null;
 
   /** Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerMinute?: number | null;
 
   /** Per-key override of the default 1,000 requests per hour, 1..2147483647; null restores the default. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerHour?: number | null;
 
   /** Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
-  @IsOptional() @IntegerBetween(1)
+  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerDay?: number | null;
 }
 

@@ -1,7 +1,7 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IntegerBetween } from '../../../common/http/integer-bounds';
+import { IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { PromptStatus } from '../executable-prompt';
 import { PROMPT_NAME_MAX_LENGTH } from '../prompt-naming';
@@ -30,7 +30,7 @@ export class CreatePromptDto {
   temperature?: number;
 
   /** At least 1, default 1024. */
-  @Omittable() @IntegerBetween(1, 2_000_000)
+  @Omittable() @IsInt() @Min(1) @Max(2_000_000)
   maxTokens?: number;
 
   /** Provider-specific settings; on image endpoints they override the output field's exampleValue (size, quality). */
@@ -69,9 +69,9 @@ export class ValidateTemplateDto {
 }
 
 export class CompareVersionsQuery {
-  @Type(() => Number) @IntegerBetween(1, undefined, 'from must be a version number')
+  @Type(() => Number) @IsInt({ message: 'from must be a version number' }) @Min(1) @Max(MAX_INTEGER)
   from: number;
 
-  @Type(() => Number) @IntegerBetween(1, undefined, 'to must be a version number')
+  @Type(() => Number) @IsInt({ message: 'to must be a version number' }) @Min(1) @Max(MAX_INTEGER)
   to: number;
 }
