@@ -1,8 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
+import { DatabaseShutdown } from '../../database/database-shutdown';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { KEY_TOPIC } from '../invalidation/topics';
@@ -28,7 +29,7 @@ export interface NewKey {
 }
 
 @Injectable()
-export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, BeforeApplicationShutdown {
+export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   /** lastUsedAt is coalesced in memory and written in one batch every few seconds, not on every request. */
   private readonly pendingLastUsed = new Map<string, Date>();
   private flushTimer?: NodeJS.Timeout;
@@ -40,20 +41,20 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit, Be
     private readonly tenants: TenantsService,
     private readonly endpoints: EndpointsService,
     private readonly bus: InvalidationBus,
+    shutdown: DatabaseShutdown,
   ) {
     super();
     this.principals = new InvalidatingCache<Principal>(bus, KEY_TOPIC, (principal) => principal.keyId, PRINCIPAL_CACHE);
+    // Last-use times of the final requests too: written once the HTTP server has closed, before the database closes.
+    shutdown.beforeClose(async () => {
+      clearInterval(this.flushTimer);
+      await this.flushLastUsed().catch(() => undefined);
+    });
   }
 
   onModuleInit(): void {
     this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
-  }
-
-  // Before, not on, application shutdown: the database closes in the onApplicationShutdown hooks.
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.flushTimer);
-    await this.flushLastUsed().catch(() => undefined);
   }
 
   async create(tenantId: string, input: NewKey): Promise<CreatedKeyResponse> {
