@@ -7,7 +7,7 @@
  *
  * Options: --template nested|doubling (nested)  --duration S (60: one whole rate-limit minute)  --idle S (5)
  *          --rate-limit N (the key's per-minute limit; the default key limit when absent)  --connections N (4)
- *          --probe-ms N (10: pause between probes)  --root DIR (the build to measure: DIR/dist; this checkout)
+ *          --probe-ms N (10: one probe every N ms)  --root DIR (the build to measure: DIR/dist; this checkout)
  */
 const { spawn, spawnSync, fork } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -78,17 +78,25 @@ async function api(url, key, method, route, body) {
   return json.data;
 }
 
-/** Probes /health one request at a time until `until`; returns the latencies in ms. */
+/**
+ * Probes /health every `PROBE_MS` until `until`, whether or not earlier probes have answered, and times each from
+ * the moment it was due: a probe that waits behind a stalled event loop counts the whole wait (no coordinated
+ * omission). Returns the latencies in ms.
+ */
 async function probe(url, until) {
-  const latencies = [];
-  while (Date.now() < until) {
-    const started = performance.now();
-    const res = await fetch(`${url}/health`);
-    await res.arrayBuffer();
-    latencies.push(performance.now() - started);
-    await sleep(PROBE_MS);
+  const pending = [];
+  const started = performance.now();
+  for (let i = 0; Date.now() < until; i++) {
+    const due = started + i * PROBE_MS;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    pending.push(
+      fetch(`${url}/health`)
+        .then((res) => res.arrayBuffer())
+        .then(() => performance.now() - due),
+    );
   }
-  return latencies;
+  return Promise.all(pending);
 }
 
 /** `CONNECTIONS` loops posting to the hostile endpoint until `until`; returns the count of each status. */
