@@ -1,4 +1,5 @@
-import { createEndpoint } from '../support/endpoint-fixtures';
+import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
+import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -35,5 +36,21 @@ describe('fuzz findings', () => {
     const after = (await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data;
     expect(after.inputFields).toEqual(fields.inputFields);
     expect(after.outputFields).toEqual(fields.outputFields);
+  });
+
+  it('logs an execution whose inputs hold lone surrogates, NUL and the text \\u0000', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }, { name: 'meta', dataType: 'object' }],
+    });
+    await createPrompt(t, tenant.admin, endpoint.id, { template: 'Echo {{ inputs.text }}' });
+    // Raw JSON: a lone high and a lone low surrogate (one of them in a key), a NUL, and a backslash before u0000.
+    const body = '{"text":"a\\ud800b \\\\u0000 c\\u0000d","meta":{"\\udc00":"x"}}';
+    const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(200);
+    await t.app.get(ExecutionLogsService).flush();
+    const list = await t.http.get(`/admin/v1/logs?endpointId=${endpoint.id}`).set(auth(tenant.admin));
+    expect(list.body.data.items).toHaveLength(1);
+    const log = (await t.http.get(`/admin/v1/logs/${list.body.data.items[0].id}`).set(auth(tenant.admin))).body.data;
+    expect(log.inputs).toEqual({ text: 'a\ufffdb \\u0000 cd', meta: { '\ufffd': 'x' } });
   });
 });

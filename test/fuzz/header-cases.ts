@@ -27,8 +27,8 @@ const hosts: fc.Arbitrary<HeaderValue> = fc.oneof(
     '{tenant}.localhost', '{tenant}.localhost.', '{tenant}.localhost:3000', '{tenant}.localhost.:3000', 'x.{tenant}.localhost', '{tenant}.localhost:abc',
     '{tenant}.localhost:3000:1', '{tenant}..localhost', '{TENANT}.LOCALHOST', '{other}.localhost', 'nope.localhost',
   ),
+  // A repeated Host is written byte by byte (RAW_REQUESTS): node:http sends one Host only.
   fc.constant(new Repeat('a', 2_000)),
-  fc.constantFrom<HeaderValue[]>(['{tenant}.localhost', '{other}.localhost'], ['{tenant}.localhost', '{tenant}.localhost'], ['localhost', 'evil.example']),
 );
 
 const apiKeys: fc.Arbitrary<HeaderValue> = fc.oneof(

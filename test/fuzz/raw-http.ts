@@ -72,10 +72,12 @@ export class RawHttpClient {
     return new Promise((resolve, reject) => {
       const socket = net.connect(this.port, '127.0.0.1');
       const chunks: Buffer[] = [];
+      // The answer to HEAD has the headers of a GET and no body.
+      const isHead = bytes.startsWith('HEAD ');
       socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
       socket.on('data', (chunk) => {
         chunks.push(chunk);
-        const parsed = parseRawResponse(Buffer.concat(chunks));
+        const parsed = parseRawResponse(Buffer.concat(chunks), false, isHead);
         if (parsed) {
           socket.destroy();
           resolve(parsed);
@@ -83,7 +85,7 @@ export class RawHttpClient {
       });
       socket.on('error', reject);
       socket.on('close', () => {
-        const parsed = parseRawResponse(Buffer.concat(chunks), true);
+        const parsed = parseRawResponse(Buffer.concat(chunks), true, isHead);
         if (parsed) resolve(parsed);
         else reject(new Error(`connection closed without an answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 300))}`));
       });
@@ -110,7 +112,7 @@ function parseJson(text: string): unknown {
 }
 
 /** A complete HTTP/1.1 response in `bytes` (Content-Length or chunked), or undefined while more is to come. */
-function parseRawResponse(bytes: Buffer, closed = false): RawResponse | undefined {
+function parseRawResponse(bytes: Buffer, closed: boolean, isHead: boolean): RawResponse | undefined {
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
@@ -121,6 +123,7 @@ function parseRawResponse(bytes: Buffer, closed = false): RawResponse | undefine
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   let body = bytes.subarray(end + 4);
+  if (isHead) return { status, headers, text: '', json: undefined };
   const length = headers['content-length'];
   if (length !== undefined) {
     if (body.length < Number(length)) return undefined;

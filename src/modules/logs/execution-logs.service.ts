@@ -147,11 +147,21 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 const withoutNul = (text: string | null) => (text === null ? null : text.replace(/\u0000/g, ''));
 const clip = (text: string | null, max: number) => (text === null ? null : text.slice(0, max));
 
+/**
+ * JSON text that jsonb accepts. JSON.stringify writes NUL and lone surrogates (half of a UTF-16 pair, which a JSON
+ * body may carry as an escape) as `\u` escapes that jsonb refuses: NUL is dropped and a lone surrogate becomes U+FFFD.
+ * Escaped backslashes are matched as pairs, so the text `\u0000` typed by a caller is kept as it is.
+ */
+const UNSTORABLE_ESCAPE = /\\(\\|u0000|ud[89a-f][0-9a-f]{2})/gi;
+
 function json(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   try {
     const text = JSON.stringify(value);
-    return text === undefined ? null : text.replace(/\\u0000/g, '');
+    if (text === undefined) return null;
+    return text.replace(UNSTORABLE_ESCAPE, (escape: string, code: string) =>
+      code === '\\' ? escape : code.toLowerCase() === 'u0000' ? '' : '\\ufffd',
+    );
   } catch {
     return null;
   }
