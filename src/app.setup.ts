@@ -1,12 +1,17 @@
 import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
-import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
+import { type AbstractHttpAdapter, ModuleRef, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
+import { KeyAuthenticator } from './common/auth/api-key.guard';
+import { bodyLimitOf, keyedSurfaceOf, PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
+import { AdminExceptionFilter, ExecutionExceptionFilter } from './common/http/exception-filters';
 import { assertJsonDepth } from './common/http/json-depth';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
+import type { AppConfig } from './config/app-config';
+import { McpExceptionFilter } from './modules/mcp/mcp-exception.filter';
 import { setupOpenApi } from './openapi';
 
 type RawCarrier<T> = T & { raw?: T };
@@ -29,16 +34,34 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   app.useLogger(logger);
   // Nest's request hook runs first on either adapter, before routing and body parsing, so the answers those refuse
   // (404, 413, malformed JSON) carry X-Request-Id too. Fastify hands over its request and reply; Express the raw ones.
+  // Then the keyed surfaces authenticate, so a request without a valid key is refused before its body is read.
   const requestIds = new RequestIdMiddleware(logger);
+  const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, {
+    admin: app.get(AdminExceptionFilter),
+    execution: app.get(ExecutionExceptionFilter),
+    mcp: await app.get(ModuleRef).create(McpExceptionFilter),
+  });
   (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
-    requestIds.use(request.raw ?? request, response.raw ?? response, done),
+    requestIds.use(request.raw ?? request, response.raw ?? response, () => preBodyAuth.use(request, response, done)),
   );
+  applyRequestTimeouts(app.getHttpServer() as Server, config);
   setupOpenApi(app);
   await app.init();
   // Fastify finalises its routes (and their hooks) when ready; listen() would do it too, but callers may drive the
   // server directly (tests, supertest).
   if (config.httpAdapter === 'fastify') await (app as NestFastifyApplication).getHttpAdapter().getInstance().ready();
   return app;
+}
+
+/**
+ * A request whose headers and body have not all arrived within REQUEST_TIMEOUT_MS is answered 408 and closed by
+ * Node's HTTP server, on either adapter. Node checks its connections every `connectionsCheckingInterval` (30 s by
+ * default, read when the server starts listening), so the check runs often enough for the timeout to hold.
+ */
+function applyRequestTimeouts(server: Server & { connectionsCheckingInterval?: number }, config: AppConfig): void {
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = config.requestTimeoutMs;
+  server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(config.requestTimeoutMs / 4)));
 }
 
 // Each adapter's package is loaded only when it is the one in use (about 150 ms of start-up and 15 MB each).
@@ -75,10 +98,14 @@ async function fastifyApplication(
     }
   }
 
-  // decisions.md §5: bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE).
+  // Bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE, which also counts
+  // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES.
   const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
   const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   const instance = fastify.getHttpAdapter().getInstance();
+  instance.addHook('onRoute', (route) => {
+    route.bodyLimit = bodyLimitOf(keyedSurfaceOf(route.url), config);
+  });
   // Fastify's own (prototype-poisoning-safe) JSON parser, but an empty body is no body, as with Express: lifecycle
   // actions such as POST /prompts/{id}/promote are sent with Content-Type: application/json and nothing else. A body
   // nested deeper than MAX_JSON_DEPTH is refused here, before anything walks it recursively.
@@ -106,6 +133,9 @@ async function expressApplication(
 ): Promise<INestApplication> {
   const { ExpressAdapter } = await import('@nestjs/platform-express');
   const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), nestOptions);
+  // Admin and MCP bodies are parsed with the MAX_ADMIN_BODY_BYTES limit, every other JSON body with MAX_BODY_BYTES
+  // (a body the first parser read is skipped by the second).
+  express.useBodyParser('json', { limit: bodyLimitOf('admin', config), type: isAdminJson });
   express.useBodyParser('json', { limit: config.maxBodyBytes });
   // A body nested deeper than MAX_JSON_DEPTH is refused right after parsing, before anything walks it recursively.
   express.use((request: { body?: unknown }, _response: unknown, next: (error?: unknown) => void) => {
@@ -117,4 +147,10 @@ async function expressApplication(
     }
   });
   return express;
+}
+
+function isAdminJson(request: IncomingMessage): boolean {
+  const surface = keyedSurfaceOf(request.url ?? '/');
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  return (surface === 'admin' || surface === 'mcp') && mediaType === 'application/json';
 }

@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '../errors/app-error';
+import { UnauthorizedError, ValidationError } from '../errors/app-error';
 import { headerOf, HttpRequestLike } from '../http/http-context';
 
 /**
@@ -15,12 +15,24 @@ export function presentedKey(request: HttpRequestLike, acceptBearer: boolean): s
   return headerKey ?? (bearer || undefined);
 }
 
-/** The tenant part of `Host: <tenant>.<baseDomain>[:port]`, or null for a host without one (localhost, an IP). */
+/**
+ * `name[:port]` with the name a DNS name or an IPv4 address (one trailing root dot allowed) or a bracketed IPv6
+ * address, and the port digits only (RFC 3986 host syntax, restricted to what clients actually send).
+ */
+const HOST = /^(?:\[[0-9a-f:.]+\]|([a-z0-9_-]+(?:\.[a-z0-9_-]+)*)\.?)(?::\d*)?$/;
+
+/**
+ * The part of `Host: <part>.<baseDomain>[:port]` before the base domain (`acme` for `acme.localhost:3000`), or null
+ * for a host outside the base domain (localhost, an IP). A trailing dot is ignored (`acme.localhost.` is
+ * `acme.localhost`), and the part is returned whole, so `x.acme.localhost` gives `x.acme`, which no tenant's slug
+ * matches. A Host that is not a host name with an optional numeric port is refused (400).
+ */
 export function tenantOfHost(host: string | undefined, baseDomain: string): string | null {
   if (!host) return null;
-  const name = host.toLowerCase().replace(/:\d+$/, '');
-  const suffix = `.${baseDomain}`;
-  if (!name.endsWith(suffix)) return null;
-  const tenant = name.slice(0, -suffix.length);
-  return tenant && !tenant.includes('.') ? tenant : null;
+  const match = HOST.exec(host.toLowerCase());
+  if (!match) throw new ValidationError('The Host header must be a host name or address, optionally followed by :<port digits>');
+  const name = match[1];
+  if (name === undefined) return null;
+  const base = baseDomain.toLowerCase().replace(/\.$/, '');
+  return name.endsWith(`.${base}`) ? name.slice(0, -base.length - 1) : null;
 }

@@ -1,0 +1,108 @@
+import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import type { AppConfig } from '../../config/app-config';
+import { PayloadTooLargeError } from '../errors/app-error';
+import { type HttpRequestLike, type HttpResponseLike, setHeader } from '../http/http-context';
+import type { AuthenticatedRequest, KeyAuthenticator } from './api-key.guard';
+
+/** The surfaces that need a key. */
+export type KeyedSurface = 'admin' | 'execution' | 'mcp';
+
+/** How each surface renders a refusal (its exception filter), so an early answer is the one its guards would give. */
+export type SurfaceFilters = Record<KeyedSurface, ExceptionFilter>;
+
+const KEYED_PATH = /^\/+(?:(api\/+v1)|(admin\/+v1)|(mcp))(?:[/?#]|$)/;
+
+/**
+ * The keyed surface a request target belongs to, or null for the open routes (/health, /docs, unknown paths).
+ * Matched more loosely than the routers match (case-insensitively, after percent-decoding, repeated slashes
+ * allowed), so no spelling a router accepts escapes the check.
+ */
+export function keyedSurfaceOf(url: string): KeyedSurface | null {
+  let path = url;
+  try {
+    path = decodeURIComponent(url);
+  } catch {
+    // A malformed escape: the routers do not decode it either.
+  }
+  const match = KEYED_PATH.exec(path.toLowerCase());
+  if (!match) return null;
+  return match[1] ? 'execution' : match[2] ? 'admin' : 'mcp';
+}
+
+/**
+ * The largest body a surface takes: MAX_BODY_BYTES, and for admin and MCP requests MAX_ADMIN_BODY_BYTES too. Open
+ * routes (null) take MAX_BODY_BYTES.
+ */
+export function bodyLimitOf(surface: KeyedSurface | null, config: Pick<AppConfig, 'maxBodyBytes' | 'maxAdminBodyBytes'>): number {
+  return surface === 'admin' || surface === 'mcp' ? Math.min(config.maxAdminBodyBytes, config.maxBodyBytes) : config.maxBodyBytes;
+}
+
+/** The Content-Length a request declares, or null when it has none (no body, or a chunked one). */
+function declaredLength(request: IncomingMessage): number | null {
+  const value = request.headers['content-length'];
+  return value === undefined ? null : Number(value);
+}
+
+function announcesBody(request: IncomingMessage): boolean {
+  return request.headers['transfer-encoding'] !== undefined || (declaredLength(request) ?? 0) > 0;
+}
+
+/**
+ * Runs before the body is read, as part of the adapter's request hook: a request to /api/v1, /admin/v1 or /mcp is
+ * authenticated here (no key, an unknown or revoked key, a malformed Host or another tenant's host are refused
+ * without reading the body), and a declared Content-Length above the surface's limit (MAX_BODY_BYTES for
+ * executions, MAX_ADMIN_BODY_BYTES for admin and MCP) is a 413. The principal found is kept for the surface's
+ * guards (KeyAuthenticator), which still decide permissions. Chunked bodies are bounded by each adapter's parser.
+ */
+export class PreBodyAuthMiddleware {
+  constructor(
+    private readonly keys: KeyAuthenticator,
+    private readonly config: AppConfig,
+    private readonly filters: SurfaceFilters,
+  ) {}
+
+  /** `request` and `response` are the adapter's own objects (Fastify's request and reply, or Express's), as guards see them. */
+  use(request: HttpRequestLike, response: HttpResponseLike, next: () => void): void {
+    const node = (request.raw ?? request) as unknown as IncomingMessage;
+    const surface = keyedSurfaceOf(node.url ?? '/');
+    if (!surface) return next();
+    this.admit(request, node, surface).then(
+      () => next(),
+      (error: unknown) => this.refuse(surface, error, request, response, node),
+    );
+  }
+
+  private async admit(request: AuthenticatedRequest, node: IncomingMessage, surface: KeyedSurface): Promise<void> {
+    // The execution surface takes the key in x-api-key only; admin and MCP also as a Bearer token.
+    await this.keys.authenticate(request, surface !== 'execution');
+    if ((declaredLength(node) ?? 0) > bodyLimitOf(surface, this.config)) throw new PayloadTooLargeError('Request body is too large');
+  }
+
+  private refuse(surface: KeyedSurface, error: unknown, request: HttpRequestLike, response: HttpResponseLike, node: IncomingMessage): void {
+    try {
+      // The body is never read: the connection is closed after the answer instead of being drained for the next request.
+      if (announcesBody(node)) setHeader(response, 'Connection', 'close');
+      this.filters[surface].catch(error, httpHost(request, response));
+    } catch {
+      node.socket?.destroy();
+    }
+  }
+}
+
+/** The ArgumentsHost an exception filter expects for an HTTP request handled outside Nest's pipeline. */
+function httpHost(request: unknown, response: unknown): ArgumentsHost {
+  const args = [request, response];
+  const http = { getRequest: () => request, getResponse: () => response, getNext: () => undefined };
+  const unsupported = () => {
+    throw new Error('Only the HTTP context is available before routing');
+  };
+  return {
+    getArgs: () => args,
+    getArgByIndex: (index: number) => args[index],
+    getType: () => 'http',
+    switchToHttp: () => http,
+    switchToRpc: unsupported,
+    switchToWs: unsupported,
+  } as unknown as ArgumentsHost;
+}
