@@ -1,0 +1,42 @@
+import { bodyLimitOf, keyedSurfaceOf } from './pre-body-auth.middleware';
+
+describe('keyedSurfaceOf', () => {
+  it.each([
+    ['/api/v1/summarize', 'execution'],
+    ['/api/v1/a/b?prompt=x', 'execution'],
+    ['/API/V1/summarize', 'execution'],
+    ['//api//v1/summarize', 'execution'],
+    ['/%61pi/v1/summarize', 'execution'],
+    ['/admin/v1/endpoints', 'admin'],
+    ['/admin/v1', 'admin'],
+    ['/Admin/V1/keys/', 'admin'],
+    ['/mcp', 'mcp'],
+    ['/mcp/', 'mcp'],
+    ['/mcp?x=1', 'mcp'],
+    ['/MCP', 'mcp'],
+  ])('%s is on the %s surface', (url, surface) => {
+    expect(keyedSurfaceOf(url)).toBe(surface);
+  });
+
+  it.each(['/', '/health', '/docs', '/docs-json', '/nothing-here', '/mcpx', '/admin', '/admin/v2/x', '/api/v2/x', '/apiv1/x', '/%E0%A4%A'])(
+    '%s needs no key',
+    (url) => {
+      expect(keyedSurfaceOf(url)).toBeNull();
+    },
+  );
+});
+
+describe('bodyLimitOf', () => {
+  const config = { maxBodyBytes: 10_000, maxAdminBodyBytes: 1_000 };
+
+  it('caps admin and MCP bodies at the admin limit and the others at the body limit', () => {
+    expect(bodyLimitOf('admin', config)).toBe(1_000);
+    expect(bodyLimitOf('mcp', config)).toBe(1_000);
+    expect(bodyLimitOf('execution', config)).toBe(10_000);
+    expect(bodyLimitOf(null, config)).toBe(10_000);
+  });
+
+  it('never lets an admin body exceed the body limit', () => {
+    expect(bodyLimitOf('admin', { maxBodyBytes: 500, maxAdminBodyBytes: 1_000 })).toBe(500);
+  });
+});
