@@ -23,15 +23,9 @@ describe('fuzz findings', () => {
     });
     const fields = (await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data;
     for (const [kind, field] of [['input-fields', fields.inputFields[0]], ['output-fields', fields.outputFields[0]]]) {
-      for (const body of ['{}', 'null']) {
-        const res = await t.http
-          .put(`/admin/v1/endpoints/${endpoint.id}/${kind}/${field.id}`)
-          .set(auth(tenant.admin))
-          .set('Content-Type', 'application/json')
-          .send(body);
-        expect({ kind, body, status: res.status }).toEqual({ kind, body, status: 200 });
-        expect(res.body).toEqual({ succeeded: true, messages: [], data: field });
-      }
+      const res = await t.http.put(`/admin/v1/endpoints/${endpoint.id}/${kind}/${field.id}`).set(auth(tenant.admin)).send({});
+      expect({ kind, status: res.status }).toEqual({ kind, status: 200 });
+      expect(res.body).toEqual({ succeeded: true, messages: [], data: field });
     }
     const after = (await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data;
     expect(after.inputFields).toEqual(fields.inputFields);
