@@ -1,6 +1,6 @@
 import * as pg from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { isDatabaseUnavailable } from '../common/errors/database-unavailable';
+import { isDatabaseUnavailable, markAsDatabasePoolError } from '../common/errors/database-unavailable';
 import type { AppConfig } from '../config/app-config';
 import type { EmbeddedDatabase } from './embedded-database';
 import { MIGRATIONS } from './migrations';
@@ -36,7 +36,9 @@ export function dataSourceOptions(
     logging: false,
   };
   if (config.databaseUrl) {
+    // Every error the pool raises is the database's: marked so, and reported when it means the server is away.
     const report = (error: unknown) => {
+      markAsDatabasePoolError(error);
       if (isDatabaseUnavailable(error)) onUnavailable?.(error);
     };
     return {
@@ -45,7 +47,7 @@ export function dataSourceOptions(
       connectTimeoutMS: CONNECT_TIMEOUT_MS,
       // An idle pooled connection the server cut (a restart): the pool drops it and opens a new one when needed.
       poolErrorHandler: report,
-      driver: onUnavailable ? reportingDriver(report) : undefined,
+      driver: reportingDriver(report),
       extra: { max: 10 },
     };
   }
@@ -69,7 +71,7 @@ export async function runMigrations(dataSource: DataSource, config: Pick<AppConf
   }
 }
 
-/** `pg`, with a pool that reports failed connects before passing them on to TypeORM (which throws them to the caller). */
+/** `pg`, with a pool that reports its failed connects before passing them on to TypeORM (which throws them to the caller). */
 function reportingDriver(report: (error: unknown) => void): typeof pg {
   class ReportingPool extends pg.Pool {
     connect(): Promise<pg.PoolClient>;

@@ -1,16 +1,21 @@
 import { QueryFailedError } from 'typeorm';
 import { statusOf } from './app-error';
-import { DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailableError, isDatabaseUnavailable, markAsDatabasePoolError } from './database-unavailable';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 const wrapped = (driverError: Error) => new QueryFailedError('SELECT 1', [], driverError);
+/** A failed connect as the database pool passes it on. */
+const fromPool = <T>(error: T): T => {
+  markAsDatabasePoolError(error);
+  return error;
+};
 
 describe('isDatabaseUnavailable', () => {
   it.each([
-    ['a refused connection', coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')],
-    ['a reset connection', coded('read ECONNRESET', 'ECONNRESET')],
-    ['a connect that timed out at the socket', coded('connect ETIMEDOUT 10.0.0.1:5432', 'ETIMEDOUT')],
-    ['an unknown host', coded('getaddrinfo ENOTFOUND db', 'ENOTFOUND')],
+    ['a refused connection', fromPool(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))],
+    ['a reset connection', fromPool(coded('read ECONNRESET', 'ECONNRESET'))],
+    ['a connect that timed out at the socket', fromPool(coded('connect ETIMEDOUT 10.0.0.1:5432', 'ETIMEDOUT'))],
+    ['an unknown host', fromPool(coded('getaddrinfo ENOTFOUND db', 'ENOTFOUND'))],
     ["the pool's connection timeout", new Error('timeout exceeded when trying to connect')],
     ['a connection that ended under a query', new Error('Connection terminated unexpectedly')],
     ['a connection ended by its timeout', new Error('Connection terminated due to connection timeout')],
@@ -21,8 +26,8 @@ describe('isDatabaseUnavailable', () => {
     ['a connection exception (class 08)', coded('connection failure', '08006')],
     ['a refused connection inside a QueryFailedError', wrapped(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))],
     ['a terminated session inside a QueryFailedError', wrapped(coded('terminating connection due to administrator command', '57P01'))],
-    ['a dual-stack connect that failed on every address', Object.assign(new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')]), {})],
-    ['a refusal given as the cause', new Error('could not load', { cause: coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED') })],
+    ['a dual-stack connect that failed on every address', fromPool(new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')]))],
+    ['a refusal given as the cause', new Error('could not load', { cause: fromPool(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')) })],
   ])('recognises %s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -33,6 +38,8 @@ describe('isDatabaseUnavailable', () => {
     ['a cancelled statement (57014)', wrapped(coded('canceling statement due to statement timeout', '57014'))],
     ['an invalid uuid', wrapped(coded('invalid input syntax for type uuid', '22P02'))],
     ['a plain error', new Error('something else')],
+    ["another client's refused connection (a provider, Redis)", coded('connect ECONNREFUSED 127.0.0.1:4710', 'ECONNREFUSED')],
+    ["another client's reset connection", new Error('fetch failed', { cause: coded('read ECONNRESET', 'ECONNRESET') })],
     ['a string', 'ECONNREFUSED'],
     ['nothing', undefined],
   ])('leaves %s alone', (_, error) => {

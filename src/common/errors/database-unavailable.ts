@@ -10,7 +10,10 @@ export class DatabaseUnavailableError extends ServiceUnavailableError {
   }
 }
 
-/** Socket-level failures of the driver's connection to the server. */
+/**
+ * Socket-level failures of the driver's connection to the server. Other clients (providers, Redis) fail with the same
+ * codes, so they count only inside TypeORM's QueryFailedError or on an error the database pool marked as its own.
+ */
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 /**
  * SQLSTATEs of a server that is away: 57P01 to 57P03 (shut down by the administrator, after a crash, or not accepting
@@ -21,13 +24,22 @@ const CONNECTION_EXCEPTION_CLASS = /^08[0-9A-Z]{3}$/;
 /** What `pg` and its pool say when a connection ends or cannot be made in time (these carry no code). */
 const CONNECTION_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /^Client has encountered a connection error/];
 
+const FROM_DATABASE_POOL = Symbol.for('promptgate.databasePoolError');
+
+/** The database pool marks the errors of its failed connects, so their socket codes are known to be the database's. */
+export function markAsDatabasePoolError(error: unknown): void {
+  if (error && typeof error === 'object' && !(FROM_DATABASE_POOL in error) && Object.isExtensible(error)) {
+    Object.defineProperty(error, FROM_DATABASE_POOL, { value: true });
+  }
+}
+
 /**
  * Whether `error` (as thrown by `pg`, its pool, or TypeORM around them) means the database server cannot be reached,
  * rather than that a query failed: connection refused, reset or timed out, the server shutting down or starting up.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
-  const visit = (candidate: unknown): boolean => {
+  const visit = (candidate: unknown, fromDatabase: boolean): boolean => {
     if (!candidate || typeof candidate !== 'object' || seen.has(candidate)) return false;
     seen.add(candidate);
     const { code, message, driverError, cause, errors } = candidate as {
@@ -37,12 +49,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       cause?: unknown;
       errors?: unknown;
     };
-    if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_STATES.has(code) || CONNECTION_EXCEPTION_CLASS.test(code))) {
-      return true;
+    const isDatabases = fromDatabase || FROM_DATABASE_POOL in candidate;
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_STATES.has(code) || CONNECTION_EXCEPTION_CLASS.test(code)) return true;
+      if (isDatabases && CONNECTION_ERROR_CODES.has(code)) return true;
     }
     if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true;
     // TypeORM keeps the driver's error in driverError; Node reports a failed dual-stack connect as an AggregateError.
-    return visit(driverError) || visit(cause) || (Array.isArray(errors) && errors.some(visit));
+    return (
+      visit(driverError, true) || visit(cause, isDatabases) || (Array.isArray(errors) && errors.some((each) => visit(each, isDatabases)))
+    );
   };
-  return visit(error);
+  return visit(error, false);
 }
