@@ -241,6 +241,41 @@ describe('input bounds', () => {
       expectRefused(response, DEPTH_MESSAGE);
     });
 
+    it('a model answer nested 5,000 deep is answered as its text, not parsed', async () => {
+      // mock-echo answers the rendered prompt, so the caller controls the answer's text.
+      const endpoint = await createEndpoint(t, tenant.admin, { cacheEnabled: true, inputs: [{ name: 'text', dataType: 'string' }] });
+      await createPrompt(t, tenant.admin, endpoint.id, { template: '{{ inputs.text }}' });
+      const deep = nestedArrays(5000);
+      const response = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: deep });
+      expect(response.status).toBe(200);
+      expect(response.body).toBe(deep);
+      const shallow = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: nestedArrays(3) });
+      expect(shallow.status).toBe(200);
+      expect(shallow.body).toEqual([[[]]]);
+    });
+
+    it('a structured answer nested past the limit is a 502 from the provider, and the service keeps answering', async () => {
+      const local = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }], outputs: [{ name: 'items', dataType: 'array' }] });
+      await createPrompt(t, tenant.admin, local.id, { template: 'Say {{ inputs.text }}', llmModel: 'llama-test' });
+      fake.reply({ text: `{"items":${nestedArrays(5000)}}` });
+      const response = await t.http.post(local.path).set(auth(tenant.endpointKey)).send({ text: 'hi' });
+      expect(response.status).toBe(502);
+      expect(response.body).toEqual({ error: 'upstream_error', message: 'local answered JSON nested deeper than 64 levels' });
+      fake.reply({ text: '{"items":[[1]]}' });
+      const fine = await t.http.post(local.path).set(auth(tenant.endpointKey)).send({ text: 'hi' });
+      expect(fine.status).toBe(200);
+      expect(fine.body).toEqual({ items: [[1]] });
+    });
+
+    it('an image field whose exampleValue nests past the limit is refused on save', async () => {
+      const endpoint = await createEndpoint(t, tenant.admin);
+      const response = await t.http
+        .post(`/admin/v1/endpoints/${endpoint.id}/output-fields`)
+        .set(admin())
+        .send({ name: 'picture', dataType: 'image', exampleValue: `{"size":"1024x1024","style":${nestedArrays(3000)}}` });
+      expectRefused(response, 'exampleValue of an image field must not be nested deeper than 64 levels');
+    });
+
     it('an MCP request 100 deep: a JSON-RPC error, and MCP keeps answering', async () => {
       const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'data', dataType: 'array' }] });
       const args = `{"endpointId":"${endpoint.id}","inputs":{"data":${nestedArrays(100)}}}`;

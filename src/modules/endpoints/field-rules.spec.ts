@@ -75,6 +75,14 @@ describe('outputFieldProblems', () => {
     }
   });
 
+  it('refuses image settings nested deeper than a request body may be', () => {
+    const settings = (levels: number) => `{"size":"1024x1024","style":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    expect(outputFieldProblems({ dataType: 'image', exampleValue: settings(64) })).toEqual([]);
+    expect(outputFieldProblems({ dataType: 'image', exampleValue: settings(65) })).toEqual([
+      'exampleValue of an image field must not be nested deeper than 64 levels',
+    ]);
+  });
+
   it('takes any text as the exampleValue of other fields', () => {
     expect(outputFieldProblems({ dataType: 'string', exampleValue: 'not json' })).toEqual([]);
   });

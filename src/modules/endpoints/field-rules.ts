@@ -1,4 +1,5 @@
 import { MAX_INTEGER } from '../../common/http/integer-bounds';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../common/http/json-depth';
 import type { InputDataType, OutputDataType } from './endpoint-field.entity';
 
 /** The bounds of an integer field are integers of the request, so they stay within the int4 range as all others do. */
@@ -77,7 +78,10 @@ export function outputFieldProblems(field: OutputFieldShape): string[] {
   if (field.dataType !== 'image' || field.exampleValue == null || field.exampleValue === '') return [];
   try {
     const parsed: unknown = JSON.parse(field.exampleValue);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return [];
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      // The settings are sent to the provider: no deeper than a request body may be.
+      return exceedsJsonDepth(parsed) ? [`exampleValue of an image field must not be nested deeper than ${MAX_JSON_DEPTH} levels`] : [];
+    }
   } catch {
     // reported below
   }

@@ -72,4 +72,11 @@ describe('rawOutputOf', () => {
     expect(rawOutputOf('Hello, world')).toBe('Hello, world');
     expect(rawOutputOf('')).toBe('');
   });
+
+  it('keeps as text a JSON value nested deeper than a request body may be', () => {
+    const atLimit = `${'['.repeat(64)}${']'.repeat(64)}`;
+    const deeper = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    expect(Array.isArray(rawOutputOf(atLimit))).toBe(true);
+    expect(rawOutputOf(deeper)).toBe(deeper);
+  });
 });

@@ -1,3 +1,4 @@
+import { exceedsJsonDepth } from '../../common/http/json-depth';
 import type { OutputDataType } from '../endpoints/endpoint-field.entity';
 import type { JsonSchemaObject } from '../llm/llm-client';
 
@@ -58,9 +59,10 @@ export function imageSettingsOf(field: OutputFieldRule, customParameters: Record
   if (field.exampleValue) {
     try {
       const parsed: unknown = JSON.parse(field.exampleValue);
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) defaults = parsed as Record<string, unknown>;
+      const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+      if (isObject && !exceedsJsonDepth(parsed)) defaults = parsed as Record<string, unknown>;
     } catch {
-      // The endpoints module only stores JSON objects here; anything else means no defaults.
+      // The endpoints module only stores JSON objects of bounded depth here; anything else means no defaults.
     }
   }
   return { ...defaults, ...customParameters };
@@ -112,8 +114,8 @@ function article(type: OutputDataType): string {
 }
 
 /**
- * decisions.md §5, no output fields: the LLM's raw text; when it parses as JSON the body is that value, otherwise a
- * JSON string holding the text.
+ * No output fields: the LLM's raw text; when it parses as JSON nested at most MAX_JSON_DEPTH levels the body is that
+ * value, otherwise a JSON string holding the text (a deeper value could not be serialised, cached or logged safely).
  */
 const JSON_START = /^[[{"\-0-9tfn]/;
 
@@ -122,7 +124,8 @@ export function rawOutputOf(text: string): unknown {
   // Most answers are prose: skip the (throwing, so costly) parse unless the text can start a JSON value.
   if (trimmed === '' || !JSON_START.test(trimmed)) return text;
   try {
-    return JSON.parse(trimmed) as unknown;
+    const parsed: unknown = JSON.parse(trimmed);
+    return exceedsJsonDepth(parsed) ? text : parsed;
   } catch {
     return text;
   }

@@ -10,6 +10,7 @@ import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
 import { withoutNetworkDetails } from '../../../common/errors/network-details';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
   ImageRequest,
@@ -89,7 +90,8 @@ export class AiSdkClient implements LlmClient {
       const text = result.structuredOutputText ?? textOf(result.content);
       const usage = { inputTokens: result.usage.inputTokens.total ?? null, outputTokens: result.usage.outputTokens.total ?? null };
       if (!request.schema) return { text, usage };
-      return { text, object: parseJson(text, `${this.models.providerName} did not answer with JSON for the output fields`, usage), usage };
+      const object = parseJson(text, `${this.models.providerName} did not answer with JSON for the output fields`, usage, this.models.providerName);
+      return { text, object, usage };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
@@ -176,12 +178,18 @@ function textOf(content: LanguageModelV4Content[]): string {
   return text;
 }
 
-function parseJson(text: string, message: string, usage: TokenUsage): unknown {
+function parseJson(text: string, message: string, usage: TokenUsage, providerName: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new InvalidLlmOutputError(message, text, usage);
   }
+  // An answer is held to the depth of a request body: a deeper one could not be serialised, cached or logged safely.
+  if (exceedsJsonDepth(parsed)) {
+    throw new InvalidLlmOutputError(`${providerName} answered JSON nested deeper than ${MAX_JSON_DEPTH} levels`, text, usage);
+  }
+  return parsed;
 }
 
 const NUMERIC_SETTINGS = ['topP', 'topK', 'presencePenalty', 'frequencyPenalty', 'seed'] as const;
