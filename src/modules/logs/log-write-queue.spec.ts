@@ -105,6 +105,44 @@ describe('LogWriteQueue', () => {
     expect(sink.rows).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it('close() waits for a write under way and also writes rows recorded while it closes', async () => {
+    const written: number[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const queue = new LogWriteQueue<number>(
+      async (rows) => {
+        if (written.length === 0) await held; // the first batch is still being written when close() starts
+        written.push([...rows]);
+      },
+      { ...OPTIONS, flushDelayMs: 0 },
+    );
+    queue.enqueue(1, 10);
+    await sleep(5);
+    let closed = false;
+    const closing = queue.close(1000).then((lost) => {
+      closed = true;
+      return lost;
+    });
+    queue.enqueue(2, 10);
+    await sleep(5);
+    expect(closed).toBe(false);
+    queue.enqueue(3, 10);
+    release();
+    await expect(closing).resolves.toBe(0);
+    expect(written.flat()).toEqual([1, 2, 3]);
+    expect(queue.state()).toMatchObject({ queued: 0, dropped: 0, written: 3 });
+  });
+
+  it('close() writes rows recorded just after it was called, before it resolves', async () => {
+    const sink = new FakeSink();
+    const queue = new LogWriteQueue(sink.write, { ...OPTIONS, flushDelayMs: 60_000 });
+    const closing = queue.close(1000);
+    queue.enqueue(1, 10);
+    queue.enqueue(2, 10);
+    await expect(closing).resolves.toBe(0);
+    expect(sink.rows).toEqual([1, 2]);
+  });
+
   it('close() gives up after its deadline and reports the rows it lost', async () => {
     const sink = new FakeSink();
     const queue = new LogWriteQueue(sink.write, OPTIONS);

@@ -86,14 +86,18 @@ export class LogWriteQueue<T> {
     while (this.queue.length > 0 || this.draining) await this.drain();
   }
 
-  /** Shutdown: flush, retrying failed writes until `deadlineMs` has passed; returns how many rows were lost. */
+  /**
+   * Shutdown: flush, retrying failed writes until `deadlineMs` has passed; returns how many rows were lost. It refuses
+   * nothing: rows recorded while it runs are written too, and it resolves only once the queue is empty and no write
+   * is under way.
+   */
   async close(deadlineMs: number): Promise<number> {
     const deadline = Date.now() + deadlineMs;
     this.clearTimer();
     for (;;) {
       try {
         await this.flush();
-        return 0;
+        if (this.queue.length === 0 && !this.draining) return 0;
       } catch {
         const wait = Math.min(this.backoffMs, deadline - Date.now());
         if (wait <= 0) break;
