@@ -1,17 +1,16 @@
 import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
-import { type AbstractHttpAdapter, ModuleRef, NestFactory } from '@nestjs/core';
+import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AppModule, AppModuleOptions } from './app.module';
 import { KeyAuthenticator } from './common/auth/api-key.guard';
 import { bodyLimitOf, keyedSurfaceOf, PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
-import { AdminExceptionFilter, ExecutionExceptionFilter } from './common/http/exception-filters';
+import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './common/http/exception-filters';
 import { assertJsonDepth } from './common/http/json-depth';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
-import { McpExceptionFilter } from './modules/mcp/mcp-exception.filter';
 import { setupOpenApi } from './openapi';
 
 type RawCarrier<T> = T & { raw?: T };
@@ -39,7 +38,7 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, {
     admin: app.get(AdminExceptionFilter),
     execution: app.get(ExecutionExceptionFilter),
-    mcp: await app.get(ModuleRef).create(McpExceptionFilter),
+    mcp: app.get(McpExceptionFilter),
   });
   (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
     requestIds.use(request.raw ?? request, response.raw ?? response, () => preBodyAuth.use(request, response, done)),
