@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FuzzWorld } from './fuzz-world';
 import { applyMutation, bodyMutation, hostileIdSegment, hostileQueryValue, hostileValue, hostileVersionSegment, malformedJson } from './hostile';
-import { RawJson, Ref, toJsonText, toText } from './json-text';
+import { RawJson, Ref, Repeat, toJsonText, toText } from './json-text';
 import type { OpenApiDocument, Operation } from './openapi-document';
 import type { SentRequest } from './raw-http';
 import { type Hints, validValue } from './schema-arbitrary';
@@ -37,7 +37,7 @@ export function authHeaders(world: FuzzWorld, who: Caller): Record<string, strin
 
 export interface AdminCase {
   who: Caller;
-  params: Record<string, string | Ref>;
+  params: Record<string, string | Ref | Repeat>;
   query: [string, unknown][];
   /** Absent: no body at all. */
   body?: unknown;
@@ -77,16 +77,18 @@ function fixtureOf(operation: Operation, parameter: string): string {
   return 'endpoint';
 }
 
-function pathParameter(operation: Operation, name: string): fc.Arbitrary<string | Ref> {
+type Segment = fc.Arbitrary<string | Ref | Repeat>;
+
+function pathParameter(operation: Operation, name: string): Segment {
   if (name === 'versionNumber') {
-    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '2') }, { weight: 2, arbitrary: hostileVersionSegment });
+    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '2') as Segment }, { weight: 2, arbitrary: hostileVersionSegment as Segment });
   }
   const fixture = fixtureOf(operation, name);
   const own = fixture === 'prompt' ? fc.constantFrom(new Ref('prompt'), new Ref('draftPrompt')) : fc.constant(new Ref(fixture));
   return fc.oneof(
-    { weight: 6, arbitrary: own },
-    { weight: 1, arbitrary: fc.constant(new Ref(`other.${fixture}`)) },
-    { weight: 3, arbitrary: hostileIdSegment },
+    { weight: 6, arbitrary: own as Segment },
+    { weight: 1, arbitrary: fc.constant(new Ref(`other.${fixture}`)) as Segment },
+    { weight: 3, arbitrary: hostileIdSegment as Segment },
   );
 }
 
@@ -123,7 +125,7 @@ function requestBody(document: OpenApiDocument, operation: Operation): fc.Arbitr
 
 export function adminCase(document: OpenApiDocument, operation: Operation): fc.Arbitrary<AdminCase> {
   const names = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-  const params: Record<string, fc.Arbitrary<string | Ref>> = {};
+  const params: Record<string, fc.Arbitrary<string | Ref | Repeat>> = {};
   for (const name of names) params[name] = pathParameter(operation, name);
   return fc.record({
     who: caller,

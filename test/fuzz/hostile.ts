@@ -127,8 +127,8 @@ export function applyMutation(valid: unknown, mutation: BodyMutation): unknown {
 }
 
 /** Path segments that are not the id of anything the key may reach, written as they go on the request line. */
-export const hostileIdSegment: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(
+export const hostileIdSegment: fc.Arbitrary<string | Repeat> = fc.oneof(
+  fc.constantFrom<string | Repeat>(
     'not-a-uuid',
     '00000000-0000-0000-0000-000000000000',
     'ffffffff-ffff-ffff-ffff-ffffffffffff',
@@ -153,21 +153,22 @@ export const hostileIdSegment: fc.Arbitrary<string> = fc.oneof(
     '0',
     '1e11',
     "'%20OR%20'1'%3D'1",
-    'a'.repeat(5_000),
-    '1'.repeat(400),
+    new Repeat('a', 5_000),
+    new Repeat('1', 400),
   ),
   fc.uuid().map((id) => id),
   fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 40 }).map((text) => encodeURIComponent(text)),
 );
 
 /** Version numbers in paths: in range, out of range, not integers, not numbers. */
-export const hostileVersionSegment: fc.Arbitrary<string> = fc.constantFrom(
-  '1', '2', '3', '0', '-1', '1.5', '1e3', '1e11', '100000000000', '2147483647', '2147483648', '-2147483649', '9'.repeat(400),
+export const hostileVersionSegment: fc.Arbitrary<string | Repeat> = fc.constantFrom<string | Repeat>(
+  '1', '2', '3', '0', '-1', '1.5', '1e3', '1e11', '100000000000', '2147483647', '2147483648', '-2147483649', new Repeat('9', 400),
   'abc', 'NaN', 'Infinity', '0x10', '%00', '1%00', '%201', '1%20', '%D9%A1', '+1', '01',
 );
 
 /** Query values: what the schema allows, bounds, and the things a query string can carry. */
-export const hostileQueryValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', '0', '-1', '1', '1.5', '1e11', '2147483648', '9'.repeat(400), 'NaN', 'true', 'false', 'TRUE', 'yes', 'null', 'hour', 'day', 'Api', 'Live', 'Public', '2026-01-01', '2026-13-45', 'not-a-date', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', 'not-a-uuid', '00000000-0000-0000-0000-000000000000', "'; DROP TABLE x; --", '%', '😀', 'a'.repeat(5_000)),
+export const hostileQueryValue: fc.Arbitrary<string | Repeat> = fc.oneof<fc.Arbitrary<string | Repeat>[]>(
+  fc.constantFrom('', '0', '-1', '1', '1.5', '1e11', '2147483648', '9'.repeat(400), 'NaN', 'true', 'false', 'TRUE', 'yes', 'null', 'hour', 'day', 'Api', 'Live', 'Public', '2026-01-01', '2026-13-45', 'not-a-date', '1970-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '+275760-09-13T00:00:00.000Z', 'not-a-uuid', '00000000-0000-0000-0000-000000000000', "'; DROP TABLE x; --", '%', '😀'),
+  fc.constant(new Repeat('a', 5_000)),
   fc.string({ unit: 'binary', maxLength: 20 }),
 );
