@@ -356,6 +356,28 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
       expect(answer.closed).toBe(true);
     });
 
+    it('leaves an idle keep-alive connection alone: the timeout counts only while a request is arriving', async () => {
+      const socket = net.connect(slowPort, '127.0.0.1');
+      try {
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+        const answers = async (count: number) => {
+          while ((received.match(/HTTP\/1\.1 \d{3}/g) ?? []).length < count) {
+            if (socket.destroyed) throw new Error(`closed after: ${received}`);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        };
+        socket.write(head('GET', '/health', {}));
+        await answers(1);
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        socket.write(head('GET', '/health', {}));
+        await answers(2);
+        expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+      } finally {
+        socket.destroy();
+      }
+    });
+
     it('still serves requests whose body arrives in time', async () => {
       const res = await slow.http.post('/admin/v1/endpoints').set(auth(slowTenant.admin)).send({ name: 'On time', path: '/api/v1/on-time' });
       expect(res.status).toBe(201);
