@@ -2,7 +2,7 @@ import { UnauthorizedError, ValidationError } from '../errors/app-error';
 import { headerOf, HttpRequestLike } from '../http/http-context';
 
 /**
- * The key a request presents: `x-api-key`, or (admin surface) `Authorization: Bearer`. decisions.md §4: when both are
+ * The key a request presents: `x-api-key`, or (admin surface) `Authorization: Bearer`. When both are
  * present and differ, the request is refused rather than guessing which one was meant.
  */
 export function presentedKey(request: HttpRequestLike, acceptBearer: boolean): string | undefined {
