@@ -2,18 +2,29 @@ import type { DynamicModule, INestApplication, NestApplicationOptions } from '@n
 import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { AppModule, AppModuleOptions } from './app.module';
 import { KeyAuthenticator } from './common/auth/api-key.guard';
 import { bodyLimitOf, keyedSurfaceOf, PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
-import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './common/http/exception-filters';
+import { AdminExceptionFilter, ExecutionExceptionFilter, GlobalExceptionFilter, McpExceptionFilter } from './common/http/exception-filters';
+import type { HttpRequestLike, HttpResponseLike } from './common/http/http-context';
 import { assertJsonDepth } from './common/http/json-depth';
+import { type ClientError, ProtocolErrors } from './common/http/protocol-errors';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
 
 type RawCarrier<T> = T & { raw?: T };
+
+/** Node's HTTP server, with the settings its typings leave out. */
+type NodeServer = Server & { maxHeaderSize?: number; requireHostHeader?: boolean; connectionsCheckingInterval?: number };
+
+/** Where the HTTP server's own refusals go; the handlers exist once the application (and its filters) does. */
+interface ProtocolErrorHandlers {
+  current?: ProtocolErrors;
+}
 
 /**
  * Builds and initialises the application. This is the one place that knows the HTTP adapter (HTTP_ADAPTER, Fastify by default, as
@@ -25,25 +36,35 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   // A failing start rejects (main prints one line and exits 1) instead of Nest's default process.abort().
   // Each adapter parses JSON bodies itself, with the MAX_BODY_BYTES limit.
   const nestOptions = { bufferLogs: true, abortOnError: false, bodyParser: false };
+  const protocolErrors: ProtocolErrorHandlers = {};
   const app =
     config.httpAdapter === 'fastify'
-      ? await fastifyApplication(module, options, nestOptions)
+      ? await fastifyApplication(module, options, nestOptions, protocolErrors)
       : await expressApplication(module, options, nestOptions);
   const logger = app.get(AppLogger);
   app.useLogger(logger);
+  const server = app.getHttpServer() as NodeServer;
   // Nest's request hook runs first on either adapter, before routing and body parsing, so the answers those refuse
   // (404, 413, malformed JSON) carry X-Request-Id too. Fastify hands over its request and reply; Express the raw ones.
-  // Then the keyed surfaces authenticate, so a request without a valid key is refused before its body is read.
+  // Then a missing or repeated Host is refused, and the keyed surfaces authenticate, so a request without a valid key
+  // is refused before its body is read.
   const requestIds = new RequestIdMiddleware(logger);
-  const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, {
-    admin: app.get(AdminExceptionFilter),
-    execution: app.get(ExecutionExceptionFilter),
-    mcp: app.get(McpExceptionFilter),
-  });
-  (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
-    requestIds.use(request.raw ?? request, response.raw ?? response, () => preBodyAuth.use(request, response, done)),
+  const filters = { admin: app.get(AdminExceptionFilter), execution: app.get(ExecutionExceptionFilter), mcp: app.get(McpExceptionFilter) };
+  const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, filters);
+  const protocol = new ProtocolErrors(
+    new GlobalExceptionFilter(filters.admin, filters.execution, filters.mcp),
+    requestIds,
+    logger,
+    server.maxHeaderSize ?? maxHeaderSize,
   );
-  applyRequestTimeouts(app.getHttpServer() as Server, config);
+  protocolErrors.current = protocol;
+  (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
+    requestIds.use(request.raw ?? request, response.raw ?? response, () => {
+      if (!protocol.refuseMalformedHost(request as HttpRequestLike, response as HttpResponseLike)) preBodyAuth.use(request, response, done);
+    }),
+  );
+  answerProtocolErrors(server, protocol, config);
+  applyRequestTimeouts(server, config);
   setupOpenApi(app);
   await app.init();
   // Fastify finalises its routes (and their hooks) when ready; listen() would do it too, but callers may drive the
@@ -53,15 +74,30 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
 }
 
 /**
+ * What Node's HTTP server refuses by itself is answered in the surface's shape with an X-Request-Id
+ * (ProtocolErrors): its parser's errors and request timeouts (Fastify takes its listener as an option), an Expect
+ * other than 100-continue, and an HTTP/1.1 request without Host (which Node would answer with an empty 400, so the
+ * request hook refuses it instead, with a repeated Host).
+ */
+function answerProtocolErrors(server: NodeServer, protocol: ProtocolErrors, config: AppConfig): void {
+  if (config.httpAdapter === 'express') server.on('clientError', protocol.onClientError);
+  server.on('checkExpectation', protocol.onCheckExpectation);
+  server.requireHostHeader = false;
+}
+
+/**
  * A request whose headers and body have not all arrived within REQUEST_TIMEOUT_MS is answered 408 and closed by
  * Node's HTTP server, on either adapter. Node checks its connections every `connectionsCheckingInterval` (30 s by
  * default, read when the server starts listening), so the check runs often enough for the timeout to hold.
  */
-function applyRequestTimeouts(server: Server & { connectionsCheckingInterval?: number }, config: AppConfig): void {
+function applyRequestTimeouts(server: NodeServer, config: AppConfig): void {
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = config.requestTimeoutMs;
   server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(config.requestTimeoutMs / 4)));
 }
+
+/** The longest path parameter Fastify's router passes on (Express has no such limit). */
+const MAX_PATH_PARAMETER_LENGTH = 1000;
 
 // Each adapter's package is loaded only when it is the one in use (about 150 ms of start-up and 15 MB each).
 
@@ -69,6 +105,7 @@ async function fastifyApplication(
   module: DynamicModule,
   { config }: AppModuleOptions,
   nestOptions: NestApplicationOptions,
+  protocolErrors: ProtocolErrorHandlers,
 ): Promise<INestApplication> {
   const { FastifyAdapter } = await import('@nestjs/platform-fastify');
   /**
@@ -99,7 +136,20 @@ async function fastifyApplication(
 
   // Bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE, which also counts
   // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES.
-  const adapter = new PromptgateFastifyAdapter({ bodyLimit: config.maxBodyBytes, keepAliveTimeout: 65_000, return503OnClosing: false });
+  // Path parameters up to MAX_PATH_PARAMETER_LENGTH reach the routes (whose pipes refuse a malformed id with a 400);
+  // a longer one, and a malformed percent escape, are refused by the router itself (frameworkErrors).
+  const adapter = new PromptgateFastifyAdapter({
+    bodyLimit: config.maxBodyBytes,
+    keepAliveTimeout: 65_000,
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: ((error: Error, request: HttpRequestLike, reply: HttpResponseLike) =>
+      protocolErrors.current!.onFrameworkError(error, request, reply)) as never,
+    clientErrorHandler: (error: Error, socket: Socket) => {
+      if (protocolErrors.current) protocolErrors.current.onClientError(error as ClientError, socket);
+      else socket.destroy();
+    },
+  });
   const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   const instance = fastify.getHttpAdapter().getInstance();
   instance.addHook('onRoute', (route) => {

@@ -1,8 +1,9 @@
-import type { ArgumentsHost, ExceptionFilter } from '@nestjs/common';
+import type { ExceptionFilter } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { AppConfig } from '../../config/app-config';
 import { PayloadTooLargeError } from '../errors/app-error';
 import { type HttpRequestLike, type HttpResponseLike, setHeader } from '../http/http-context';
+import { httpHost } from '../http/http-host';
 import type { AuthenticatedRequest, KeyAuthenticator } from './api-key.guard';
 
 /** The surfaces that need a key. */
@@ -88,21 +89,4 @@ export class PreBodyAuthMiddleware {
       node.socket?.destroy();
     }
   }
-}
-
-/** The ArgumentsHost an exception filter expects for an HTTP request handled outside Nest's pipeline. */
-function httpHost(request: unknown, response: unknown): ArgumentsHost {
-  const args = [request, response];
-  const http = { getRequest: () => request, getResponse: () => response, getNext: () => undefined };
-  const unsupported = () => {
-    throw new Error('Only the HTTP context is available before routing');
-  };
-  return {
-    getArgs: () => args,
-    getArgByIndex: (index: number) => args[index],
-    getType: () => 'http',
-    switchToHttp: () => http,
-    switchToRpc: unsupported,
-    switchToWs: unsupported,
-  } as unknown as ArgumentsHost;
 }

@@ -25,10 +25,14 @@ const HTTP_ERROR_CODES: Record<number, string> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
+  417: 'expectation_failed',
   429: 'rate_limit_exceeded',
+  431: 'header_fields_too_large',
 };
 
 /** Turns anything thrown into one surface-independent description; each filter renders it its own way. */

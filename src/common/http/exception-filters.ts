@@ -5,9 +5,16 @@ import { failure } from './envelope';
 import { describeFailure, Failure } from './error-mapping';
 import { HttpRequestLike, HttpResponseLike, pathOf, requestIdOf, setHeader } from './http-context';
 
+/** A refusal as a surface renders it. */
+export interface SurfaceAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 // Decorated so its constructor's parameter types are emitted: the filters below inherit this constructor.
 @Injectable()
-abstract class SurfaceFilter implements ExceptionFilter {
+export abstract class SurfaceFilter implements ExceptionFilter {
   constructor(
     protected readonly adapterHost: HttpAdapterHost,
     protected readonly logger: AppLogger,
@@ -17,32 +24,33 @@ abstract class SurfaceFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<HttpRequestLike>();
     const response = http.getResponse<HttpResponseLike>();
+    const answer = this.answer(thrown, requestIdOf(request), pathOf(request));
+    for (const [name, value] of Object.entries(answer.headers)) setHeader(response, name, value);
+    this.adapterHost.httpAdapter.reply(response, answer.body, answer.status);
+  }
+
+  /**
+   * What this surface answers to `thrown` (status, headers, body), for the filter and for answers written outside
+   * any framework (common/http/protocol-errors.ts). The client gets a generic message; what actually failed (with
+   * its stack) goes to the service log only.
+   */
+  answer(thrown: unknown, requestId: string | undefined, path: string): SurfaceAnswer {
     const described = describeFailure(thrown);
-    // The client gets a generic message; what actually failed (with its stack) goes to the service log only.
     if (described.unexpected !== undefined) {
       const error = described.unexpected as Error;
-      this.logger.write('error', error?.message ?? String(error), {
-        requestId: requestIdOf(request),
-        path: pathOf(request),
-        stack: error?.stack,
-      });
+      this.logger.write('error', error?.message ?? String(error), { requestId, path, stack: error?.stack });
     } else if (described.cause !== undefined) {
       const cause = described.cause as Error;
-      this.logger.write('warn', described.message, {
-        requestId: requestIdOf(request),
-        path: pathOf(request),
-        cause: cause?.message ?? String(cause),
-      });
+      this.logger.write('warn', described.message, { requestId, path, cause: cause?.message ?? String(cause) });
     }
-    for (const [name, value] of Object.entries(this.headersOf(described))) setHeader(response, name, value);
-    this.adapterHost.httpAdapter.reply(response, this.body(described, request), described.status);
+    return { status: described.status, headers: this.headersOf(described), body: this.body(described) };
   }
 
   protected headersOf(described: Failure): Record<string, string> {
     return described.headers;
   }
 
-  protected abstract body(failure: Failure, request: HttpRequestLike): unknown;
+  protected abstract body(failure: Failure): unknown;
 }
 
 /** Admin surface: `{succeeded: false, messages, data: null}`. */
@@ -94,9 +102,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   ) {}
 
   catch(thrown: unknown, host: ArgumentsHost): void {
-    const path = pathOf(host.switchToHttp().getRequest<HttpRequestLike>());
-    if (path === '/admin' || path.startsWith('/admin/')) this.admin.catch(thrown, host);
-    else if (path === '/mcp' || path.startsWith('/mcp/')) this.mcp.catch(thrown, host);
-    else this.execution.catch(thrown, host);
+    this.filterFor(pathOf(host.switchToHttp().getRequest<HttpRequestLike>())).catch(thrown, host);
+  }
+
+  /** The filter of the surface a path (without its query) belongs to: /admin, /mcp, or the execution surface's for the rest. */
+  filterFor(path: string): SurfaceFilter {
+    if (path === '/admin' || path.startsWith('/admin/')) return this.admin;
+    if (path === '/mcp' || path.startsWith('/mcp/')) return this.mcp;
+    return this.execution;
   }
 }
