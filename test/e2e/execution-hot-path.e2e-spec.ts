@@ -1,5 +1,6 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
+import { TemplateService } from '../../src/modules/prompts/template/template.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -45,6 +46,35 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
       spy.mockRestore();
     }
     expect(statements.filter((sql) => !/INSERT INTO "?execution_logs"?/i.test(sql))).toEqual([]);
+  });
+
+  it('answers a cache hit without rendering the template again, and logs the prompt the answer came from', async () => {
+    const { id, path } = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+      cacheEnabled: true,
+      cacheDurationSeconds: 300,
+    });
+    await createPrompt(t, tenant.admin, id, { template: 'Cached {{ inputs.text }}' });
+    const miss = await run(path, { text: 'once' });
+    expect([miss.status, miss.body, miss.headers['x-cache']]).toEqual([200, 'Cached once', 'MISS']);
+
+    const render = jest.spyOn(t.app.get(TemplateService), 'render');
+    try {
+      const hit = await run(path, { text: 'once' });
+      expect([hit.status, hit.body, hit.headers['x-cache']]).toEqual([200, 'Cached once', 'HIT']);
+      expect(render).not.toHaveBeenCalled();
+    } finally {
+      render.mockRestore();
+    }
+    await t.app.get(ExecutionLogsService).flush();
+    const logs = await t.http.get(`/admin/v1/logs?endpointId=${id}`).set(auth(tenant.admin));
+    expect(logs.status).toBe(200);
+    const rows = logs.body.data.items ?? logs.body.data;
+    expect(rows.map((row: { cached: boolean }) => row.cached).sort()).toEqual([false, true]);
+    for (const row of rows) {
+      const detail = await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(tenant.admin));
+      expect(detail.body.data.renderedPrompt).toBe('Cached once');
+    }
   });
 
   it('sees a new template version, a new default, a new field, a setting change and a soft delete on the next call', async () => {

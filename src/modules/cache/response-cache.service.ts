@@ -9,6 +9,8 @@ import { EndpointCacheIndex } from './endpoint-cache-index';
 /** A successful execution answer as cached: the body sent, and what its log row shows. */
 export interface CachedResponse {
   body: unknown;
+  /** The prompt the answer was produced from (absent in entries stored before it was kept). */
+  renderedPrompt?: string;
   rawResponse: string | null;
   parsedOutput: unknown;
 }

@@ -89,26 +89,33 @@ export class ExecutionService {
     const inputs = validateInputs(call.body, inputFields, this.config.maxImageBytes);
     const prompt = await this.promptOf(call);
     record.prompt = prompt;
-    record.renderedPrompt = await this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
-    // From here the prompt version is known: the response cache answers or stores around the LLM call.
+    // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
     const key = call.cache && endpoint.cacheEnabled ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body }) : null;
     if (call.cache) call.cache.status = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
     if (key && !call.cache!.bypass) {
       const hit = await this.responses.get(key);
+      // The key covers the prompt version and the whole body, so the prompt the entry was rendered from is the one
+      // this call would render: a hit is answered without a render (entries stored before they kept it render).
       if (hit) {
         call.cache!.status = 'HIT';
         record.cached = true;
+        record.renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
         record.rawResponse = hit.rawResponse;
         record.parsedOutput = hit.parsedOutput;
         return hit.body;
       }
     }
+    record.renderedPrompt = await this.render(prompt, inputs);
     const body = await this.answer(call, prompt, inputs, record);
     if (key) {
-      const entry = { body, rawResponse: record.rawResponse, parsedOutput: record.parsedOutput };
+      const entry = { body, renderedPrompt: record.renderedPrompt, rawResponse: record.rawResponse, parsedOutput: record.parsedOutput };
       await this.responses.set(endpoint.id, key, entry, endpoint.cacheDurationSeconds);
     }
     return body;
+  }
+
+  private render(prompt: ExecutablePrompt, inputs: ValidatedInputs): Promise<string> {
+    return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
   }
 
   /** The LLM call: text (raw or structured) or images. */
