@@ -32,6 +32,16 @@ describe('fuzz findings', () => {
     expect(after.outputFields).toEqual(fields.outputFields);
   });
 
+  it('an update of a key that changes nothing answers the key unchanged', async () => {
+    const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'unchanged', type: 'endpoint', environment: 'live' });
+    const before = (await t.http.get(`/admin/v1/keys/${created.body.data.id}`).set(auth(tenant.admin))).body.data;
+    for (const body of ['{}', '']) {
+      const res = await t.http.put(`/admin/v1/keys/${before.id}`).set(auth(tenant.admin)).set('Content-Type', 'application/json').send(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 200 });
+      expect(res.body).toEqual({ succeeded: true, messages: [], data: before });
+    }
+  });
+
   it('logs an execution whose inputs hold lone surrogates, NUL and the text \\u0000', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
       inputs: [{ name: 'text', dataType: 'string', isRequired: true }, { name: 'meta', dataType: 'object' }],

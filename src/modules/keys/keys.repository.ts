@@ -49,7 +49,9 @@ export class KeysRepository {
     return this.keys.save(this.keys.create({ ...values, status: 'Active' }));
   }
 
+  /** An update that changes nothing sends no query (TypeORM refuses an UPDATE without values). */
   async update(tenantId: string, id: string, changes: ApiKeyChanges): Promise<void> {
+    if (Object.values(changes).every((value) => value === undefined)) return;
     await this.keys.update({ tenantId, id }, changes);
   }
 
