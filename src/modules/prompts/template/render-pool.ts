@@ -15,7 +15,8 @@ const NICE_INCREMENT = 10;
  * replacement thread.
  */
 const BACKSTOP_GRACE_MS = 250;
-const FAILED = "The prompt's template could not be rendered";
+/** The start of every render failure's message, wherever the template rendered. */
+export const RENDER_FAILED = "The prompt's template could not be rendered";
 
 /**
  * Renders templates in worker threads, so a template that loops or builds strings for its whole budget holds a
@@ -54,14 +55,14 @@ export class RenderPool {
     const timer = setTimeout(() => controller.abort(), this.backstopMs);
     try {
       const outcome = await this.pool.run(task, { signal: controller.signal });
-      if (!outcome.ok) throw new PromptError(`${FAILED}: ${outcome.message}`);
+      if (!outcome.ok) throw new PromptError(`${RENDER_FAILED}: ${outcome.message}`);
       return outcome.text;
     } catch (error) {
       if (error instanceof PromptError) throw error;
-      if (controller.signal.aborted) throw new PromptError(`${FAILED}: the template took longer than ${this.limits.timeoutMs} ms to render`);
+      if (controller.signal.aborted) throw new PromptError(`${RENDER_FAILED}: the template took longer than ${this.limits.timeoutMs} ms to render`);
       // The thread ran out of its heap (Piscina replaces it): the template built more than any budget allows.
       if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new PromptError(`${FAILED}: the template builds strings larger than its memory budget`);
+        throw new PromptError(`${RENDER_FAILED}: the template builds strings larger than its memory budget`);
       }
       throw error;
     } finally {

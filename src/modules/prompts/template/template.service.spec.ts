@@ -1,5 +1,6 @@
 import { PromptError, ValidationError } from '../../../common/errors/app-error';
 import { loadConfig } from '../../../config/app-config';
+import { RenderPool } from './render-pool';
 import { TemplateService } from './template.service';
 
 describe('TemplateService', () => {
@@ -53,5 +54,46 @@ describe('TemplateService', () => {
 
   it('validates against the given input field names', () => {
     expect(templates.validate('{{ inputs.a }}{{ inputs.b }}', ['a'])).toMatchObject({ valid: false, variables: ['inputs.a', 'inputs.b'], unknownVariables: ['inputs.b'] });
+  });
+
+  describe('where a template renders', () => {
+    const pooled = jest.spyOn(RenderPool.prototype, 'render');
+    beforeEach(() => pooled.mockClear());
+    afterAll(() => pooled.mockRestore());
+
+    it('renders a bounded template here when its output bound is within the limit', async () => {
+      const source = '{%- if inputs.formal -%}Dear {{ inputs.name | capitalize }}{%- else -%}Hi {{ inputs.name | default: "there" | strip }}{%- endif -%}';
+      await expect(templates.render('b1:1', source, { formal: true, name: 'ann' })).resolves.toBe('Dear Ann');
+      await expect(templates.render('b1:1', source, { formal: false })).resolves.toBe('Hi there');
+      await expect(templates.render('b2:1', 'plain text', {})).resolves.toBe('plain text');
+      expect(pooled).not.toHaveBeenCalled();
+    });
+
+    it('sends loops, assigns and unbounded filters to a render thread', async () => {
+      await expect(templates.render('u1:1', '{% for i in (1..3) %}{{ i }}{% endfor %}', {})).resolves.toBe('123');
+      await expect(templates.render('u2:1', '{% assign s = inputs.x | append: inputs.x %}{{ s }}', { x: 'ab' })).resolves.toBe('abab');
+      await expect(templates.render('u3:1', '{{ inputs.list | sort | join: "," }}', { list: ['b', 'a'] })).resolves.toBe('a,b');
+      expect(pooled.mock.calls.map(([task]) => task.cacheKey)).toEqual(['u1:1', 'u2:1', 'u3:1']);
+    });
+
+    it('sends a bounded template to a render thread when its bound with these inputs is over the limit', async () => {
+      // The bound is the JSON of the inputs and the output's text: over 1000 bytes before the output is.
+      await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(900) })).resolves.toHaveLength(900);
+      expect(pooled).not.toHaveBeenCalled();
+      await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(990) })).resolves.toHaveLength(990);
+      await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(/the rendered prompt is larger than 1000 bytes$/);
+      expect(pooled).toHaveBeenCalledTimes(2);
+    });
+
+    it('classifies again when a cache key comes with a different template', async () => {
+      await expect(templates.render('b4:1', 'one {{ inputs.x }}', { x: 1 })).resolves.toBe('one 1');
+      await expect(templates.render('b4:1', '{% for i in (1..2) %}two{% endfor %}', {})).resolves.toBe('twotwo');
+      expect(pooled).toHaveBeenCalledTimes(1);
+    });
+
+    it('leaves a bounded template that does not parse to a render thread, which reports its error', async () => {
+      await expect(templates.render('b5:1', '{% if inputs.x %}open', { x: 1 })).rejects.toThrow(/^The prompt's template could not be rendered: tag \{% if inputs.x %\} not closed/);
+      expect(pooled).toHaveBeenCalledTimes(1);
+    });
   });
 });

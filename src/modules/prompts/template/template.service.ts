@@ -1,8 +1,28 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ValidationError } from '../../../common/errors/app-error';
+import type { Liquid, Template } from 'liquidjs';
+import { LRUCache } from 'lru-cache';
+import { PromptError, ValidationError } from '../../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
-import { analyzeTemplate, createLiquidEngine, syntaxProblem, TemplateAnalysis, templateSizeProblem } from './liquid-template';
-import { RenderPool } from './render-pool';
+import {
+  analyzeTemplate,
+  createLiquidEngine,
+  RenderFailure,
+  type RenderLimits,
+  renderWithinLimits,
+  syntaxProblem,
+  TemplateAnalysis,
+  templateSizeProblem,
+} from './liquid-template';
+import { classifyTemplate, renderedSizeBound, type TemplateShape } from './render-bound';
+import { RENDER_FAILED, RenderPool } from './render-pool';
+
+/** A template version as this thread knows it: its shape, and its parsed form when it is bounded. */
+interface RenderPlan {
+  source: string;
+  shape: TemplateShape;
+  /** Null when the template is unbounded or does not parse: it renders in a render thread, which reports its error. */
+  templates: Template[] | null;
+}
 
 /** The one place that parses and renders Liquid, for the validator, prompt saves and execution. */
 @Injectable()
@@ -11,8 +31,16 @@ export class TemplateService implements OnApplicationShutdown {
   private readonly engine = createLiquidEngine();
   /** Started with the first render, so processes that never render (the CLI) start no threads. */
   private pool: Promise<RenderPool> | null = null;
+  private readonly limits: RenderLimits;
+  /** Parses and renders bounded templates on this thread, with the render threads' options and limits. */
+  private readonly renderEngine: Liquid;
+  /** Classified (and, when bounded, parsed) versions, keyed and checked like each render thread's cache. */
+  private readonly plans = new LRUCache<string, RenderPlan>({ max: 500 });
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.limits = { timeoutMs: config.renderTimeoutMs, maxOutputBytes: config.maxRenderedPromptBytes };
+    this.renderEngine = createLiquidEngine(this.limits);
+  }
 
   // On application shutdown, not module destroy: that runs before the HTTP server closes, while requests in flight
   // still render.
@@ -44,18 +72,52 @@ export class TemplateService implements OnApplicationShutdown {
   }
 
   /**
-   * Renders with `inputs` in scope, in a render thread. `cacheKey` names the parsed template in each thread's cache
-   * (execution passes `${promptId}:${version}`; versions are immutable); a different source under the same key is
-   * parsed again. A template that fails, takes longer than RENDER_TIMEOUT_MS or writes more than
-   * MAX_RENDERED_PROMPT_BYTES is a PromptError (422): the prompt cannot run.
+   * Renders with `inputs` in scope. A bounded template (only branch tags, only filters that keep a value's length,
+   * see `classifyTemplate`) whose output bound with these inputs is within MAX_RENDERED_PROMPT_BYTES renders here:
+   * its time is linear in that bound, and handing it to a thread would cost more than the render. Every other
+   * template renders in a render thread, so one that loops or builds strings for its whole budget never holds the
+   * event loop. `cacheKey` names the parsed template in each cache (execution passes `${promptId}:${version}`;
+   * versions are immutable); a different source under the same key is parsed again. A template that fails, takes
+   * longer than RENDER_TIMEOUT_MS or writes more than MAX_RENDERED_PROMPT_BYTES is a PromptError (422): the prompt
+   * cannot run.
    */
   async render(cacheKey: string, template: string, inputs: Record<string, unknown>): Promise<string> {
+    const plan = this.planOf(cacheKey, template);
+    if (plan.templates && plan.shape.bounded && renderedSizeBound(plan.shape, inputs) <= this.limits.maxOutputBytes) {
+      return this.renderHere(plan.templates, inputs);
+    }
     this.pool ??= this.startPool();
     return (await this.pool).render({ cacheKey, template, inputs });
   }
 
+  private planOf(cacheKey: string, source: string): RenderPlan {
+    const cached = this.plans.get(cacheKey);
+    if (cached && cached.source === source) return cached;
+    const shape: TemplateShape = templateSizeProblem(source) ? { bounded: false, reason: 'the template is over its size limit' } : classifyTemplate(this.renderEngine, source);
+    let templates: Template[] | null = null;
+    if (shape.bounded) {
+      try {
+        templates = this.renderEngine.parse(source);
+      } catch {
+        // Left to a render thread, which answers the syntax error as every unparsable template's.
+      }
+    }
+    const plan = { source, shape, templates };
+    this.plans.set(cacheKey, plan);
+    return plan;
+  }
+
+  private renderHere(templates: Template[], inputs: Record<string, unknown>): string {
+    try {
+      return renderWithinLimits(this.renderEngine, templates, inputs, this.limits);
+    } catch (error) {
+      if (error instanceof RenderFailure) throw new PromptError(`${RENDER_FAILED}: ${error.message}`);
+      throw error;
+    }
+  }
+
   private async startPool(): Promise<RenderPool> {
-    const pool = new RenderPool({ timeoutMs: this.config.renderTimeoutMs, maxOutputBytes: this.config.maxRenderedPromptBytes });
+    const pool = new RenderPool(this.limits);
     try {
       await pool.warmUp();
       return pool;
