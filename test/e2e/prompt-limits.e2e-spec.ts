@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DataSource } from 'typeorm';
+import { RenderPool } from '../../src/modules/prompts/template/render-pool';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
@@ -141,6 +142,44 @@ describe('prompt limits', () => {
         .send({ endpointId: endpoint.id, name: 'broken', template: '{% for a in (1..3) %}', llmModel: 'mock-echo' });
       expect(broken.status).toBe(400);
       expect(broken.body.messages[0]).toMatch(/^template is not valid Liquid: /);
+    });
+  });
+
+  describe('where templates render', () => {
+    // Bounded templates whose output bound is within the limit render on the main thread; the rest in a render thread.
+    const pooled = jest.spyOn(RenderPool.prototype, 'render');
+    beforeEach(() => pooled.mockClear());
+    afterAll(() => pooled.mockRestore());
+    const pooledTemplates = () => pooled.mock.calls.map(([task]) => task.template);
+
+    it('hostile templates still render in a render thread and answer 422 prompt_error', async () => {
+      for (const template of [NESTED_LOOPS, DOUBLING, SLOW_LOOPS]) {
+        const endpoint = await endpointWith(template);
+        const res = await execute(endpoint.path);
+        expect(res.status).toBe(422);
+        expect(res.body).toEqual({ error: 'prompt_error', message: expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`)) });
+      }
+      expect(pooledTemplates()).toEqual([NESTED_LOOPS, DOUBLING, SLOW_LOOPS]);
+    });
+
+    it('a bounded template renders on the main thread while its bound is within MAX_RENDERED_PROMPT_BYTES, else in a render thread', async () => {
+      const template = '{{ inputs.text }} {{ inputs.text }} {{ inputs.text }}';
+      const endpoint = await endpointWith(template);
+
+      const small = await execute(endpoint.path, { text: 'hi' });
+      expect(small.status).toBe(200);
+      expect(await logOf(endpoint.id, small.headers['x-request-id'])).toMatchObject({ status: 'success', renderedPrompt: 'hi hi hi' });
+      expect(pooled).not.toHaveBeenCalled();
+
+      // 1,952 bytes rendered, within the limit; the bound (three times the inputs' JSON, plus the text) is over it.
+      const within = await execute(endpoint.path, { text: 'a'.repeat(650) });
+      expect(within.status).toBe(200);
+      expect(await logOf(endpoint.id, within.headers['x-request-id'])).toMatchObject({ status: 'success', renderedPrompt: Array(3).fill('a'.repeat(650)).join(' ') });
+      // 2,102 bytes: over the limit.
+      const over = await execute(endpoint.path, { text: 'a'.repeat(700) });
+      expect(over.status).toBe(422);
+      expect(over.body).toEqual({ error: 'prompt_error', message: `${RENDER_FAILED}the rendered prompt is larger than ${MAX_RENDERED_BYTES} bytes` });
+      expect(pooledTemplates()).toEqual([template, template]);
     });
   });
 
