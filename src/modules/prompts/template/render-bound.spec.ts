@@ -45,7 +45,9 @@ describe('render bound', () => {
       },
     );
 
-    it.each(['append', 'prepend', 'replace', 'replace_first', 'escape', 'json', 'newline_to_br', 'join', 'sort', 'reverse', 'split', 'slice', 'truncate', 'url_encode', 'date', 'plus', 'size', 'first', 'map', 'where'])(
+    const unboundedFilters = ['append', 'prepend', 'replace', 'replace_first', 'escape', 'json', 'newline_to_br', 'join', 'sort', 'reverse'];
+    unboundedFilters.push('split', 'slice', 'truncate', 'url_encode', 'date', 'plus', 'size', 'first', 'map', 'where');
+    it.each(unboundedFilters)(
       'the %s filter: unbounded',
       (filter) => {
         expect(classify(`{{ inputs.x | ${filter}: "a" }}`)).toEqual({ bounded: false, reason: `the ${filter} filter can make a value longer or take more than linear time` });

@@ -29,7 +29,7 @@ interface RenderPlan {
 export class TemplateService implements OnApplicationShutdown {
   /** Parses only (validator, saves): parsing is bounded by the template's size limit and never loops. */
   private readonly engine = createLiquidEngine();
-  /** Started with the first render, so processes that never render (the CLI) start no threads. */
+  /** Started with the first render that needs it, so processes that never render (the CLI) start no threads. */
   private pool: Promise<RenderPool> | null = null;
   private readonly limits: RenderLimits;
   /** Parses and renders bounded templates on this thread, with the render threads' options and limits. */
@@ -93,7 +93,9 @@ export class TemplateService implements OnApplicationShutdown {
   private planOf(cacheKey: string, source: string): RenderPlan {
     const cached = this.plans.get(cacheKey);
     if (cached && cached.source === source) return cached;
-    const shape: TemplateShape = templateSizeProblem(source) ? { bounded: false, reason: 'the template is over its size limit' } : classifyTemplate(this.renderEngine, source);
+    const shape: TemplateShape = templateSizeProblem(source)
+      ? { bounded: false, reason: 'the template is over its size limit' }
+      : classifyTemplate(this.renderEngine, source);
     let templates: Template[] | null = null;
     if (shape.bounded) {
       try {
