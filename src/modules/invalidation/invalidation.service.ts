@@ -173,6 +173,7 @@ class PostgresTransport implements Transport {
   private client?: Client;
   private stopped = false;
   private connectedBefore = false;
+  private reconnectTimer?: NodeJS.Timeout;
   private readonly lostClients = new WeakSet<Client>();
 
   constructor(
@@ -193,10 +194,12 @@ class PostgresTransport implements Transport {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.reconnectTimer);
     await this.client?.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
+    if (this.stopped) return;
     const client = new Client({ connectionString: this.url });
     client.on('notification', (notification) => {
       if (notification.channel === CHANNEL && notification.payload) this.receive(notification.payload);
@@ -206,6 +209,8 @@ class PostgresTransport implements Transport {
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANNEL}`);
+      // Stopped while connecting: this connection is not wanted any more.
+      if (this.stopped) return this.lost(client);
       this.client = client;
       if (this.connectedBefore) this.reset();
       this.connectedBefore = true;
@@ -223,6 +228,7 @@ class PostgresTransport implements Transport {
     client.on('error', () => undefined);
     client.end().catch(() => undefined);
     if (this.stopped) return;
-    setTimeout(() => void this.connect(), RECONNECT_MS).unref();
+    this.reconnectTimer = setTimeout(() => void this.connect(), RECONNECT_MS);
+    this.reconnectTimer.unref();
   }
 }
