@@ -15,7 +15,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
   return SwaggerModule.createDocument(app, config);
 }
 
-/** Swagger UI at /docs and the document at /docs-json; both need no key (decisions.md §6). */
+/** Swagger UI at /docs and the document at /docs-json; both need no key. */
 export function setupOpenApi(app: INestApplication): void {
   SwaggerModule.setup('docs', app, () => createOpenApiDocument(app), { jsonDocumentUrl: 'docs-json' });
 }

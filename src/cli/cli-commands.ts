@@ -64,7 +64,7 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
         });
         const level = created.type === 'admin' ? created.permission : created.environment;
         stdout.push(`Created ${created.type} key ${created.id} (${level}) for tenant ${tenant.slug}. It is shown once:`);
-        stdout.push(created.key); // decisions.md §1: the key alone on the last line
+        stdout.push(created.key); // The key alone on the last line
         break;
       }
       case 'key list': {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
-  it('applies the decisions.md defaults to an empty environment', () => {
+  it('applies the documented defaults to an empty environment', () => {
     const config = loadConfig({});
     expect(config).toEqual({
       port: 3000,

@@ -10,7 +10,7 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 
 /**
- * Every environment variable the service reads (decisions.md §1). Only `config/` reads `process.env`.
+ * Every environment variable the service reads. Only `config/` reads `process.env`.
  * Defaults live in `app-config.ts`.
  */
 export class EnvSchema {

@@ -4,7 +4,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 
 /**
- * MODELS_FILE (decisions.md §1): OpenAI-compatible providers with their models, and overrides of catalog entries.
+ * MODELS_FILE: OpenAI-compatible providers with their models, and overrides of catalog entries.
  * Parsed and validated once at start, here in config/ because `apiKeyEnv` names an environment variable.
  */
 const capabilities = z

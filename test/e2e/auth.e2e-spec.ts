@@ -158,7 +158,7 @@ describe('admin authentication and permissions', () => {
           if ((operations as Record<string, unknown>)[method]) documented.push(`${method.toUpperCase()} ${path.replace(/\{fieldId\}/, '{fieldId}')}`);
         }
       }
-      // Executing a test run is allowed to ReadOnly keys (decisions.md §5), so it is not a write.
+      // Executing a test run is allowed to ReadOnly keys, so it is not a write.
       const writes = documented.filter((route) => route !== 'POST /admin/v1/endpoints/{id}/test');
       const covered = new Set(WRITES.map(([method, path]) => `${method} ${path.split('?')[0]}`));
       expect(writes.length).toBeGreaterThanOrEqual(covered.size);

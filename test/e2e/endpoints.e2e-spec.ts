@@ -38,7 +38,7 @@ describe('endpoints admin API', () => {
   };
 
   describe('create', () => {
-    it('applies every default of decisions.md §2 and stores them', async () => {
+    it('applies every documented default and stores them', async () => {
       const path = uniquePath('defaults');
       const res = await create({ name: 'Summarize', path });
       expect(res.status).toBe(201);

@@ -8,7 +8,7 @@ import { FakeLlmServer } from '../support/fake-llm-server';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
-// decisions.md §5 "Cache key" and "Rate limits", on each store the run can reach (Redis too when REDIS_URL is set),
+// The cache key and the rate limits, on each store the run can reach (Redis too when REDIS_URL is set),
 // and with Redis unreachable (port 1 is closed).
 const stores: [string, string | undefined][] = [['memory', undefined]];
 if (process.env.REDIS_URL) stores.push(['redis', process.env.REDIS_URL]);

@@ -36,7 +36,7 @@ describe('GET /admin/v1/prompts/models (no provider keys)', () => {
   });
   afterAll(() => t.close());
 
-  it('lists every model with the fields of decisions.md §2', async () => {
+  it('lists every model with all of its documented fields', async () => {
     const models = await listModels(t, tenant.admin);
     expect(models.length).toBeGreaterThan(40);
     for (const model of models) {

@@ -1,4 +1,4 @@
-/** The admin response envelope (interface-spec "Response envelope"). */
+/** The admin response envelope. */
 export interface Envelope<T> {
   succeeded: boolean;
   messages: string[];

@@ -62,7 +62,7 @@ export class AdminExceptionFilter extends SurfaceFilter {
   }
 }
 
-/** Execution surface: flat `{error, message, field?}` bodies (interface-spec "Execution API error bodies"). */
+/** Execution surface: flat `{error, message, field?}` bodies. */
 @Injectable()
 @Catch()
 export class ExecutionExceptionFilter extends SurfaceFilter {

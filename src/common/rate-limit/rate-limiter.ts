@@ -24,7 +24,7 @@ export interface WindowState {
 
 export interface RateLimitDecision {
   allowed: boolean;
-  /** decisions.md §5: the window with the fewest requests left is the one the headers describe. */
+  /** The window with the fewest requests left is the one the headers describe. */
   reported: WindowState;
   /** Seconds until every full window has reset (0 when allowed). */
   retryAfterSeconds: number;

@@ -59,7 +59,7 @@ export class Foundation1764000000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         deleted_at timestamptz
       )`);
-    // decisions.md §2: a path is unique among the tenant's endpoints that are not deleted.
+    // A path is unique among the tenant's endpoints that are not deleted.
     await q.query(`CREATE UNIQUE INDEX uq_endpoints_tenant_path ON endpoints (tenant_id, path) WHERE deleted_at IS NULL`);
     await q.query(`CREATE INDEX ix_endpoints_tenant_name ON endpoints (tenant_id, name)`);
     await q.query(`

@@ -25,7 +25,7 @@ export class Prompts1764000100000 implements MigrationInterface {
         -- Target of the endpoints' composite default-prompt key: a prompt can only be the default of its own endpoint.
         CONSTRAINT uq_prompts_id_endpoint UNIQUE (id, endpoint_id)
       )`);
-    // decisions.md §2: names and slugs are unique among the endpoint's prompts that are not archived.
+    // Names and slugs are unique among the endpoint's prompts that are not archived.
     await q.query(`CREATE UNIQUE INDEX uq_prompts_endpoint_name ON prompts (endpoint_id, name) WHERE status <> 'Archived'`);
     await q.query(`CREATE UNIQUE INDEX uq_prompts_endpoint_slug ON prompts (endpoint_id, slug) WHERE status <> 'Archived'`);
     await q.query(`CREATE INDEX ix_prompts_tenant_endpoint ON prompts (tenant_id, endpoint_id, created_at)`);
@@ -64,7 +64,7 @@ export class Prompts1764000100000 implements MigrationInterface {
       CREATE TRIGGER tr_prompt_versions_immutable BEFORE UPDATE ON prompt_versions
       FOR EACH ROW EXECUTE FUNCTION prompt_versions_immutable()`);
 
-    // decisions.md §3: at most one default per endpoint (one column), and only one of the endpoint's own prompts.
+    // At most one default per endpoint (one column), and only one of the endpoint's own prompts.
     // NO ACTION (checked at the end of the statement) lets a permanent endpoint delete cascade through its prompts,
     // while deleting a prompt that is still some endpoint's default is refused.
     await q.query(`

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Execution logs (decisions.md §2 "Execution log"). Rows go with their endpoint on a permanent delete (ON DELETE
+ * Execution logs. Rows go with their endpoint on a permanent delete (ON DELETE
  * CASCADE); prompt_id has no foreign key, so a log outlives changes to prompts. The indexes match the GET /logs
  * filters, each ending in (created_at, id), read backwards for newest first, so a filtered page is an index range read
  * (ascending keys put new rows at the end of each tenant's or endpoint's range, which keeps index pages full);

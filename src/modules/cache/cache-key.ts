@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 
-/** Everything a cached answer depends on (decisions.md §5 "Cache key"). */
+/** Everything a cached answer depends on. */
 export interface CacheKeyParts {
   endpointId: string;
   promptId: string;

@@ -98,7 +98,7 @@ export class EndpointsService {
     return this.get(tenantId, id);
   }
 
-  /** decisions.md §3: a soft delete stops listing and execution and frees the path. */
+  /** A soft delete stops listing and execution and frees the path. */
   async softDelete(tenantId: string, id: string): Promise<void> {
     await this.requireActive(tenantId, id);
     await this.endpoints.update(tenantId, id, { deletedAt: new Date() });
@@ -110,7 +110,7 @@ export class EndpointsService {
     if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
     await this.endpoints.deletePermanently(tenantId, id);
     await this.notifyChanged(id);
-    // decisions.md §3: its cached responses go too (the response cache listens, on every instance).
+    // Its cached responses go too (the response cache listens, on every instance).
     await this.bus.publish(ENDPOINT_DELETED_TOPIC, id);
   }
 
@@ -144,7 +144,7 @@ export class EndpointsService {
     return endpoint;
   }
 
-  /** decisions.md §3: sets (null clears) the default prompt; the database accepts only one of the endpoint's prompts. */
+  /** Sets (null clears) the default prompt; the database accepts only one of the endpoint's prompts. */
   setDefaultPrompt(tenantId: string, endpointId: string, promptId: string | null, manager: EntityManager): Promise<void> {
     return this.endpoints.setDefaultPrompt(tenantId, endpointId, promptId, manager);
   }

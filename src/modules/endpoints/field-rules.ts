@@ -73,7 +73,7 @@ function defaultValueProblem(field: InputFieldShape): string | undefined {
   }
 }
 
-/** An image output's exampleValue holds its default generation settings as a JSON object (interface-spec). */
+/** An image output's exampleValue holds its default generation settings as a JSON object. */
 export function outputFieldProblems(field: OutputFieldShape): string[] {
   if (field.dataType !== 'image' || field.exampleValue == null || field.exampleValue === '') return [];
   try {

@@ -12,7 +12,7 @@ export type ExecutionRequest = RateLimitedRequest & {
 };
 
 /**
- * Who may execute what, before any other work (decisions.md §1, §4, §5): the key (x-api-key; a tenant host that is
+ * Who may execute what, before any other work: the key (x-api-key; a tenant host that is
  * not the key's tenant is a 401), the endpoint at this path in the key's tenant (404 when none or soft-deleted), then
  * access: Private endpoints take admin keys only, and an endpoint key restricted by endpointIds only reaches those
  * (403). Requests refused here are not logged. Rate limits run right after this guard, before the handler.

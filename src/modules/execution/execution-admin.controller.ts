@@ -9,7 +9,7 @@ import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { TestRunDto } from './dto/test-run.dto';
 import { ExecutionService } from './execution.service';
 
-/** The dashboard's test runner (decisions.md §5): runs any prompt of an endpoint, logged with source TestPage. */
+/** The dashboard's test runner: runs any prompt of an endpoint, logged with source TestPage. */
 @ApiTags('endpoints')
 @AdminRoute()
 @Controller('admin/v1/endpoints/:id')

@@ -9,7 +9,7 @@ import type { ExecutablePrompt } from '../prompts/executable-prompt';
 
 /**
  * What one execution did, filled in step by step and turned into exactly one execution log row at the end, whatever
- * the outcome (decisions.md §5 "What is logged").
+ * The outcome.
  */
 export class ExecutionRecord {
   readonly startedAt = new Date();
@@ -20,7 +20,7 @@ export class ExecutionRecord {
   parsedOutput: unknown = null;
   usage: TokenUsage = { inputTokens: null, outputTokens: null };
   costUsd: number | null = null;
-  /** Answered from the response cache (decisions.md §5: logged with cached: true). */
+  /** Answered from the response cache: logged with cached: true. */
   cached = false;
 
   constructor(
@@ -64,7 +64,7 @@ export class ExecutionRecord {
       promptVersion: this.prompt?.version ?? null,
       source: this.source,
       keyId: this.principal.keyId,
-      // decisions.md §5: executions with an admin key have keyEnvironment null.
+      // Executions with an admin key have keyEnvironment null.
       keyEnvironment: this.principal.type === 'admin' ? null : this.principal.environment,
       requestId: this.requestId,
       ...outcome,

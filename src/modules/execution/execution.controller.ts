@@ -12,7 +12,7 @@ import { type CacheControl, ExecutionService } from './execution.service';
  */
 @ApiExcludeController()
 @UseFilters(ExecutionExceptionFilter)
-// decisions.md §5: rate limits right after key and endpoint resolution, before any other work (cache hits count).
+// Rate limits right after key and endpoint resolution, before any other work (cache hits count).
 @UseGuards(ExecutionAccessGuard, ExecutionThrottlerGuard)
 @Controller()
 export class ExecutionController {

@@ -33,7 +33,7 @@ export interface ExecutionCall {
 }
 
 /**
- * decisions.md §5: HIT = answered from the cache; MISS = looked up, not found, the fresh answer stored; BYPASS = the
+ * HIT = answered from the cache; MISS = looked up, not found, the fresh answer stored; BYPASS = the
  * cache was not read (x-cache-bypass: true, which still stores the fresh answer, or caching is off on the endpoint).
  */
 export interface CacheControl {
@@ -41,7 +41,7 @@ export interface CacheControl {
   status?: 'HIT' | 'MISS' | 'BYPASS';
 }
 
-/** decisions.md §5 image endpoints: the body that replaces the standard output fields. */
+/** Image endpoints: the body that replaces the standard output fields. */
 export interface ImageExecutionBody {
   generatedImages: { base64Data: string; revisedPrompt: string }[];
   usage: { inputTokens: number; outputTokens: number };
@@ -78,7 +78,7 @@ export class ExecutionService {
     }
   }
 
-  /** decisions.md §5 test runs: any prompt of the endpoint, Draft included; an unknown endpoint is a 404, not logged. */
+  /** Test runs: any prompt of the endpoint, Draft included; an unknown endpoint is a 404, not logged. */
   async testRun(principal: Principal, endpointId: string, promptId: string, inputs: unknown, requestId: string): Promise<unknown> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
     return this.execute({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
@@ -124,7 +124,7 @@ export class ExecutionService {
     const model = this.models.find(prompt.llmModel);
     if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
     const client = this.clientOf(model);
-    // decisions.md §2: the endpoint's timeoutSeconds bounds the whole call; no retry can outlast it.
+    // The endpoint's timeoutSeconds bounds the whole call; no retry can outlast it.
     const remainingMs = endpoint.timeoutSeconds * 1000 - record.elapsedMs();
     const imageField = imageOutputField(outputFields);
     if (imageField) {

@@ -33,7 +33,7 @@ const TYPE_NAMES: Record<Exclude<InputDataType, 'image'>, string> = {
 };
 
 /**
- * Checks an execution body against the endpoint's input fields (interface-spec "Errors", decisions.md §5). The first
+ * Checks an execution body against the endpoint's input fields. The first
  * problem, in field order, is a ValidationError naming its field: `Field '<name>' is required`, `… must be <type>`,
  * `… must be between <min> and <max>` (`at least <min>` / `at most <max>` when only one bound is set),
  * `… must be at most <n> characters`. An absent or null value takes the field's default.
@@ -97,7 +97,7 @@ function checkBounds(field: InputFieldRule, value: number): void {
   fail(field, minimum !== null ? `must be at least ${minimum}` : `must be at most ${maximum}`);
 }
 
-/** decisions.md §5: a data URI of PNG, JPEG, WebP or GIF, at most MAX_IMAGE_BYTES once decoded. */
+/** A data URI of PNG, JPEG, WebP or GIF, at most MAX_IMAGE_BYTES once decoded. */
 function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number): ImageInput {
   const match = typeof value === 'string' ? DATA_URI.exec(value) : null;
   if (!match) fail(field, 'must be an image data URI (data:image/png;base64,...)');

@@ -20,7 +20,7 @@ export interface OutputSchema {
 }
 
 /**
- * decisions.md §5: the JSON schema requested from the provider for an endpoint with output fields: an object with
+ * The JSON schema requested from the provider for an endpoint with output fields: an object with
  * exactly those properties, all required, in field order. Image fields are not part of it (they make the endpoint an
  * image endpoint instead).
  */
@@ -52,7 +52,7 @@ export function imageOutputField<T extends OutputFieldRule>(fields: T[]): T | un
 
 /**
  * Image generation settings: the image field's exampleValue (a JSON object such as {"size":"1024x1024"}) overridden
- * key by key by the prompt's customParameters (decisions.md §2).
+ * Key by key by the prompt's customParameters.
  */
 export function imageSettingsOf(field: OutputFieldRule, customParameters: Record<string, unknown>): Record<string, unknown> {
   let defaults: Record<string, unknown> = {};

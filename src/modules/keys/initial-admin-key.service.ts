@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { TenantsService } from '../tenants/tenants.service';
 import { KeysService } from './keys.service';
 
-/** decisions.md §1: INITIAL_ADMIN_KEY (and INITIAL_TENANT) create a tenant and a ReadWrite admin key at start, once. */
+/** INITIAL_ADMIN_KEY (and INITIAL_TENANT) create a tenant and a ReadWrite admin key at start, once. */
 @Injectable()
 export class InitialAdminKeyService implements OnApplicationBootstrap {
   constructor(

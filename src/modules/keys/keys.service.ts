@@ -90,7 +90,7 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   }
 
   /**
-   * decisions.md §4: revocation takes effect on the next request, on every instance: the bus drops the cached
+   * Revocation takes effect on the next request, on every instance: the bus drops the cached
    * principal here before this returns, and on the other instances within a second.
    */
   async revoke(tenantId: string, id: string): Promise<KeyResponse> {

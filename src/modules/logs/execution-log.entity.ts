@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { KeyEnvironment } from '../../common/auth/principal';
 import type { ExecutionSource } from './new-execution-log';
 
-/** One execution (decisions.md §2 "Execution log"). Rows are written in batches by the log writer, never updated. */
+/** One execution. Rows are written in batches by the log writer, never updated. */
 @Entity('execution_logs')
 export class ExecutionLogEntity {
   @PrimaryColumn('uuid') id: string;

@@ -21,7 +21,7 @@ import type { NewExecutionLog } from './new-execution-log';
 
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
-/** decisions.md §1: shutdown flushes pending logs; if the database stays away this long, the rest is reported lost. */
+/** Shutdown flushes pending logs; if the database stays away this long, the rest is reported lost. */
 const SHUTDOWN_FLUSH_MS = 10_000;
 
 /**

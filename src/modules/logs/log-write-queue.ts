@@ -4,7 +4,7 @@ export type BatchSink<T> = (rows: T[]) => Promise<void>;
 export interface LogWriteQueueOptions {
   /** Rows per INSERT. */
   batchSize: number;
-  /** How long a row may wait for companions before its batch is written (decisions.md §5: visible within 1 s). */
+  /** How long a row may wait for companions before its batch is written (a row is visible within a second). */
   flushDelayMs: number;
   /** Memory bounds while the database is unreachable; rows beyond them are dropped and counted. */
   maxQueuedRows: number;

@@ -8,7 +8,7 @@ import { ExecutionLogDetailResponse, ExecutionLogPageResponse } from './dto/exec
 import { ListLogsQuery } from './dto/list-logs.dto';
 import { ExecutionLogsService } from './execution-logs.service';
 
-/** Reads only, so ReadOnly keys may use it (interface-spec: "View logs and stats"). */
+/** Reads only, so ReadOnly keys may use it. */
 @ApiTags('logs')
 @AdminRoute()
 @Controller('admin/v1/logs')

@@ -2,7 +2,7 @@ import type { KeyEnvironment } from '../../common/auth/principal';
 
 export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
 
-/** One execution, as the execution module hands it to the log writer (decisions.md §2 "Execution log", §5). */
+/** One execution, as the execution module hands it to the log writer. */
 export interface NewExecutionLog {
   tenantId: string;
   endpointId: string;

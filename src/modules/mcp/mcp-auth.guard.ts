@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { KeyAuthenticator, type AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { ForbiddenError } from '../../common/errors/app-error';
 
-/** decisions.md §7: an admin key as a Bearer token; none or a bad one → 401, an endpoint key → 403. */
+/** An admin key as a Bearer token; none or a bad one → 401, an endpoint key → 403. */
 @Injectable()
 export class McpAuthGuard implements CanActivate {
   constructor(private readonly keys: KeyAuthenticator) {}

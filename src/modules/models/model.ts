@@ -1,4 +1,4 @@
-/** A model the service can call (decisions.md §2 "Model"). */
+/** A model the service can call. */
 export interface ModelCapabilities {
   reasoning: boolean;
   streaming: boolean;
@@ -30,7 +30,7 @@ export interface ModelInfo {
   isTestModel: boolean;
 }
 
-/** decisions.md §1: the built-in offline provider, always available, zero pricing. */
+/** The built-in offline provider, always available, zero pricing. */
 export const MOCK_MODELS: ModelInfo[] = [
   {
     id: 'mock-echo',
@@ -47,7 +47,7 @@ export const MOCK_MODELS: ModelInfo[] = [
 
 export type ProviderKind = 'openai' | 'anthropic' | 'google' | 'openai-compatible' | 'mock';
 
-/** How to reach a provider: the built-in ones from env (decisions.md §1), OpenAI-compatible ones from MODELS_FILE. */
+/** How to reach a provider: the built-in ones from env, OpenAI-compatible ones from MODELS_FILE. */
 export interface ProviderDefinition {
   name: string;
   kind: ProviderKind;

@@ -5,7 +5,7 @@ import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { ModelResponse, toModelResponse } from './dto/model.response';
 import { ModelsService } from './models.service';
 
-/** Lives under /prompts/models (interface-spec); registered before the prompts controller so `models` is not an id. */
+/** Lives under /prompts/models; registered before the prompts controller so `models` is not an id. */
 @ApiTags('models')
 @AdminRoute()
 @Controller('admin/v1/prompts/models')

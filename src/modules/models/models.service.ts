@@ -34,7 +34,7 @@ export class ModelsService {
 
     const catalog = new Map(packagedModels().map((m) => [m.id, m]));
     if (config.modelsFileContent) applyModelsFile(catalog, config.modelsFileContent);
-    // decisions.md §1: the offline model is always there, whatever the file says.
+    // The offline model is always there, whatever the file says.
     for (const mock of MOCK_MODELS) catalog.set(mock.id, mock);
     this.models = new Map(
       sortedCatalog(catalog.values()).map((m) => [m.id, { ...m, available: this.providers.get(m.provider)?.configured ?? false }]),

@@ -7,7 +7,7 @@ import { PromptsRepository } from './prompts.repository';
 import { PromptsService } from './prompts.service';
 
 /**
- * The status transitions of decisions.md §3. Each runs in one transaction that locks the endpoint row, then the
+ * The prompt status transitions (promote, demote, archive, set-default). Each runs in one transaction that locks the endpoint row, then the
  * prompt row (always in that order, so concurrent transitions cannot deadlock): concurrent set-default calls
  * serialise, the default is replaced in a single update (never a moment without one), and a prompt cannot be
  * demoted or archived between the check and the change.

@@ -1,6 +1,6 @@
 import type { PromptStatus } from './executable-prompt';
 
-/** The lifecycle actions of decisions.md §3 (set-default keeps the status but has a precondition). */
+/** The prompt lifecycle actions (set-default keeps the status but has a precondition). */
 export type PromptAction = 'promote' | 'demote' | 'archive' | 'unarchive' | 'setDefault';
 
 export type TransitionDecision =
@@ -24,7 +24,7 @@ const VERBS: Record<PromptAction, string> = {
 };
 
 /**
- * decisions.md §3: promote only from Draft, demote only from Live (demoting the default clears it), archive from
+ * Promote only from Draft, demote only from Live (demoting the default clears it), archive from
  * Draft or Live but never the endpoint's default, unarchive only from Archived (back to Draft), set-default only Live.
  */
 export function decideTransition(action: PromptAction, status: PromptStatus, isDefault: boolean): TransitionDecision {

@@ -1,7 +1,7 @@
 export const PROMPT_NAME_MAX_LENGTH = 200;
 
 /**
- * decisions.md §2: the name in lower case with every run of characters other than a-z and 0-9 turned into one `-`,
+ * The name in lower case with every run of characters other than a-z and 0-9 turned into one `-`,
  * without a leading or trailing `-`. Empty when the name has no letter or digit.
  */
 export function slugify(name: string): string {
@@ -16,7 +16,7 @@ export function withSuffix(name: string, suffix: string): string {
   return `${name.slice(0, Math.max(1, PROMPT_NAME_MAX_LENGTH - suffix.length)).trimEnd()}${suffix}`;
 }
 
-/** decisions.md §3: a restored version becomes a new prompt named after the original with ` (v<N>)`. */
+/** A restored version becomes a new prompt named after the original with ` (v<N>)`. */
 export function restoredName(name: string, versionNumber: number): string {
   return withSuffix(name, ` (v${versionNumber})`);
 }

@@ -37,7 +37,7 @@ export class PromptVersionsService {
   }
 
   /**
-   * decisions.md §3: a new Draft prompt named `<name> (v<N>)` whose version 1 holds that version's content; the
+   * A new Draft prompt named `<name> (v<N>)` whose version 1 holds that version's content; the
    * original prompt and its history are unchanged. Rollback is then promote and set-default on the new prompt.
    */
   async restore(tenantId: string, promptId: string, versionNumber: number): Promise<PromptResponse> {

@@ -29,7 +29,7 @@ export class PromptsRepository {
     return manager.getRepository(PromptEntity).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
-  /** Archived prompts only with status=Archived (decisions.md §3). */
+  /** Archived prompts only with status=Archived. */
   list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptEntity[]> {
     const query = this.prompts
       .createQueryBuilder('p')
@@ -62,7 +62,7 @@ export class PromptsRepository {
       .getMany();
   }
 
-  /** decisions.md §5: `?prompt=` matches the name or the slug of a prompt that is not archived. */
+  /** `?prompt=` matches the name or the slug of a prompt that is not archived. */
   findActiveBySelector(tenantId: string, endpointId: string, selector: string): Promise<PromptEntity | null> {
     return this.prompts
       .createQueryBuilder('p')

@@ -134,7 +134,7 @@ export class PromptsService {
   }
 
   /**
-   * decisions.md §2: a change of the template, the model or a setting creates the next version (numbered under the
+   * A change of the template, the model or a setting creates the next version (numbered under the
    * prompt's row lock); a change of only the name or changeNotes, or values already there, creates none.
    */
   async update(tenantId: string, id: string, changes: PromptChanges): Promise<PromptResponse> {
@@ -193,7 +193,7 @@ export class PromptsService {
   }
 
   /**
-   * For execution (decisions.md §5): `selector` matches the name or slug of a prompt that is not archived, which must
+   * For execution: `selector` matches the name or slug of a prompt that is not archived, which must
    * be Live; without one, the endpoint's default.
    */
   async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
@@ -220,7 +220,7 @@ export class PromptsService {
     return toExecutablePrompt(prompt);
   }
 
-  /** For the test runner (decisions.md §5): Draft and Live prompts of the endpoint; Archived ones are out of use (409). */
+  /** For the test runner: Draft and Live prompts of the endpoint; Archived ones are out of use (409). */
   async getForTestRun(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
     const prompt = await this.prompts.findById(tenantId, promptId);
     if (!prompt || prompt.endpointId !== endpointId) {
@@ -239,7 +239,7 @@ export class PromptsService {
     return prompt;
   }
 
-  /** decisions.md §2: name and slug unique among the endpoint's non-archived prompts (the partial unique indexes back it). */
+  /** Name and slug unique among the endpoint's non-archived prompts (the partial unique indexes back it). */
   async ensureNameFree(manager: EntityManager, prompt: Pick<PromptEntity, 'id' | 'tenantId' | 'endpointId'>, name: string): Promise<void> {
     const clashes = await this.prompts.findActiveClashes(manager, prompt.tenantId, prompt.endpointId, name, slugify(name));
     if (clashes.some((p) => p.id !== prompt.id)) throw nameTaken(name);

@@ -36,7 +36,7 @@ export interface VersionComparison {
   changedSettings: SettingChange[];
 }
 
-/** decisions.md §2: everything a version records; a save that changes none of it creates no version. */
+/** Everything a version records; a save that changes none of it creates no version. */
 export function contentChanged(before: VersionContent, after: VersionContent): boolean {
   return before.template !== after.template || changedSettings(before, after).length > 0;
 }

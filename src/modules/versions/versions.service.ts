@@ -7,7 +7,7 @@ import { PromptVersionEntity, VersionStatus } from './prompt-version.entity';
 import { compareVersions, VersionComparison, VersionContent } from './version-compare';
 import { VersionsRepository } from './versions.repository';
 
-/** interface-spec "Limits": versions kept active per prompt; null is unlimited. */
+/** Versions kept active per prompt; null is unlimited. */
 export const VERSION_HISTORY_LIMITS: Record<Plan, number | null> = { free: 10, pro: 50, enterprise: null };
 
 export interface NewVersion {

@@ -8,7 +8,7 @@ import type { LlmProvider } from '../llm-provider';
 const MOCK_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 /**
- * decisions.md §1: the built-in offline provider. `mock-echo` answers with the rendered prompt; asked for structured
+ * The built-in offline provider. `mock-echo` answers with the rendered prompt; asked for structured
  * output, with an object whose string fields hold the prompt, and the neutral value of every other type (0, false,
  * {} and []). Image generation answers `n` (default 1) 1×1 PNGs whose revisedPrompt is the prompt.
  */

@@ -1,7 +1,7 @@
 import type { ExecutionLogEntity } from '../execution-log.entity';
 import type { ExecutionLogSummary } from '../execution-logs.repository';
 
-/** One execution (decisions.md §2 "Execution log"). */
+/** One execution. */
 export class ExecutionLogResponse {
   id: string;
   endpointId: string;

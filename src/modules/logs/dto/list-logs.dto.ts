@@ -3,7 +3,7 @@ import { Omittable } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
 import type { ExecutionSource } from '../new-execution-log';
 
-/** interface-spec Limits: log page size, default 20, maximum 50. */
+/** Log page size, default 20, maximum 50. */
 export const LOG_PAGE_SIZE = { default: 20, max: 50 } as const;
 
 /** Query of GET /admin/v1/logs: every filter is optional and they combine with AND. */
