@@ -143,6 +143,8 @@ describe('MCP tool calls and the admin rate limit', () => {
     expect(listed.status).toBe(429);
     expect(listed.body.error.message).toMatch(/^rate_limit_exceeded: Rate limit exceeded/);
     expect(Number(listed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(listed.headers['x-ratelimit-limit']).toBe('3');
+    expect(listed.headers['x-ratelimit-remaining']).toBe('0');
   });
 
   it('counts a request without tool calls as one admin request, and a request of N calls as N, not N + 1', async () => {

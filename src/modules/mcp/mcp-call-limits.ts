@@ -17,8 +17,8 @@ export interface McpCallLimits {
  * admin request of the key, and a call that runs an endpoint is also an execution on it (the key's and the endpoint's
  * execution windows, as a REST execution), both counted in one atomic step. A refused call counts nowhere and does no
  * work. A call that never reached admission (unknown tool, invalid arguments, an endpoint that does not exist) still
- * counts as one admin request, before its answer is sent. (A request that carries no tool call counts as one admin
- * request; the controller counts it.)
+ * counts as one admin request, before its answer is sent. A request that carries no tool call counts as one admin
+ * request, admitted or refused as a whole.
  */
 export class McpRequestLimits {
   private readonly counted = new Set<RequestId>();
@@ -28,6 +28,13 @@ export class McpRequestLimits {
     private readonly principal: Principal,
     private readonly onDecision: (decision: RateLimitDecision) => void,
   ) {}
+
+  /** A request without tool calls (initialize, tools/list, resources/read, …): one admin request. */
+  async admitRequest(): Promise<void> {
+    const decision = await this.limiter.consumeFor(this.principal, ['admin']);
+    this.onDecision(decision);
+    if (!decision.allowed) throw rateLimitError(decision);
+  }
 
   /** The limits of the call answered under `requestId`. */
   forCall(requestId: RequestId): McpCallLimits {

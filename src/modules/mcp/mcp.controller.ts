@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { McpExceptionFilter } from '../../common/http/exception-filters';
 import { type HttpResponseLike, setHeader } from '../../common/http/http-context';
-import { applyRateLimitHeaders, rateLimitError } from '../../common/rate-limit/key-throttler.guard';
+import { applyRateLimitHeaders } from '../../common/rate-limit/key-throttler.guard';
 import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpRequestLimits, toolCallIdsIn } from './mcp-call-limits';
@@ -43,15 +43,8 @@ export class McpController {
     const rawRequest = (request.raw ?? request) as unknown as IncomingMessage;
     const rawResponse = (response.raw ?? response) as unknown as ServerResponse;
     const toolCalls = new Set(toolCallIdsIn(request.body));
-    if (toolCalls.size === 0) {
-      const decision = await this.limiter.consumeFor(principal, ['admin']);
-      if (!decision.allowed) {
-        applyRateLimitHeaders(response, decision);
-        throw rateLimitError(decision);
-      }
-      this.reportLimits(rawResponse, decision);
-    }
     const limits = new McpRequestLimits(this.limiter, principal, (decision) => this.reportLimits(rawResponse, decision));
+    if (toolCalls.size === 0) await limits.admitRequest();
     const server = this.servers.build(principal, this.tools, limits);
     const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
