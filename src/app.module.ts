@@ -5,6 +5,7 @@ import { GlobalExceptionFilter } from './common/http/exception-filters';
 import { createValidationPipe } from './common/http/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
+import { DashboardModule } from './modules/dashboard/dashboard.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { ExecutionModule } from './modules/execution/execution.module';
@@ -44,6 +45,7 @@ export class AppModule {
         PromptsModule,
         LogsModule,
         HealthModule,
+        DashboardModule,
         McpModule,
         ExecutionModule,
       ],

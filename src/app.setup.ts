@@ -15,6 +15,7 @@ import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
+import { DASHBOARD_DIR, DASHBOARD_PREFIX, dashboardBuilt, dashboardHeaders } from './modules/dashboard/dashboard-assets';
 
 type RawCarrier<T> = T & { raw?: T };
 
@@ -66,6 +67,7 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   answerProtocolErrors(server, protocol, config);
   applyRequestTimeouts(server, config);
   setupOpenApi(app);
+  serveDashboard(app, config, logger);
   await app.init();
   // Fastify finalises its routes (and their hooks) when ready; listen() would do it too, but callers may drive the
   // server directly (tests, supertest).
@@ -94,6 +96,36 @@ function applyRequestTimeouts(server: NodeServer, config: AppConfig): void {
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = config.requestTimeoutMs;
   server.connectionsCheckingInterval = Math.max(10, Math.min(1000, Math.floor(config.requestTimeoutMs / 4)));
+}
+
+/**
+ * The dashboard's built files under DASHBOARD_PREFIX, with its Content-Security-Policy, by the adapter's own static
+ * file support. Without a build (`npm start` and `npm test` make one) the service runs without it and says so.
+ */
+function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLogger): void {
+  if (!dashboardBuilt()) {
+    logger.warn(`The dashboard is not built (${DASHBOARD_DIR}): run npm run build:dashboard`, 'Dashboard');
+    return;
+  }
+  if (config.httpAdapter === 'fastify') {
+    (app as NestFastifyApplication).useStaticAssets({
+      root: DASHBOARD_DIR,
+      prefix: DASHBOARD_PREFIX,
+      decorateReply: false,
+      redirect: false,
+      wildcard: true,
+      // @fastify/static hands over Fastify's reply here.
+      setHeaders: (reply: unknown, filePath: string) => (reply as { headers(values: Record<string, string>): void }).headers(dashboardHeaders(filePath)),
+    });
+  } else {
+    (app as NestExpressApplication).useStaticAssets(DASHBOARD_DIR, {
+      prefix: DASHBOARD_PREFIX,
+      redirect: false,
+      setHeaders: (response, filePath) => {
+        for (const [name, value] of Object.entries(dashboardHeaders(filePath))) response.setHeader(name, value);
+      },
+    });
+  }
 }
 
 /** The longest path parameter Fastify's router passes on (Express has no such limit). */

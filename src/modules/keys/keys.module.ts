@@ -8,13 +8,14 @@ import { InitialAdminKeyService } from './initial-admin-key.service';
 import { KeysController } from './keys.controller';
 import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
+import { SessionController } from './session.controller';
 
 // Owns the api_keys table: creation (value shown once, hash stored), revocation, authentication.
 // Exports KeysService and, globally, the ApiKeyAuthenticator port the guards use.
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([ApiKeyEntity]), TenantsModule, EndpointsModule],
-  controllers: [KeysController],
+  controllers: [KeysController, SessionController],
   providers: [
     KeysRepository,
     KeysService,

@@ -10,6 +10,7 @@ import { KEY_TOPIC } from '../invalidation/topics';
 import { TenantsService } from '../tenants/tenants.service';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreatedKeyResponse, DEFAULT_RATE_LIMITS, KeyResponse, toKeyResponse } from './dto/key.response';
+import type { SessionResponse } from './dto/session.response';
 import { generateKey, hashesEqual, hashKey, isWellFormedKey, last4 } from './key-format';
 import { ApiKeyChanges, KeysRepository } from './keys.repository';
 
@@ -79,6 +80,12 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   async get(tenantId: string, id: string): Promise<KeyResponse> {
     const key = await this.find(tenantId, id);
     return toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt);
+  }
+
+  /** The calling key and its tenant. */
+  async session(tenantId: string, keyId: string): Promise<SessionResponse> {
+    const [tenant, key] = await Promise.all([this.tenants.getById(tenantId), this.get(tenantId, keyId)]);
+    return { tenant: { slug: tenant.slug, name: tenant.name, plan: tenant.plan }, key };
   }
 
   async update(tenantId: string, id: string, changes: ApiKeyChanges): Promise<KeyResponse> {

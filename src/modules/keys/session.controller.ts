@@ -1,0 +1,21 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
+import type { Principal } from '../../common/auth/principal';
+import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { SessionResponse } from './dto/session.response';
+import { KeysService } from './keys.service';
+
+@ApiTags('keys')
+@AdminRoute()
+@Controller('admin/v1/session')
+export class SessionController {
+  constructor(private readonly keys: KeysService) {}
+
+  /** The presented admin key and its tenant (name, slug, plan): what a client shows after signing in. */
+  @Get()
+  @ApiEnvelope(SessionResponse)
+  get(@CurrentPrincipal() principal: Principal): Promise<SessionResponse> {
+    return this.keys.session(principal.tenantId, principal.keyId);
+  }
+}
