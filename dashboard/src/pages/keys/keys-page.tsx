@@ -1,5 +1,5 @@
 import { PageHeader } from '../../ui/controls';
 
 export default function KeysPage() {
-  return <PageHeader title="KeysPage" />;
+  return <PageHeader title="Keys" />;
 }
