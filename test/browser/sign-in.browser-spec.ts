@@ -1,3 +1,5 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { accessibilityViolations, type DashboardHarness, keyboardProblems, screenshot, signIn, startDashboard } from '../support/browser';
 
 describe('Dashboard: serving and sign-in', () => {
@@ -67,5 +69,44 @@ describe('Dashboard: serving and sign-in', () => {
     await h.page.getByRole('link', { name: 'Endpoints' }).click();
     await h.page.getByText('Your key is no longer accepted. Sign in again.').waitFor();
     expect(await h.page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('works behind a proxy that mounts the service under another base path', async () => {
+    // A reverse proxy serving the service under /promptgate/: no URL in the dashboard may be absolute.
+    const target = new URL(h.baseUrl);
+    const proxy = http.createServer((request, response) => {
+      if (!request.url?.startsWith('/promptgate/')) {
+        response.writeHead(404).end('not behind the proxy');
+        return;
+      }
+      const upstream = http.request(
+        { host: target.hostname, port: target.port, method: request.method, path: request.url.slice('/promptgate'.length), headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxied = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/promptgate`;
+    const paths: string[] = [];
+    h.page.on('request', (request) => paths.push(new URL(request.url()).pathname));
+    try {
+      await h.page.goto(`${proxied}/`);
+      expect(new URL(h.page.url()).pathname).toBe('/promptgate/dashboard/');
+      await h.page.getByLabel('Admin key').fill(h.tenant.admin);
+      await h.page.getByRole('button', { name: 'Sign in' }).click();
+      await h.page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+      await h.page.getByRole('link', { name: 'Models' }).click();
+      await h.page.getByRole('link', { name: 'Endpoints' }).click();
+      await h.page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+      expect(paths.length).toBeGreaterThan(3);
+      expect(paths.filter((path) => !path.startsWith('/promptgate/'))).toEqual([]);
+      expect(paths).toContain('/promptgate/admin/v1/session');
+    } finally {
+      await h.page.evaluate(() => sessionStorage.clear());
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
