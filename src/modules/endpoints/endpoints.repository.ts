@@ -8,6 +8,7 @@ export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt
 export interface EndpointFilter {
   search?: string;
   visibility?: Visibility;
+  category?: string;
   deleted?: boolean;
 }
 
@@ -28,6 +29,7 @@ export class EndpointsRepository {
       .orderBy('e.created_at', 'ASC')
       .addOrderBy('e.id', 'ASC');
     if (filter.visibility) query.andWhere('e.visibility = :visibility', { visibility: filter.visibility });
+    if (filter.category) query.andWhere('e.category = :category', { category: filter.category });
     if (filter.search) {
       const pattern = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query.andWhere(new Brackets((q) => q.where('e.name ILIKE :pattern', { pattern })));

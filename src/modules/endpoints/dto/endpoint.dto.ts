@@ -69,6 +69,10 @@ export class ListEndpointsQuery extends ListPageQuery {
   @Omittable() @IsIn(['Public', 'Private'])
   visibility?: Visibility;
 
+  /** Filter by category (exact match). */
+  @Omittable() @IsString() @MaxLength(100)
+  category?: string;
+
   /** true lists the soft-deleted endpoints instead. */
   @Omittable() @Transform(toBoolean) @IsBoolean({ message: 'deleted must be true or false' })
   deleted?: boolean;
