@@ -51,15 +51,33 @@ export class ExecutionLogsService {
     shutdown.beforeClose(() => this.drainForShutdown());
   }
 
-  record(entry: NewExecutionLog): void {
+  /** Queues the row and returns its id (fixed now, before the row is written). */
+  record(entry: NewExecutionLog): string {
     // Capped here, before the row is queued: what the queue holds is bounded as well as what is stored.
     const { row, bytes } = prepare(entry, this.config.logFieldMaxBytes);
     this.queue.enqueue(row, bytes);
+    return row.id;
   }
 
   /** Resolves once every log recorded so far is stored (tests; shutdown). */
   flush(): Promise<void> {
     return this.queue.flush();
+  }
+
+  /**
+   * Writes the logs recorded so far now, for an answer that names its row: true once they are stored, false when the
+   * database failed or took longer than `maxWaitMs` (the rows stay queued and are written when it accepts them).
+   */
+  async flushWithin(maxWaitMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), maxWaitMs);
+    });
+    try {
+      return await Promise.race([this.queue.flush().then(() => true, () => false), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   writerState(): LogWriteQueueState {

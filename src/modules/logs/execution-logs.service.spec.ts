@@ -1,0 +1,82 @@
+import type { AppConfig } from '../../config/app-config';
+import type { AppLogger } from '../../common/logging/app-logger';
+import { DatabaseShutdown } from '../../database/database-shutdown';
+import type { ExecutionLogsRepository, PreparedLog } from './execution-logs.repository';
+import { ExecutionLogsService } from './execution-logs.service';
+import type { NewExecutionLog } from './new-execution-log';
+
+/** A repository whose inserts succeed, fail or hang as the test says. */
+class FakeRepository {
+  stored: PreparedLog[] = [];
+  mode: 'up' | 'down' | 'hanging' = 'up';
+
+  insertBatch = async (rows: PreparedLog[]): Promise<void> => {
+    if (this.mode === 'down') throw new Error('connection refused');
+    if (this.mode === 'hanging') await new Promise((resolve) => setTimeout(resolve, 5000).unref());
+    this.stored.push(...rows);
+  };
+}
+
+const ENTRY: NewExecutionLog = {
+  tenantId: 't',
+  endpointId: 'e',
+  promptId: null,
+  promptVersion: null,
+  source: 'TestPage',
+  keyId: 'k',
+  keyEnvironment: null,
+  requestId: 'r',
+  status: 'success',
+  httpStatus: 200,
+  errorCode: null,
+  errorMessage: null,
+  cached: false,
+  llmModel: null,
+  inputTokens: null,
+  outputTokens: null,
+  costUsd: null,
+  latencyMs: 1,
+  inputs: {},
+  renderedPrompt: null,
+  rawResponse: null,
+  parsedOutput: null,
+  createdAt: new Date(),
+};
+
+describe('ExecutionLogsService.record and flushWithin', () => {
+  let repository: FakeRepository;
+  let service: ExecutionLogsService;
+
+  beforeEach(() => {
+    repository = new FakeRepository();
+    const logger = { write: () => undefined } as unknown as AppLogger;
+    service = new ExecutionLogsService(
+      repository as unknown as ExecutionLogsRepository,
+      logger,
+      { logFieldMaxBytes: 65_536 } as AppConfig,
+      new DatabaseShutdown(),
+    );
+  });
+
+  it('record returns the id the row is stored under; flushWithin stores it now', async () => {
+    const id = service.record(ENTRY);
+    expect(repository.stored).toHaveLength(0);
+    await expect(service.flushWithin(1000)).resolves.toBe(true);
+    expect(repository.stored.map((row) => row.id)).toEqual([id]);
+  });
+
+  it('answers false at once when the write fails, the row staying queued for the retry', async () => {
+    repository.mode = 'down';
+    service.record(ENTRY);
+    await expect(service.flushWithin(1000)).resolves.toBe(false);
+    expect(service.writerState().queued).toBe(1);
+  });
+
+  it('answers false after the wait when the database hangs', async () => {
+    repository.mode = 'hanging';
+    service.record(ENTRY);
+    const started = Date.now();
+    await expect(service.flushWithin(50)).resolves.toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
