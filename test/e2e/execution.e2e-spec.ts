@@ -299,11 +299,15 @@ describe('execution (mock-echo)', () => {
       draft = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Draft says {{ inputs.text }}' }, 'Draft');
     });
 
-    it('runs a Draft prompt for ReadWrite and ReadOnly admin keys, answering the execution body in the envelope', async () => {
+    it('runs a Draft prompt for ReadWrite and ReadOnly admin keys, answering the execution body as data.output', async () => {
       for (const key of [tenant.admin, tenant.readOnly]) {
         const res = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(key)).send({ promptId: draft.id, inputs: { text: 'hi' } });
         expect(res.status).toBe(200);
-        expect(res.body).toEqual({ succeeded: true, messages: [], data: 'Draft says hi' });
+        expect(res.body).toEqual({
+          succeeded: true,
+          messages: [],
+          data: expect.objectContaining({ output: 'Draft says hi', renderedPrompt: 'Draft says hi', promptId: draft.id, promptVersion: 1 }),
+        });
         expect(res.headers['x-request-id']).toBeDefined();
       }
       const rows = await logsOf(endpoint.id, 2);

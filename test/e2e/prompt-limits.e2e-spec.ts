@@ -128,7 +128,7 @@ describe('prompt limits', () => {
       expect(refused.status).toBe(422);
       expect(refused.body).toEqual({ succeeded: false, messages: [expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`))], data: null });
       expect(answered.status).toBe(200);
-      expect(answered.body.data).toBe('fine');
+      expect(answered.body.data.output).toBe('fine');
     });
 
     it('the validator and save-time syntax checks still parse without rendering', async () => {

@@ -7,6 +7,7 @@ import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { type HttpRequestLike, requestIdOf } from '../../common/http/http-context';
 import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { TestRunDto } from './dto/test-run.dto';
+import { TestRunResponse } from './dto/test-run.response';
 import { ExecutionService } from './execution.service';
 
 /** The dashboard's test runner: runs any prompt of an endpoint, logged with source TestPage. */
@@ -16,17 +17,21 @@ import { ExecutionService } from './execution.service';
 export class ExecutionAdminController {
   constructor(private readonly execution: ExecutionService) {}
 
-  /** `data` is what the execution API would answer for these inputs (any JSON value). */
+  /**
+   * `data.output` is what the execution API would answer for these inputs; beside it, the rendered prompt, the prompt
+   * version and model that ran, tokens, cost, latency and the id of the log row (source TestPage). A failure answers
+   * the execution's error status with its message in the envelope.
+   */
   @Post('test')
   @HttpCode(200)
   @AllowReadOnly()
-  @ApiEnvelope(null)
+  @ApiEnvelope(TestRunResponse)
   testRun(
     @CurrentPrincipal() principal: Principal,
     @Param('id', UuidParamPipe) id: string,
     @Body() dto: TestRunDto,
     @Req() request: HttpRequestLike,
-  ): Promise<unknown> {
+  ): Promise<TestRunResponse> {
     return this.execution.testRun(principal, id, dto.promptId, dto.inputs ?? {}, requestIdOf(request) ?? '');
   }
 }

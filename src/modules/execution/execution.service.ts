@@ -10,12 +10,13 @@ import { customParametersProblems } from '../llm/call-settings';
 import { InvalidLlmOutputError, type LlmClient } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
-import type { ExecutionSource } from '../logs/new-execution-log';
+import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
 import type { ModelInfo } from '../models/model';
 import { ModelsService } from '../models/models.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { PromptsService } from '../prompts/prompts.service';
 import { TemplateService } from '../prompts/template/template.service';
+import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
 import { ExecutionRecord, loggableInputs } from './execution-record';
 import { validateInputs, ValidatedInputs } from './input-validation';
 import { conformOutput, imageOutputField, imageSettingsOf, type OutputSchema, outputSchemaOf, rawOutputOf } from './output-schema';
@@ -41,6 +42,12 @@ export interface CacheControl {
   status?: 'HIT' | 'MISS' | 'BYPASS';
 }
 
+/**
+ * How long a test run's answer waits for its log row to be written. The write normally takes milliseconds; a database
+ * slower than this (or away) does not hold the answer: the row stays queued and is written when it accepts it.
+ */
+const LOG_WRITE_WAIT_MS = 2000;
+
 /** Image endpoints: the body that replaces the standard output fields. */
 export interface ImageExecutionBody {
   generatedImages: { base64Data: string; revisedPrompt: string }[];
@@ -65,23 +72,36 @@ export class ExecutionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The execution body (what the execution API answers). */
   async execute(call: ExecutionCall): Promise<unknown> {
+    return (await this.executeLogged(call)).body;
+  }
+
+  /**
+   * Test runs: any prompt of the endpoint, Draft included; an unknown endpoint is a 404, not logged. The answer is the
+   * execution body with what the log row records of the run, and the row's id: its row is written before the answer
+   * (within LOG_WRITE_WAIT_MS), so GET /admin/v1/logs/{id} finds it right away.
+   */
+  async testRun(principal: Principal, endpointId: string, promptId: string, inputs: unknown, requestId: string): Promise<TestRunResponse> {
+    const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
+    const { body, log, logId } = await this.executeLogged({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
+    await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
+    return toTestRunResponse(body, log, logId);
+  }
+
+  /** Runs the call and records its log row (exactly one, whatever the outcome); a failure is thrown after logging. */
+  private async executeLogged(call: ExecutionCall): Promise<{ body: unknown; log: NewExecutionLog; logId: string }> {
     const { endpoint, inputFields } = call.definition;
     const record = new ExecutionRecord(call.principal, endpoint.id, call.source, call.requestId, loggableInputs(call.body, inputFields));
+    let body: unknown;
     try {
-      const body = await this.run(call, record);
-      this.logs.record(record.success());
-      return body;
+      body = await this.run(call, record);
     } catch (error) {
       this.logs.record(record.failure(error));
       throw error;
     }
-  }
-
-  /** Test runs: any prompt of the endpoint, Draft included; an unknown endpoint is a 404, not logged. */
-  async testRun(principal: Principal, endpointId: string, promptId: string, inputs: unknown, requestId: string): Promise<unknown> {
-    const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
-    return this.execute({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
+    const log = record.success();
+    return { body, log, logId: this.logs.record(log) };
   }
 
   private async run(call: ExecutionCall, record: ExecutionRecord): Promise<unknown> {

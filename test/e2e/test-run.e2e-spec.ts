@@ -1,0 +1,245 @@
+import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
+import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { createTestApp, TestApp } from '../support/test-app';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * POST /admin/v1/endpoints/{id}/test answers what the dashboard's test runner shows: the execution body as `output`,
+ * the rendered prompt, the prompt version and model that ran, tokens, cost, latency, and the id of its log row, which
+ * GET /admin/v1/logs/{id} finds as soon as the answer arrives. Failures answer the execution error in the envelope.
+ */
+describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
+  let t: TestApp;
+  let fake: FakeLlmServer;
+  let tenant: SeededTenant;
+  /** gpt-4o-mini's prices from the model catalog the service answers. */
+  let price: { inputPerMillionTokens: number; outputPerMillionTokens: number };
+
+  beforeAll(async () => {
+    fake = await FakeLlmServer.start();
+    t = await createTestApp({}, { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1` });
+    tenant = await seedTenant(t.app);
+    const models = await t.http.get('/admin/v1/prompts/models').set(auth(tenant.admin));
+    const list: any[] = models.body.data.items ?? models.body.data;
+    price = list.find((model) => model.id === 'gpt-4o-mini').pricing;
+    expect(price.inputPerMillionTokens).toBeGreaterThan(0);
+    expect(price.outputPerMillionTokens).toBeGreaterThan(0);
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+  beforeEach(() => fake.reset());
+
+  const testRun = (endpointId: string, body: unknown, key = tenant.admin) =>
+    t.http.post(`/admin/v1/endpoints/${endpointId}/test`).set(auth(key)).send(body as object);
+  const logOf = (id: string) => t.http.get(`/admin/v1/logs/${id}`).set(auth(tenant.admin));
+  const costOf = (inputTokens: number, outputTokens: number) =>
+    Math.round(((inputTokens * price.inputPerMillionTokens + outputTokens * price.outputPerMillionTokens) / 1_000_000) * 1e9) / 1e9;
+
+  it('a text endpoint: the output with the rendered prompt, the prompt version and model, tokens and cost from the provider, latency and the log row', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Summarize: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    fake.reply({ text: 'A greeting.', inputTokens: 1200, outputTokens: 345 });
+
+    const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'hello there' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      succeeded: true,
+      messages: [],
+      data: {
+        output: 'A greeting.',
+        renderedPrompt: 'Summarize: hello there',
+        promptId: prompt.id,
+        promptVersion: 1,
+        llmModel: 'gpt-4o-mini',
+        usage: { inputTokens: 1200, outputTokens: 345 },
+        costUsd: costOf(1200, 345),
+        latencyMs: expect.any(Number),
+        logId: expect.stringMatching(UUID),
+      },
+    });
+    expect(Object.keys(res.body.data)).toEqual(['output', 'renderedPrompt', 'promptId', 'promptVersion', 'llmModel', 'usage', 'costUsd', 'latencyMs', 'logId']);
+    expect(res.body.data.costUsd).toBeGreaterThan(0);
+    expect(Number.isInteger(res.body.data.latencyMs)).toBe(true);
+    expect(res.body.data.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(fake.last().body.input)).toContain('Summarize: hello there');
+
+    // The log row says the same, and is there at once.
+    const log = await logOf(res.body.data.logId);
+    expect(log.status).toBe(200);
+    expect(log.body.data).toMatchObject({
+      id: res.body.data.logId,
+      endpointId: endpoint.id,
+      source: 'TestPage',
+      status: 'success',
+      cached: false,
+      requestId: res.headers['x-request-id'],
+      promptId: prompt.id,
+      promptVersion: 1,
+      llmModel: 'gpt-4o-mini',
+      inputTokens: 1200,
+      outputTokens: 345,
+      costUsd: res.body.data.costUsd,
+      latencyMs: res.body.data.latencyMs,
+      renderedPrompt: 'Summarize: hello there',
+      rawResponse: 'A greeting.',
+      parsedOutput: 'A greeting.',
+      inputs: { text: 'hello there' },
+    });
+  });
+
+  it('a structured-output endpoint: the output is the object of its output fields', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+      outputs: [{ name: 'summary', dataType: 'string' }, { name: 'score', dataType: 'integer' }],
+    });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Rate: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    fake.reply({ text: '{"summary":"Kind words.","score":8,"extra":"dropped"}', inputTokens: 40, outputTokens: 12 });
+
+    const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'thank you' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      output: { summary: 'Kind words.', score: 8 },
+      renderedPrompt: 'Rate: thank you',
+      promptId: prompt.id,
+      promptVersion: 1,
+      llmModel: 'gpt-4o-mini',
+      usage: { inputTokens: 40, outputTokens: 12 },
+      costUsd: costOf(40, 12),
+      latencyMs: expect.any(Number),
+      logId: expect.stringMatching(UUID),
+    });
+    expect(fake.last().body.text.format).toMatchObject({ type: 'json_schema', strict: true });
+    expect((await logOf(res.body.data.logId)).body.data).toMatchObject({ parsedOutput: { summary: 'Kind words.', score: 8 }, source: 'TestPage' });
+  });
+
+  it('a Draft prompt runs at its latest version, for ReadWrite and ReadOnly admin keys', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    await createPrompt(t, tenant.admin, endpoint.id, { template: 'Live: {{ inputs.text }}' });
+    const draft = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Draft v1: {{ inputs.text }}' }, 'Draft');
+    const updated = await t.http
+      .put(`/admin/v1/prompts/${draft.id}`)
+      .set(auth(tenant.admin))
+      .send({ template: 'Draft v2: {{ inputs.text }}', changeNotes: 'second' });
+    expect(updated.status).toBe(200);
+
+    for (const key of [tenant.admin, tenant.readOnly]) {
+      const res = await testRun(endpoint.id, { promptId: draft.id, inputs: { text: 'hi' } }, key);
+      expect(res.status).toBe(200);
+      // mock-echo answers the rendered prompt, at about four characters per token, free.
+      expect(res.body.data).toEqual({
+        output: 'Draft v2: hi',
+        renderedPrompt: 'Draft v2: hi',
+        promptId: draft.id,
+        promptVersion: 2,
+        llmModel: 'mock-echo',
+        usage: { inputTokens: 3, outputTokens: 3 },
+        costUsd: 0,
+        latencyMs: expect.any(Number),
+        logId: expect.stringMatching(UUID),
+      });
+      const log = await logOf(res.body.data.logId);
+      expect(log.body.data).toMatchObject({ source: 'TestPage', promptId: draft.id, promptVersion: 2, keyEnvironment: null });
+    }
+  });
+
+  it('an image endpoint: the output is the image body, as the execution API answers it', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
+      outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
+    });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' }, 'Draft');
+    fake.reply({ images: [{ b64: FAKE_PNG, revisedPrompt: 'A drawing of a cat, softly lit' }], inputTokens: 15, outputTokens: 4160 });
+
+    const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { subject: 'a cat' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      output: { generatedImages: [{ base64Data: FAKE_PNG, revisedPrompt: 'A drawing of a cat, softly lit' }], usage: { inputTokens: 15, outputTokens: 4160 } },
+      renderedPrompt: 'A drawing of a cat',
+      promptId: prompt.id,
+      promptVersion: 1,
+      llmModel: 'gpt-image-1',
+      usage: { inputTokens: 15, outputTokens: 4160 },
+    });
+    const log = (await logOf(res.body.data.logId)).body.data;
+    expect(log).toMatchObject({ source: 'TestPage', inputTokens: 15, outputTokens: 4160 });
+    expect(res.body.data.costUsd).toBe(log.costUsd);
+  });
+
+  it('never answers from the response cache nor stores in it: each run calls the model and is logged with cached false', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, { cacheEnabled: true, inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Cache: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    const execute = () => t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: 'same' });
+
+    // A test run first: nothing is stored, so the execution API then misses.
+    fake.reply({ text: 'from the test run', inputTokens: 7, outputTokens: 3 });
+    const first = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'same' } });
+    expect(first.status).toBe(200);
+    fake.reply({ text: 'stored by the API', inputTokens: 9, outputTokens: 4 });
+    const miss = await execute();
+    expect(miss.headers['x-cache']).toBe('MISS');
+    expect(miss.body).toBe('stored by the API');
+    const hit = await execute();
+    expect(hit.headers['x-cache']).toBe('HIT');
+    expect(hit.body).toBe('stored by the API');
+
+    // The entry the execution API stored is not what a test run answers: it calls the model again.
+    fake.reply({ text: 'fresh', inputTokens: 5, outputTokens: 2 });
+    const second = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'same' } });
+    expect(second.status).toBe(200);
+    expect(second.body.data).toMatchObject({ output: 'fresh', renderedPrompt: 'Cache: same', usage: { inputTokens: 5, outputTokens: 2 }, costUsd: costOf(5, 2) });
+    expect(fake.requests).toHaveLength(3);
+    for (const run of [first, second]) expect((await logOf(run.body.data.logId)).body.data).toMatchObject({ cached: false, source: 'TestPage' });
+  });
+
+  it('the log id of every run of a burst finds its row right after the answer', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'n', dataType: 'integer', isRequired: true }] });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Run {{ inputs.n }}' }, 'Draft');
+    // Each run's row is read as soon as its answer arrives, while the other runs are still being answered and logged.
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, async (_, n) => {
+        const run = await testRun(endpoint.id, { promptId: prompt.id, inputs: { n } });
+        return { n, run, log: await logOf(run.body.data.logId) };
+      }),
+    );
+    for (const { n, run, log } of runs) {
+      expect(run.status).toBe(200);
+      expect(log.status).toBe(200);
+      expect(log.body.data).toMatchObject({ id: run.body.data.logId, renderedPrompt: `Run ${n}`, inputs: { n } });
+    }
+    expect(new Set(runs.map(({ run }) => run.body.data.logId)).size).toBe(8);
+  });
+
+  it('a failure answers as before: the execution error in the envelope with its status, logged without a log id', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Say {{ inputs.text }}' }, 'Draft');
+
+    const invalid = await testRun(endpoint.id, { promptId: prompt.id, inputs: {} });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toEqual({ succeeded: false, messages: ["Field 'text' is required"], data: null });
+    expect(invalid.headers['x-request-id']).toMatch(UUID);
+
+    const unknownPrompt = await testRun(endpoint.id, { promptId: '00000000-0000-4000-8000-000000000000', inputs: { text: 'x' } });
+    expect(unknownPrompt.status).toBe(404);
+    expect(unknownPrompt.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
+
+    // The refused run is still logged (source TestPage, status error) within the queue's second.
+    const deadline = Date.now() + 3000;
+    let rows: any[] = [];
+    while (Date.now() < deadline) {
+      const page = await t.http.get(`/admin/v1/logs?endpointId=${endpoint.id}&status=error`).set(auth(tenant.admin));
+      rows = page.body.data.items;
+      if (rows.some((row) => row.requestId === invalid.headers['x-request-id'])) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(rows.find((row) => row.requestId === invalid.headers['x-request-id'])).toMatchObject({
+      source: 'TestPage',
+      status: 'error',
+      httpStatus: 400,
+      errorCode: 'validation_error',
+    });
+  });
+});
