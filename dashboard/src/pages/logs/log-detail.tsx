@@ -1,5 +1,235 @@
-import { PageHeader } from '../../ui/controls';
+import { type ReactNode, useId, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { api, type Schemas, unwrap } from '../../api/client';
+import { CopyButton, JsonView, Loading, PageHeader, Problems } from '../../ui/controls';
+import { formatCost, formatMs, formatNumber } from '../../ui/format';
+import { useLoad } from '../../ui/use-load';
+import { sourceLabel, StatusBadge } from './log-format';
+import { formatTimestamp } from './time-range';
+import './logs.css';
+
+type LogDetailData = Schemas['ExecutionLogDetailResponse'];
+
+/** Texts longer than this (characters or lines) start collapsed, their first lines shown. */
+const COLLAPSE_CHARACTERS = 1500;
+const COLLAPSE_LINES = 20;
+const PREVIEW_LINES = 8;
 
 export default function LogDetail() {
-  return <PageHeader title="LogDetail" />;
+  const { id = '' } = useParams<{ id: string }>();
+  const log = useLoad(() => unwrap(api.GET('/admin/v1/logs/{id}', { params: { path: { id } } })), [id]);
+  const back = <Link href="/logs">← Logs</Link>;
+  if (!log.data) {
+    return (
+      <section>
+        <PageHeader title="Call" back={back} />
+        {log.error ? <Problems error={log.error} /> : <Loading what="the call" />}
+      </section>
+    );
+  }
+  return <LogView log={log.data} back={back} />;
+}
+
+function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
+  // Names for the ids, when the endpoint and prompt still exist (a deleted one keeps its id on screen).
+  const endpoint = useLoad(() => unwrap(api.GET('/admin/v1/endpoints/{id}', { params: { path: { id: log.endpointId } } })), [log.endpointId]);
+  const prompt = useLoad(
+    () => (log.promptId ? unwrap(api.GET('/admin/v1/prompts/{id}', { params: { path: { id: log.promptId } } })) : Promise.resolve(null)),
+    [log.promptId],
+  );
+  const truncated = new Set(log.truncatedFields);
+
+  return (
+    <section>
+      <PageHeader title={`Call of ${formatTimestamp(log.createdAt)}`} back={back}>
+        <RunAgain log={log} inputsCut={truncated.has('inputs')} />
+      </PageHeader>
+
+      <div className="panel">
+        <dl className="log-facts">
+          <Fact term="Status">
+            <StatusBadge status={log.status} httpStatus={log.httpStatus} />
+          </Fact>
+          <Fact term="Error code">{log.errorCode ? <code>{log.errorCode}</code> : '—'}</Fact>
+          <Fact term="Endpoint">
+            {endpoint.data ? <Link href={`/endpoints/${log.endpointId}`}>{endpoint.data.name}</Link> : <code>{log.endpointId}</code>}
+            {endpoint.error !== undefined && !endpoint.data && <span className="muted"> (deleted)</span>}
+          </Fact>
+          <Fact term="Prompt and version">
+            {log.promptId ? (
+              <>
+                {prompt.data ? (
+                  <Link href={`/endpoints/${log.endpointId}/prompts/${log.promptId}`}>{prompt.data.name}</Link>
+                ) : (
+                  <code>{log.promptId}</code>
+                )}
+                {log.promptVersion !== null && (
+                  <>
+                    {' @ '}
+                    <Link href={`/endpoints/${log.endpointId}/prompts/${log.promptId}/versions/${log.promptVersion}`}>v{log.promptVersion}</Link>
+                  </>
+                )}
+              </>
+            ) : (
+              '—'
+            )}
+          </Fact>
+          <Fact term="Model">{log.llmModel ? <code>{log.llmModel}</code> : '—'}</Fact>
+          <Fact term="Source">
+            {sourceLabel(log.source)}
+            {log.keyEnvironment && <span className="muted"> · {log.keyEnvironment} key</span>}
+          </Fact>
+          <Fact term="Tokens in / out">
+            {formatNumber(log.inputTokens)} / {formatNumber(log.outputTokens)}
+          </Fact>
+          <Fact term="Cost">{formatCost(log.costUsd)}</Fact>
+          <Fact term="Latency">{formatMs(log.latencyMs)}</Fact>
+          <Fact term="Cached">{log.cached ? 'Yes: answered from the cache' : 'No'}</Fact>
+          <Fact term="Time">
+            <time dateTime={log.createdAt}>{formatTimestamp(log.createdAt)}</time>
+            <div className="muted mono">{log.createdAt}</div>
+          </Fact>
+          <Fact term="Request id">
+            <span className="request-id">
+              <code data-testid="request-id">{log.requestId}</code>
+              <CopyButton text={log.requestId} label="Copy request id" />
+            </span>
+          </Fact>
+          <Fact term="Log id">
+            <code>{log.id}</code>
+          </Fact>
+        </dl>
+      </div>
+
+      {log.truncatedFields.length > 0 && (
+        <p className="notice" role="note">
+          Cut by the log size limit: {log.truncatedFields.join(', ')}. Each keeps its first bytes followed by “…[truncated N bytes]”.
+        </p>
+      )}
+
+      {log.errorMessage && (
+        <LogSection title="Error">
+          <div className="long-text log-error">
+            <pre tabIndex={0}>{log.errorMessage}</pre>
+          </div>
+        </LogSection>
+      )}
+      <LogSection title="Inputs" cut={truncated.has('inputs')}>
+        <JsonOrText value={log.inputs} label="Inputs" cut={truncated.has('inputs')} />
+      </LogSection>
+      <LogSection title="Rendered prompt" cut={truncated.has('renderedPrompt')}>
+        <LongText text={log.renderedPrompt} label="Rendered prompt" />
+      </LogSection>
+      <LogSection title="Raw LLM response" cut={truncated.has('rawResponse')}>
+        <LongText text={log.rawResponse} label="Raw LLM response" />
+      </LogSection>
+      <LogSection title="Parsed output" cut={truncated.has('parsedOutput')}>
+        <JsonOrText value={log.parsedOutput} label="Parsed output" cut={truncated.has('parsedOutput')} />
+      </LogSection>
+    </section>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function LogSection({ title, cut = false, children }: { title: string; cut?: boolean; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="log-section" aria-labelledby={id}>
+      <h2 id={id}>
+        {title}
+        {cut && <span className="badge truncated">Truncated by the log size limit</span>}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * A JSON value pretty-printed. A value cut by the log cap is stored as the string of its first bytes, so it is shown
+ * as that text.
+ */
+function JsonOrText({ value, label, cut }: { value: unknown; label: string; cut: boolean }) {
+  if (value === null || value === undefined) return <p className="muted">None recorded.</p>;
+  if (cut || typeof value === 'string') return <LongText text={String(value)} label={label} />;
+  const text = JSON.stringify(value, null, 2);
+  if (!isLong(text)) return <JsonView value={value} label={`${label} (JSON)`} />;
+  return <LongText text={text} label={`${label} (JSON)`} />;
+}
+
+const isLong = (text: string) => text.length > COLLAPSE_CHARACTERS || lineCount(text) > COLLAPSE_LINES;
+const lineCount = (text: string) => text.split('\n').length;
+
+/** A text with a copy button; a long one shows its first lines and the rest behind a disclosure. */
+function LongText({ text, label }: { text: string | null; label: string }) {
+  const [open, setOpen] = useState(false);
+  if (text === null) return <p className="muted">None recorded.</p>;
+  const pretty = prettyJson(text);
+  const shown = pretty ?? text;
+  const long = isLong(shown);
+  const size = `${formatNumber(shown.length)} characters, ${formatNumber(lineCount(shown))} lines${pretty ? ', JSON pretty-printed' : ''}`;
+  return (
+    <div className="long-text">
+      <div className="long-text-bar">
+        <span>
+          {label} · {size}
+        </span>
+        <CopyButton text={text} />
+      </div>
+      {!long ? (
+        <pre tabIndex={0}>{shown}</pre>
+      ) : (
+        <>
+          {!open && (
+            <pre className="preview">
+              {shown.split('\n').slice(0, PREVIEW_LINES).join('\n').slice(0, COLLAPSE_CHARACTERS / 2)}…
+            </pre>
+          )}
+          <details onToggle={(event) => setOpen(event.currentTarget.open)}>
+            <summary>{open ? 'Hide the full text' : `Show the full text (${size})`}</summary>
+            <pre tabIndex={0}>{shown}</pre>
+          </details>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A JSON object or array text, pretty-printed; null for any other text (kept exactly as it came). */
+function prettyJson(text: string): string | null {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return null;
+  try {
+    return JSON.stringify(JSON.parse(trimmed), null, 2);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens the test runner on this call's endpoint and prompt with its inputs filled in. Inputs cut by the log cap are
+ * no longer the inputs that were sent, so they are not offered.
+ */
+function RunAgain({ log, inputsCut }: { log: LogDetailData; inputsCut: boolean }) {
+  if (inputsCut) {
+    return <p className="run-again-blocked">Run again is not available: the inputs were cut by the log size limit.</p>;
+  }
+  const query = [
+    log.promptId ? `prompt=${encodeURIComponent(log.promptId)}` : null,
+    log.inputs !== null && log.inputs !== undefined ? `inputs=${encodeURIComponent(JSON.stringify(log.inputs))}` : null,
+  ]
+    .filter(Boolean)
+    .join('&');
+  return (
+    <Link className="button primary" href={`/endpoints/${log.endpointId}/run${query ? `?${query}` : ''}`}>
+      Run again
+    </Link>
+  );
 }
