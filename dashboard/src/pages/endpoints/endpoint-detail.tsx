@@ -1,5 +1,290 @@
-import { PageHeader } from '../../ui/controls';
+import { useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { api, ApiError, type Schemas, unwrap } from '../../api/client';
+import { navigate } from '../../router';
+import { useWriteBlock } from '../../session';
+import { Button, ConfirmDialog, Loading, PageHeader, Problems } from '../../ui/controls';
+import { formatDate } from '../../ui/format';
+import { useLoad } from '../../ui/use-load';
+import { CommandBlock, curlFor, type Endpoint, exampleBody, serviceBase, useAction, VISIBILITY_HINT, VISIBILITY_LABEL, VisibilityBadge } from './endpoint-common';
+import { EndpointForm } from './endpoint-form';
+import { InputFieldsSection, OutputFieldsSection } from './fields-editor';
+import { PermanentDeleteDialog } from './permanent-delete';
+import './endpoints.css';
 
+type Prompt = Schemas['PromptResponse'];
+
+/** An endpoint's page: how to call it, its settings, its fields, its prompts, and deleting it. */
 export default function EndpointDetail() {
-  return <PageHeader title="EndpointDetail" />;
+  const { id = '' } = useParams<{ id: string }>();
+  const loaded = useLoad(() => unwrap(api.GET('/admin/v1/endpoints/{id}', { params: { path: { id } } })), [id]);
+  const endpoint = loaded.data?.id === id ? loaded.data : undefined;
+
+  if (!endpoint) {
+    if (loaded.error instanceof ApiError && (loaded.error.status === 404 || loaded.error.status === 400)) return <Missing />;
+    return (
+      <section>
+        <PageHeader title="Endpoint" back={<Link href="/endpoints">← Endpoints</Link>} />
+        <Problems error={loaded.error} />
+        {!loaded.error && <Loading what="the endpoint" />}
+      </section>
+    );
+  }
+  return <EndpointPage endpoint={endpoint} reload={loaded.reload} />;
+}
+
+function Missing() {
+  return (
+    <section>
+      <PageHeader title="Endpoint not found" back={<Link href="/endpoints">← Endpoints</Link>} />
+      <p>
+        No endpoint of your tenant has this address. It may have been deleted: soft-deleted endpoints are listed under{' '}
+        <Link href="/endpoints/deleted">Deleted endpoints</Link>, where they can be restored.
+      </p>
+    </section>
+  );
+}
+
+function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => void }) {
+  const blocked = useWriteBlock();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState<'soft' | 'permanent' | null>(null);
+  const prompts = useLoad(() => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id } } })), [endpoint.id]);
+  const softDelete = useAction();
+
+  async function confirmSoftDelete() {
+    const done = await softDelete.run(() => unwrap(api.DELETE('/admin/v1/endpoints/{id}', { params: { path: { id: endpoint.id } } })));
+    if (done !== undefined) navigate('/endpoints');
+  }
+
+  return (
+    <section className="endpoint-detail">
+      <PageHeader title={endpoint.name} back={<Link href="/endpoints">← Endpoints</Link>}>
+        <Link href={`/endpoints/${endpoint.id}/run`} className="button plain">
+          Test runner
+        </Link>
+        <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
+          Delete
+        </Button>
+      </PageHeader>
+      <p className="endpoint-summary">
+        <code className="endpoint-path">POST {endpoint.path}</code> <VisibilityBadge visibility={endpoint.visibility} />{' '}
+        {endpoint.category && <span className="badge">{endpoint.category}</span>}
+      </p>
+      {endpoint.description && <p className="lead">{endpoint.description}</p>}
+
+      <CallIt endpoint={endpoint} />
+
+      <section className="panel" aria-labelledby="settings-title">
+        <div className="section-header">
+          <h2 id="settings-title">Settings</h2>
+          {!editing && (
+            <div className="actions">
+              <Button blocked={blocked} onClick={() => setEditing(true)}>
+                Edit settings
+              </Button>
+            </div>
+          )}
+        </div>
+        {editing ? (
+          <EndpointForm
+            endpoint={endpoint}
+            onCancel={() => setEditing(false)}
+            onSaved={() => {
+              setEditing(false);
+              reload();
+            }}
+          />
+        ) : (
+          <Settings endpoint={endpoint} />
+        )}
+      </section>
+
+      <InputFieldsSection endpoint={endpoint} onChanged={reload} />
+      <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
+      <PromptsSection endpoint={endpoint} prompts={prompts.data} error={prompts.error} />
+
+      <section className="panel danger-zone" aria-labelledby="danger-title">
+        <h2 id="danger-title">Delete</h2>
+        <p>
+          <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its prompts and logs are kept, and it can be
+          restored from <Link href="/endpoints/deleted">Deleted endpoints</Link>.
+        </p>
+        <p>
+          <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its cached responses. This cannot be
+          undone.
+        </p>
+        <div className="form-actions start">
+          <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
+            Delete
+          </Button>
+          <Button kind="danger" blocked={blocked} onClick={() => setDeleting('permanent')}>
+            Delete for good…
+          </Button>
+        </div>
+      </section>
+
+      <ConfirmDialog
+        open={deleting === 'soft'}
+        title={`Delete ${endpoint.name}?`}
+        actionLabel="Delete endpoint"
+        busy={softDelete.busy}
+        error={softDelete.error}
+        onConfirm={confirmSoftDelete}
+        onCancel={() => (setDeleting(null), softDelete.setError(null))}
+      >
+        <p>
+          <code>POST {endpoint.path}</code> stops answering at once and the path becomes free. Its prompts, versions and logs are kept: restore it from
+          Deleted endpoints, unless another endpoint has taken the path by then.
+        </p>
+      </ConfirmDialog>
+      <PermanentDeleteDialog
+        open={deleting === 'permanent'}
+        endpoint={endpoint}
+        promptCount={prompts.data?.length}
+        onCancel={() => setDeleting(null)}
+        onDeleted={() => navigate('/endpoints')}
+      />
+    </section>
+  );
+}
+
+/** The endpoint's URL and a curl that calls it, with what it needs before it answers. */
+function CallIt({ endpoint }: { endpoint: Endpoint }) {
+  const internal = endpoint.visibility === 'Private';
+  const url = serviceBase() + endpoint.path;
+  return (
+    <section className="panel" aria-labelledby="call-title">
+      <h2 id="call-title">Call it</h2>
+      <p>
+        <span className="muted">URL</span> <code className="endpoint-url">POST {url}</code>
+      </p>
+      {internal ? (
+        <p className="muted">
+          {VISIBILITY_LABEL.Private}: {VISIBILITY_HINT.Private}, so this call needs an admin key.
+        </p>
+      ) : (
+        <p className="muted">
+          With an endpoint key of your tenant (create one on the <Link href="/keys">Keys</Link> page) in <code>ENDPOINT_KEY</code>. The body holds the
+          input fields{endpoint.inputFields.length > 0 ? ', here with their defaults or example values' : ''}.
+        </p>
+      )}
+      <CommandBlock label="curl" command={curlFor(endpoint.path, exampleBody(endpoint.inputFields), internal ? 'ADMIN_KEY' : 'ENDPOINT_KEY')} />
+      {!endpoint.defaultPromptId && (
+        <p className="notice" role="note">
+          It answers once it has a default prompt: see Prompts below.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function Settings({ endpoint }: { endpoint: Endpoint }) {
+  const limit = (value: number | null) => (value === null ? 'No limit' : value.toLocaleString());
+  return (
+    <dl className="settings">
+      <dt>Name</dt>
+      <dd>{endpoint.name}</dd>
+      <dt>Path</dt>
+      <dd>
+        <code>{endpoint.path}</code>
+      </dd>
+      <dt>Description</dt>
+      <dd>{endpoint.description || <span className="muted">None</span>}</dd>
+      <dt>Category</dt>
+      <dd>{endpoint.category ?? <span className="muted">None</span>}</dd>
+      <dt>Visibility</dt>
+      <dd>
+        {VISIBILITY_LABEL[endpoint.visibility]} <span className="muted">— {VISIBILITY_HINT[endpoint.visibility]}</span>
+      </dd>
+      <dt>Cache</dt>
+      <dd>{endpoint.cacheEnabled ? `On: identical requests are answered from the cache for ${endpoint.cacheDurationSeconds.toLocaleString()} seconds` : 'Off'}</dd>
+      <dt>Rate limits per key</dt>
+      <dd>
+        {limit(endpoint.rateLimitPerMinute)} per minute, {limit(endpoint.rateLimitPerHour)} per hour, {limit(endpoint.rateLimitPerDay)} per day
+      </dd>
+      <dt>Timeout</dt>
+      <dd>{endpoint.timeoutSeconds} seconds</dd>
+      <dt>Created</dt>
+      <dd>{formatDate(endpoint.createdAt)}</dd>
+      <dt>Last changed</dt>
+      <dd>{formatDate(endpoint.updatedAt)}</dd>
+    </dl>
+  );
+}
+
+const STATUS_CLASS: Record<Prompt['status'], string> = { Draft: 'draft', Live: 'live', Archived: 'archived' };
+
+/** The endpoint's prompts at a glance, and whether it has the default it needs to answer. */
+function PromptsSection({ endpoint, prompts, error }: { endpoint: Endpoint; prompts: Prompt[] | undefined; error: unknown }) {
+  const blocked = useWriteBlock();
+  const hasLive = prompts?.some((prompt) => prompt.status === 'Live') ?? false;
+  return (
+    <section className="panel" aria-labelledby="prompts-title">
+      <div className="section-header">
+        <h2 id="prompts-title">Prompts</h2>
+        <div className="actions">
+          <Link href={`/endpoints/${endpoint.id}/run`} className="button plain">
+            Test runner
+          </Link>
+          {blocked ? (
+            <Button blocked={blocked}>New prompt</Button>
+          ) : (
+            <Link href={`/endpoints/${endpoint.id}/prompts/new`} className="button primary">
+              New prompt
+            </Link>
+          )}
+        </div>
+      </div>
+      {!endpoint.defaultPromptId && prompts !== undefined && (
+        <div className="notice no-default" role="note">
+          <strong>No default prompt: calls to this endpoint are refused.</strong>{' '}
+          {prompts.length === 0
+            ? 'Create a prompt, try it in the test runner, promote it to Live, then set it as the default.'
+            : hasLive
+              ? 'Open a Live prompt and set it as the default.'
+              : 'Open a prompt, promote it to Live, then set it as the default.'}
+        </div>
+      )}
+      <Problems error={error} />
+      {prompts === undefined ? (
+        !error && <Loading what="prompts" />
+      ) : prompts.length === 0 ? (
+        <p className="empty">No prompts yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Prompts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Status</th>
+                <th scope="col">Version</th>
+                <th scope="col">Model</th>
+                <th scope="col">Changed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {prompts.map((prompt) => (
+                <tr key={prompt.id}>
+                  <td>
+                    <Link href={`/endpoints/${endpoint.id}/prompts/${prompt.id}`}>{prompt.name}</Link>{' '}
+                    {prompt.isDefault && <span className="badge default">Default</span>}
+                  </td>
+                  <td>
+                    <span className={`badge ${STATUS_CLASS[prompt.status]}`}>{prompt.status}</span>
+                  </td>
+                  <td>v{prompt.currentVersion}</td>
+                  <td>
+                    <code>{prompt.llmModel}</code>
+                  </td>
+                  <td>{formatDate(prompt.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
 }
