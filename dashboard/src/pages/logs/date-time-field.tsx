@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Field } from '../../ui/controls';
 import { fromLocalInput, toLocalInput } from './time-range';
+import './date-time-field.css';
 
 /**
  * A `datetime-local` input bound to an ISO instant of the route's query. What is typed is kept while it is incomplete

@@ -288,7 +288,7 @@ function RequestIdSearch({ filters }: { filters: LogFilters }) {
   }
 
   return (
-    <form className="request-search inline" onSubmit={find} role="search" aria-label="Find a call by request id">
+    <form className="request-search inline" onSubmit={find} role="search" aria-label="Find a call">
       <Field label="Request id" hint="The X-Request-Id header of an execution's answer">
         {(id) => (
           <input id={id} className="mono" value={requestId} onChange={(event) => setRequestId(event.target.value)} spellCheck={false} autoComplete="off" />
