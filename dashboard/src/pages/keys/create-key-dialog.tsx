@@ -122,11 +122,11 @@ export function CreateKeyDialog({
           <legend>Type</legend>
           <label className="checkbox">
             <input type="radio" name="key-type" checked={form.type === 'endpoint'} onChange={() => update({ type: 'endpoint' })} />
-            Endpoint key: calls your endpoints
+            <span>Endpoint key: calls your endpoints</span>
           </label>
           <label className="checkbox">
             <input type="radio" name="key-type" checked={form.type === 'admin'} onChange={() => update({ type: 'admin' })} />
-            Admin key: manages endpoints, prompts and keys (this dashboard, the admin API)
+            <span>Admin key: manages endpoints, prompts and keys (this dashboard, the admin API)</span>
           </label>
         </fieldset>
 
@@ -135,11 +135,11 @@ export function CreateKeyDialog({
             <legend>Permission</legend>
             <label className="checkbox">
               <input type="radio" name="key-permission" checked={form.permission === 'ReadWrite'} onChange={() => update({ permission: 'ReadWrite' })} />
-              ReadWrite: can change everything
+              <span>ReadWrite: can change everything</span>
             </label>
             <label className="checkbox">
               <input type="radio" name="key-permission" checked={form.permission === 'ReadOnly'} onChange={() => update({ permission: 'ReadOnly' })} />
-              ReadOnly: can look at everything, change nothing
+              <span>ReadOnly: can look at everything, change nothing</span>
             </label>
           </fieldset>
         ) : (
@@ -148,22 +148,22 @@ export function CreateKeyDialog({
               <legend>Environment</legend>
               <label className="checkbox">
                 <input type="radio" name="key-environment" checked={form.environment === 'live'} onChange={() => update({ environment: 'live' })} />
-                live (<code>ep_live_…</code>): for production
+                <span>live (<code>ep_live_…</code>): for production</span>
               </label>
               <label className="checkbox">
                 <input type="radio" name="key-environment" checked={form.environment === 'test'} onChange={() => update({ environment: 'test' })} />
-                test (<code>ep_test_…</code>): for development and staging; the logs tell its calls apart
+                <span>test (<code>ep_test_…</code>): for development and staging; the logs tell its calls apart</span>
               </label>
             </fieldset>
             <fieldset aria-describedby={restrictionError ? `${titleId}-restriction` : undefined}>
               <legend>Endpoints it may call</legend>
               <label className="checkbox">
-                <input type="radio" name="key-scope" checked={!form.restricted} onChange={() => update({ restricted: false })} />
-                Every endpoint of the tenant, including ones created later
+                <input type="radio" name="key-scope" checked={!form.restricted} onChange={() => (setRestrictionError(null), update({ restricted: false }))} />
+                <span>Every endpoint of the tenant, including ones created later</span>
               </label>
               <label className="checkbox">
                 <input type="radio" name="key-scope" checked={form.restricted} onChange={() => update({ restricted: true })} />
-                Only the endpoints picked below
+                <span>Only the endpoints picked below</span>
               </label>
               {form.restricted &&
                 (endpoints.length === 0 ? (
@@ -176,15 +176,16 @@ export function CreateKeyDialog({
                           <input
                             type="checkbox"
                             checked={form.endpointIds.includes(endpoint.id)}
-                            onChange={(event) =>
+                            onChange={(event) => {
+                              setRestrictionError(null);
                               update({
                                 endpointIds: event.target.checked
                                   ? [...form.endpointIds, endpoint.id]
                                   : form.endpointIds.filter((id) => id !== endpoint.id),
-                              })
-                            }
+                              });
+                            }}
                           />
-                          {endpoint.name} <code className="muted">{endpoint.path}</code>
+                          <span>{endpoint.name} <code className="muted">{endpoint.path}</code></span>
                         </label>
                       </li>
                     ))}

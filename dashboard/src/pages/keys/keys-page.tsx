@@ -3,7 +3,7 @@ import { api, type Schemas, unwrap, unwrapPage } from '../../api/client';
 import { useQuery } from '../../router';
 import { useWriteBlock } from '../../session';
 import { Button, ConfirmDialog, Loading, PageHeader, Pager, Problems } from '../../ui/controls';
-import { formatDate, formatNumber } from '../../ui/format';
+import { formatNumber } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { CreateKeyDialog } from './create-key-dialog';
 import { NewKeyDialog } from './new-key-dialog';
@@ -99,7 +99,7 @@ export default function KeysPage() {
                   </th>
                   <td>{key.type === 'admin' ? 'Admin' : 'Endpoint'}</td>
                   <td>{key.type === 'admin' ? key.permission : key.environment === 'test' ? 'test' : 'live'}</td>
-                  <td className="mono">
+                  <td className="mono last4">
                     <span className="visually-hidden">ends in </span>…{key.last4}
                   </td>
                   <td>
@@ -107,12 +107,13 @@ export default function KeysPage() {
                   </td>
                   <td>{restriction(key, endpointNames)}</td>
                   <td className="limits">
-                    {formatNumber(key.rateLimitPerMinute)}/min · {formatNumber(key.rateLimitPerHour)}/h · {formatNumber(key.rateLimitPerDay)}/day
+                    <span>{formatNumber(key.rateLimitPerMinute)}/min</span> <span>{formatNumber(key.rateLimitPerHour)}/h</span>{' '}
+                    <span>{formatNumber(key.rateLimitPerDay)}/day</span>
                   </td>
-                  <td>
-                    <time dateTime={key.createdAt}>{formatDate(key.createdAt)}</time>
+                  <td className="date">
+                    <DateTime value={key.createdAt} />
                   </td>
-                  <td>{key.lastUsedAt ? <time dateTime={key.lastUsedAt}>{formatDate(key.lastUsedAt)}</time> : <span className="muted">Never</span>}</td>
+                  <td className="date">{key.lastUsedAt ? <DateTime value={key.lastUsedAt} /> : <span className="muted">Never</span>}</td>
                   <td>
                     {key.status === 'Active' && (
                       <Button
@@ -172,8 +173,24 @@ export default function KeysPage() {
   );
 }
 
+/** A date on one line and its time on the next, so the table stays narrow. */
+function DateTime({ value }: { value: string }) {
+  const date = new Date(value);
+  return (
+    <time dateTime={value}>
+      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
+    </time>
+  );
+}
+
 function restriction(key: Key, names: Map<string, string>) {
-  if (key.type === 'admin') return <span className="muted">Not applicable</span>;
+  if (key.type === 'admin') {
+    return (
+      <span className="muted" title="Admin keys are not restricted to endpoints">
+        <span aria-hidden="true">—</span> <span className="visually-hidden">Not applicable</span>
+      </span>
+    );
+  }
   if (!key.endpointIds) return 'Every endpoint';
   if (key.endpointIds.length === 0) return <span className="muted">None</span>;
   return (

@@ -22,7 +22,9 @@ export default function VersionCompare() {
     const [prompt, versions] = await Promise.all([loadPrompt(promptId), loadVersions(promptId)]);
     return { prompt, versions };
   }, [promptId]);
-  const versions = loaded.data?.versions ?? [];
+  // Another prompt's data stays on screen while this one loads: use only this prompt's.
+  const current = loaded.data?.prompt.id === promptId ? loaded.data : undefined;
+  const versions = current?.versions ?? [];
   const latest = versions.length > 0 ? versions[versions.length - 1].versionNumber : undefined;
   const from = positive(query.get('from')) ?? (latest !== undefined ? Math.max(1, latest - 1) : undefined);
   const to = positive(query.get('to')) ?? latest;
@@ -38,7 +40,8 @@ export default function VersionCompare() {
   const change = (next: { from?: number; to?: number; view?: View }) =>
     setQuery({ from: next.from ?? from, to: next.to ?? to, view: (next.view ?? view) === 'unified' ? 'unified' : undefined });
 
-  const prompt = loaded.data?.prompt;
+  const prompt = current?.prompt;
+  const shown = comparison.data && comparison.data.promptId === promptId ? comparison.data : undefined;
   return (
     <section>
       <PageHeader
@@ -86,10 +89,10 @@ export default function VersionCompare() {
         </div>
       </div>
       <Problems error={comparison.error} />
-      {!comparison.data ? (
+      {!shown ? (
         !comparison.error && !loaded.error && <Loading what="the comparison" />
       ) : (
-        <ComparisonView comparison={comparison.data} view={view} />
+        <ComparisonView comparison={shown} view={view} />
       )}
     </section>
   );

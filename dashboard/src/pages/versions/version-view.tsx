@@ -17,8 +17,10 @@ export default function VersionView() {
     ]);
     return { prompt, version };
   }, [promptId, versionNumber]);
-  const prompt = loaded.data?.prompt;
-  const version = loaded.data?.version;
+  // Another version's data stays on screen while this one loads: show only this one.
+  const shown = loaded.data?.version.promptId === promptId && loaded.data.version.versionNumber === versionNumber ? loaded.data : undefined;
+  const prompt = shown?.prompt;
+  const version = shown?.version;
   const current = prompt && version && prompt.currentVersion === version.versionNumber;
 
   return (

@@ -24,8 +24,10 @@ export default function VersionsPage() {
     const [prompt, versions] = await Promise.all([loadPrompt(promptId), loadVersions(promptId)]);
     return { prompt, versions };
   }, [promptId]);
-  const prompt = loaded.data?.prompt;
-  const versions = loaded.data?.versions;
+  // Another prompt's data stays on screen while this one loads: show only this prompt's.
+  const current = loaded.data?.prompt.id === promptId ? loaded.data : undefined;
+  const prompt = current?.prompt;
+  const versions = current?.versions;
 
   return (
     <section>
