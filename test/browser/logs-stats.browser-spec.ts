@@ -74,9 +74,9 @@ describe('Dashboard: Logs and Stats', () => {
     await expect(h.page.locator(`tr[data-request-id="${requestIds.invalid}"]`).innerText()).resolves.toMatch(/error 400\s+validation_error/);
     await expect(h.page.locator(`tr[data-request-id="${requestIds.echo}"]`).innerText()).resolves.toMatch(/Echo\s+Greeting @ v1/);
 
+    await screenshot(h.page, 'logs');
     expect(await accessibilityViolations(h.page)).toEqual([]);
     expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
-    await screenshot(h.page, 'logs');
   });
 
   it('filters by status in one request kept in the URL: a reload keeps the filter', async () => {

@@ -11,7 +11,7 @@ export function DateTimeField({ label, value, onChange }: { label: string; value
   const [text, setText] = useState(toLocalInput(value));
   useEffect(() => setText(toLocalInput(value)), [value]);
   return (
-    <Field label={label} hint="Your local time">
+    <Field label={label}>
       {(id) => (
         <input
           id={id}

@@ -174,7 +174,8 @@ function LongText({ text, label }: { text: string | null; label: string }) {
   const pretty = prettyJson(text);
   const shown = pretty ?? text;
   const long = isLong(shown);
-  const size = `${formatNumber(shown.length)} characters, ${formatNumber(lineCount(shown))} lines${pretty ? ', JSON pretty-printed' : ''}`;
+  const lines = lineCount(shown);
+  const size = `${formatNumber(shown.length)} characters, ${formatNumber(lines)} ${lines === 1 ? 'line' : 'lines'}${pretty ? ', JSON pretty-printed' : ''}`;
   return (
     <div className="long-text">
       <div className="long-text-bar">

@@ -8,7 +8,7 @@ import { useLoad } from '../../ui/use-load';
 import { SOURCES, sourceLabel, StatusBadge } from './log-format';
 import { type EndpointName, endpointLabel, loadEndpointNames, loadPromptNames, type PromptName } from './tenant-names';
 import { DateTimeField } from './date-time-field';
-import { formatTimestamp, isoOrUndefined, oneOf } from './time-range';
+import { formatShortTimestamp, isoOrUndefined, oneOf } from './time-range';
 import './logs.css';
 
 const STATUSES = ['success', 'error'] as const;
@@ -204,9 +204,10 @@ function LogTable({ rows, endpoints, prompts }: { rows: LogRow[]; endpoints: Map
             const endpoint = endpoints.get(row.endpointId);
             return (
               <tr key={row.id} data-request-id={row.requestId}>
-                <td>
-                  <Link href={`/logs/${row.id}`} aria-label={`Call of ${formatTimestamp(row.createdAt)}, ${row.status}: details`}>
-                    {formatTimestamp(row.createdAt)}
+                <td className="time">
+                  <Link href={`/logs/${row.id}`}>
+                    {formatShortTimestamp(row.createdAt)}
+                    <span className="visually-hidden">, {row.status}: details</span>
                   </Link>
                 </td>
                 <td>{endpoint ? endpointLabel(endpoint) : <code>{row.endpointId.slice(0, 8)}</code>}</td>

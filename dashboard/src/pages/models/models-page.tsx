@@ -102,7 +102,7 @@ export default function ModelsPage() {
                     <th scope="col">Provider</th>
                     <th scope="col">Availability</th>
                     <th scope="col" className="number">
-                      Context window
+                      Context window (tokens)
                     </th>
                     <th scope="col" className="number">
                       Input, per 1M tokens
@@ -149,7 +149,7 @@ function ModelRow({ model }: { model: Model }) {
           </>
         )}
       </td>
-      <td className="number">{model.contextWindow === null ? '—' : `${formatNumber(model.contextWindow)} tokens`}</td>
+      <td className="number">{formatNumber(model.contextWindow)}</td>
       <td className="number">{price(model.pricing.inputPerMillionTokens)}</td>
       <td className="number">
         {price(model.pricing.outputPerMillionTokens)}
