@@ -194,7 +194,7 @@ function LogTable({ rows, endpoints, prompts }: { rows: LogRow[]; endpoints: Map
             <th scope="col">Status</th>
             <th scope="col">Error code</th>
             <th scope="col" className="number">Latency</th>
-            <th scope="col" className="number">Tokens in / out</th>
+            <th scope="col" className="number">Tokens in/out</th>
             <th scope="col" className="number">Cost</th>
             <th scope="col">Cached</th>
           </tr>
