@@ -1,12 +1,16 @@
-import { Body, Controller, Delete, Param, Post, Put } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
-import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
+import { UuidParam } from '../../common/http/api-schema.decorators';
 import { InputFieldResponse, OutputFieldResponse } from './dto/endpoint.response';
 import { CreateInputFieldDto, CreateOutputFieldDto, UpdateInputFieldDto, UpdateOutputFieldDto } from './dto/field.dto';
 import { EndpointFieldsService } from './endpoint-fields.service';
+
+const NO_ENDPOINT = 'No endpoint with this id in the tenant (or it is deleted)';
+const NO_FIELD = 'No endpoint with this id in the tenant, or no such field on it';
+const NAME_TAKEN = 'The endpoint has another field of this kind with this name';
 
 @ApiTags('endpoints')
 @AdminRoute()
@@ -15,64 +19,70 @@ export class EndpointFieldsController {
   constructor(private readonly fields: EndpointFieldsService) {}
 
   @Post('input-fields')
-  @ApiEnvelope(InputFieldResponse, { status: 201 })
+  @ApiOperation({ operationId: 'addInputField', summary: 'Add an input field to an endpoint' })
+  @ApiEnvelope(InputFieldResponse, { status: 201, write: true, failures: { 400: true, 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true } })
   addInput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
+    @UuidParam('id', "The endpoint's id") id: string,
     @Body() dto: CreateInputFieldDto,
   ): Promise<InputFieldResponse> {
     return this.fields.addInput(principal.tenantId, id, dto);
   }
 
   @Put('input-fields/:fieldId')
-  @ApiEnvelope(InputFieldResponse)
+  @ApiOperation({ operationId: 'updateInputField', summary: 'Change an input field' })
+  @ApiEnvelope(InputFieldResponse, { write: true, failures: { 400: true, 404: NO_FIELD, 409: NAME_TAKEN, 413: true } })
   updateInput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('fieldId', UuidParamPipe) fieldId: string,
+    @UuidParam('id', "The endpoint's id") id: string,
+    @UuidParam('fieldId') fieldId: string,
     @Body() dto: UpdateInputFieldDto,
   ): Promise<InputFieldResponse> {
     return this.fields.updateInput(principal.tenantId, id, fieldId, dto);
   }
 
   @Delete('input-fields/:fieldId')
-  @ApiEnvelope(null)
+  @ApiOperation({ operationId: 'deleteInputField', summary: 'Remove an input field' })
+  @ApiEnvelope(null, { write: true, failures: { 400: true, 404: NO_FIELD } })
   async deleteInput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('fieldId', UuidParamPipe) fieldId: string,
+    @UuidParam('id', "The endpoint's id") id: string,
+    @UuidParam('fieldId') fieldId: string,
   ): Promise<null> {
     await this.fields.deleteInput(principal.tenantId, id, fieldId);
     return null;
   }
 
   @Post('output-fields')
-  @ApiEnvelope(OutputFieldResponse, { status: 201 })
+  @ApiOperation({ operationId: 'addOutputField', summary: 'Add an output field to an endpoint' })
+  @ApiEnvelope(OutputFieldResponse, { status: 201, write: true, failures: { 400: true, 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true } })
   addOutput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
+    @UuidParam('id', "The endpoint's id") id: string,
     @Body() dto: CreateOutputFieldDto,
   ): Promise<OutputFieldResponse> {
     return this.fields.addOutput(principal.tenantId, id, dto);
   }
 
   @Put('output-fields/:fieldId')
-  @ApiEnvelope(OutputFieldResponse)
+  @ApiOperation({ operationId: 'updateOutputField', summary: 'Change an output field' })
+  @ApiEnvelope(OutputFieldResponse, { write: true, failures: { 400: true, 404: NO_FIELD, 409: NAME_TAKEN, 413: true } })
   updateOutput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('fieldId', UuidParamPipe) fieldId: string,
+    @UuidParam('id', "The endpoint's id") id: string,
+    @UuidParam('fieldId') fieldId: string,
     @Body() dto: UpdateOutputFieldDto,
   ): Promise<OutputFieldResponse> {
     return this.fields.updateOutput(principal.tenantId, id, fieldId, dto);
   }
 
   @Delete('output-fields/:fieldId')
-  @ApiEnvelope(null)
+  @ApiOperation({ operationId: 'deleteOutputField', summary: 'Remove an output field' })
+  @ApiEnvelope(null, { write: true, failures: { 400: true, 404: NO_FIELD } })
   async deleteOutput(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
-    @Param('fieldId', UuidParamPipe) fieldId: string,
+    @UuidParam('id', "The endpoint's id") id: string,
+    @UuidParam('fieldId') fieldId: string,
   ): Promise<null> {
     await this.fields.deleteOutput(principal.tenantId, id, fieldId);
     return null;

@@ -1,11 +1,11 @@
-import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
+import { UuidParam } from '../../common/http/api-schema.decorators';
 import { type HttpRequestLike, requestIdOf } from '../../common/http/http-context';
-import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { TestRunDto } from './dto/test-run.dto';
 import { TestRunResponse } from './dto/test-run.response';
 import { ExecutionService } from './execution.service';
@@ -25,10 +25,21 @@ export class ExecutionAdminController {
   @Post('test')
   @HttpCode(200)
   @AllowReadOnly()
-  @ApiEnvelope(TestRunResponse)
+  @ApiOperation({ operationId: 'runTest', summary: 'Test-run a prompt of an endpoint' })
+  @ApiEnvelope(TestRunResponse, {
+    failures: {
+      400: "The request failed validation, or the inputs do not fit the endpoint's input fields",
+      404: 'No endpoint with this id in the tenant (or it is deleted), or no prompt promptId on it',
+      409: 'The prompt is archived',
+      413: true,
+      422: true,
+      502: true,
+      504: true,
+    },
+  })
   testRun(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
+    @UuidParam('id', "The endpoint's id") id: string,
     @Body() dto: TestRunDto,
     @Req() request: HttpRequestLike,
   ): Promise<TestRunResponse> {

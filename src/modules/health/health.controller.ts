@@ -1,5 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { REQUEST_ID_HEADER } from '../../common/http/api-envelope.decorator';
 import { type HttpResponseLike, setStatus } from '../../common/http/http-context';
 import { HealthResponse } from './dto/health.response';
 import { HealthService } from './health.service';
@@ -11,15 +12,17 @@ export class HealthController {
 
   /** Liveness: the process answers. */
   @Get()
-  @ApiOkResponse({ type: HealthResponse })
+  @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness probe', security: [] })
+  @ApiOkResponse({ type: HealthResponse, description: 'The process answers', headers: REQUEST_ID_HEADER })
   live(): HealthResponse {
     return { status: 'ok' };
   }
 
   /** Readiness: the database (and Redis, when configured) answer. */
   @Get('ready')
-  @ApiOkResponse({ type: HealthResponse })
-  @ApiServiceUnavailableResponse({ type: HealthResponse })
+  @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness probe', security: [] })
+  @ApiOkResponse({ type: HealthResponse, description: 'Every dependency answers', headers: REQUEST_ID_HEADER })
+  @ApiServiceUnavailableResponse({ type: HealthResponse, description: 'A dependency does not answer: `checks` names it', headers: REQUEST_ID_HEADER })
   async ready(@Res({ passthrough: true }) response: HttpResponseLike): Promise<HealthResponse> {
     const checks = await this.health.check();
     const ok = Object.values(checks).every((state) => state === 'ok');

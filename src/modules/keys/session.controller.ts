@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
@@ -14,6 +14,7 @@ export class SessionController {
 
   /** The presented admin key and its tenant (name, slug, plan): what a client shows after signing in. */
   @Get()
+  @ApiOperation({ operationId: 'getSession', summary: 'Who the presented admin key is' })
   @ApiEnvelope(SessionResponse)
   get(@CurrentPrincipal() principal: Principal): Promise<SessionResponse> {
     return this.keys.session(principal.tenantId, principal.keyId);

@@ -1,9 +1,9 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
-import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
+import { UuidParam } from '../../common/http/api-schema.decorators';
 import { ExecutionLogDetailResponse, ExecutionLogPageResponse } from './dto/execution-log.response';
 import { ListLogsQuery } from './dto/list-logs.dto';
 import { ExecutionLogsService } from './execution-logs.service';
@@ -17,15 +17,17 @@ export class LogsController {
 
   /** A page of the tenant's execution logs, newest first, with the (capped) number of matching rows. */
   @Get()
-  @ApiEnvelope(ExecutionLogPageResponse)
+  @ApiOperation({ operationId: 'listLogs', summary: 'List execution logs' })
+  @ApiEnvelope(ExecutionLogPageResponse, { failures: { 400: true } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
     return this.logs.list(principal.tenantId, query);
   }
 
   /** One execution with its inputs, rendered prompt, raw LLM response and parsed output. */
   @Get(':id')
-  @ApiEnvelope(ExecutionLogDetailResponse)
-  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<ExecutionLogDetailResponse> {
+  @ApiOperation({ operationId: 'getLog', summary: 'Get one execution log' })
+  @ApiEnvelope(ExecutionLogDetailResponse, { failures: { 400: true, 404: 'No execution log with this id in the tenant' } })
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<ExecutionLogDetailResponse> {
     return this.logs.get(principal.tenantId, id);
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminRoute } from '../../common/auth/admin-route.decorator';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { ModelResponse, toModelResponse } from './dto/model.response';
@@ -12,7 +12,9 @@ import { ModelsService } from './models.service';
 export class ModelsController {
   constructor(private readonly models: ModelsService) {}
 
+  /** Every model of the catalog, whether or not its provider is configured (`available`). */
   @Get()
+  @ApiOperation({ operationId: 'listModels', summary: 'List the model catalog' })
   @ApiEnvelope([ModelResponse])
   list(): ModelResponse[] {
     return this.models.list().map(toModelResponse);

@@ -1,14 +1,18 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
-import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
+import { UuidParam } from '../../common/http/api-schema.decorators';
 import { CreatePromptDto, ListPromptsQuery, UpdatePromptDto, ValidateTemplateDto } from './dto/prompt.dto';
 import { PromptResponse, TemplateValidationResponse } from './dto/prompt.response';
 import { PromptLifecycleService } from './prompt-lifecycle.service';
 import { PromptsService } from './prompts.service';
+
+const NOT_FOUND = "No prompt with this id in the tenant (or its endpoint is deleted)";
+const NO_ENDPOINT = 'No endpoint with this id in the tenant (or it is deleted)';
+const NAME_TAKEN = 'Another prompt of the endpoint that is not archived has this name or its slug';
 
 @ApiTags('prompts')
 @AdminRoute()
@@ -19,8 +23,10 @@ export class PromptsController {
     private readonly lifecycle: PromptLifecycleService,
   ) {}
 
+  /** The endpoint's prompts that are not archived, or only its archived ones with status=Archived. */
   @Get()
-  @ApiEnvelope([PromptResponse])
+  @ApiOperation({ operationId: 'listPrompts', summary: "List an endpoint's prompts" })
+  @ApiEnvelope([PromptResponse], { failures: { 400: true, 404: NO_ENDPOINT } })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListPromptsQuery): Promise<PromptResponse[]> {
     return this.prompts.list(principal.tenantId, query.endpointId, { status: query.status, search: query.search });
   }
@@ -29,30 +35,41 @@ export class PromptsController {
   @Post('validate')
   @HttpCode(200)
   @AllowReadOnly()
-  @ApiEnvelope(TemplateValidationResponse)
+  @ApiOperation({ operationId: 'validatePrompt', summary: 'Check a template' })
+  @ApiEnvelope(TemplateValidationResponse, { failures: { 400: 'The request failed validation, or the template is over the size limit', 404: NO_ENDPOINT, 413: true } })
   validate(@CurrentPrincipal() principal: Principal, @Body() dto: ValidateTemplateDto): Promise<TemplateValidationResponse> {
     return this.prompts.validateTemplate(principal.tenantId, dto.endpointId, dto.template);
   }
 
   @Get(':id')
-  @ApiEnvelope(PromptResponse)
-  get(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'getPrompt', summary: 'Get a prompt' })
+  @ApiEnvelope(PromptResponse, { failures: { 400: true, 404: NOT_FOUND } })
+  get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.prompts.get(principal.tenantId, id);
   }
 
   /** Creates a Draft prompt with its version 1. */
   @Post()
-  @ApiEnvelope(PromptResponse, { status: 201 })
+  @ApiOperation({ operationId: 'createPrompt', summary: 'Create a prompt' })
+  @ApiEnvelope(PromptResponse, {
+    status: 201,
+    write: true,
+    failures: { 400: 'The request failed validation: also a template that is not valid Liquid, or a model not in the catalog', 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true },
+  })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePromptDto): Promise<PromptResponse> {
     return this.prompts.create(principal.tenantId, dto);
   }
 
   /** A change of the template, model or settings creates a new version. */
   @Put(':id')
-  @ApiEnvelope(PromptResponse)
+  @ApiOperation({ operationId: 'updatePrompt', summary: 'Change a prompt' })
+  @ApiEnvelope(PromptResponse, {
+    write: true,
+    failures: { 400: 'The request failed validation: also a template that is not valid Liquid, or a model not in the catalog', 404: NOT_FOUND, 409: NAME_TAKEN, 413: true },
+  })
   update(
     @CurrentPrincipal() principal: Principal,
-    @Param('id', UuidParamPipe) id: string,
+    @UuidParam('id') id: string,
     @Body() dto: UpdatePromptDto,
   ): Promise<PromptResponse> {
     return this.prompts.update(principal.tenantId, id, dto);
@@ -61,47 +78,56 @@ export class PromptsController {
   /** Draft to Live. */
   @Post(':id/promote')
   @HttpCode(200)
-  @ApiEnvelope(PromptResponse)
-  promote(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'promotePrompt', summary: 'Promote a Draft prompt to Live' })
+  @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not a Draft' } })
+  promote(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.promote(principal.tenantId, id);
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */
   @Post(':id/demote')
   @HttpCode(200)
-  @ApiEnvelope(PromptResponse)
-  demote(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'demotePrompt', summary: 'Demote a Live prompt to Draft' })
+  @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not Live' } })
+  demote(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.demote(principal.tenantId, id);
   }
 
   /** Makes a Live prompt the endpoint's default, replacing the previous one. */
   @Post(':id/set-default')
   @HttpCode(200)
-  @ApiEnvelope(PromptResponse)
-  setDefault(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'setDefaultPrompt', summary: "Make a Live prompt its endpoint's default" })
+  @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not Live' } })
+  setDefault(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.setDefault(principal.tenantId, id);
   }
 
   /** Draft or Live to Archived (not the default). */
   @Post(':id/archive')
   @HttpCode(200)
-  @ApiEnvelope(PromptResponse)
-  archive(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'archivePrompt', summary: 'Archive a prompt' })
+  @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is the default or already archived' } })
+  archive(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.archive(principal.tenantId, id);
   }
 
   /** Archived to Draft. */
   @Post(':id/unarchive')
   @HttpCode(200)
-  @ApiEnvelope(PromptResponse)
-  unarchive(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'unarchivePrompt', summary: 'Unarchive a prompt as a Draft' })
+  @ApiEnvelope(PromptResponse, {
+    write: true,
+    failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not archived, or its name is now taken' },
+  })
+  unarchive(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.unarchive(principal.tenantId, id);
   }
 
   /** A clone as a new Draft named `<name> (copy)`. */
   @Post(':id/duplicate')
-  @ApiEnvelope(PromptResponse, { status: 201 })
-  duplicate(@CurrentPrincipal() principal: Principal, @Param('id', UuidParamPipe) id: string): Promise<PromptResponse> {
+  @ApiOperation({ operationId: 'duplicatePrompt', summary: 'Duplicate a prompt as a new Draft' })
+  @ApiEnvelope(PromptResponse, { status: 201, write: true, failures: { 400: true, 404: NOT_FOUND } })
+  duplicate(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.prompts.duplicate(principal.tenantId, id);
   }
 }
