@@ -1,6 +1,9 @@
 export type KeyType = 'endpoint' | 'admin';
 export type Permission = 'ReadWrite' | 'ReadOnly';
 export type KeyEnvironment = 'live' | 'test';
+export const KEY_TYPES: KeyType[] = ['endpoint', 'admin'];
+export const PERMISSIONS: Permission[] = ['ReadWrite', 'ReadOnly'];
+export const KEY_ENVIRONMENTS: KeyEnvironment[] = ['live', 'test'];
 
 export interface RateLimits {
   perMinute: number;

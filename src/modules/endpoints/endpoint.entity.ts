@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 export type Visibility = 'Public' | 'Private';
+export const VISIBILITIES: Visibility[] = ['Public', 'Private'];
 
 @Entity('endpoints')
 export class EndpointEntity {

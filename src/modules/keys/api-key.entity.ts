@@ -2,6 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 import type { KeyEnvironment, KeyType, Permission } from '../../common/auth/principal';
 
 export type KeyStatus = 'Active' | 'Revoked';
+export const KEY_STATUSES: KeyStatus[] = ['Active', 'Revoked'];
 
 @Entity('api_keys')
 export class ApiKeyEntity {

@@ -1,6 +1,9 @@
 import type { KeyEnvironment } from '../../common/auth/principal';
 
 export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
+export const EXECUTION_SOURCES: ExecutionSource[] = ['Api', 'TestPage', 'Internal'];
+export type ExecutionStatus = 'success' | 'error';
+export const EXECUTION_STATUSES: ExecutionStatus[] = ['success', 'error'];
 
 /** One execution, as the execution module hands it to the log writer. */
 export interface NewExecutionLog {
@@ -13,7 +16,7 @@ export interface NewExecutionLog {
   /** null for admin keys. */
   keyEnvironment: KeyEnvironment | null;
   requestId: string;
-  status: 'success' | 'error';
+  status: ExecutionStatus;
   httpStatus: number;
   errorCode: string | null;
   errorMessage: string | null;

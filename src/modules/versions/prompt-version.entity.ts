@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type VersionStatus = 'Draft' | 'Live' | 'Archived';
+export const VERSION_STATUSES: VersionStatus[] = ['Draft', 'Live', 'Archived'];
 
 /** One immutable saved state of a prompt; only `archived` (retention) changes after insert. */
 @Entity('prompt_versions')

@@ -1,10 +1,11 @@
-import { PartialType } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { ListPageQuery } from '../../../common/http/paging';
-import type { Visibility } from '../endpoint.entity';
+import { type Visibility, VISIBILITIES } from '../endpoint.entity';
 
 export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
 
@@ -14,6 +15,7 @@ export class CreateEndpointDto {
   name: string;
 
   /** Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
+  @ApiProperty({ pattern: PATH_PATTERN.source })
   @IsString() @MaxLength(300)
   @Matches(PATH_PATTERN, { message: 'path must match /api/v1/<slug> (lower-case letters, digits, -, _ and /)' })
   path: string;
@@ -23,7 +25,8 @@ export class CreateEndpointDto {
   description?: string;
 
   /** `Public` (default) or `Private` (admin keys only). */
-  @Omittable() @IsIn(['Public', 'Private'])
+  @ApiEnum('Visibility', VISIBILITIES)
+  @Omittable() @IsIn(VISIBILITIES)
   visibility?: Visibility;
 
   /** Dashboard category; null for none. */
@@ -35,22 +38,27 @@ export class CreateEndpointDto {
   cacheEnabled?: boolean;
 
   /** Lifetime of cached responses in seconds, 1..2592000. Default 300. */
+  @ApiInteger()
   @Omittable() @IsInt() @Min(1) @Max(2592000)
   cacheDurationSeconds?: number;
 
   /** Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerMinute?: number | null;
 
   /** Per-key requests per hour on this endpoint, 1..2147483647; null for no endpoint limit. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerHour?: number | null;
 
   /** Per-key requests per day on this endpoint, 1..2147483647; null for no endpoint limit. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerDay?: number | null;
 
   /** Bound on the whole LLM call in seconds, 1..600. Default 60. */
+  @ApiInteger()
   @Omittable() @IsInt() @Min(1) @Max(600)
   timeoutSeconds?: number;
 }
@@ -66,7 +74,8 @@ export class ListEndpointsQuery extends ListPageQuery {
   @Omittable() @IsString() @MaxLength(200)
   search?: string;
 
-  @Omittable() @IsIn(['Public', 'Private'])
+  @ApiEnum('Visibility', VISIBILITIES)
+  @Omittable() @IsIn(VISIBILITIES)
   visibility?: Visibility;
 
   /** Filter by category (exact match). */

@@ -1,46 +1,79 @@
-import type { EndpointEntity, Visibility } from '../endpoint.entity';
-import type { InputDataType, InputFieldEntity, OutputDataType, OutputFieldEntity } from '../endpoint-field.entity';
+import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { type EndpointEntity, type Visibility, VISIBILITIES } from '../endpoint.entity';
+import {
+  INPUT_DATA_TYPES,
+  type InputDataType,
+  type InputFieldEntity,
+  OUTPUT_DATA_TYPES,
+  type OutputDataType,
+  type OutputFieldEntity,
+} from '../endpoint-field.entity';
 
 export class InputFieldResponse {
+  @ApiUuid()
   id: string;
   name: string;
+  @ApiEnum('InputDataType', INPUT_DATA_TYPES)
   dataType: InputDataType;
   isRequired: boolean;
   description: string;
+  /** string fields: the longest accepted value. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   maxLength: number | null;
+  /** integer and number fields: the smallest accepted value. */
   minimum: number | null;
+  /** integer and number fields: the largest accepted value. */
   maximum: number | null;
   /** Any JSON value of the field's type, or null. */
+  @ApiAnyJson()
   defaultValue: unknown;
 }
 
 export class OutputFieldResponse {
+  @ApiUuid()
   id: string;
   name: string;
+  @ApiEnum('OutputDataType', OUTPUT_DATA_TYPES)
   dataType: OutputDataType;
   description: string;
   exampleValue: string | null;
 }
 
 export class EndpointResponse {
+  @ApiUuid()
   id: string;
   name: string;
+  /** Execution path, `/api/v1/<slug>`. */
   path: string;
   description: string;
+  @ApiEnum('Visibility', VISIBILITIES)
   visibility: Visibility;
   category: string | null;
   cacheEnabled: boolean;
+  /** Lifetime of cached responses in seconds. */
+  @ApiInteger({ minimum: 1, maximum: 2592000 })
   cacheDurationSeconds: number;
+  /** Per-key requests per minute on this endpoint; null for no endpoint limit. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   rateLimitPerMinute: number | null;
+  /** Per-key requests per hour on this endpoint; null for no endpoint limit. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   rateLimitPerHour: number | null;
+  /** Per-key requests per day on this endpoint; null for no endpoint limit. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   rateLimitPerDay: number | null;
+  /** Bound on the whole LLM call in seconds. */
+  @ApiInteger({ minimum: 1, maximum: 600 })
   timeoutSeconds: number;
   /** The endpoint's default Live prompt; null when none. */
+  @ApiUuid()
   defaultPromptId: string | null;
   inputFields: InputFieldResponse[];
   outputFields: OutputFieldResponse[];
   createdAt: Date;
   updatedAt: Date;
+  /** When it was soft-deleted; null while it is not. */
   deletedAt: Date | null;
 }
 

@@ -1,5 +1,6 @@
-import { PartialType } from '@nestjs/swagger';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ApiAnyJson, ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { InputDataType, OutputDataType } from '../endpoint-field.entity';
@@ -10,9 +11,11 @@ const NAME_MESSAGE = 'name must start with a letter or _ and contain only letter
 
 export class CreateInputFieldDto {
   /** Key in the request body; read in templates as `inputs.<name>`. */
+  @ApiProperty({ pattern: FIELD_NAME_PATTERN.source })
   @IsString() @MaxLength(100) @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
   name: string;
 
+  @ApiEnum('InputDataType', INPUT_DATA_TYPES)
   @IsIn(INPUT_DATA_TYPES)
   dataType: InputDataType;
 
@@ -24,6 +27,7 @@ export class CreateInputFieldDto {
   description?: string;
 
   /** string fields: the longest accepted value, 1..2147483647. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   maxLength?: number | null;
 
@@ -35,7 +39,8 @@ export class CreateInputFieldDto {
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   maximum?: number | null;
 
-  /** A JSON value of the field's type, used when the field is absent from a request. */
+  /** A JSON value of the field's type, used when the field is absent from a request; null for none. */
+  @ApiAnyJson()
   @IsOptional()
   defaultValue?: unknown;
 }
@@ -43,10 +48,13 @@ export class CreateInputFieldDto {
 export class UpdateInputFieldDto extends PartialType(CreateInputFieldDto, { skipNullProperties: false }) {}
 
 export class CreateOutputFieldDto {
+  /** Key in the answer's JSON object. */
+  @ApiProperty({ pattern: FIELD_NAME_PATTERN.source })
   @IsString() @MaxLength(100) @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
   name: string;
 
   /** An `image` output field makes the endpoint image-generating. */
+  @ApiEnum('OutputDataType', OUTPUT_DATA_TYPES)
   @IsIn(OUTPUT_DATA_TYPES)
   dataType: OutputDataType;
 

@@ -1,6 +1,7 @@
 import { PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
-import type { KeyEnvironment, KeyType, Permission } from '../../../common/auth/principal';
+import { KEY_ENVIRONMENTS, KEY_TYPES, type KeyEnvironment, type KeyType, type Permission, PERMISSIONS } from '../../../common/auth/principal';
+import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 
@@ -10,30 +11,37 @@ export class CreateKeyDto {
   name: string;
 
   /** `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them. */
-  @IsIn(['endpoint', 'admin'])
+  @ApiEnum('KeyType', KEY_TYPES)
+  @IsIn(KEY_TYPES)
   type: KeyType;
 
   /** Endpoint keys only; default `live`. */
-  @Omittable() @IsIn(['live', 'test'])
+  @ApiEnum('KeyEnvironment', KEY_ENVIRONMENTS)
+  @Omittable() @IsIn(KEY_ENVIRONMENTS)
   environment?: KeyEnvironment;
 
   /** Admin keys only; default `ReadWrite`. */
-  @Omittable() @IsIn(['ReadWrite', 'ReadOnly'])
+  @ApiEnum('Permission', PERMISSIONS)
+  @Omittable() @IsIn(PERMISSIONS)
   permission?: Permission;
 
   /** Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
+  @ApiUuid()
   @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   endpointIds?: string[] | null;
 
   /** Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerMinute?: number | null;
 
   /** Per-key override of the default 1,000 requests per hour, 1..2147483647; null restores the default. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerHour?: number | null;
 
   /** Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
+  @ApiInteger()
   @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
   rateLimitPerDay?: number | null;
 }

@@ -1,23 +1,38 @@
-import type { KeyEnvironment, KeyType, Permission } from '../../../common/auth/principal';
-import type { ApiKeyEntity, KeyStatus } from '../api-key.entity';
+import { KEY_ENVIRONMENTS, KEY_TYPES, type KeyEnvironment, type KeyType, type Permission, PERMISSIONS } from '../../../common/auth/principal';
+import { ApiEnum, ApiInteger, ApiNullableEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { type ApiKeyEntity, KEY_STATUSES, type KeyStatus } from '../api-key.entity';
 
 export const DEFAULT_RATE_LIMITS = { perMinute: 60, perHour: 1000, perDay: 10000 } as const;
 
 export class KeyResponse {
+  @ApiUuid()
   id: string;
   name: string;
+  @ApiEnum('KeyType', KEY_TYPES)
   type: KeyType;
+  /** Endpoint keys: `live` or `test`; null for admin keys. */
+  @ApiNullableEnum(KEY_ENVIRONMENTS)
   environment: KeyEnvironment | null;
+  /** Admin keys: `ReadWrite` or `ReadOnly`; null for endpoint keys. */
+  @ApiNullableEnum(PERMISSIONS)
   permission: Permission | null;
   /** The last four characters of the key; the full value is never shown again. */
   last4: string;
+  @ApiEnum('KeyStatus', KEY_STATUSES)
   status: KeyStatus;
   createdAt: Date;
+  /** Last authenticated use (kept to within a few seconds); null before the first. */
   lastUsedAt: Date | null;
+  /** The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
+  @ApiUuid()
   endpointIds: string[] | null;
   /** The limits in force (the key's override or the default). */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   rateLimitPerMinute: number;
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   rateLimitPerHour: number;
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   rateLimitPerDay: number;
 }
 

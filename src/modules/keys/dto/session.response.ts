@@ -1,10 +1,12 @@
-import type { Plan } from '../../tenants/tenant.entity';
+import { ApiEnum } from '../../../common/http/api-schema.decorators';
+import { type Plan, PLANS } from '../../tenants/tenant.entity';
 import { KeyResponse } from './key.response';
 
 export class SessionTenant {
   /** The tenant's slug: its host is `<slug>.<BASE_DOMAIN>`. */
   slug: string;
   name: string;
+  @ApiEnum('Plan', PLANS)
   plan: Plan;
 }
 

@@ -1,28 +1,80 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { KEY_ENVIRONMENTS, type KeyEnvironment } from '../../../common/auth/principal';
+import type { AppErrorCode } from '../../../common/errors/app-error';
+import { ApiAnyJson, ApiEnum, ApiInteger, ApiNullableEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import type { ExecutionLogEntity } from '../execution-log.entity';
 import type { ExecutionLogSummary } from '../execution-logs.repository';
+import { EXECUTION_SOURCES, EXECUTION_STATUSES, type ExecutionSource, type ExecutionStatus } from '../new-execution-log';
+
+/**
+ * The errorCode of a failed execution: an error code of the service, a reason the prompt could not be selected, or
+ * internal_error for a failure nobody expected.
+ */
+export const EXECUTION_ERROR_CODES = [
+  'validation_error',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limit_exceeded',
+  'prompt_error',
+  'upstream_error',
+  'timeout',
+  'service_unavailable',
+  'prompt_not_found',
+  'prompt_not_live',
+  'prompt_archived',
+  'no_default_prompt',
+  'internal_error',
+] as const;
+
+// Every error code of the service is one an execution can be logged with: this fails to compile when one is missing.
+const everyAppErrorCode: Exclude<AppErrorCode, (typeof EXECUTION_ERROR_CODES)[number]> extends never ? true : never = true;
+void everyAppErrorCode;
 
 /** One execution. */
 export class ExecutionLogResponse {
+  @ApiUuid()
   id: string;
+  @ApiUuid()
   endpointId: string;
+  /** The prompt that ran; null when none was selected. */
+  @ApiUuid()
   promptId: string | null;
+  /** Its version that ran. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   promptVersion: number | null;
-  /** `Api`, `TestPage` or `Internal`. */
-  source: string;
+  /** `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
+  @ApiEnum('ExecutionSource', EXECUTION_SOURCES)
+  source: ExecutionSource;
+  @ApiUuid()
   keyId: string | null;
   /** `live` or `test` for endpoint keys; null for admin keys. */
-  keyEnvironment: string | null;
+  @ApiNullableEnum(KEY_ENVIRONMENTS)
+  keyEnvironment: KeyEnvironment | null;
+  /** The X-Request-Id of the execution. */
   requestId: string;
-  /** `success` or `error`. */
-  status: string;
+  @ApiEnum('ExecutionStatus', EXECUTION_STATUSES)
+  status: ExecutionStatus;
+  /** The HTTP status the execution was answered with. */
+  @ApiInteger({ minimum: 100, maximum: 599 })
   httpStatus: number;
+  /** Why it failed; null on success. */
+  @ApiNullableEnum(EXECUTION_ERROR_CODES)
   errorCode: string | null;
+  /** Answered from the response cache. */
   cached: boolean;
   llmModel: string | null;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
   inputTokens: number | null;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
   outputTokens: number | null;
   /** USD, from the model list's pricing; null when a price is unknown. */
+  @ApiProperty({ minimum: 0 })
   costUsd: number | null;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
   latencyMs: number;
   createdAt: Date;
   /**
@@ -34,10 +86,13 @@ export class ExecutionLogResponse {
 
 /** GET /logs/{id}: the record plus what was sent to and received from the model. */
 export class ExecutionLogDetailResponse extends ExecutionLogResponse {
-  /** The request body as validated (defaults applied). */
+  /** The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
+  @ApiAnyJson()
   inputs: unknown;
   renderedPrompt: string | null;
   rawResponse: string | null;
+  /** The answer parsed from the model's output: any JSON value (null when there was none). */
+  @ApiAnyJson()
   parsedOutput: unknown;
   errorMessage: string | null;
 }
@@ -45,9 +100,12 @@ export class ExecutionLogDetailResponse extends ExecutionLogResponse {
 /** GET /logs: one page, newest first. */
 export class ExecutionLogPageResponse {
   items: ExecutionLogResponse[];
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   page: number;
+  @ApiInteger({ minimum: 1, maximum: 50 })
   pageSize: number;
   /** Rows matching the filters, counted up to 10,000 (see totalIsExact). */
+  @ApiInteger({ minimum: 0, maximum: 10000 })
   total: number;
   /** false when more than 10,000 rows match: `total` is then 10,000, a lower bound. */
   totalIsExact: boolean;

@@ -1,7 +1,8 @@
 import { IsIn, IsISO8601, IsUUID } from 'class-validator';
+import { ApiDateTime, ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
-import type { ExecutionSource } from '../new-execution-log';
+import { EXECUTION_SOURCES, EXECUTION_STATUSES, type ExecutionSource, type ExecutionStatus } from '../new-execution-log';
 
 /** Log page size, default 20, maximum 50. */
 export const LOG_PAGE_SIZE = { default: 20, max: 50 } as const;
@@ -13,22 +14,26 @@ export class ListLogsQuery {
   endpointId?: string;
 
   /** `Api`, `TestPage` or `Internal`. */
-  @Omittable() @IsIn(['Api', 'TestPage', 'Internal'])
+  @ApiEnum('ExecutionSource', EXECUTION_SOURCES)
+  @Omittable() @IsIn(EXECUTION_SOURCES)
   source?: ExecutionSource;
 
   /** `success` or `error`. */
-  @Omittable() @IsIn(['success', 'error'])
-  status?: 'success' | 'error';
+  @ApiEnum('ExecutionStatus', EXECUTION_STATUSES)
+  @Omittable() @IsIn(EXECUTION_STATUSES)
+  status?: ExecutionStatus;
 
   /** Only executions of this prompt. */
   @Omittable() @IsUUID('all')
   promptId?: string;
 
   /** ISO 8601 timestamp; executions at or after it. */
+  @ApiDateTime()
   @Omittable() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 timestamp' })
   from?: string;
 
   /** ISO 8601 timestamp; executions before it. */
+  @ApiDateTime()
   @Omittable() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 timestamp' })
   to?: string;
 

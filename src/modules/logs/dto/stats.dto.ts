@@ -1,6 +1,9 @@
 import { IsIn, IsISO8601, IsUUID } from 'class-validator';
+import { ApiDateTime, ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { StatsInterval } from '../execution-logs.repository';
+
+export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
 
 /** Query of GET /admin/v1/stats. */
 export class StatsQuery {
@@ -9,14 +12,17 @@ export class StatsQuery {
   endpointId?: string;
 
   /** ISO 8601 timestamp, inclusive. Default: 7 days (interval=day) or 24 hours (interval=hour) before `to`. */
+  @ApiDateTime()
   @Omittable() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 timestamp' })
   from?: string;
 
   /** ISO 8601 timestamp, exclusive. Default now. */
+  @ApiDateTime()
   @Omittable() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 timestamp' })
   to?: string;
 
   /** Bucket size of the time series, in UTC: `hour` or `day` (default). */
-  @Omittable() @IsIn(['hour', 'day'])
+  @ApiEnum('StatsInterval', STATS_INTERVALS)
+  @Omittable() @IsIn(STATS_INTERVALS)
   interval?: StatsInterval;
 }

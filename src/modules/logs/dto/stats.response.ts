@@ -1,25 +1,42 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
+import type { StatsInterval } from '../execution-logs.repository';
+import { STATS_INTERVALS } from './stats.dto';
+
 /** p50 and p95 of latencyMs (percentile_cont over every call, cache hits included); null without calls. */
 export class LatencyPercentilesResponse {
+  @ApiProperty({ minimum: 0 })
   p50: number | null;
+  @ApiProperty({ minimum: 0 })
   p95: number | null;
 }
 
 export class StatsFiguresResponse {
+  @ApiInteger({ minimum: 0 })
   calls: number;
+  @ApiInteger({ minimum: 0 })
   errors: number;
   /** Errors per errorCode (`timeout`, `upstream_error`, `validation_error`, …). */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer', minimum: 1 } })
   errorsByCode: Record<string, number>;
+  @ApiInteger({ minimum: 0 })
   cacheHits: number;
   latencyMs: LatencyPercentilesResponse;
+  @ApiInteger({ minimum: 0 })
   inputTokens: number;
+  @ApiInteger({ minimum: 0 })
   outputTokens: number;
+  /** USD, summed over the calls whose price is known. */
+  @ApiProperty({ minimum: 0 })
   costUsd: number;
 }
 
 export class StatsTotalsResponse extends StatsFiguresResponse {
   /** errors / calls; null without calls. */
+  @ApiProperty({ minimum: 0, maximum: 1 })
   errorRate: number | null;
   /** cacheHits / calls; null without calls. */
+  @ApiProperty({ minimum: 0, maximum: 1 })
   cacheHitRate: number | null;
 }
 
@@ -30,10 +47,15 @@ export class StatsBucketResponse extends StatsFiguresResponse {
 
 /** GET /stats: totals over [from, to) and one bucket per hour or day, empty buckets included. */
 export class StatsResponse {
+  /** The endpoint asked for; null for all of the tenant's endpoints. */
+  @ApiUuid()
   endpointId: string | null;
+  /** Start of the period, inclusive. */
   from: Date;
+  /** End of the period, exclusive. */
   to: Date;
-  interval: string;
+  @ApiEnum('StatsInterval', STATS_INTERVALS)
+  interval: StatsInterval;
   totals: StatsTotalsResponse;
   series: StatsBucketResponse[];
 }

@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiInteger } from '../../../common/http/api-schema.decorators';
 import type { ModelInfo } from '../model';
 
 export class ModelCapabilitiesResponse {
@@ -11,18 +13,27 @@ export class ModelCapabilitiesResponse {
 
 export class ModelPricingResponse {
   /** USD per million input tokens; null when unknown. */
+  @ApiProperty({ minimum: 0 })
   inputPerMillionTokens: number | null;
+  /** USD per million output tokens; null when unknown. */
+  @ApiProperty({ minimum: 0 })
   outputPerMillionTokens: number | null;
-  /** USD per generated image, for image models. */
+  /** USD per generated image, for image models; null otherwise or when unknown. */
+  @ApiProperty({ minimum: 0 })
   perImage: number | null;
   currency: 'USD';
 }
 
 export class ModelResponse {
+  /** The model id prompts name in `llmModel`. */
   id: string;
   provider: string;
   displayName: string;
+  /** Tokens of input and output together; null when unknown. */
+  @ApiInteger({ minimum: 1 })
   contextWindow: number | null;
+  /** Most tokens one answer may have; null when unknown. */
+  @ApiInteger({ minimum: 1 })
   maxOutputTokens: number | null;
   capabilities: ModelCapabilitiesResponse;
   pricing: ModelPricingResponse;

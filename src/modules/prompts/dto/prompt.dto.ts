@@ -1,6 +1,7 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { PromptStatus } from '../executable-prompt';
@@ -30,6 +31,7 @@ export class CreatePromptDto {
   temperature?: number;
 
   /** At least 1, default 1024. */
+  @ApiInteger()
   @Omittable() @IsInt() @Min(1) @Max(2_000_000)
   maxTokens?: number;
 
@@ -51,6 +53,7 @@ export class ListPromptsQuery {
   endpointId: string;
 
   /** Archived prompts are listed only with status=Archived. */
+  @ApiEnum('PromptStatus', PROMPT_STATUSES)
   @Omittable() @IsIn(PROMPT_STATUSES)
   status?: PromptStatus;
 
@@ -69,9 +72,13 @@ export class ValidateTemplateDto {
 }
 
 export class CompareVersionsQuery {
+  /** The version the diff starts from (its removed lines). */
+  @ApiInteger()
   @Type(() => Number) @IsInt({ message: 'from must be a version number' }) @Min(1) @Max(MAX_INTEGER)
   from: number;
 
+  /** The version the diff leads to (its added lines). */
+  @ApiInteger()
   @Type(() => Number) @IsInt({ message: 'to must be a version number' }) @Min(1) @Max(MAX_INTEGER)
   to: number;
 }

@@ -1,23 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import type { PromptStatus } from '../executable-prompt';
 import type { PromptEntity } from '../prompt.entity';
 import type { TemplateAnalysis, TemplateProblem } from '../template/liquid-template';
+import { PROMPT_STATUSES } from './prompt.dto';
 
 export class PromptResponse {
+  @ApiUuid()
   id: string;
+  @ApiUuid()
   endpointId: string;
   name: string;
   /** Derived from the name; selects the prompt in execution requests (`?prompt=`). */
   slug: string;
   template: string;
   llmModel: string;
+  @ApiProperty({ minimum: 0, maximum: 2 })
   temperature: number;
+  @ApiInteger({ minimum: 1, maximum: 2_000_000 })
   maxTokens: number;
+  /** Provider-specific settings. */
   customParameters: Record<string, unknown>;
   /** `Draft`, `Live` or `Archived`. */
+  @ApiEnum('PromptStatus', PROMPT_STATUSES)
   status: PromptStatus;
   /** Whether this prompt is its endpoint's default. */
   isDefault: boolean;
   /** Number of the latest version. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   currentVersion: number;
   changeNotes: string | null;
   createdAt: Date;
@@ -47,7 +58,10 @@ export function toPromptResponse(prompt: PromptEntity, defaultPromptId: string |
 export class TemplateProblemResponse implements TemplateProblem {
   message: string;
   /** 1-based; null when the problem has no position (size or parse limits). */
+  @ApiInteger({ minimum: 1 })
   line: number | null;
+  /** 1-based; null with line. */
+  @ApiInteger({ minimum: 1 })
   column: number | null;
 }
 

@@ -1,15 +1,23 @@
-import type { PromptVersionEntity, VersionStatus } from '../prompt-version.entity';
+import { ApiProperty } from '@nestjs/swagger';
+import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { type PromptVersionEntity, VERSION_STATUSES, type VersionStatus } from '../prompt-version.entity';
 import type { SettingChange, TemplateDiffLine, VersionComparison } from '../version-compare';
 
 export class PromptVersionResponse {
+  @ApiUuid()
   promptId: string;
   /** Sequential from 1, without gaps. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   versionNumber: number;
   /** The prompt's status when this version was saved. */
+  @ApiEnum('PromptStatus', VERSION_STATUSES)
   status: VersionStatus;
   template: string;
   llmModel: string;
+  @ApiProperty({ minimum: 0, maximum: 2 })
   temperature: number;
+  @ApiInteger({ minimum: 1, maximum: 2_000_000 })
   maxTokens: number;
   customParameters: Record<string, unknown>;
   changeNotes: string | null;
@@ -35,7 +43,10 @@ export function toPromptVersionResponse(version: PromptVersionEntity): PromptVer
 }
 
 export class VersionSummaryResponse {
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   versionNumber: number;
+  /** The prompt's status when this version was saved. */
+  @ApiEnum('PromptStatus', VERSION_STATUSES)
   status: VersionStatus;
   createdAt: Date;
   changeNotes: string | null;
@@ -44,7 +55,11 @@ export class VersionSummaryResponse {
 export class TemplateDiffLineResponse implements TemplateDiffLine {
   /** `added`, `removed` or `unchanged`. */
   type: 'added' | 'removed' | 'unchanged';
+  /** 1-based line in the from version's template; null for an added line. */
+  @ApiInteger({ minimum: 1 })
   fromLine: number | null;
+  /** 1-based line in the to version's template; null for a removed line. */
+  @ApiInteger({ minimum: 1 })
   toLine: number | null;
   text: string;
 }
@@ -52,11 +67,16 @@ export class TemplateDiffLineResponse implements TemplateDiffLine {
 export class SettingChangeResponse implements SettingChange {
   /** `llmModel`, `temperature`, `maxTokens` or `customParameters`. */
   setting: 'llmModel' | 'temperature' | 'maxTokens' | 'customParameters';
+  /** Its value in the from version: any JSON value (a string, a number or an object, by setting). */
+  @ApiAnyJson()
   from: unknown;
+  /** Its value in the to version. */
+  @ApiAnyJson()
   to: unknown;
 }
 
 export class VersionComparisonResponse {
+  @ApiUuid()
   promptId: string;
   from: VersionSummaryResponse;
   to: VersionSummaryResponse;
