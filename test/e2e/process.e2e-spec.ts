@@ -156,7 +156,7 @@ describe('the built service as a process', () => {
     expect(list.get.responses['200'].content['application/json'].schema.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/EndpointResponse' } });
     expect(list.post.responses['201'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/EndpointResponse' });
     expect(list.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateEndpointDto' });
-    expect(list.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['deleted', 'page', 'pageSize', 'search', 'visibility']);
+    expect(list.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'deleted', 'page', 'pageSize', 'search', 'visibility']);
     const pageSize = (path: string) => document.paths[path].get.parameters.find((p: { name: string }) => p.name === 'pageSize');
     expect(pageSize('/admin/v1/endpoints')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } });
     expect(pageSize('/admin/v1/keys')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } });

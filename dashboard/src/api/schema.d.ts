@@ -9,10 +9,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the tenant's keys, oldest first; `Link: <…>; rel="next"` when another page follows. */
-        get: operations["KeysController_list"];
+        /**
+         * List the tenant's keys
+         * @description A page of the tenant's keys, oldest first; `Link: <…>; rel="next"` when another page follows.
+         */
+        get: operations["listKeys"];
         put?: never;
-        post: operations["KeysController_create"];
+        /**
+         * Create an API key
+         * @description The answer holds the key's full value, once: it cannot be read again.
+         */
+        post: operations["createKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -26,8 +33,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["KeysController_get"];
-        put: operations["KeysController_update"];
+        /** Get a key */
+        get: operations["getKey"];
+        /** Change a key's name, endpoints or limits */
+        put: operations["updateKey"];
         post?: never;
         delete?: never;
         options?: never;
@@ -44,7 +53,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["KeysController_revoke"];
+        /**
+         * Revoke a key
+         * @description The key is refused from its next request on, on every instance.
+         */
+        post: operations["revokeKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -58,8 +71,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The presented admin key and its tenant (name, slug, plan): what a client shows after signing in. */
-        get: operations["SessionController_get"];
+        /**
+         * Who the presented admin key is
+         * @description The presented admin key and its tenant (name, slug, plan): what a client shows after signing in.
+         */
+        get: operations["getSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -75,10 +91,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the tenant's endpoints, oldest first; `Link: <…>; rel="next"` when another page follows. */
-        get: operations["EndpointsController_list"];
+        /**
+         * List the tenant's endpoints
+         * @description A page of the tenant's endpoints, oldest first; `Link: <…>; rel="next"` when another page follows.
+         */
+        get: operations["listEndpoints"];
         put?: never;
-        post: operations["EndpointsController_create"];
+        /** Create an endpoint */
+        post: operations["createEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -92,11 +112,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["EndpointsController_get"];
-        put: operations["EndpointsController_update"];
+        /** Get an endpoint with its fields */
+        get: operations["getEndpoint"];
+        /** Change an endpoint */
+        put: operations["updateEndpoint"];
         post?: never;
-        /** Soft delete; `?permanent=true` removes the endpoint with its prompts, versions, logs and cached responses. */
-        delete: operations["EndpointsController_delete"];
+        /**
+         * Delete an endpoint (soft, or permanently)
+         * @description Soft delete; `?permanent=true` removes the endpoint with its prompts, versions, logs and cached responses.
+         */
+        delete: operations["deleteEndpoint"];
         options?: never;
         head?: never;
         patch?: never;
@@ -111,7 +136,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["EndpointsController_restore"];
+        /** Restore a soft-deleted endpoint */
+        post: operations["restoreEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -127,7 +153,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["EndpointFieldsController_addInput"];
+        /** Add an input field to an endpoint */
+        post: operations["addInputField"];
         delete?: never;
         options?: never;
         head?: never;
@@ -142,9 +169,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: operations["EndpointFieldsController_updateInput"];
+        /** Change an input field */
+        put: operations["updateInputField"];
         post?: never;
-        delete: operations["EndpointFieldsController_deleteInput"];
+        /** Remove an input field */
+        delete: operations["deleteInputField"];
         options?: never;
         head?: never;
         patch?: never;
@@ -159,7 +188,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["EndpointFieldsController_addOutput"];
+        /** Add an output field to an endpoint */
+        post: operations["addOutputField"];
         delete?: never;
         options?: never;
         head?: never;
@@ -174,9 +204,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: operations["EndpointFieldsController_updateOutput"];
+        /** Change an output field */
+        put: operations["updateOutputField"];
         post?: never;
-        delete: operations["EndpointFieldsController_deleteOutput"];
+        /** Remove an output field */
+        delete: operations["deleteOutputField"];
         options?: never;
         head?: never;
         patch?: never;
@@ -189,7 +221,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["ModelsController_list"];
+        /**
+         * List the model catalog
+         * @description Every model of the catalog, whether or not its provider is configured (`available`).
+         */
+        get: operations["listModels"];
         put?: never;
         post?: never;
         delete?: never;
@@ -205,10 +241,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["PromptsController_list"];
+        /**
+         * List an endpoint's prompts
+         * @description The endpoint's prompts that are not archived, or only its archived ones with status=Archived.
+         */
+        get: operations["listPrompts"];
         put?: never;
-        /** Creates a Draft prompt with its version 1. */
-        post: operations["PromptsController_create"];
+        /**
+         * Create a prompt
+         * @description Creates a Draft prompt with its version 1.
+         */
+        post: operations["createPrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -224,8 +267,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Checks a template for syntax errors and unknown variables; changes nothing, so ReadOnly keys may call it. */
-        post: operations["PromptsController_validate"];
+        /**
+         * Check a template
+         * @description Checks a template for syntax errors and unknown variables; changes nothing, so ReadOnly keys may call it.
+         */
+        post: operations["validatePrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -239,9 +285,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["PromptsController_get"];
-        /** A change of the template, model or settings creates a new version. */
-        put: operations["PromptsController_update"];
+        /** Get a prompt */
+        get: operations["getPrompt"];
+        /**
+         * Change a prompt
+         * @description A change of the template, model or settings creates a new version.
+         */
+        put: operations["updatePrompt"];
         post?: never;
         delete?: never;
         options?: never;
@@ -258,8 +308,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Draft to Live. */
-        post: operations["PromptsController_promote"];
+        /**
+         * Promote a Draft prompt to Live
+         * @description Draft to Live.
+         */
+        post: operations["promotePrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -275,8 +328,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Live to Draft; demoting the default clears the endpoint's default. */
-        post: operations["PromptsController_demote"];
+        /**
+         * Demote a Live prompt to Draft
+         * @description Live to Draft; demoting the default clears the endpoint's default.
+         */
+        post: operations["demotePrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -292,8 +348,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Makes a Live prompt the endpoint's default, replacing the previous one. */
-        post: operations["PromptsController_setDefault"];
+        /**
+         * Make a Live prompt its endpoint's default
+         * @description Makes a Live prompt the endpoint's default, replacing the previous one.
+         */
+        post: operations["setDefaultPrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -309,8 +368,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Draft or Live to Archived (not the default). */
-        post: operations["PromptsController_archive"];
+        /**
+         * Archive a prompt
+         * @description Draft or Live to Archived (not the default).
+         */
+        post: operations["archivePrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -326,8 +388,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Archived to Draft. */
-        post: operations["PromptsController_unarchive"];
+        /**
+         * Unarchive a prompt as a Draft
+         * @description Archived to Draft.
+         */
+        post: operations["unarchivePrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -343,8 +408,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A clone as a new Draft named `<name> (copy)`. */
-        post: operations["PromptsController_duplicate"];
+        /**
+         * Duplicate a prompt as a new Draft
+         * @description A clone as a new Draft named `<name> (copy)`.
+         */
+        post: operations["duplicatePrompt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -358,8 +426,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every version, oldest first, including those archived by the plan's history limit. */
-        get: operations["PromptVersionsController_list"];
+        /**
+         * List a prompt's versions
+         * @description Every version, oldest first, including those archived by the plan's history limit.
+         */
+        get: operations["listVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -375,8 +446,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A line diff of the two versions' templates and the settings that differ. */
-        get: operations["PromptVersionsController_compare"];
+        /**
+         * Compare two versions of a prompt
+         * @description A line diff of the two versions' templates and the settings that differ.
+         */
+        get: operations["compareVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -392,7 +466,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["PromptVersionsController_get"];
+        /** Get one version of a prompt */
+        get: operations["getVersion"];
         put?: never;
         post?: never;
         delete?: never;
@@ -410,8 +485,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new Draft prompt with that version's content; the original and its history are unchanged. */
-        post: operations["PromptVersionsController_restore"];
+        /**
+         * Restore a version as a new Draft prompt
+         * @description A new Draft prompt with that version's content; the original and its history are unchanged.
+         */
+        post: operations["restoreVersion"];
         delete?: never;
         options?: never;
         head?: never;
@@ -425,8 +503,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of the tenant's execution logs, newest first, with the (capped) number of matching rows. */
-        get: operations["LogsController_list"];
+        /**
+         * List execution logs
+         * @description A page of the tenant's execution logs, newest first, with the (capped) number of matching rows.
+         */
+        get: operations["listLogs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -442,8 +523,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One execution with its inputs, rendered prompt, raw LLM response and parsed output. */
-        get: operations["LogsController_get"];
+        /**
+         * Get one execution log
+         * @description One execution with its inputs, rendered prompt, raw LLM response and parsed output.
+         */
+        get: operations["getLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -459,8 +543,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and a UTC hourly or daily series. */
-        get: operations["StatsController_get"];
+        /**
+         * Usage statistics over time
+         * @description Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and a UTC hourly or daily series.
+         */
+        get: operations["getStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -476,8 +563,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers. */
-        get: operations["HealthController_live"];
+        /**
+         * Liveness probe
+         * @description Liveness: the process answers.
+         */
+        get: operations["getLiveness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -493,8 +583,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database (and Redis, when configured) answer. */
-        get: operations["HealthController_ready"];
+        /**
+         * Readiness probe
+         * @description Readiness: the database (and Redis, when configured) answer.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -512,8 +605,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** `data` is what the execution API would answer for these inputs (any JSON value). */
-        post: operations["ExecutionAdminController_testRun"];
+        /**
+         * Test-run a prompt of an endpoint
+         * @description `data.output` is what the execution API would answer for these inputs; beside it, the rendered prompt, the prompt
+         *     version and model that ran, tokens, cost, latency and the id of the log row (source TestPage). A failure answers
+         *     the execution's error status with its message in the envelope.
+         */
+        post: operations["runTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -524,49 +622,67 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An admin refusal: `succeeded` false, one message per problem, and no data. */
+        FailureEnvelope: {
+            /** @enum {boolean} */
+            succeeded: false;
+            /** @description One message per problem, each naming its field when it has one. */
+            messages: string[];
+            /**
+             * @description Always null.
+             * @enum {object|null}
+             */
+            data: never | null;
+        };
+        /** @enum {string} */
+        KeyType: "endpoint" | "admin";
+        /** @enum {string} */
+        KeyStatus: "Active" | "Revoked";
         CreatedKeyResponse: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["KeyType"];
+            /**
+             * @description Endpoint keys: `live` or `test`; null for admin keys.
+             * @enum {string|null}
+             */
+            environment: "live" | "test" | null;
+            /**
+             * @description Admin keys: `ReadWrite` or `ReadOnly`; null for endpoint keys.
+             * @enum {string|null}
+             */
+            permission: "ReadWrite" | "ReadOnly" | null;
+            status: components["schemas"]["KeyStatus"];
+            /** @description The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
+            endpointIds: string[] | null;
+            /** @description The limits in force (the key's override or the default). */
+            rateLimitPerMinute: number;
+            rateLimitPerHour: number;
+            rateLimitPerDay: number;
             /** @description The full key. Shown this once: store it now. */
             key: string;
-            id: string;
             name: string;
-            /** @enum {string} */
-            type: "endpoint" | "admin";
-            /** @enum {string|null} */
-            environment: "live" | "test" | null;
-            /** @enum {string|null} */
-            permission: "ReadWrite" | "ReadOnly" | null;
             /** @description The last four characters of the key; the full value is never shown again. */
             last4: string;
-            /** @enum {string} */
-            status: "Active" | "Revoked";
             /** Format: date-time */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last authenticated use (kept to within a few seconds); null before the first.
+             */
             lastUsedAt: string | null;
-            endpointIds: string[] | null;
-            /** @description The limits in force (the key's override or the default). */
-            rateLimitPerMinute: number;
-            rateLimitPerHour: number;
-            rateLimitPerDay: number;
         };
+        /** @enum {string} */
+        KeyEnvironment: "live" | "test";
+        /** @enum {string} */
+        Permission: "ReadWrite" | "ReadOnly";
         CreateKeyDto: {
-            /** @description Free descriptive text. */
-            name: string;
-            /**
-             * @description `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them.
-             * @enum {string}
-             */
-            type: "endpoint" | "admin";
-            /**
-             * @description Endpoint keys only; default `live`.
-             * @enum {string}
-             */
-            environment?: "live" | "test";
-            /**
-             * @description Admin keys only; default `ReadWrite`.
-             * @enum {string}
-             */
-            permission?: "ReadWrite" | "ReadOnly";
+            /** @description `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them. */
+            type: components["schemas"]["KeyType"];
+            /** @description Endpoint keys only; default `live`. */
+            environment?: components["schemas"]["KeyEnvironment"];
+            /** @description Admin keys only; default `ReadWrite`. */
+            permission?: components["schemas"]["Permission"];
             /** @description Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
             endpointIds?: string[] | null;
             /** @description Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
@@ -575,33 +691,42 @@ export interface components {
             rateLimitPerHour?: number | null;
             /** @description Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
             rateLimitPerDay?: number | null;
+            /** @description Free descriptive text. */
+            name: string;
         };
         KeyResponse: {
+            /** Format: uuid */
             id: string;
-            name: string;
-            /** @enum {string} */
-            type: "endpoint" | "admin";
-            /** @enum {string|null} */
+            type: components["schemas"]["KeyType"];
+            /**
+             * @description Endpoint keys: `live` or `test`; null for admin keys.
+             * @enum {string|null}
+             */
             environment: "live" | "test" | null;
-            /** @enum {string|null} */
+            /**
+             * @description Admin keys: `ReadWrite` or `ReadOnly`; null for endpoint keys.
+             * @enum {string|null}
+             */
             permission: "ReadWrite" | "ReadOnly" | null;
-            /** @description The last four characters of the key; the full value is never shown again. */
-            last4: string;
-            /** @enum {string} */
-            status: "Active" | "Revoked";
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            lastUsedAt: string | null;
+            status: components["schemas"]["KeyStatus"];
+            /** @description The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
             endpointIds: string[] | null;
             /** @description The limits in force (the key's override or the default). */
             rateLimitPerMinute: number;
             rateLimitPerHour: number;
             rateLimitPerDay: number;
+            name: string;
+            /** @description The last four characters of the key; the full value is never shown again. */
+            last4: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last authenticated use (kept to within a few seconds); null before the first.
+             */
+            lastUsedAt: string | null;
         };
         UpdateKeyDto: {
-            /** @description Free descriptive text. */
-            name?: string;
             /** @description Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
             endpointIds?: string[] | null;
             /** @description Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
@@ -610,80 +735,93 @@ export interface components {
             rateLimitPerHour?: number | null;
             /** @description Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
             rateLimitPerDay?: number | null;
+            /** @description Free descriptive text. */
+            name?: string;
         };
+        /** @enum {string} */
+        Plan: "free" | "pro" | "enterprise";
         SessionTenant: {
+            plan: components["schemas"]["Plan"];
             /** @description The tenant's slug: its host is `<slug>.<BASE_DOMAIN>`. */
             slug: string;
             name: string;
-            /** @enum {string} */
-            plan: "pro" | "free" | "enterprise";
         };
         SessionResponse: {
             tenant: components["schemas"]["SessionTenant"];
             key: components["schemas"]["KeyResponse"];
         };
+        /** @enum {string} */
+        Visibility: "Public" | "Private";
+        /** @enum {string} */
+        InputDataType: "string" | "integer" | "number" | "boolean" | "image" | "object" | "array";
         InputFieldResponse: {
+            /** Format: uuid */
             id: string;
+            dataType: components["schemas"]["InputDataType"];
+            /** @description string fields: the longest accepted value. */
+            maxLength: number | null;
+            /** @description Any JSON value of the field's type, or null. */
+            defaultValue: unknown;
             name: string;
-            /** @enum {string} */
-            dataType: "string" | "number" | "boolean" | "object" | "array" | "integer" | "image";
             isRequired: boolean;
             description: string;
-            maxLength: number | null;
+            /** @description integer and number fields: the smallest accepted value. */
             minimum: number | null;
+            /** @description integer and number fields: the largest accepted value. */
             maximum: number | null;
-            /** @description Any JSON value of the field's type, or null. */
-            defaultValue: Record<string, never>;
         };
+        /** @enum {string} */
+        OutputDataType: "string" | "integer" | "number" | "boolean" | "object" | "array" | "image";
         OutputFieldResponse: {
+            /** Format: uuid */
             id: string;
+            dataType: components["schemas"]["OutputDataType"];
             name: string;
-            /** @enum {string} */
-            dataType: "string" | "number" | "boolean" | "object" | "array" | "integer" | "image";
             description: string;
             exampleValue: string | null;
         };
         EndpointResponse: {
+            /** Format: uuid */
             id: string;
+            visibility: components["schemas"]["Visibility"];
+            /** @description Lifetime of cached responses in seconds. */
+            cacheDurationSeconds: number;
+            /** @description Per-key requests per minute on this endpoint; null for no endpoint limit. */
+            rateLimitPerMinute: number | null;
+            /** @description Per-key requests per hour on this endpoint; null for no endpoint limit. */
+            rateLimitPerHour: number | null;
+            /** @description Per-key requests per day on this endpoint; null for no endpoint limit. */
+            rateLimitPerDay: number | null;
+            /** @description Bound on the whole LLM call in seconds. */
+            timeoutSeconds: number;
+            /**
+             * Format: uuid
+             * @description The endpoint's default Live prompt; null when none.
+             */
+            defaultPromptId: string | null;
             name: string;
+            /** @description Execution path, `/api/v1/<slug>`. */
             path: string;
             description: string;
-            /** @enum {string} */
-            visibility: "Public" | "Private";
             category: string | null;
             cacheEnabled: boolean;
-            cacheDurationSeconds: number;
-            rateLimitPerMinute: number | null;
-            rateLimitPerHour: number | null;
-            rateLimitPerDay: number | null;
-            timeoutSeconds: number;
-            /** @description The endpoint's default Live prompt; null when none. */
-            defaultPromptId: string | null;
             inputFields: components["schemas"]["InputFieldResponse"][];
             outputFields: components["schemas"]["OutputFieldResponse"][];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was soft-deleted; null while it is not.
+             */
             deletedAt: string | null;
         };
         CreateEndpointDto: {
-            /** @description Display name. */
-            name: string;
             /** @description Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
             path: string;
-            /** @description Free text. */
-            description?: string;
-            /**
-             * @description `Public` (default) or `Private` (admin keys only).
-             * @enum {string}
-             */
-            visibility?: "Public" | "Private";
-            /** @description Dashboard category; null for none. */
-            category?: string | null;
-            /** @description Serve identical requests from the cache. Default false. */
-            cacheEnabled?: boolean;
+            /** @description `Public` (default) or `Private` (admin keys only). */
+            visibility?: components["schemas"]["Visibility"];
             /** @description Lifetime of cached responses in seconds, 1..2592000. Default 300. */
             cacheDurationSeconds?: number;
             /** @description Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
@@ -694,23 +832,20 @@ export interface components {
             rateLimitPerDay?: number | null;
             /** @description Bound on the whole LLM call in seconds, 1..600. Default 60. */
             timeoutSeconds?: number;
+            /** @description Display name. */
+            name: string;
+            /** @description Free text. */
+            description?: string;
+            /** @description Dashboard category; null for none. */
+            category?: string | null;
+            /** @description Serve identical requests from the cache. Default false. */
+            cacheEnabled?: boolean;
         };
         UpdateEndpointDto: {
-            /** @description Display name. */
-            name?: string;
             /** @description Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
             path?: string;
-            /** @description Free text. */
-            description?: string;
-            /**
-             * @description `Public` (default) or `Private` (admin keys only).
-             * @enum {string}
-             */
-            visibility?: "Public" | "Private";
-            /** @description Dashboard category; null for none. */
-            category?: string | null;
-            /** @description Serve identical requests from the cache. Default false. */
-            cacheEnabled?: boolean;
+            /** @description `Public` (default) or `Private` (admin keys only). */
+            visibility?: components["schemas"]["Visibility"];
             /** @description Lifetime of cached responses in seconds, 1..2592000. Default 300. */
             cacheDurationSeconds?: number;
             /** @description Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
@@ -721,59 +856,61 @@ export interface components {
             rateLimitPerDay?: number | null;
             /** @description Bound on the whole LLM call in seconds, 1..600. Default 60. */
             timeoutSeconds?: number;
+            /** @description Display name. */
+            name?: string;
+            /** @description Free text. */
+            description?: string;
+            /** @description Dashboard category; null for none. */
+            category?: string | null;
+            /** @description Serve identical requests from the cache. Default false. */
+            cacheEnabled?: boolean;
         };
         CreateInputFieldDto: {
             /** @description Key in the request body; read in templates as `inputs.<name>`. */
             name: string;
-            /** @enum {string} */
-            dataType: "string" | "integer" | "number" | "boolean" | "image" | "object" | "array";
+            dataType: components["schemas"]["InputDataType"];
+            /** @description string fields: the longest accepted value, 1..2147483647. */
+            maxLength?: number | null;
+            /** @description A JSON value of the field's type, used when the field is absent from a request; null for none. */
+            defaultValue?: unknown;
             /** @description Default false. */
             isRequired?: boolean;
             description?: string;
-            /** @description string fields: the longest accepted value, 1..2147483647. */
-            maxLength?: number | null;
             /** @description integer and number fields: the smallest accepted value. */
             minimum?: number | null;
             /** @description integer and number fields: the largest accepted value. */
             maximum?: number | null;
-            /** @description A JSON value of the field's type, used when the field is absent from a request. */
-            defaultValue?: Record<string, never>;
         };
         UpdateInputFieldDto: {
             /** @description Key in the request body; read in templates as `inputs.<name>`. */
             name?: string;
-            /** @enum {string} */
-            dataType?: "string" | "integer" | "number" | "boolean" | "image" | "object" | "array";
+            dataType?: components["schemas"]["InputDataType"];
+            /** @description string fields: the longest accepted value, 1..2147483647. */
+            maxLength?: number | null;
+            /** @description A JSON value of the field's type, used when the field is absent from a request; null for none. */
+            defaultValue?: unknown;
             /** @description Default false. */
             isRequired?: boolean;
             description?: string;
-            /** @description string fields: the longest accepted value, 1..2147483647. */
-            maxLength?: number | null;
             /** @description integer and number fields: the smallest accepted value. */
             minimum?: number | null;
             /** @description integer and number fields: the largest accepted value. */
             maximum?: number | null;
-            /** @description A JSON value of the field's type, used when the field is absent from a request. */
-            defaultValue?: Record<string, never>;
         };
         CreateOutputFieldDto: {
+            /** @description Key in the answer's JSON object. */
             name: string;
-            /**
-             * @description An `image` output field makes the endpoint image-generating.
-             * @enum {string}
-             */
-            dataType: "string" | "integer" | "number" | "boolean" | "object" | "array" | "image";
+            /** @description An `image` output field makes the endpoint image-generating. */
+            dataType: components["schemas"]["OutputDataType"];
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;
         };
         UpdateOutputFieldDto: {
+            /** @description Key in the answer's JSON object. */
             name?: string;
-            /**
-             * @description An `image` output field makes the endpoint image-generating.
-             * @enum {string}
-             */
-            dataType?: "string" | "integer" | "number" | "boolean" | "object" | "array" | "image";
+            /** @description An `image` output field makes the endpoint image-generating. */
+            dataType?: components["schemas"]["OutputDataType"];
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;
@@ -789,46 +926,52 @@ export interface components {
         ModelPricingResponse: {
             /** @description USD per million input tokens; null when unknown. */
             inputPerMillionTokens: number | null;
+            /** @description USD per million output tokens; null when unknown. */
             outputPerMillionTokens: number | null;
-            /** @description USD per generated image, for image models. */
+            /** @description USD per generated image, for image models; null otherwise or when unknown. */
             perImage: number | null;
             /** @enum {string} */
             currency: "USD";
         };
         ModelResponse: {
+            /** @description Tokens of input and output together; null when unknown. */
+            contextWindow: number | null;
+            /** @description Most tokens one answer may have; null when unknown. */
+            maxOutputTokens: number | null;
+            /** @description The model id prompts name in `llmModel`. */
             id: string;
             provider: string;
             displayName: string;
-            contextWindow: number | null;
-            maxOutputTokens: number | null;
             capabilities: components["schemas"]["ModelCapabilitiesResponse"];
             pricing: components["schemas"]["ModelPricingResponse"];
             /** @description Whether its provider is configured, so the model can be called. */
             available: boolean;
             isTestModel: boolean;
         };
+        /** @enum {string} */
+        PromptStatus: "Draft" | "Live" | "Archived";
         PromptResponse: {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             endpointId: string;
+            temperature: number;
+            maxTokens: number;
+            /** @description `Draft`, `Live` or `Archived`. */
+            status: components["schemas"]["PromptStatus"];
+            /** @description Number of the latest version. */
+            currentVersion: number;
             name: string;
             /** @description Derived from the name; selects the prompt in execution requests (`?prompt=`). */
             slug: string;
             template: string;
             llmModel: string;
-            temperature: number;
-            maxTokens: number;
+            /** @description Provider-specific settings. */
             customParameters: {
                 [key: string]: unknown;
             };
-            /**
-             * @description `Draft`, `Live` or `Archived`.
-             * @enum {string}
-             */
-            status: "Draft" | "Live" | "Archived";
             /** @description Whether this prompt is its endpoint's default. */
             isDefault: boolean;
-            /** @description Number of the latest version. */
-            currentVersion: number;
             changeNotes: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -836,10 +979,11 @@ export interface components {
             updatedAt: string;
         };
         TemplateProblemResponse: {
-            message: string;
             /** @description 1-based; null when the problem has no position (size or parse limits). */
             line: number | null;
+            /** @description 1-based; null with line. */
             column: number | null;
+            message: string;
         };
         TemplateValidationResponse: {
             valid: boolean;
@@ -858,6 +1002,8 @@ export interface components {
             template: string;
         };
         CreatePromptDto: {
+            /** @description At least 1, default 1024. */
+            maxTokens?: number;
             /**
              * Format: uuid
              * @description The owning endpoint.
@@ -871,8 +1017,6 @@ export interface components {
             llmModel: string;
             /** @description 0..2, default 0.7. */
             temperature?: number;
-            /** @description At least 1, default 1024. */
-            maxTokens?: number;
             /** @description Provider-specific settings; on image endpoints they override the output field's exampleValue (size, quality). */
             customParameters?: {
                 [key: string]: unknown;
@@ -881,6 +1025,8 @@ export interface components {
             changeNotes?: string | null;
         };
         UpdatePromptDto: {
+            /** @description At least 1, default 1024. */
+            maxTokens?: number;
             /** @description Unique among the endpoint's prompts that are not archived; its slug selects it in `?prompt=`. */
             name?: string;
             /** @description Liquid template reading request values as `{{ inputs.<field> }}`; at most 100 KB. */
@@ -889,8 +1035,6 @@ export interface components {
             llmModel?: string;
             /** @description 0..2, default 0.7. */
             temperature?: number;
-            /** @description At least 1, default 1024. */
-            maxTokens?: number;
             /** @description Provider-specific settings; on image endpoints they override the output field's exampleValue (size, quality). */
             customParameters?: {
                 [key: string]: unknown;
@@ -899,18 +1043,16 @@ export interface components {
             changeNotes?: string | null;
         };
         PromptVersionResponse: {
+            /** Format: uuid */
             promptId: string;
             /** @description Sequential from 1, without gaps. */
             versionNumber: number;
-            /**
-             * @description The prompt's status when this version was saved.
-             * @enum {string}
-             */
-            status: "Draft" | "Live" | "Archived";
-            template: string;
-            llmModel: string;
+            /** @description The prompt's status when this version was saved. */
+            status: components["schemas"]["PromptStatus"];
             temperature: number;
             maxTokens: number;
+            template: string;
+            llmModel: string;
             customParameters: {
                 [key: string]: unknown;
             };
@@ -922,32 +1064,37 @@ export interface components {
         };
         VersionSummaryResponse: {
             versionNumber: number;
-            /** @enum {string} */
-            status: "Draft" | "Live" | "Archived";
+            /** @description The prompt's status when this version was saved. */
+            status: components["schemas"]["PromptStatus"];
             /** Format: date-time */
             createdAt: string;
             changeNotes: string | null;
         };
         TemplateDiffLineResponse: {
+            /** @description 1-based line in the from version's template; null for an added line. */
+            fromLine: number | null;
+            /** @description 1-based line in the to version's template; null for a removed line. */
+            toLine: number | null;
             /**
              * @description `added`, `removed` or `unchanged`.
              * @enum {string}
              */
             type: "added" | "removed" | "unchanged";
-            fromLine: number | null;
-            toLine: number | null;
             text: string;
         };
         SettingChangeResponse: {
+            /** @description Its value in the from version: any JSON value (a string, a number or an object, by setting). */
+            from: unknown;
+            /** @description Its value in the to version. */
+            to: unknown;
             /**
              * @description `llmModel`, `temperature`, `maxTokens` or `customParameters`.
              * @enum {string}
              */
             setting: "temperature" | "maxTokens" | "llmModel" | "customParameters";
-            from: Record<string, never>;
-            to: Record<string, never>;
         };
         VersionComparisonResponse: {
+            /** Format: uuid */
             promptId: string;
             from: components["schemas"]["VersionSummaryResponse"];
             to: components["schemas"]["VersionSummaryResponse"];
@@ -956,28 +1103,49 @@ export interface components {
             unifiedDiff: string;
             changedSettings: components["schemas"]["SettingChangeResponse"][];
         };
+        /** @enum {string} */
+        ExecutionSource: "Api" | "TestPage" | "Internal";
+        /** @enum {string} */
+        ExecutionStatus: "success" | "error";
         ExecutionLogResponse: {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             endpointId: string;
+            /**
+             * Format: uuid
+             * @description The prompt that ran; null when none was selected.
+             */
             promptId: string | null;
+            /** @description Its version that ran. */
             promptVersion: number | null;
-            /** @description `Api`, `TestPage` or `Internal`. */
-            source: string;
+            /** @description `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
+            source: components["schemas"]["ExecutionSource"];
+            /** Format: uuid */
             keyId: string | null;
-            /** @description `live` or `test` for endpoint keys; null for admin keys. */
-            keyEnvironment: string | null;
-            requestId: string;
-            /** @description `success` or `error`. */
-            status: string;
+            /**
+             * @description `live` or `test` for endpoint keys; null for admin keys.
+             * @enum {string|null}
+             */
+            keyEnvironment: "live" | "test" | null;
+            status: components["schemas"]["ExecutionStatus"];
+            /** @description The HTTP status the execution was answered with. */
             httpStatus: number;
-            errorCode: string | null;
-            cached: boolean;
-            llmModel: string | null;
+            /**
+             * @description Why it failed; null on success.
+             * @enum {string|null}
+             */
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
             costUsd: number | null;
             latencyMs: number;
+            /** @description The X-Request-Id of the execution. */
+            requestId: string;
+            /** @description Answered from the response cache. */
+            cached: boolean;
+            llmModel: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -987,36 +1155,60 @@ export interface components {
             truncatedFields: string[];
         };
         ExecutionLogPageResponse: {
-            items: components["schemas"]["ExecutionLogResponse"][];
             page: number;
             pageSize: number;
             /** @description Rows matching the filters, counted up to 10,000 (see totalIsExact). */
             total: number;
+            items: components["schemas"]["ExecutionLogResponse"][];
             /** @description false when more than 10,000 rows match: `total` is then 10,000, a lower bound. */
             totalIsExact: boolean;
         };
         ExecutionLogDetailResponse: {
+            /** Format: uuid */
             id: string;
+            /** Format: uuid */
             endpointId: string;
+            /**
+             * Format: uuid
+             * @description The prompt that ran; null when none was selected.
+             */
             promptId: string | null;
+            /** @description Its version that ran. */
             promptVersion: number | null;
-            /** @description `Api`, `TestPage` or `Internal`. */
-            source: string;
+            /** @description `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
+            source: components["schemas"]["ExecutionSource"];
+            /** Format: uuid */
             keyId: string | null;
-            /** @description `live` or `test` for endpoint keys; null for admin keys. */
-            keyEnvironment: string | null;
-            requestId: string;
-            /** @description `success` or `error`. */
-            status: string;
+            /**
+             * @description `live` or `test` for endpoint keys; null for admin keys.
+             * @enum {string|null}
+             */
+            keyEnvironment: "live" | "test" | null;
+            status: components["schemas"]["ExecutionStatus"];
+            /** @description The HTTP status the execution was answered with. */
             httpStatus: number;
-            errorCode: string | null;
-            cached: boolean;
-            llmModel: string | null;
+            /**
+             * @description Why it failed; null on success.
+             * @enum {string|null}
+             */
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
             costUsd: number | null;
             latencyMs: number;
+            /** @description The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
+            inputs: unknown;
+            /** @description The answer parsed from the model's output: any JSON value (null when there was none). */
+            parsedOutput: unknown;
+            renderedPrompt: string | null;
+            rawResponse: string | null;
+            errorMessage: string | null;
+            /** @description The X-Request-Id of the execution. */
+            requestId: string;
+            /** @description Answered from the response cache. */
+            cached: boolean;
+            llmModel: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1024,22 +1216,14 @@ export interface components {
              *     string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
              */
             truncatedFields: string[];
-            /** @description The request body as validated (defaults applied). */
-            inputs: Record<string, never>;
-            renderedPrompt: string | null;
-            rawResponse: string | null;
-            parsedOutput: Record<string, never>;
-            errorMessage: string | null;
         };
+        /** @enum {string} */
+        StatsInterval: "hour" | "day";
         LatencyPercentilesResponse: {
             p50: number | null;
             p95: number | null;
         };
         StatsTotalsResponse: {
-            /** @description errors / calls; null without calls. */
-            errorRate: number | null;
-            /** @description cacheHits / calls; null without calls. */
-            cacheHitRate: number | null;
             calls: number;
             errors: number;
             /** @description Errors per errorCode (`timeout`, `upstream_error`, `validation_error`, …). */
@@ -1047,66 +1231,125 @@ export interface components {
                 [key: string]: number;
             };
             cacheHits: number;
-            latencyMs: components["schemas"]["LatencyPercentilesResponse"];
             inputTokens: number;
             outputTokens: number;
+            /** @description USD, summed over the calls whose price is known. */
             costUsd: number;
+            /** @description errors / calls; null without calls. */
+            errorRate: number | null;
+            /** @description cacheHits / calls; null without calls. */
+            cacheHitRate: number | null;
+            latencyMs: components["schemas"]["LatencyPercentilesResponse"];
         };
         StatsBucketResponse: {
+            calls: number;
+            errors: number;
+            /** @description Errors per errorCode (`timeout`, `upstream_error`, `validation_error`, …). */
+            errorsByCode: {
+                [key: string]: number;
+            };
+            cacheHits: number;
+            inputTokens: number;
+            outputTokens: number;
+            /** @description USD, summed over the calls whose price is known. */
+            costUsd: number;
             /**
              * Format: date-time
              * @description Start of the UTC hour or day.
              */
             start: string;
-            calls: number;
-            errors: number;
-            /** @description Errors per errorCode (`timeout`, `upstream_error`, `validation_error`, …). */
-            errorsByCode: {
-                [key: string]: number;
-            };
-            cacheHits: number;
             latencyMs: components["schemas"]["LatencyPercentilesResponse"];
-            inputTokens: number;
-            outputTokens: number;
-            costUsd: number;
         };
         StatsResponse: {
+            /**
+             * Format: uuid
+             * @description The endpoint asked for; null for all of the tenant's endpoints.
+             */
             endpointId: string | null;
-            /** Format: date-time */
+            interval: components["schemas"]["StatsInterval"];
+            /**
+             * Format: date-time
+             * @description Start of the period, inclusive.
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description End of the period, exclusive.
+             */
             to: string;
-            interval: string;
             totals: components["schemas"]["StatsTotalsResponse"];
             series: components["schemas"]["StatsBucketResponse"][];
         };
         HealthResponse: {
-            /** @enum {string} */
-            status: "ok" | "unavailable";
             /** @description Each dependency and whether it answered (readiness only). */
             checks?: {
-                [key: string]: unknown;
+                [key: string]: "ok" | "down";
             };
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+        };
+        TestRunUsageResponse: {
+            inputTokens: number | null;
+            outputTokens: number | null;
+        };
+        TestRunResponse: {
+            /** @description What the execution API answers for these inputs with this prompt, any JSON value: the text for an endpoint without output fields, the object of its output fields otherwise, `{generatedImages, usage}` for an image endpoint. */
+            output: unknown;
+            /** @description The prompt text sent to the model: the prompt's template rendered with the inputs. */
+            renderedPrompt: string;
+            /**
+             * Format: uuid
+             * @description The prompt that ran (any status, Draft included).
+             */
+            promptId: string;
+            /** @description The number of the prompt's version that ran. */
+            promptVersion: number;
+            /** @description The model id of that version. */
+            llmModel: string;
+            usage: components["schemas"]["TestRunUsageResponse"];
+            /** @description USD, from the model catalog's prices; null when a price the call needs is unknown. */
+            costUsd: number | null;
+            /** @description Milliseconds from the request's start to the answer, as logged. */
+            latencyMs: number;
+            /**
+             * Format: uuid
+             * @description The execution log row of this run (source TestPage), found at once by GET /admin/v1/logs/{id}.
+             */
+            logId: string;
         };
         TestRunDto: {
+            /**
+             * @description The request body to run with (any JSON value; an object of the endpoint's input fields to pass), checked against
+             *     the endpoint's input fields like an execution body. Default {}.
+             */
+            inputs?: unknown;
             /**
              * Format: uuid
              * @description Any prompt of the endpoint, Draft included.
              */
             promptId: string;
-            /** @description The request body to run with, checked against the endpoint's input fields like an execution body. Default {}. */
-            inputs?: Record<string, never>;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request's id: the caller's X-Request-Id when it is 1 to 128 letters, digits or `._:-`, a new UUID otherwise. Sent on every response; execution logs record it. */
+        RequestId: string;
+        /** @description Requests the key may make in its rate-limit window that has the fewest left (admin: per minute). */
+        RateLimitLimit: number;
+        /** @description Requests left in that window. */
+        RateLimitRemaining: number;
+        /** @description When that window starts again, in Unix time (seconds). */
+        RateLimitReset: number;
+        /** @description Seconds to wait before trying again. */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    KeysController_list: {
+    listKeys: {
         parameters: {
             query?: {
                 /** @description Page number, from 1. */
@@ -1123,97 +1366,81 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Present when another page follows: `<same path and query with page=N+1>; rel="next"` (RFC 8288). */
                     Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["KeyResponse"][];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    KeysController_create: {
+    createKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1229,95 +1456,89 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["CreatedKeyResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    KeysController_get: {
+    getKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1331,95 +1552,89 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["KeyResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No key with this id in the tenant */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    KeysController_update: {
+    updateKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1437,95 +1652,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["KeyResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No key with this id in the tenant */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    KeysController_revoke: {
+    revokeKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -1539,95 +1758,89 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["KeyResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No key with this id in the tenant */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    SessionController_get: {
+    getSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -1639,104 +1852,80 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["SessionResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
-                };
-            };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointsController_list: {
+    listEndpoints: {
         parameters: {
             query?: {
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Rows per page, 1..500. */
                 pageSize?: number;
+                visibility?: components["schemas"]["Visibility"];
                 /** @description Filter by name (case-insensitive substring). */
                 search?: string;
-                visibility?: "Public" | "Private";
+                /** @description Filter by category (exact match). */
+                category?: string;
                 /** @description true lists the soft-deleted endpoints instead. */
                 deleted?: boolean;
             };
@@ -1749,97 +1938,81 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Present when another page follows: `<same path and query with page=N+1>; rel="next"` (RFC 8288). */
                     Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["EndpointResponse"][];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointsController_create: {
+    createEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -1855,95 +2028,99 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["EndpointResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
-                };
-            };
-            /** @description A transition or uniqueness conflict */
+            /** @description Another endpoint of the tenant uses this path */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointsController_get: {
+    getEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -1957,95 +2134,89 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["EndpointResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointsController_update: {
+    updateEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -2063,95 +2234,109 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["EndpointResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description Another endpoint of the tenant uses this path */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointsController_delete: {
+    deleteEndpoint: {
         parameters: {
             query?: {
                 /** @description true removes the endpoint with its prompts, versions, logs and cached responses, for good. */
@@ -2168,96 +2353,93 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
+                        /**
+                         * @description Always null.
+                         * @example null
+                         */
+                        data: unknown;
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (without permanent=true: none that is not already deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointsController_restore: {
+    restoreEndpoint: {
         parameters: {
             query?: never;
             header?: never;
@@ -2271,99 +2453,104 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["EndpointResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The endpoint is not deleted, or another endpoint now uses its path */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointFieldsController_addInput: {
+    addInputField: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -2377,99 +2564,114 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["InputFieldResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The endpoint has another field of this kind with this name */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointFieldsController_updateInput: {
+    updateInputField: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
                 fieldId: string;
             };
@@ -2484,99 +2686,114 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["InputFieldResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant, or no such field on it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The endpoint has another field of this kind with this name */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointFieldsController_deleteInput: {
+    deleteInputField: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
                 fieldId: string;
             };
@@ -2587,100 +2804,98 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
+                        /**
+                         * @description Always null.
+                         * @example null
+                         */
+                        data: unknown;
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant, or no such field on it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointFieldsController_addOutput: {
+    addOutputField: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -2694,99 +2909,114 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["OutputFieldResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The endpoint has another field of this kind with this name */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointFieldsController_updateOutput: {
+    updateOutputField: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
                 fieldId: string;
             };
@@ -2801,99 +3031,114 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["OutputFieldResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant, or no such field on it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The endpoint has another field of this kind with this name */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    EndpointFieldsController_deleteOutput: {
+    deleteOutputField: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
                 fieldId: string;
             };
@@ -2904,96 +3149,93 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
+                        /**
+                         * @description Always null.
+                         * @example null
+                         */
+                        data: unknown;
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant, or no such field on it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    ModelsController_list: {
+    listModels: {
         parameters: {
             query?: never;
             header?: never;
@@ -3005,101 +3247,75 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["ModelResponse"][];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
-                };
-            };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_list: {
+    listPrompts: {
         parameters: {
             query: {
+                /** @description Archived prompts are listed only with status=Archived. */
+                status?: components["schemas"]["PromptStatus"];
                 /** @description Required: the endpoint whose prompts to list. */
                 endpointId: string;
-                /** @description Archived prompts are listed only with status=Archived. */
-                status?: "Draft" | "Live" | "Archived";
                 /** @description Filter by name (case-insensitive substring). */
                 search?: string;
             };
@@ -3112,95 +3328,89 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"][];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_create: {
+    createPrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3216,95 +3426,109 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: also a template that is not valid Liquid, or a model not in the catalog */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description Another prompt of the endpoint that is not archived has this name or its slug */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_validate: {
+    validatePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3320,95 +3544,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["TemplateValidationResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation, or the template is over the size limit */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_get: {
+    getPrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3422,95 +3650,89 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_update: {
+    updatePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3528,95 +3750,109 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: also a template that is not valid Liquid, or a model not in the catalog */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description Another prompt of the endpoint that is not archived has this name or its slug */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_promote: {
+    promotePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3630,95 +3866,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The prompt is not a Draft */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_demote: {
+    demotePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3732,95 +3972,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The prompt is not Live */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_setDefault: {
+    setDefaultPrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3834,95 +4078,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The prompt is not Live */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_archive: {
+    archivePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -3936,95 +4184,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The prompt is the default or already archived */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_unarchive: {
+    unarchivePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -4038,95 +4290,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The prompt is not archived, or its name is now taken */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptsController_duplicate: {
+    duplicatePrompt: {
         parameters: {
             query?: never;
             header?: never;
@@ -4140,99 +4396,94 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptVersionsController_list: {
+    listVersions: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The prompt's id */
                 id: string;
             };
             cookie?: never;
@@ -4242,102 +4493,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptVersionResponse"][];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptVersionsController_compare: {
+    compareVersions: {
         parameters: {
             query: {
+                /** @description The version the diff starts from (its removed lines). */
                 from: number;
+                /** @description The version the diff leads to (its added lines). */
                 to: number;
             };
             header?: never;
             path: {
+                /** @description The prompt's id */
                 id: string;
             };
             cookie?: never;
@@ -4347,99 +4595,94 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["VersionComparisonResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant, or it has no version from or to */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptVersionsController_get: {
+    getVersion: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The prompt's id */
                 id: string;
                 versionNumber: number;
             };
@@ -4450,99 +4693,94 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptVersionResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant, or no such version of it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    PromptVersionsController_restore: {
+    restoreVersion: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The prompt's id */
                 id: string;
                 versionNumber: number;
             };
@@ -4553,113 +4791,117 @@ export interface operations {
             /** @description Succeeded */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["PromptResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation, or the version's model is no longer in the catalog */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No prompt with this id in the tenant, or no such version of it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description A prompt of the endpoint that is not archived is already named `<name> (v<versionNumber>)` */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    LogsController_list: {
+    listLogs: {
         parameters: {
             query?: {
+                /** @description `Api`, `TestPage` or `Internal`. */
+                source?: components["schemas"]["ExecutionSource"];
+                /** @description `success` or `error`. */
+                status?: components["schemas"]["ExecutionStatus"];
+                /** @description ISO 8601 timestamp; executions at or after it. */
+                from?: string;
+                /** @description ISO 8601 timestamp; executions before it. */
+                to?: string;
                 /** @description Page number, from 1. */
                 page?: number;
                 /** @description Rows per page, 1..50. */
                 pageSize?: number;
                 /** @description Only this endpoint's executions. */
                 endpointId?: string;
-                /** @description `Api`, `TestPage` or `Internal`. */
-                source?: "Api" | "TestPage" | "Internal";
-                /** @description `success` or `error`. */
-                status?: "success" | "error";
                 /** @description Only executions of this prompt. */
                 promptId?: string;
-                /** @description ISO 8601 timestamp; executions at or after it. */
-                from?: string;
-                /** @description ISO 8601 timestamp; executions before it. */
-                to?: string;
             };
             header?: never;
             path?: never;
@@ -4670,95 +4912,79 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["ExecutionLogPageResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    LogsController_get: {
+    getLog: {
         parameters: {
             query?: never;
             header?: never;
@@ -4772,105 +4998,99 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["ExecutionLogDetailResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No execution log with this id in the tenant */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
     };
-    StatsController_get: {
+    getStats: {
         parameters: {
             query?: {
-                /** @description One endpoint; all of the tenant's endpoints when absent. */
-                endpointId?: string;
                 /** @description ISO 8601 timestamp, inclusive. Default: 7 days (interval=day) or 24 hours (interval=hour) before `to`. */
                 from?: string;
                 /** @description ISO 8601 timestamp, exclusive. Default now. */
                 to?: string;
                 /** @description Bucket size of the time series, in UTC: `hour` or `day` (default). */
-                interval?: "hour" | "day";
+                interval?: components["schemas"]["StatsInterval"];
+                /** @description One endpoint; all of the tenant's endpoints when absent. */
+                endpointId?: string;
             };
             header?: never;
             path?: never;
@@ -4881,132 +5101,91 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
                         data: components["schemas"]["StatsResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation (unknown properties included), from is not before to, or the period has more than 1,000 buckets of the interval */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
-            404: {
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
-                };
-            };
-        };
-    };
-    HealthController_live: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthResponse"];
-                };
-            };
-        };
-    };
-    HealthController_ready: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthResponse"];
-                };
-            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,11 +5194,43 @@ export interface operations {
             };
         };
     };
-    ExecutionAdminController_testRun: {
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency answers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description A dependency does not answer: `checks` names it */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    runTest: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -5033,91 +5244,134 @@ export interface operations {
             /** @description Succeeded */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @example true */
-                        succeeded: boolean;
+                        /** @enum {boolean} */
+                        succeeded: true;
                         messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
+                        data: components["schemas"]["TestRunResponse"];
                     };
                 };
             };
-            /** @description The request failed validation; one message per problem */
+            /** @description The request failed validation, or the inputs do not fit the endpoint's input fields */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No key, or an invalid or revoked one */
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description An endpoint key, or a ReadOnly key on a write */
+            /** @description An endpoint key: the admin API takes admin keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description Unknown id (or another tenant's) */
+            /** @description No endpoint with this id in the tenant (or it is deleted), or no prompt promptId on it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description A transition or uniqueness conflict */
+            /** @description The prompt is archived */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example false */
-                        succeeded: boolean;
-                        messages: string[];
-                        /** @example null */
-                        data: Record<string, never> | null;
-                    };
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The prompt cannot run: its template fails or exceeds the render limits, or its settings are out of the model's bounds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The model's provider failed or is not configured, or the model answered what the output fields do not accept */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The model did not answer within the endpoint's timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
         };
