@@ -138,12 +138,17 @@ export async function keyboardProblems(page: Page, maxTabs = 250): Promise<{ unr
   }
   const unreachable = await page.evaluate((ids) => {
     const seen = new Set(ids);
+    // A radio group is one tab stop (the arrow keys move within it): reaching one of its radios reaches the group.
+    const radioGroups = new Set(
+      [...document.querySelectorAll<HTMLInputElement>('input[type=radio][name]')].filter((radio) => seen.has(radio.dataset.kbId ?? '')).map((radio) => radio.name),
+    );
+    const inReachedGroup = (element: HTMLElement) => element instanceof HTMLInputElement && element.type === 'radio' && radioGroups.has(element.name);
     const controls = document.querySelectorAll<HTMLElement>(
       'a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]',
     );
     return [...controls]
       .filter((element) => element.offsetParent !== null && !element.closest('dialog:not([open])') && !element.closest('[inert]'))
-      .filter((element) => !seen.has(element.dataset.kbId ?? ''))
+      .filter((element) => !seen.has(element.dataset.kbId ?? '') && !inReachedGroup(element))
       .map((element) => `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);
   }, [...reached]);
   return { unreachable, noVisibleFocus: [...noVisibleFocus] };

@@ -90,8 +90,8 @@ export default function DeletedEndpoints() {
                       <Button blocked={blocked} disabled={restore.busy} onClick={() => restoreEndpoint(endpoint)} aria-label={`Restore ${endpoint.name}`}>
                         Restore
                       </Button>
-                      <Button kind="danger" blocked={blocked} onClick={() => setRemoving(endpoint)} aria-label={`Delete ${endpoint.name} for good`}>
-                        Delete for good…
+                      <Button kind="danger" blocked={blocked} onClick={() => setRemoving(endpoint)} aria-label={`Delete for good: ${endpoint.name}`}>
+                        Delete for good
                       </Button>
                     </td>
                   </tr>

@@ -13,7 +13,7 @@ export type OutputField = Schemas['OutputFieldResponse'];
 export const VISIBILITY_LABEL: Record<Visibility, string> = { Public: 'Public', Private: 'Internal' };
 export const VISIBILITY_HINT: Record<Visibility, string> = {
   Public: 'callable with any endpoint key of the tenant (or one restricted to it)',
-  Private: 'visible only to its creator and admins: only admin keys may call it, endpoint keys are refused',
+  Private: 'visible only to its creator and admins (only admin keys may call it)',
 };
 
 /** Public or Internal, with what it means as its tooltip. */

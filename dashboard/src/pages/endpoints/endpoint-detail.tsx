@@ -73,56 +73,62 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
       </p>
       {endpoint.description && <p className="lead">{endpoint.description}</p>}
 
-      <CallIt endpoint={endpoint} />
+      <div className="endpoint-columns">
+        <div className="endpoint-main">
+          {editing && (
+            <section className="panel" aria-labelledby="settings-title">
+              <h2 id="settings-title">Settings</h2>
+              <EndpointForm
+                endpoint={endpoint}
+                onCancel={() => setEditing(false)}
+                onSaved={() => {
+                  setEditing(false);
+                  reload();
+                }}
+              />
+            </section>
+          )}
+          <InputFieldsSection endpoint={endpoint} onChanged={reload} />
+          <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
+          <PromptsSection endpoint={endpoint} prompts={prompts.data} error={prompts.error} />
+        </div>
 
-      <section className="panel" aria-labelledby="settings-title">
-        <div className="section-header">
-          <h2 id="settings-title">Settings</h2>
+        <div className="endpoint-aside">
+          <CallIt endpoint={endpoint} />
           {!editing && (
-            <div className="actions">
-              <Button blocked={blocked} onClick={() => setEditing(true)}>
-                Edit settings
+            <section className="panel" aria-labelledby="settings-title">
+              <div className="section-header">
+                <h2 id="settings-title">Settings</h2>
+                <div className="actions">
+                  <Button blocked={blocked} onClick={() => setEditing(true)}>
+                    Edit settings
+                  </Button>
+                </div>
+              </div>
+              <Settings endpoint={endpoint} />
+            </section>
+          )}
+          <section className="panel danger-zone" aria-labelledby="danger-title">
+            <h2 id="danger-title">Delete</h2>
+            <p>
+              <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its prompts and logs are kept, and it
+              can be restored from <Link href="/endpoints/deleted">Deleted endpoints</Link>.
+            </p>
+            <p>
+              <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its cached responses. This cannot be
+              undone.
+            </p>
+            <div className="form-actions start">
+              <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
+                Delete
+              </Button>
+              <Button kind="danger" blocked={blocked} onClick={() => setDeleting('permanent')}>
+                Delete for good…
               </Button>
             </div>
-          )}
+          </section>
         </div>
-        {editing ? (
-          <EndpointForm
-            endpoint={endpoint}
-            onCancel={() => setEditing(false)}
-            onSaved={() => {
-              setEditing(false);
-              reload();
-            }}
-          />
-        ) : (
-          <Settings endpoint={endpoint} />
-        )}
-      </section>
-
-      <InputFieldsSection endpoint={endpoint} onChanged={reload} />
-      <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
-      <PromptsSection endpoint={endpoint} prompts={prompts.data} error={prompts.error} />
-
-      <section className="panel danger-zone" aria-labelledby="danger-title">
-        <h2 id="danger-title">Delete</h2>
-        <p>
-          <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its prompts and logs are kept, and it can be
-          restored from <Link href="/endpoints/deleted">Deleted endpoints</Link>.
-        </p>
-        <p>
-          <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its cached responses. This cannot be
-          undone.
-        </p>
-        <div className="form-actions start">
-          <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
-            Delete
-          </Button>
-          <Button kind="danger" blocked={blocked} onClick={() => setDeleting('permanent')}>
-            Delete for good…
-          </Button>
-        </div>
-      </section>
+      </div>
 
       <ConfirmDialog
         open={deleting === 'soft'}
@@ -161,7 +167,7 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
       </p>
       {internal ? (
         <p className="muted">
-          {VISIBILITY_LABEL.Private}: {VISIBILITY_HINT.Private}, so this call needs an admin key.
+          {VISIBILITY_LABEL.Private}: endpoint keys are refused, so this call uses an admin key in <code>ADMIN_KEY</code>.
         </p>
       ) : (
         <p className="muted">
@@ -172,7 +178,7 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
       <CommandBlock label="curl" command={curlFor(endpoint.path, exampleBody(endpoint.inputFields), internal ? 'ADMIN_KEY' : 'ENDPOINT_KEY')} />
       {!endpoint.defaultPromptId && (
         <p className="notice" role="note">
-          It answers once it has a default prompt: see Prompts below.
+          It answers once it has a default prompt: see Prompts.
         </p>
       )}
     </section>

@@ -65,28 +65,29 @@ function draftOf(endpoint?: Endpoint): Draft {
   };
 }
 
-/** A whole number typed in a field, within bounds; the message names the field as the API's messages do. */
-function integerProblem(name: string, value: string, bounds: { min: number; max: number }, optional = false): string | undefined {
-  if (value.trim() === '') return optional ? undefined : `${name} is required`;
-  if (!/^-?\d+$/.test(value.trim())) return `${name} must be a whole number`;
+/** A whole number typed in a field, within bounds; the message shows beside the field, so it does not name it. */
+function integerProblem(value: string, bounds: { min: number; max: number }, optional = false): string | undefined {
+  const range = `from ${bounds.min.toLocaleString()} to ${bounds.max.toLocaleString()}`;
+  if (value.trim() === '') return optional ? undefined : `Required: a whole number ${range}`;
+  if (!/^-?\d+$/.test(value.trim())) return `Must be a whole number ${range}`;
   const number = Number(value);
-  if (number < bounds.min || number > bounds.max) return `${name} must be from ${bounds.min.toLocaleString()} to ${bounds.max.toLocaleString()}`;
+  if (number < bounds.min || number > bounds.max) return `Must be ${range}`;
   return undefined;
 }
 
 function checkDraft(draft: Draft): Partial<Record<FormField, string>> {
   const problems: Partial<Record<FormField, string>> = {};
-  if (draft.name.trim() === '') problems.name = 'name is required';
-  else if (draft.name.length > ENDPOINT_LIMITS.name) problems.name = `name must be at most ${ENDPOINT_LIMITS.name} characters`;
+  if (draft.name.trim() === '') problems.name = 'Required: give the endpoint a name';
+  else if (draft.name.length > ENDPOINT_LIMITS.name) problems.name = `At most ${ENDPOINT_LIMITS.name} characters`;
   if (!PATH_PATTERN.test(draft.path)) problems.path = PATH_RULE;
-  else if (draft.path.length > ENDPOINT_LIMITS.path) problems.path = `path must be at most ${ENDPOINT_LIMITS.path} characters`;
-  if (draft.description.length > ENDPOINT_LIMITS.description) problems.description = `description must be at most ${ENDPOINT_LIMITS.description} characters`;
-  if (draft.category.length > ENDPOINT_LIMITS.category) problems.category = `category must be at most ${ENDPOINT_LIMITS.category} characters`;
-  problems.cacheDurationSeconds = integerProblem('cacheDurationSeconds', draft.cacheDurationSeconds, ENDPOINT_LIMITS.cacheDurationSeconds);
+  else if (draft.path.length > ENDPOINT_LIMITS.path) problems.path = `At most ${ENDPOINT_LIMITS.path} characters`;
+  if (draft.description.length > ENDPOINT_LIMITS.description) problems.description = `At most ${ENDPOINT_LIMITS.description} characters`;
+  if (draft.category.length > ENDPOINT_LIMITS.category) problems.category = `At most ${ENDPOINT_LIMITS.category} characters`;
+  problems.cacheDurationSeconds = integerProblem(draft.cacheDurationSeconds, ENDPOINT_LIMITS.cacheDurationSeconds);
   for (const limit of ['rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay'] as const) {
-    problems[limit] = integerProblem(limit, draft[limit], ENDPOINT_LIMITS.rateLimit, true);
+    problems[limit] = integerProblem(draft[limit], ENDPOINT_LIMITS.rateLimit, true);
   }
-  problems.timeoutSeconds = integerProblem('timeoutSeconds', draft.timeoutSeconds, ENDPOINT_LIMITS.timeoutSeconds);
+  problems.timeoutSeconds = integerProblem(draft.timeoutSeconds, ENDPOINT_LIMITS.timeoutSeconds);
   for (const key of FIELDS) if (problems[key] === undefined) delete problems[key];
   return problems;
 }

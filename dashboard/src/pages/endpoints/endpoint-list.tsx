@@ -36,7 +36,7 @@ export function EndpointList() {
     const timer = setTimeout(() => setQuery({ search: typed, visibility, category, page: undefined }), 300);
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [typed]);
+  }, [typed, visibility, category]);
 
   const endpoints = useLoad(() => {
     const filters = { search: search || undefined, visibility, category: category || undefined, page, pageSize: PAGE_SIZE };

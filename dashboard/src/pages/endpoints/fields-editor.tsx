@@ -12,28 +12,29 @@ type OutputDataType = OutputField['dataType'];
 const MAX_INTEGER = 2_147_483_647;
 const MIN_INTEGER = -MAX_INTEGER - 1;
 const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const NAME_RULE = 'name must start with a letter or _ and contain only letters, digits and _';
+const NAME_RULE = 'Letters, digits and _ only, not starting with a digit';
 const LIMITS = { name: 100, description: 2000, exampleValue: 10_000 } as const;
 
-const INPUT_TYPES: { value: InputDataType; label: string; hint: string }[] = [
-  { value: 'string', label: 'Text (string)', hint: 'Any text; a maximum length may bound it.' },
-  { value: 'integer', label: 'Whole number (integer)', hint: 'A whole number such as 3; it may have a minimum and a maximum.' },
-  { value: 'number', label: 'Number', hint: 'Any number such as 0.5; it may have a minimum and a maximum.' },
-  { value: 'boolean', label: 'Yes / no (boolean)', hint: 'true or false.' },
-  { value: 'image', label: 'Image', hint: 'A data URI (data:image/png;base64,…) of a PNG, JPEG, WebP or GIF image, sent to the model as an image.' },
-  { value: 'object', label: 'JSON object', hint: 'Any JSON object, such as {"tone": "formal"}.' },
-  { value: 'array', label: 'JSON array', hint: 'Any JSON array, such as ["a", "b"].' },
+/** Each data type: its name in the type picker, in the tables, and what it takes. */
+const INPUT_TYPES: { value: InputDataType; label: string; short: string; hint: string }[] = [
+  { value: 'string', label: 'Text (string)', short: 'Text', hint: 'Any text; a maximum length may bound it.' },
+  { value: 'integer', label: 'Integer (whole number)', short: 'Integer', hint: 'A whole number such as 3; it may have a minimum and a maximum.' },
+  { value: 'number', label: 'Number', short: 'Number', hint: 'Any number such as 0.5; it may have a minimum and a maximum.' },
+  { value: 'boolean', label: 'Yes / no (boolean)', short: 'Yes / no', hint: 'true or false.' },
+  { value: 'image', label: 'Image', short: 'Image', hint: 'A data URI (data:image/png;base64,…) of a PNG, JPEG, WebP or GIF image, sent to the model as an image.' },
+  { value: 'object', label: 'JSON object', short: 'JSON object', hint: 'Any JSON object, such as {"tone": "formal"}.' },
+  { value: 'array', label: 'JSON array', short: 'JSON array', hint: 'Any JSON array, such as ["a", "b"].' },
 ];
-const OUTPUT_TYPES: { value: OutputDataType; label: string; hint: string }[] = [
-  { value: 'string', label: 'Text (string)', hint: 'The model answers a text for it.' },
-  { value: 'integer', label: 'Whole number (integer)', hint: 'The model answers a whole number.' },
-  { value: 'number', label: 'Number', hint: 'The model answers a number.' },
-  { value: 'boolean', label: 'Yes / no (boolean)', hint: 'The model answers true or false.' },
-  { value: 'object', label: 'JSON object', hint: 'The model answers a JSON object.' },
-  { value: 'array', label: 'JSON array', hint: 'The model answers a JSON array.' },
-  { value: 'image', label: 'Image', hint: 'Makes the endpoint generate images; the example holds the default generation settings.' },
+const OUTPUT_TYPES: { value: OutputDataType; label: string; short: string; hint: string }[] = [
+  { value: 'string', label: 'Text (string)', short: 'Text', hint: 'The model answers a text for it.' },
+  { value: 'integer', label: 'Integer (whole number)', short: 'Integer', hint: 'The model answers a whole number.' },
+  { value: 'number', label: 'Number', short: 'Number', hint: 'The model answers a number.' },
+  { value: 'boolean', label: 'Yes / no (boolean)', short: 'Yes / no', hint: 'The model answers true or false.' },
+  { value: 'object', label: 'JSON object', short: 'JSON object', hint: 'The model answers a JSON object.' },
+  { value: 'array', label: 'JSON array', short: 'JSON array', hint: 'The model answers a JSON array.' },
+  { value: 'image', label: 'Image', short: 'Image', hint: 'Makes the endpoint generate images; the example holds the default generation settings.' },
 ];
-const typeLabel = (value: string) => [...INPUT_TYPES, ...OUTPUT_TYPES].find((type) => type.value === value)?.label ?? value;
+const typeLabel = (value: string) => [...INPUT_TYPES, ...OUTPUT_TYPES].find((type) => type.value === value)?.short ?? value;
 
 const isNumeric = (type: InputDataType) => type === 'integer' || type === 'number';
 
@@ -88,7 +89,6 @@ export function InputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoint
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Type</th>
-                <th scope="col">Required</th>
                 <th scope="col">Rules</th>
                 <th scope="col">Default</th>
                 <th scope="col">Description</th>
@@ -101,10 +101,9 @@ export function InputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoint
               {endpoint.inputFields.map((field) => (
                 <tr key={field.id}>
                   <th scope="row">
-                    <code>{field.name}</code>
+                    <code>{field.name}</code> {field.isRequired ? <span className="badge required">Required</span> : <span className="muted small">optional</span>}
                   </th>
                   <td>{typeLabel(field.dataType)}</td>
-                  <td>{field.isRequired ? 'Required' : 'Optional'}</td>
                   <td>{rulesOf(field) || <span className="muted">—</span>}</td>
                   <td>{field.defaultValue === null || field.defaultValue === undefined ? <span className="muted">—</span> : <code>{showValue(field.defaultValue)}</code>}</td>
                   <td>{field.description || <span className="muted">—</span>}</td>
@@ -292,33 +291,33 @@ function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFor
   const problems: Partial<Record<InputFormField, string>> = {};
   const type = draft.dataType;
   const name = draft.name.trim();
-  if (name === '') problems.name = 'name is required';
-  else if (name.length > LIMITS.name) problems.name = `name must be at most ${LIMITS.name} characters`;
+  if (name === '') problems.name = 'Required: the key callers send';
+  else if (name.length > LIMITS.name) problems.name = `At most ${LIMITS.name} characters`;
   else if (!FIELD_NAME_PATTERN.test(name)) problems.name = NAME_RULE;
-  if (draft.description.length > LIMITS.description) problems.description = `description must be at most ${LIMITS.description} characters`;
+  if (draft.description.length > LIMITS.description) problems.description = `At most ${LIMITS.description} characters`;
 
   let maxLength: number | null = null;
   if (type === 'string' && draft.maxLength.trim() !== '') {
     maxLength = Number(draft.maxLength);
     if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > MAX_INTEGER) {
-      problems.maxLength = `maxLength must be a whole number from 1 to ${MAX_INTEGER.toLocaleString()}`;
+      problems.maxLength = `Must be a whole number from 1 to ${MAX_INTEGER.toLocaleString()}`;
     }
   }
   const bound = (key: 'minimum' | 'maximum'): number | null => {
     const typed = draft[key].trim();
     if (!isNumeric(type) || typed === '') return null;
     const value = Number(typed);
-    if (!Number.isFinite(value)) problems[key] = `${key} must be a number`;
-    else if (type === 'integer' && !Number.isInteger(value)) problems[key] = `${key} must be a whole number`;
+    if (!Number.isFinite(value)) problems[key] = 'Must be a number';
+    else if (type === 'integer' && !Number.isInteger(value)) problems[key] = 'Must be a whole number';
     else if (type === 'integer' && (value < MIN_INTEGER || value > MAX_INTEGER)) {
-      problems[key] = `${key} must be from ${MIN_INTEGER.toLocaleString()} to ${MAX_INTEGER.toLocaleString()}`;
+      problems[key] = `Must be from ${MIN_INTEGER.toLocaleString()} to ${MAX_INTEGER.toLocaleString()}`;
     }
     return value;
   };
   const minimum = bound('minimum');
   const maximum = bound('maximum');
   if (minimum !== null && maximum !== null && !problems.minimum && !problems.maximum && minimum > maximum) {
-    problems.maximum = 'maximum must not be less than the minimum';
+    problems.maximum = 'Must not be less than the minimum';
   }
 
   let defaultValue: unknown = null;
@@ -327,16 +326,16 @@ function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFor
     switch (type) {
       case 'string':
         defaultValue = typed;
-        if (maxLength !== null && typed.length > maxLength) problems.defaultValue = `defaultValue must be at most ${maxLength} characters`;
+        if (maxLength !== null && typed.length > maxLength) problems.defaultValue = `At most ${maxLength} characters (the maximum length)`;
         break;
       case 'integer':
       case 'number': {
         const value = Number(typed);
         defaultValue = value;
         if (!Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value))) {
-          problems.defaultValue = `defaultValue must be ${type === 'integer' ? 'a whole number' : 'a number'}`;
+          problems.defaultValue = `Must be ${type === 'integer' ? 'a whole number' : 'a number'}`;
         } else if ((minimum !== null && value < minimum) || (maximum !== null && value > maximum)) {
-          problems.defaultValue = `defaultValue must be between ${minimum ?? '-∞'} and ${maximum ?? '∞'}`;
+          problems.defaultValue = `Must be between ${minimum ?? '-∞'} and ${maximum ?? '∞'} (the minimum and maximum)`;
         }
         break;
       }
@@ -349,10 +348,10 @@ function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFor
           defaultValue = JSON.parse(typed);
           const isArray = Array.isArray(defaultValue);
           if (typeof defaultValue !== 'object' || defaultValue === null || isArray !== (type === 'array')) {
-            problems.defaultValue = `defaultValue must be a JSON ${type}`;
+            problems.defaultValue = `Must be a JSON ${type}`;
           }
         } catch {
-          problems.defaultValue = `defaultValue must be valid JSON (${type === 'array' ? '[…]' : '{…}'})`;
+          problems.defaultValue = `Must be valid JSON: ${type === 'array' ? '[…]' : '{…}'}`;
         }
         break;
     }
@@ -560,11 +559,11 @@ function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; fi
   function check(): Partial<Record<OutputFormField, string>> {
     const problems: Partial<Record<OutputFormField, string>> = {};
     const trimmed = name.trim();
-    if (trimmed === '') problems.name = 'name is required';
-    else if (trimmed.length > LIMITS.name) problems.name = `name must be at most ${LIMITS.name} characters`;
+    if (trimmed === '') problems.name = 'Required: the key in the answer';
+    else if (trimmed.length > LIMITS.name) problems.name = `At most ${LIMITS.name} characters`;
     else if (!FIELD_NAME_PATTERN.test(trimmed)) problems.name = NAME_RULE;
-    if (description.length > LIMITS.description) problems.description = `description must be at most ${LIMITS.description} characters`;
-    if (exampleValue.length > LIMITS.exampleValue) problems.exampleValue = `exampleValue must be at most ${LIMITS.exampleValue} characters`;
+    if (description.length > LIMITS.description) problems.description = `At most ${LIMITS.description} characters`;
+    if (exampleValue.length > LIMITS.exampleValue) problems.exampleValue = `At most ${LIMITS.exampleValue.toLocaleString()} characters`;
     else if (dataType === 'image' && exampleValue.trim() !== '') {
       let parsed: unknown;
       try {
@@ -573,7 +572,7 @@ function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; fi
         parsed = undefined;
       }
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        problems.exampleValue = 'exampleValue of an image field must be a JSON object such as {"size":"1024x1024","quality":"high"}';
+        problems.exampleValue = 'Must be a JSON object such as {"size": "1024x1024", "quality": "high"}';
       }
     }
     return problems;

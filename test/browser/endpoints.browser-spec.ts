@@ -1,0 +1,413 @@
+import type { Page } from 'playwright-core';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  goTo,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+  watchProblems,
+} from '../support/browser';
+import { auth } from '../support/seed';
+
+describe('Dashboard: endpoints', () => {
+  let h: DashboardHarness;
+  let page: Page;
+
+  beforeAll(async () => {
+    h = await startDashboard();
+    page = h.page;
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  afterEach(() => {
+    expect(h.problems).toEqual([]);
+  });
+
+  const admin = () => auth(h.tenant.admin);
+  const createEndpoint = async (body: Record<string, unknown>) =>
+    (await h.t.http.post('/admin/v1/endpoints').set(admin()).send(body).expect(201)).body.data as { id: string; name: string; path: string };
+  const hash = () => page.evaluate(() => decodeURIComponent(location.hash));
+  const waitForHash = (fragment: string) => page.waitForFunction((text) => decodeURIComponent(location.hash).includes(text), fragment);
+  const row = (name: string | RegExp) => page.getByRole('row', { name });
+
+  it('teaches the first steps when the tenant has no endpoint yet', async () => {
+    await signIn(page, h.baseUrl, h.tenant.admin);
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+    const steps = page.locator('.first-steps');
+    await steps.getByRole('heading', { name: 'Create your first endpoint' }).waitFor();
+    expect(await steps.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringContaining('Create an endpoint'),
+      expect.stringContaining('Write a prompt'),
+      expect.stringContaining('Create an endpoint key'),
+    ]);
+    const curl = await steps.getByLabel('Calling an endpoint').innerText();
+    expect(curl).toContain(`curl -X POST '${h.baseUrl}/api/v1/summarize'`);
+    expect(curl).toContain('x-api-key: $ENDPOINT_KEY');
+    await steps.getByRole('button', { name: 'Copy command' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await steps.getByRole('button', { name: 'Create an endpoint' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New endpoint' }).waitFor();
+  });
+
+  it('creates an endpoint with two input fields and an output field, and shows them on its page', async () => {
+    await goTo(page, '/endpoints/new');
+    const form = page.getByRole('form', { name: 'New endpoint' });
+    await form.getByLabel('Name').fill('Summarize Émails');
+    // The path follows the name as a slug until it is edited.
+    expect(await form.getByLabel('Path').inputValue()).toBe('/api/v1/summarize-emails');
+    await form.getByLabel('Description').fill('Summarizes an e-mail thread');
+    await form.getByLabel('Category').fill('text');
+    await form.getByRole('radio', { name: /Internal/ }).check();
+    await form.getByLabel('Answer identical requests from the cache').check();
+    await form.getByLabel('Cache duration (seconds)').fill('600');
+    await form.getByLabel('Per minute').fill('20');
+    await form.getByLabel('Timeout (seconds)').fill('30');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'Summarize Émails' }).waitFor();
+    const id = (await hash()).split('/')[2];
+    await page.getByText('POST /api/v1/summarize-emails', { exact: true }).first().waitFor();
+
+    // A string with a maximum length.
+    await page.getByRole('button', { name: 'Add input field' }).click();
+    let fieldForm = page.getByRole('form', { name: 'New input field' });
+    await fieldForm.getByLabel('Name').fill('text');
+    await fieldForm.getByLabel('Required').check();
+    await fieldForm.getByLabel('Maximum length').fill('500');
+    await fieldForm.getByLabel('Description').fill('The thread to summarize');
+    await fieldForm.getByRole('button', { name: 'Add field' }).click();
+    await row(/^text/).waitFor();
+
+    // An Integer with bounds and a default number.
+    await page.getByRole('button', { name: 'Add input field' }).click();
+    fieldForm = page.getByRole('form', { name: 'New input field' });
+    await fieldForm.getByLabel('Name').fill('sentences');
+    await fieldForm.getByLabel('Data type').selectOption('integer');
+    await fieldForm.getByLabel('Minimum').fill('1');
+    await fieldForm.getByLabel('Maximum').fill('10');
+    // Checked before sending: a default outside the bounds is named beside its field.
+    await fieldForm.getByLabel('Default value').fill('12');
+    await fieldForm.getByRole('button', { name: 'Add field' }).click();
+    await fieldForm.getByText('Must be between 1 and 10 (the minimum and maximum)').waitFor();
+    await fieldForm.getByLabel('Default value').fill('3');
+    await fieldForm.getByRole('button', { name: 'Add field' }).click();
+    await row(/^sentences/).waitFor();
+
+    await page.getByRole('button', { name: 'Add output field' }).click();
+    const outputForm = page.getByRole('form', { name: 'New output field' });
+    await outputForm.getByLabel('Name').fill('summary');
+    await outputForm.getByLabel('Description').fill('The summary, in the asked number of sentences');
+    await outputForm.getByRole('button', { name: 'Add field' }).click();
+
+    const inputs = page.getByRole('table', { name: 'Input fields' });
+    expect(await inputs.getByRole('row', { name: /^text/ }).innerText()).toMatch(/text\s+Required\s+Text\s+at most 500 characters\s+—\s+The thread to summarize/);
+    expect(await inputs.getByRole('row', { name: /^sentences/ }).innerText()).toMatch(/sentences\s+optional\s+Integer\s+from 1 to 10\s+3\s/);
+    await page.getByRole('table', { name: 'Output fields' }).getByRole('row', { name: /^summary/ }).waitFor();
+    // The curl carries the fields, with the default as a number; an Internal endpoint is called with an admin key.
+    const curl = await page.getByLabel('curl', { exact: true }).innerText();
+    expect(curl).toContain(`'${h.baseUrl}/api/v1/summarize-emails'`);
+    expect(curl).toContain(`-d '{"text":"your text","sentences":3}'`);
+    expect(curl).toContain('$ADMIN_KEY');
+    // No prompt yet: the page says so and how to fix it.
+    await page.getByText('No default prompt: calls to this endpoint are refused.').waitFor();
+    await page.getByText('Create a prompt, try it in the test runner, promote it to Live, then set it as the default.').waitFor();
+    expect(await page.getByRole('link', { name: 'New prompt' }).getAttribute('href')).toBe(`#/endpoints/${id}/prompts/new`);
+
+    const stored = (await h.t.http.get(`/admin/v1/endpoints/${id}`).set(admin()).expect(200)).body.data;
+    expect(stored).toMatchObject({
+      name: 'Summarize Émails',
+      path: '/api/v1/summarize-emails',
+      description: 'Summarizes an e-mail thread',
+      category: 'text',
+      visibility: 'Private',
+      cacheEnabled: true,
+      cacheDurationSeconds: 600,
+      rateLimitPerMinute: 20,
+      rateLimitPerHour: null,
+      rateLimitPerDay: null,
+      timeoutSeconds: 30,
+    });
+    expect(stored.inputFields).toMatchObject([
+      { name: 'text', dataType: 'string', isRequired: true, maxLength: 500, minimum: null, maximum: null, defaultValue: null },
+      { name: 'sentences', dataType: 'integer', isRequired: false, maxLength: null, minimum: 1, maximum: 10, defaultValue: 3 },
+    ]);
+    expect(stored.outputFields).toMatchObject([{ name: 'summary', dataType: 'string', exampleValue: null }]);
+
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.evaluate(() => ((document.activeElement as HTMLElement | null)?.blur(), window.scrollTo(0, 0)));
+    await screenshot(page, 'endpoint');
+  });
+
+  it('edits a field and a setting in place', async () => {
+    const endpoint = await createEndpoint({ name: 'Translate', path: '/api/v1/translate', category: 'text' });
+    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send({ name: 'language', dataType: 'string', defaultValue: 'fr' }).expect(201);
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Translate' }).waitFor();
+
+    await page.getByRole('button', { name: 'Edit settings' }).click();
+    const form = page.getByRole('form', { name: 'Edit Translate' });
+    // Editing keeps the path as it is when the name changes.
+    await form.getByLabel('Name').fill('Translate text');
+    expect(await form.getByLabel('Path').inputValue()).toBe('/api/v1/translate');
+    await form.getByLabel('Timeout (seconds)').fill('601');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await form.getByText('Must be from 1 to 600').waitFor();
+    await form.getByLabel('Timeout (seconds)').fill('45');
+    await form.getByLabel('Per day').fill('1000');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Translate text' }).waitFor();
+    const settings = page.locator('dl.settings');
+    await settings.getByText('45 seconds').waitFor();
+    await settings.getByText('No limit per minute, No limit per hour, 1,000 per day').waitFor();
+
+    await page.getByRole('button', { name: 'Edit input field language' }).click();
+    const fieldForm = page.getByRole('form', { name: 'Edit input field language' });
+    expect(await fieldForm.getByLabel('Default value').inputValue()).toBe('fr');
+    await fieldForm.getByLabel('Default value').fill('de');
+    await fieldForm.getByRole('button', { name: 'Save field' }).click();
+    await page.getByRole('table', { name: 'Input fields' }).getByRole('row', { name: /^language/ }).getByText('"de"').waitFor();
+
+    const stored = (await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(200)).body.data;
+    expect(stored).toMatchObject({ name: 'Translate text', path: '/api/v1/translate', timeoutSeconds: 45, rateLimitPerDay: 1000 });
+    expect(stored.inputFields[0].defaultValue).toBe('de');
+  });
+
+  it("shows the API's refusals beside the field they name", async () => {
+    await goTo(page, '/endpoints/new');
+    const form = page.getByRole('form', { name: 'New endpoint' });
+    await form.getByLabel('Name').fill('Another translate');
+    // Checked before sending: the path's pattern.
+    await form.getByLabel('Path').fill('/api/v1/Not Valid');
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    const pathField = page.locator('.field', { has: page.getByLabel('Path') });
+    await pathField.getByText('path must match /api/v1/<slug> (lower-case letters, digits, -, _ and /)').waitFor();
+    expect(await form.getByLabel('Path').evaluate((input) => input === document.activeElement)).toBe(true);
+
+    // Refused by the API: the path is taken. Its message names the path, so it shows beside the path.
+    await form.getByLabel('Path').fill('/api/v1/translate');
+    await form.getByRole('button', { name: 'Create endpoint' }).click();
+    await pathField.getByRole('alert').getByText('path /api/v1/translate is already used by another endpoint').waitFor();
+    expect(await form.getByLabel('Path').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('New endpoint');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // A field name the endpoint already has: the API's 409 shows beside the name.
+    const endpoint = await createEndpoint({ name: 'Fielded', path: '/api/v1/fielded' });
+    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send({ name: 'text', dataType: 'string' }).expect(201);
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    await page.getByRole('button', { name: 'Add input field' }).click();
+    const fieldForm = page.getByRole('form', { name: 'New input field' });
+    await fieldForm.getByLabel('Name').fill('text');
+    await fieldForm.getByRole('button', { name: 'Add field' }).click();
+    await fieldForm.locator('.field', { has: page.getByLabel('Name') }).getByText("A field named 'text' already exists on this endpoint").waitFor();
+  });
+
+  it('lists, searches and filters the endpoints, the filters kept in the URL', async () => {
+    await createEndpoint({ name: 'Classify tickets', path: '/api/v1/classify-tickets', category: 'support', visibility: 'Private' });
+    const replies = await createEndpoint({ name: 'Draft replies', path: '/api/v1/draft-replies', category: 'support', description: 'Drafts a reply to a customer' });
+    await h.t.http.post(`/admin/v1/endpoints/${replies.id}/input-fields`).set(admin()).send({ name: 'message', dataType: 'string', isRequired: true }).expect(201);
+    const prompt = (
+      await h.t.http
+        .post('/admin/v1/prompts')
+        .set(admin())
+        .send({ endpointId: replies.id, name: 'Main', template: 'Reply to: {{ inputs.message }}', llmModel: 'mock-echo' })
+        .expect(201)
+    ).body.data;
+    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/promote`).set(admin()).expect(200);
+    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/set-default`).set(admin()).expect(200);
+    await createEndpoint({ name: 'Describe image', path: '/api/v1/describe-image', category: 'images' });
+    await goTo(page, '/endpoints');
+    await row(/Classify tickets/).waitFor();
+    expect(await row(/Classify tickets/).innerText()).toMatch(/Classify tickets\s+POST \/api\/v1\/classify-tickets\s+Internal\s+support\s+0 in, 0 out\s+None: not callable yet/);
+    expect(await row(/Describe image/).innerText()).toMatch(/POST \/api\/v1\/describe-image\s+Public\s+images/);
+    expect(await row(/Draft replies/).innerText()).toMatch(/support\s+1 in, 0 out\s+Has a default/);
+    await screenshot(page, 'endpoints');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+
+    const filters = page.getByRole('search', { name: 'Filter endpoints' });
+    const names = async () => (await page.locator('tbody .endpoint-name').allInnerTexts()).sort();
+
+    await filters.getByLabel('Visibility').selectOption({ label: 'Internal' });
+    await waitForHash('visibility=Private');
+    await page.getByText('Internal: visible only to its creator and admins').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 2);
+    expect(await names()).toEqual(['Classify tickets', 'Summarize Émails']);
+
+    await filters.getByLabel('Category').selectOption('support');
+    await waitForHash('category=support');
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await names()).toEqual(['Classify tickets']);
+
+    await filters.getByLabel('Visibility').selectOption({ label: 'All' });
+    await filters.getByLabel('Search by name').fill('draft');
+    await waitForHash('search=draft');
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await names()).toEqual(['Draft replies']);
+    expect(await hash()).toBe('#/endpoints?search=draft&category=support');
+
+    // The link is the view: opened in another tab, it shows the same filters and rows.
+    const shared = await h.browser.newPage();
+    watchProblems(shared, h.problems);
+    await signIn(shared, h.baseUrl, h.tenant.admin, '/endpoints?search=draft&category=support');
+    await shared.locator('tbody .endpoint-name').first().waitFor();
+    expect(await shared.locator('tbody .endpoint-name').allInnerTexts()).toEqual(['Draft replies']);
+    expect(await shared.getByLabel('Search by name').inputValue()).toBe('draft');
+    expect(await shared.getByLabel('Category').inputValue()).toBe('support');
+    await shared.close();
+
+    await filters.getByLabel('Search by name').fill('nothing like it');
+    await page.getByText('No endpoint matches these filters.').waitFor();
+    await filters.getByRole('button', { name: 'Clear filters' }).click();
+    await waitForHash('#/endpoints');
+    await row(/Describe image/).waitFor();
+    expect(await hash()).toBe('#/endpoints');
+  });
+
+  it('pages the list as the API does', async () => {
+    for (let i = 1; i <= 26; i++) await createEndpoint({ name: `Bulk ${String(i).padStart(2, '0')}`, path: `/api/v1/bulk-${i}`, category: 'bulk' });
+    await goTo(page, '/endpoints?category=bulk');
+    await row(/Bulk 01/).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(25);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next' }).click();
+    await waitForHash('page=2');
+    await row(/Bulk 26/).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    expect(await hash()).toBe('#/endpoints?category=bulk&page=2');
+  });
+
+  it('deletes an endpoint softly, finds it in Deleted endpoints and restores it', async () => {
+    const endpoint = await createEndpoint({ name: 'Soon gone', path: '/api/v1/soon-gone' });
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Soon gone' }).waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Soon gone?' });
+    await dialog.getByText('stops answering at once').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
+
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+    await row(/Describe image/).waitFor();
+    expect(await row(/Soon gone/).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Deleted endpoints' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Deleted endpoints' }).waitFor();
+    await row(/Soon gone/).waitFor();
+    expect(await row(/Soon gone/).innerText()).toContain('POST /api/v1/soon-gone');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Restore Soon gone' }).click();
+    await page.getByRole('status').getByText('Restored Soon gone').waitFor();
+    expect(await row(/Soon gone/).count()).toBe(0);
+    await page.getByRole('status').getByRole('link', { name: 'Soon gone' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Soon gone' }).waitFor();
+    await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(200);
+  });
+
+  it('deletes an endpoint for good after its name is typed, with its prompts', async () => {
+    const endpoint = await createEndpoint({ name: 'Old summarizer', path: '/api/v1/old-summarizer' });
+    const prompt = (
+      await h.t.http
+        .post('/admin/v1/prompts')
+        .set(admin())
+        .send({ endpointId: endpoint.id, name: 'Main', template: 'Summarize: {{ inputs.text }}', llmModel: 'mock-echo' })
+        .expect(201)
+    ).body.data;
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    const prompts = page.getByRole('table', { name: 'Prompts' });
+    await prompts.getByRole('row', { name: /Main/ }).waitFor();
+    expect(await prompts.getByRole('row', { name: /Main/ }).innerText()).toMatch(/Main\s+Draft\s+v1\s+mock-echo/);
+    expect(await prompts.getByRole('link', { name: 'Main' }).getAttribute('href')).toBe(`#/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByText('Open a prompt, promote it to Live, then set it as the default.').waitFor();
+
+    await page.getByRole('button', { name: 'Delete for good…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Old summarizer for good?' });
+    const text = await dialog.innerText();
+    expect(text).toContain('its prompt, any archived ones, and every version of them');
+    expect(text).toContain('its execution logs');
+    expect(text).toContain('its cached responses');
+    expect(text).toContain('This cannot be undone.');
+    const confirm = dialog.getByRole('button', { name: 'Delete for good' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type Old summarizer to confirm').fill('Old summarize');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Type Old summarizer to confirm').fill('Old summarizer');
+    await confirm.click();
+
+    await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+    await row(/Describe image/).waitFor();
+    expect(await row(/Old summarizer/).count()).toBe(0);
+    await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(404);
+    await h.t.http.get(`/admin/v1/prompts/${prompt.id}`).set(admin()).expect(404);
+    const deleted = await h.t.http.get('/admin/v1/endpoints?deleted=true').set(admin()).expect(200);
+    expect(deleted.body.data.map((e: { id: string }) => e.id)).not.toContain(endpoint.id);
+    // Its page now says it is gone, and where deleted endpoints are.
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Endpoint not found' }).waitFor();
+  });
+
+  it('deletes a soft-deleted endpoint for good from the deleted list', async () => {
+    const endpoint = await createEndpoint({ name: 'Twice gone', path: '/api/v1/twice-gone' });
+    await h.t.http.delete(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(200);
+    await goTo(page, '/endpoints/deleted');
+    await page.getByRole('button', { name: 'Delete for good: Twice gone' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Twice gone for good?' });
+    await dialog.getByLabel('Type Twice gone to confirm').fill('Twice gone');
+    await dialog.getByRole('button', { name: 'Delete for good' }).click();
+    await page.getByText('No deleted endpoints.').or(page.locator('tbody tr').first()).waitFor();
+    expect(await row(/Twice gone/).count()).toBe(0);
+    await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(404);
+    const deleted = await h.t.http.get('/admin/v1/endpoints?deleted=true').set(admin()).expect(200);
+    expect(deleted.body.data.map((e: { id: string }) => e.id)).not.toContain(endpoint.id);
+  });
+
+  it('lets a ReadOnly key see every endpoints page with the write actions disabled and why', async () => {
+    const endpoint = await createEndpoint({ name: 'Read me', path: '/api/v1/read-me' });
+    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send({ name: 'text', dataType: 'string' }).expect(201);
+    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/output-fields`).set(admin()).send({ name: 'answer', dataType: 'string' }).expect(201);
+    const deleted = await createEndpoint({ name: 'Read me deleted', path: '/api/v1/read-me-deleted' });
+    await h.t.http.delete(`/admin/v1/endpoints/${deleted.id}`).set(admin()).expect(200);
+
+    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const reader = await context.newPage();
+    watchProblems(reader, h.problems);
+    const reason = 'Your key is ReadOnly: it can look at everything but change nothing.';
+    const expectBlocked = async (name: string, { exact = true } = {}) => {
+      const button = reader.getByRole('button', { name, exact }).first();
+      expect(await button.isDisabled()).toBe(true);
+      expect(await button.getAttribute('title')).toBe(reason);
+      const described = await button.getAttribute('aria-describedby');
+      expect(await reader.locator(`[id="${described}"]`).innerText()).toBe(reason);
+    };
+    try {
+      await signIn(reader, h.baseUrl, h.tenant.readOnly, '/endpoints?search=read');
+      await reader.getByRole('row', { name: /Read me/ }).first().waitFor();
+      expect(await accessibilityViolations(reader)).toEqual([]);
+      await expectBlocked('New endpoint');
+
+      await reader.getByRole('link', { name: 'Read me', exact: true }).click();
+      await reader.getByRole('heading', { level: 1, name: 'Read me' }).waitFor();
+      await reader.getByRole('table', { name: 'Input fields' }).getByRole('row', { name: /^text/ }).waitFor();
+      for (const name of ['Edit settings', 'Add input field', 'Add output field', 'Edit input field text', 'Delete input field text', 'Edit output field answer', 'Delete output field answer', 'Delete', 'Delete for good…', 'New prompt']) {
+        await expectBlocked(name);
+      }
+      expect(await accessibilityViolations(reader)).toEqual([]);
+
+      await reader.getByRole('link', { name: '← Endpoints' }).click();
+      await reader.getByRole('link', { name: 'Deleted endpoints' }).click();
+      await reader.getByRole('row', { name: /Read me deleted/ }).waitFor();
+      await expectBlocked('Restore Read me deleted');
+      await expectBlocked('Delete for good: Read me deleted');
+      expect(await accessibilityViolations(reader)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
