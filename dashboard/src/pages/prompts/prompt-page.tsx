@@ -1,5 +1,202 @@
-import { PageHeader } from '../../ui/controls';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { api, unwrap } from '../../api/client';
+import { useWriteBlock } from '../../session';
+import { Button, Field, Loading, PageHeader, Problems } from '../../ui/controls';
+import { useLoad } from '../../ui/use-load';
+import { type Endpoint, endpointOf } from '../runner/test-run';
+import { TestRunner } from '../runner/test-runner';
+import { DraftDiff } from './draft-diff';
+import { PromptActions } from './prompt-actions';
+import { changesOf, draftOf, draftProblems, type Model, type Prompt, type PromptDraft, updateOf } from './prompt-draft';
+import { PromptFields, splitServiceMessages } from './prompt-form';
 
+/** The prompt's page, the playground: the editor and its settings beside the test runner. */
 export default function PromptPage() {
-  return <PageHeader title="PromptPage" />;
+  const { id, promptId } = useParams<{ id: string; promptId: string }>();
+  const loaded = useLoad(async () => {
+    const [prompt, endpoint, models] = await Promise.all([
+      unwrap(api.GET('/admin/v1/prompts/{id}', { params: { path: { id: promptId } } })),
+      endpointOf(id),
+      unwrap(api.GET('/admin/v1/prompts/models')),
+    ]);
+    return { prompt, endpoint, models };
+  }, [id, promptId]);
+  // Until another prompt's data arrives, the previous one is not shown as this one.
+  if (!loaded.data || loaded.data.prompt.id !== promptId) {
+    return (
+      <section>
+        <PageHeader title="Prompt" back={<Link href={`/endpoints/${id}`}>← Endpoint</Link>} />
+        <Problems error={loaded.error} />
+        {!loaded.error && <Loading what="the prompt" />}
+      </section>
+    );
+  }
+  return <Playground key={loaded.data.prompt.id} endpoint={loaded.data.endpoint} models={loaded.data.models} initial={loaded.data.prompt} />;
+}
+
+export function StatusBadges({ prompt }: { prompt: Prompt }) {
+  return (
+    <>
+      <span className={`badge ${prompt.status.toLowerCase()}`}>{prompt.status}</span>
+      {prompt.isDefault && <span className="badge default">Default</span>}
+    </>
+  );
+}
+
+function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models: Model[]; initial: Prompt }) {
+  const writeBlock = useWriteBlock();
+  const [saved, setSaved] = useState(initial);
+  const [draft, setDraft] = useState<PromptDraft>(() => draftOf(initial));
+  const [reviewing, setReviewing] = useState(false);
+  const [changeNotes, setChangeNotes] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [savedMessage, setSavedMessage] = useState<string | null>(null);
+  const changesTitle = useId();
+  const changesHeading = useRef<HTMLHeadingElement>(null);
+  const [jump, setJump] = useState(0);
+  useEffect(() => {
+    if (jump === 0) return;
+    changesHeading.current?.scrollIntoView({ block: 'start' });
+    changesHeading.current?.focus();
+  }, [jump]);
+  const changes = changesOf(saved, draft);
+  const problems = Object.values(draftProblems(draft));
+  const { bySetting, rest } = splitServiceMessages(saveError);
+  const base = `/endpoints/${endpoint.id}/prompts/${saved.id}`;
+
+  function edit(patch: Partial<PromptDraft>) {
+    setDraft((previous) => ({ ...previous, ...patch }));
+    setSavedMessage(null);
+  }
+
+  async function save() {
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const before = saved.currentVersion;
+      const updated = await unwrap(api.PUT('/admin/v1/prompts/{id}', { params: { path: { id: saved.id } }, body: updateOf(saved, draft, changeNotes) }));
+      setSaved(updated);
+      setDraft(draftOf(updated));
+      setReviewing(false);
+      setChangeNotes('');
+      setSavedMessage(
+        updated.currentVersion > before ? `Saved as version ${updated.currentVersion}.` : `Saved. The content is unchanged, so it stays version ${updated.currentVersion}.`,
+      );
+    } catch (error) {
+      setSaveError(error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const saveBlock = writeBlock ?? (problems.length > 0 ? `Fix the settings first: ${problems.join('; ')}.` : null);
+  return (
+    <section className="prompt-page">
+      <PageHeader
+        title={saved.name}
+        back={
+          <Link href={`/endpoints/${endpoint.id}`}>
+            ← {endpoint.name} <span className="muted">({endpoint.path})</span>
+          </Link>
+        }
+      >
+        <Link className="button plain" href={`${base}/versions`}>
+          Versions
+        </Link>
+        <Link className="button plain" href={`/endpoints/${endpoint.id}/run?prompt=${saved.id}`}>
+          Open in the test runner
+        </Link>
+      </PageHeader>
+      <div className="prompt-status">
+        <StatusBadges prompt={saved} />
+        <span className="badge">Version {saved.currentVersion}</span>
+        <span className="muted mono">slug {saved.slug}</span>
+        {changes.any && (
+          <>
+            <span className="badge unsaved">Unsaved changes</span>
+            <Button
+              className="small"
+              onClick={() => {
+                setReviewing(true);
+                setJump((n) => n + 1);
+              }}
+            >
+              Review and save
+            </Button>
+          </>
+        )}
+      </div>
+      <PromptActions prompt={saved} writeBlock={writeBlock} onChanged={setSaved} />
+
+      <div className="playground">
+        <div className="playground-editor">
+          <PromptFields endpoint={endpoint} models={models} draft={draft} onChange={edit} serviceMessages={bySetting} showProblems />
+          <section aria-labelledby={changesTitle} className="prompt-save panel">
+            <h2 id={changesTitle} ref={changesHeading} tabIndex={-1}>
+              Changes
+            </h2>
+            {!changes.any ? (
+              <p className="muted">{savedMessage ?? `No unsaved changes: this is version ${saved.currentVersion}.`}</p>
+            ) : (
+              <>
+                <p>
+                  <strong>Unsaved changes</strong>
+                  {changes.newVersion
+                    ? ` — saving creates version ${saved.currentVersion + 1}.`
+                    : ' — only the name changed, so saving keeps the version number.'}
+                </p>
+                {!reviewing ? (
+                  <Button kind="primary" onClick={() => setReviewing(true)}>
+                    Review changes
+                  </Button>
+                ) : (
+                  <>
+                    <DraftDiff saved={saved.template} draft={draft.template} changes={changes} />
+                    <Field label="Change note" hint="Optional; recorded on the new version.">
+                      {(id) => <input id={id} value={changeNotes} maxLength={2000} onChange={(event) => setChangeNotes(event.target.value)} />}
+                    </Field>
+                    <div className="inline">
+                      <Button kind="primary" blocked={saveBlock} disabled={saving} onClick={save}>
+                        {saving ? 'Saving…' : changes.newVersion ? `Save as version ${saved.currentVersion + 1}` : 'Save the name'}
+                      </Button>
+                      <Button onClick={() => setReviewing(false)}>Hide changes</Button>
+                      <Button
+                        onClick={() => {
+                          setDraft(draftOf(saved));
+                          setReviewing(false);
+                          setSaveError(null);
+                        }}
+                      >
+                        Discard changes
+                      </Button>
+                    </div>
+                    {saveBlock && <p className="muted small">{saveBlock}</p>}
+                  </>
+                )}
+              </>
+            )}
+            <p role="status" className="visually-hidden">
+              {savedMessage}
+            </p>
+            <Problems error={rest} />
+          </section>
+        </div>
+        <div className="playground-runner panel">
+          <TestRunner
+            endpoint={endpoint}
+            prompts={[saved]}
+            fixedPromptId={saved.id}
+            note={
+              <p className="muted small">
+                Runs the saved version {saved.currentVersion} ({saved.status}).
+                {changes.newVersion && ' Your unsaved changes are not part of the run: save them to try them.'}
+              </p>
+            }
+          />
+        </div>
+      </div>
+    </section>
+  );
 }

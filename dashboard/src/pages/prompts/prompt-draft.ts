@@ -1,0 +1,130 @@
+import type { Schemas } from '../../api/client';
+import { isRecord } from '../runner/test-run';
+
+export type Prompt = Schemas['PromptResponse'];
+export type Model = Schemas['ModelResponse'];
+
+/** The API's bounds of a prompt's settings. */
+export const MAX_TOKENS_MIN = 1;
+export const MAX_TOKENS_MAX = 2_000_000;
+export const NAME_MAX_LENGTH = 200;
+
+/** What the editor holds: the prompt's content as typed, custom parameters as JSON text. */
+export interface PromptDraft {
+  name: string;
+  template: string;
+  llmModel: string;
+  temperature: number;
+  /** Text, so a half-typed number stays as typed. */
+  maxTokens: string;
+  customParameters: string;
+}
+
+export function draftOf(prompt: Prompt): PromptDraft {
+  return {
+    name: prompt.name,
+    template: prompt.template,
+    llmModel: prompt.llmModel,
+    temperature: prompt.temperature,
+    maxTokens: String(prompt.maxTokens),
+    customParameters: customParametersText(prompt.customParameters),
+  };
+}
+
+export function customParametersText(parameters: Record<string, unknown>): string {
+  return Object.keys(parameters).length === 0 ? '{}' : JSON.stringify(parameters, null, 2);
+}
+
+/** The custom parameters as a JSON object, or why the text is not one. */
+export function parseCustomParameters(text: string): { value: Record<string, unknown> } | { error: string } {
+  if (text.trim() === '') return { value: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  return isRecord(parsed) ? { value: parsed } : { error: 'Must be a JSON object, like {"top_p": 0.9}' };
+}
+
+/** Max tokens as a whole number within the API's bounds, or why not. */
+export function parseMaxTokens(text: string): { value: number } | { error: string } {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < MAX_TOKENS_MIN || value > MAX_TOKENS_MAX) {
+    return { error: `A whole number from ${MAX_TOKENS_MIN} to ${MAX_TOKENS_MAX.toLocaleString()}` };
+  }
+  return { value };
+}
+
+/** Problems that stop the draft from being sent, by setting. */
+export function draftProblems(draft: PromptDraft): { name?: string; maxTokens?: string; customParameters?: string; llmModel?: string } {
+  const problems: { name?: string; maxTokens?: string; customParameters?: string; llmModel?: string } = {};
+  if (draft.name.trim() === '') problems.name = 'A name is required';
+  const maxTokens = parseMaxTokens(draft.maxTokens);
+  if ('error' in maxTokens) problems.maxTokens = maxTokens.error;
+  const parameters = parseCustomParameters(draft.customParameters);
+  if ('error' in parameters) problems.customParameters = parameters.error;
+  if (draft.llmModel === '') problems.llmModel = 'Pick a model';
+  return problems;
+}
+
+/** The body of a create or save: every content setting, parsed (call only when draftProblems is empty). */
+export function contentOf(draft: PromptDraft) {
+  const maxTokens = parseMaxTokens(draft.maxTokens);
+  const parameters = parseCustomParameters(draft.customParameters);
+  return {
+    name: draft.name.trim(),
+    template: draft.template,
+    llmModel: draft.llmModel,
+    temperature: draft.temperature,
+    maxTokens: 'value' in maxTokens ? maxTokens.value : 1024,
+    customParameters: 'value' in parameters ? parameters.value : {},
+  };
+}
+
+/** One setting that differs between the saved prompt and the draft, as text for the reader. */
+export interface SettingChange {
+  setting: string;
+  from: string;
+  to: string;
+}
+
+export interface DraftChanges {
+  name: SettingChange | null;
+  template: boolean;
+  settings: SettingChange[];
+  /** Whether saving creates a new version (the template, model or a setting changed). */
+  newVersion: boolean;
+  any: boolean;
+}
+
+/** How the draft differs from the saved prompt. */
+export function changesOf(saved: Prompt, draft: PromptDraft): DraftChanges {
+  const settings: SettingChange[] = [];
+  if (draft.llmModel !== saved.llmModel) settings.push({ setting: 'Model', from: saved.llmModel, to: draft.llmModel });
+  if (draft.temperature !== saved.temperature) settings.push({ setting: 'Temperature', from: String(saved.temperature), to: String(draft.temperature) });
+  if (draft.maxTokens.trim() !== String(saved.maxTokens)) settings.push({ setting: 'Max tokens', from: String(saved.maxTokens), to: draft.maxTokens.trim() });
+  const parameters = parseCustomParameters(draft.customParameters);
+  const savedParameters = JSON.stringify(saved.customParameters);
+  const draftParameters = 'value' in parameters ? JSON.stringify(parameters.value) : draft.customParameters;
+  if (draftParameters !== savedParameters) settings.push({ setting: 'Custom parameters', from: savedParameters, to: draftParameters });
+  const template = draft.template !== saved.template;
+  const name = draft.name.trim() !== saved.name ? { setting: 'Name', from: saved.name, to: draft.name.trim() } : null;
+  const newVersion = template || settings.length > 0;
+  return { name, template, settings, newVersion, any: newVersion || name !== null };
+}
+
+/** The PUT body: only what changed. */
+export function updateOf(saved: Prompt, draft: PromptDraft, changeNotes: string) {
+  const content = contentOf(draft);
+  const changes = changesOf(saved, draft);
+  return {
+    ...(changes.name ? { name: content.name } : {}),
+    ...(changes.template ? { template: content.template } : {}),
+    ...(content.llmModel !== saved.llmModel ? { llmModel: content.llmModel } : {}),
+    ...(content.temperature !== saved.temperature ? { temperature: content.temperature } : {}),
+    ...(content.maxTokens !== saved.maxTokens ? { maxTokens: content.maxTokens } : {}),
+    ...(JSON.stringify(content.customParameters) !== JSON.stringify(saved.customParameters) ? { customParameters: content.customParameters } : {}),
+    ...(changeNotes.trim() ? { changeNotes: changeNotes.trim() } : {}),
+  };
+}

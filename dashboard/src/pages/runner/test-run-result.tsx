@@ -1,0 +1,64 @@
+import { useId } from 'react';
+import { Link } from 'wouter';
+import { JsonView } from '../../ui/controls';
+import { formatCost, formatMs, formatNumber } from '../../ui/format';
+import { generatedImagesOf, type TestRun } from './test-run';
+
+/** A run's answer: the output (JSON pretty-printed, images drawn), the rendered prompt, tokens, cost, latency, log. */
+export function TestRunResult({ run, promptName }: { run: TestRun; promptName: string | null }) {
+  const titleId = useId();
+  const images = generatedImagesOf(run.output);
+  return (
+    <section className="test-run-result" aria-labelledby={titleId}>
+      <h3 id={titleId}>Result</h3>
+      <dl className="run-facts">
+        <div>
+          <dt>Prompt</dt>
+          <dd>
+            {promptName ?? run.promptId} v{run.promptVersion}
+          </dd>
+        </div>
+        <div>
+          <dt>Model</dt>
+          <dd className="mono">{run.llmModel}</dd>
+        </div>
+        <div>
+          <dt>Tokens in / out</dt>
+          <dd>
+            {formatNumber(run.usage.inputTokens)} / {formatNumber(run.usage.outputTokens)}
+          </dd>
+        </div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{formatCost(run.costUsd)}</dd>
+        </div>
+        <div>
+          <dt>Latency</dt>
+          <dd>{formatMs(run.latencyMs)}</dd>
+        </div>
+        <div>
+          <dt>Log</dt>
+          <dd>
+            <Link href={`/logs/${run.logId}`}>View the log row</Link>
+          </dd>
+        </div>
+      </dl>
+      <h4>Output</h4>
+      {images ? (
+        <div className="generated-images">
+          {images.length === 0 && <p className="muted">No image was generated.</p>}
+          {images.map((image, index) => (
+            <figure key={index}>
+              <img src={image.src} alt={image.revisedPrompt ?? `Generated image ${index + 1}`} />
+              {image.revisedPrompt && <figcaption>{image.revisedPrompt}</figcaption>}
+            </figure>
+          ))}
+        </div>
+      ) : (
+        <JsonView value={run.output} label={typeof run.output === 'string' ? 'Text' : 'JSON'} />
+      )}
+      <h4>Rendered prompt</h4>
+      <JsonView value={run.renderedPrompt} label="Sent to the model" />
+    </section>
+  );
+}

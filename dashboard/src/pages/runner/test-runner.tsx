@@ -1,0 +1,152 @@
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Button, Field, Problems } from '../../ui/controls';
+import { initialValues, type InputValues, inputsOf, RunnerInputs } from './runner-inputs';
+import { type Endpoint, type Prompt, runTest, type TestRun } from './test-run';
+import { TestRunResult } from './test-run-result';
+import './runner.css';
+
+const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+/**
+ * The test runner: a form built from the endpoint's input fields, the prompt to run (any status, Draft included),
+ * Run (or Ctrl/Cmd+Enter), then the answer. Test runs change nothing, so ReadOnly keys may run them too.
+ *
+ * With `fixedPromptId` it runs that prompt only (beside the editor); otherwise it offers every prompt of `prompts`.
+ */
+export function TestRunner({
+  endpoint,
+  prompts,
+  promptId,
+  fixedPromptId,
+  initialInputs,
+  onPromptChange,
+  note,
+  wide = false,
+}: {
+  endpoint: Endpoint;
+  prompts: Prompt[];
+  promptId?: string | null;
+  fixedPromptId?: string;
+  initialInputs?: Record<string, unknown> | null;
+  onPromptChange?: (promptId: string) => void;
+  /** Shown above the Run button (e.g. that the saved version runs, not unsaved edits). */
+  note?: ReactNode;
+  /** The form and the answer side by side (a page of its own) rather than one under the other (beside the editor). */
+  wide?: boolean;
+}) {
+  const fields = endpoint.inputFields;
+  const [values, setValues] = useState<InputValues>(() => initialValues(fields, initialInputs));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [selected, setSelected] = useState<string>(() => fixedPromptId ?? pickPrompt(prompts, promptId ?? null, endpoint.defaultPromptId));
+  const [running, setRunning] = useState(false);
+  const [run, setRun] = useState<TestRun | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const generation = useRef(0);
+  const titleId = useId();
+
+  // A prompt asked for from outside (a new link) replaces the selection.
+  useEffect(() => {
+    const wanted = fixedPromptId ?? promptId;
+    if (wanted && prompts.some((prompt) => prompt.id === wanted)) setSelected(wanted);
+  }, [fixedPromptId, promptId, prompts]);
+
+  const current = prompts.find((prompt) => prompt.id === selected) ?? null;
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (running || !selected) return;
+    const { inputs, errors: problems } = inputsOf(fields, values);
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    const mine = ++generation.current;
+    setRunning(true);
+    setFailure(null);
+    try {
+      const answer = await runTest(endpoint.id, selected, inputs);
+      if (mine === generation.current) setRun(answer);
+    } catch (error) {
+      if (mine === generation.current) {
+        setRun(null);
+        setFailure(error);
+      }
+    } finally {
+      if (mine === generation.current) setRunning(false);
+    }
+  }
+
+  function shortcut(event: KeyboardEvent) {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void submit();
+    }
+  }
+
+  return (
+    <section className={`test-runner ${wide ? 'wide' : ''}`} aria-labelledby={titleId}>
+      <h2 id={titleId}>Test run</h2>
+      <div className="runner-columns">
+        <form onSubmit={submit} onKeyDown={shortcut} noValidate>
+          {!fixedPromptId && (
+            <Field label="Prompt" hint="Any prompt of this endpoint can run here, Draft and Archived included.">
+              {(id) => (
+                <select
+                  id={id}
+                  value={selected}
+                  onChange={(event) => {
+                    setSelected(event.target.value);
+                    onPromptChange?.(event.target.value);
+                  }}
+                >
+                  {prompts.map((prompt) => (
+                    <option key={prompt.id} value={prompt.id}>
+                      {promptLabel(prompt)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          )}
+          <fieldset>
+            <legend>Inputs</legend>
+            <RunnerInputs
+              fields={fields}
+              values={values}
+              errors={errors}
+              onChange={(name, value) => setValues((previous) => ({ ...previous, [name]: value }))}
+            />
+          </fieldset>
+          {note}
+          <div className="run-bar">
+            <Button type="submit" kind="primary" disabled={running || !selected} aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}>
+              {running ? 'Running…' : 'Run'}
+            </Button>
+            <span className="muted">
+              or <kbd>{IS_MAC ? '⌘' : 'Ctrl'}</kbd>+<kbd>Enter</kbd>
+            </span>
+            <span role="status" className="visually-hidden">
+              {running ? 'Running the prompt…' : run ? 'The run finished.' : failure ? 'The run failed.' : ''}
+            </span>
+          </div>
+        </form>
+        <div className="runner-answer">
+          <Problems error={failure} />
+          {run && <TestRunResult run={run} promptName={prompts.find((prompt) => prompt.id === run.promptId)?.name ?? current?.name ?? null} />}
+          {wide && !run && !failure && (
+            <p className="muted runner-waiting">The answer shows here: the output, the rendered prompt, tokens, cost, latency and its log row.</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** The prompt asked for, else the endpoint's default, else the first one listed. */
+function pickPrompt(prompts: Prompt[], wanted: string | null, defaultPromptId: string | null): string {
+  if (wanted && prompts.some((prompt) => prompt.id === wanted)) return wanted;
+  if (defaultPromptId && prompts.some((prompt) => prompt.id === defaultPromptId)) return defaultPromptId;
+  return prompts[0]?.id ?? '';
+}
+
+export function promptLabel(prompt: Prompt): string {
+  return `${prompt.name} — ${prompt.status}${prompt.isDefault ? ', default' : ''}, v${prompt.currentVersion}`;
+}

@@ -1,0 +1,423 @@
+import type { Page } from 'playwright-core';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  goTo,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+  watchProblems,
+} from '../support/browser';
+import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { FAKE_PNG } from '../support/fake-llm-server';
+import { auth } from '../support/seed';
+
+/**
+ * The prompt pages and the test runner: writing a template against the service's validator, the model picker and
+ * settings, saving versions with a diff first, the lifecycle actions and their refusals, and test runs (Draft prompts,
+ * images in and out), for ReadWrite and ReadOnly keys.
+ */
+describe('Dashboard: prompts and the test runner', () => {
+  let h: DashboardHarness;
+  let page: Page;
+
+  beforeAll(async () => {
+    h = await startDashboard();
+    page = h.page;
+    await signIn(page, h.baseUrl, h.tenant.admin);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  beforeEach(() => h.fake.reset());
+
+  afterEach(() => {
+    expect(h.problems).toEqual([]);
+  });
+
+  const api = {
+    get: (path: string) => h.t.http.get(path).set(auth(h.tenant.admin)),
+    post: (path: string, body: object = {}) => h.t.http.post(path).set(auth(h.tenant.admin)).send(body),
+  };
+
+  /** An endpoint with a required text, an optional language and a bounded integer; optionally structured output. */
+  const textEndpoint = (outputs: { name: string; dataType: string }[] = []) =>
+    createEndpoint(h.t, h.tenant.admin, {
+      name: 'Summaries',
+      inputs: [
+        { name: 'text', dataType: 'string', isRequired: true, maxLength: 2000, description: 'The text to summarize' },
+        { name: 'language', dataType: 'string', maxLength: 40, defaultValue: 'English' },
+        { name: 'sentences', dataType: 'integer', minimum: 1, maximum: 5, defaultValue: 2 },
+      ],
+      outputs,
+    });
+
+  const editor = () => page.getByRole('textbox', { name: 'Template' });
+  const runButton = (scope: Pick<Page, 'getByRole'> = page) => scope.getByRole('button', { name: 'Run', exact: true });
+
+  /** Replaces the whole template, as pasting it would. */
+  async function setTemplate(text: string) {
+    await editor().click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(text);
+  }
+
+  const templateCheck = () => page.locator('.template-check');
+
+  it('writes a new prompt: a syntax error marked at its line and fixed, an unknown variable named, inputs completed, a model and temperature picked', async () => {
+    const endpoint = await textEndpoint();
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/new`);
+    await page.getByRole('heading', { level: 1, name: 'New prompt' }).waitFor();
+    await templateCheck().getByText('No problems found').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByLabel('Name').fill('Short summary');
+    // An unclosed tag on line 2: marked in the editor on that line and listed with its line and column.
+    await setTemplate('Summarize in {{ inputs.language }}:\n{% if inputs.text %}{{ inputs.text }}\nThanks.');
+    await templateCheck().getByText('line 2, column 1: tag {% if inputs.text %} not closed').waitFor();
+    await page.locator('.cm-line').nth(1).locator('.cm-lintRange-error').waitFor();
+    expect(await page.locator('.cm-lint-marker-error').count()).toBe(1);
+    // The gutter marker sits on line 2 too.
+    const markerTop = (await page.locator('.cm-lint-marker-error').boundingBox())!.y;
+    const line2 = (await page.locator('.cm-line').nth(1).boundingBox())!;
+    expect(markerTop).toBeGreaterThanOrEqual(line2.y - 2);
+    expect(markerTop).toBeLessThan(line2.y + line2.height);
+
+    // Fixed: the marker and the list go.
+    await setTemplate('Summarize in {{ inputs.language }}:\n{% if inputs.text %}{{ inputs.text }}{% endif %}\nThanks.');
+    await templateCheck().getByText('No problems found').waitFor();
+    expect(await page.locator('.cm-lintRange-error').count()).toBe(0);
+    expect(await page.locator('.cm-lint-marker-error').count()).toBe(0);
+
+    // A variable that is not an input field is named.
+    await setTemplate('Summarize {{ inputs.txt }} in {{ inputs.language }}.');
+    await templateCheck().getByText("line 1, column 14: Unknown variable 'inputs.txt': 'txt' is not an input field of this endpoint").waitFor();
+    await templateCheck().getByText('Unknown variables:').waitFor();
+    await page.locator('.cm-lintRange-error', { hasText: 'inputs.txt' }).waitFor();
+
+    // Completion offers the endpoint's input fields after `inputs.`.
+    await setTemplate('Summarize ');
+    await page.keyboard.press('End');
+    await page.keyboard.type('{{ inputs.');
+    const options = page.getByRole('listbox').getByRole('option');
+    await options.filter({ hasText: 'sentences' }).waitFor();
+    const offered = await options.allInnerTexts();
+    expect(offered.join(' ')).toEqual(expect.stringContaining('text'));
+    expect(offered.join(' ')).toEqual(expect.stringContaining('language'));
+    await options.filter({ hasText: /^text/ }).first().click();
+    await page.keyboard.type(' ');
+    await templateCheck().getByText('No problems found. Reads inputs.text.').waitFor();
+    expect(await editor().innerText()).toMatch(/^Summarize \{\{ inputs\.text \}\}$/);
+    await setTemplate('Summarize {{ inputs.text }} in {{ inputs.language }}, in {{ inputs.sentences }} sentences.');
+
+    // The model picker: callable models first, each with its provider, prices and context window.
+    const models = (await api.get('/admin/v1/prompts/models')).body.data as { id: string; available: boolean }[];
+    const picker = page.getByLabel('Model');
+    const optionTexts = await picker.locator('option').allInnerTexts();
+    const firstUnavailable = optionTexts.findIndex((text) => text.includes('not available'));
+    if (firstUnavailable >= 0) expect(optionTexts.slice(firstUnavailable).every((text) => text.includes('not available'))).toBe(true);
+    for (const unavailable of models.filter((model) => !model.available)) {
+      expect(await picker.locator(`option[value="${unavailable.id}"]`).isDisabled()).toBe(true);
+    }
+    await picker.selectOption('gpt-4o-mini');
+    expect(await picker.locator('option:checked').innerText()).toMatch(/openai · \$[\d.]+\/M in · \$[\d.]+\/M out · 128K context/);
+    await page.locator('.model-facts').getByText('gpt-4o-mini').waitFor();
+
+    // Temperature: a 0–1 slider in steps of 0.05, its value shown.
+    const slider = page.getByRole('slider', { name: 'Temperature' });
+    expect(await slider.getAttribute('max')).toBe('1');
+    await slider.focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
+    await page.locator('.temperature-value').getByText('0.50').waitFor();
+    await page.getByLabel('Max tokens').fill('300');
+
+    await page.getByRole('button', { name: 'Create prompt' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Short summary' }).waitFor();
+    await page.locator('.prompt-status').getByText('Draft', { exact: true }).waitFor();
+    await page.locator('.prompt-status').getByText('Version 1').waitFor();
+    const prompts = (await api.get(`/admin/v1/prompts?endpointId=${endpoint.id}`)).body.data;
+    expect(prompts).toEqual([
+      expect.objectContaining({
+        name: 'Short summary',
+        status: 'Draft',
+        llmModel: 'gpt-4o-mini',
+        temperature: 0.5,
+        maxTokens: 300,
+        template: 'Summarize {{ inputs.text }} in {{ inputs.language }}, in {{ inputs.sentences }} sentences.',
+      }),
+    ]);
+  });
+
+  it('shows unsaved changes and their diff before saving, refuses bad custom parameters with their messages, and saves version 2', async () => {
+    const endpoint = await textEndpoint();
+    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Editable', template: 'Line one\nSummarize {{ inputs.text }}\nLine three' }, 'Draft');
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Editable' }).waitFor();
+    await templateCheck().getByText('No problems found').waitFor();
+    expect(await page.locator('.prompt-status').getByText('Unsaved changes').count()).toBe(0);
+
+    await setTemplate('Line one\nSummarize briefly: {{ inputs.text }}\nLine three');
+    await page.getByRole('slider', { name: 'Temperature' }).fill('0.3');
+    await page.locator('.prompt-status').getByText('Unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Review and save' }).click();
+    const diff = page.getByRole('table', { name: 'Template changes' });
+    await diff.waitFor();
+    const rows = await diff.getByRole('row').allInnerTexts();
+    expect(rows.map((row) => row.replace(/\s+/g, ' ').trim())).toEqual([
+      'Line one',
+      '− Summarize {{ inputs.text }}',
+      '+ Summarize briefly: {{ inputs.text }}',
+      'Line three',
+    ]);
+    await page.getByRole('row', { name: /Temperature 0\.7 0\.3/ }).waitFor();
+
+    // Custom parameters: a parse error at once, then the service's refusal naming the key.
+    const parameters = page.getByLabel('Custom parameters (JSON)');
+    await parameters.fill('{"top_p": 0.9');
+    await page.getByRole('alert').filter({ hasText: /^Not valid JSON/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Save as version 2' }).isDisabled()).toBe(true);
+    await parameters.fill('{"temperature": 1}');
+    await page.getByRole('button', { name: 'Save as version 2' }).click();
+    await page.getByText('customParameters.temperature cannot be set: the service controls it').waitFor();
+    expect((await api.get(`/admin/v1/prompts/${prompt.id}`)).body.data.currentVersion).toBe(1);
+
+    await parameters.fill('{"top_p": 0.9}');
+    await page.getByLabel('Change note').fill('Briefer');
+    await page.getByRole('button', { name: 'Save as version 2' }).click();
+    await page.getByText('Saved as version 2.').first().waitFor();
+    await page.locator('.prompt-status').getByText('Version 2').waitFor();
+    expect(await page.locator('.prompt-status').getByText('Unsaved changes').count()).toBe(0);
+    expect((await api.get(`/admin/v1/prompts/${prompt.id}`)).body.data).toMatchObject({
+      currentVersion: 2,
+      template: 'Line one\nSummarize briefly: {{ inputs.text }}\nLine three',
+      temperature: 0.3,
+      customParameters: { top_p: 0.9 },
+      changeNotes: 'Briefer',
+    });
+    // The versions are one link away.
+    expect(await page.getByRole('link', { name: 'Versions' }).getAttribute('href')).toBe(`#/endpoints/${endpoint.id}/prompts/${prompt.id}/versions`);
+  });
+
+  it('promotes and sets the default with the badges to show it, blocks what the rules forbid with the reason, and shows a refusal', async () => {
+    const endpoint = await textEndpoint();
+    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Lifecycle', template: 'Hi {{ inputs.text }}' }, 'Draft');
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Lifecycle' }).waitFor();
+    const status = page.locator('.prompt-status');
+    const actions = page.getByRole('group', { name: 'Lifecycle' });
+
+    // A Draft cannot be the default: the button says why.
+    const setDefault = actions.getByRole('button', { name: 'Set as default' });
+    expect(await setDefault.isDisabled()).toBe(true);
+    expect(await setDefault.getAttribute('title')).toBe('Only a Live prompt can be the default: promote it first.');
+
+    await actions.getByRole('button', { name: 'Promote to Live' }).click();
+    await page.getByText('Promoted: the prompt is Live.').waitFor();
+    await status.getByText('Live', { exact: true }).waitFor();
+    await actions.getByRole('button', { name: 'Set as default' }).click();
+    await status.getByText('Default', { exact: true }).waitFor();
+    expect((await api.get(`/admin/v1/endpoints/${endpoint.id}`)).body.data.defaultPromptId).toBe(prompt.id);
+
+    // The default cannot be archived: blocked, with the reason.
+    const archive = actions.getByRole('button', { name: 'Archive' });
+    expect(await archive.isDisabled()).toBe(true);
+    expect(await archive.getAttribute('title')).toMatch(/default prompt cannot be archived/);
+
+    // A refusal the page could not foresee (the prompt changed elsewhere) shows the service's message.
+    await api.post(`/admin/v1/prompts/${prompt.id}/demote`).expect(200);
+    await actions.getByRole('button', { name: 'Demote to Draft' }).click();
+    await page.getByRole('alert').getByText('A Draft prompt cannot be demoted: only a Live prompt can').waitFor();
+
+    // Archive and unarchive; unarchiving while another prompt has taken the name is refused with its message.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Lifecycle' }).waitFor();
+    await actions.getByRole('button', { name: 'Archive' }).click();
+    await status.getByText('Archived', { exact: true }).waitFor();
+    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Lifecycle', template: 'Taken {{ inputs.text }}' }, 'Draft');
+    await actions.getByRole('button', { name: 'Unarchive' }).click();
+    await page.getByRole('alert').getByText(/A prompt named 'Lifecycle' .*already exists on this endpoint/).waitFor();
+
+    // Duplicate opens the copy.
+    await actions.getByRole('button', { name: 'Duplicate' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Lifecycle (copy)' }).waitFor();
+    await status.getByText('Draft', { exact: true }).waitFor();
+  });
+
+  it('test-runs a Draft prompt beside the editor: the output pretty-printed, tokens, cost, latency and the log row', async () => {
+    const endpoint = await textEndpoint([
+      { name: 'summary', dataType: 'string' },
+      { name: 'sentences', dataType: 'integer' },
+    ]);
+    const prompt = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      {
+        name: 'Structured summary',
+        template: 'Summarize the text below in {{ inputs.sentences }} sentences, in {{ inputs.language }}.\n\n{{ inputs.text }}',
+        llmModel: 'gpt-4o-mini',
+        temperature: 0.3,
+        maxTokens: 400,
+        customParameters: { top_p: 0.9 },
+      },
+      'Draft',
+    );
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Structured summary' }).waitFor();
+    await templateCheck().getByText('No problems found').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+
+    // The form starts from the fields' defaults; Run with a missing required field shows the service's message.
+    const runner = page.locator('.playground-runner');
+    expect(await runner.getByLabel('language').inputValue()).toBe('English');
+    expect(await runner.getByLabel('sentences').inputValue()).toBe('2');
+    expect(await runner.getByLabel('text (required)').getAttribute('maxlength')).toBe('2000');
+    expect(await runner.getByLabel('sentences').getAttribute('max')).toBe('5');
+    await runButton(runner).click();
+    await runner.getByRole('alert').getByText("Field 'text' is required").waitFor();
+
+    h.fake.reply({ text: '{"summary":"Promptgate turns prompts into versioned HTTP endpoints.","sentences":1}', inputTokens: 1200, outputTokens: 345 });
+    await runner.getByLabel('text (required)').fill('Promptgate turns prompts into production HTTP endpoints: versioned, cached, rate-limited and logged.');
+    await runner.getByLabel('sentences').fill('1');
+    await runner.getByLabel('text (required)').press('ControlOrMeta+Enter');
+    const result = runner.locator('.test-run-result');
+    await result.waitFor();
+    expect(await result.locator('.json-view pre').first().innerText()).toBe(
+      JSON.stringify({ summary: 'Promptgate turns prompts into versioned HTTP endpoints.', sentences: 1 }, null, 2),
+    );
+    await result.getByText('Summarize the text below in 1 sentences, in English.').waitFor();
+    await result.getByText('1,200 / 345').waitFor();
+    const run = (await api.get(`/admin/v1/logs?endpointId=${endpoint.id}`)).body.data;
+    const logs = Array.isArray(run) ? run : run.items;
+    expect(logs).toHaveLength(2);
+    const log = logs.find((row: { status: string }) => row.status === 'success');
+    expect(log).toMatchObject({ source: 'TestPage', promptId: prompt.id, inputTokens: 1200, outputTokens: 345 });
+    expect(log.costUsd).toBeGreaterThan(0);
+    await result.getByText(`$${log.costUsd.toPrecision(2)}`).waitFor();
+    await result.getByText(/\d+ ms/).waitFor();
+    const logLink = result.getByRole('link', { name: 'View the log row' });
+    expect(await logLink.getAttribute('href')).toBe(`#/logs/${log.id}`);
+    // The playground is taller than the usual window: the picture shows the template, the settings and the answer.
+    await page.setViewportSize({ width: 1440, height: 1180 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'prompt-editor');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await logLink.click();
+    await page.waitForFunction((id) => location.hash === `#/logs/${id}`, log.id);
+  });
+
+  it('runs any prompt of the endpoint on the runner page, prefilled from the link, with an image input sent as a data URI', async () => {
+    const endpoint = await createEndpoint(h.t, h.tenant.admin, {
+      name: 'Describe a photo',
+      inputs: [
+        { name: 'photo', dataType: 'image', isRequired: true, description: 'The photo to describe' },
+        { name: 'question', dataType: 'string', defaultValue: 'What is in this picture?' },
+        { name: 'words', dataType: 'integer', minimum: 5, maximum: 50 },
+      ],
+    });
+    const live = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Live describer', template: '{{ inputs.question }}' });
+    const draft = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Draft describer', template: '{{ inputs.question }} Answer in at most {{ inputs.words }} words.', llmModel: 'gpt-4o-mini' },
+      'Draft',
+    );
+    const archived = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Old describer', template: 'Old' }, 'Draft');
+    await api.post(`/admin/v1/prompts/${archived.id}/archive`).expect(200);
+
+    const inputs = encodeURIComponent(JSON.stringify({ question: 'How many dots?', words: 10 }));
+    await goTo(page, `/endpoints/${endpoint.id}/run?prompt=${draft.id}&inputs=${inputs}`);
+    await page.getByRole('heading', { level: 1, name: /Test runner/ }).waitFor();
+    const picker = page.getByLabel('Prompt', { exact: true });
+    expect(await picker.inputValue()).toBe(draft.id);
+    expect(await picker.locator('option').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Live describer — Live, default, v1$/),
+      expect.stringMatching(/^Draft describer — Draft, v1$/),
+      expect.stringMatching(/^Old describer — Archived, v1$/),
+    ]);
+    expect(await page.getByLabel('question').inputValue()).toBe('How many dots?');
+    expect(await page.getByLabel('words').inputValue()).toBe('10');
+    expect(await page.getByLabel('photo (required)').getAttribute('accept')).toBe('image/png,image/jpeg,image/webp,image/gif');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+
+    await page.getByLabel('photo (required)').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(FAKE_PNG, 'base64') });
+    await page.getByRole('img', { name: /Chosen image dot\.png/ }).waitFor();
+    h.fake.reply({ text: 'One dot.', inputTokens: 260, outputTokens: 3 });
+    await runButton().click();
+    const result = page.locator('.test-run-result');
+    await result.getByText('One dot.').waitFor();
+    await result.getByText('How many dots? Answer in at most 10 words.').waitFor();
+    await result.getByText('260 / 3').waitFor();
+    // The image reached the model as the data URI the browser read from the file.
+    expect(JSON.stringify(h.fake.last().body)).toContain(`data:image/png;base64,${FAKE_PNG}`);
+    await screenshot(page, 'test-runner');
+
+    // Another prompt, picked in the selector, kept in the link.
+    await picker.selectOption(live.id);
+    await page.waitForFunction((id) => location.hash.includes(`prompt=${id}`), live.id);
+    await runButton().click();
+    await result.getByText('How many dots?', { exact: true }).first().waitFor();
+    await result.getByText(/Live describer v1/).waitFor();
+  });
+
+  it('renders the images of an image endpoint', async () => {
+    const endpoint = await createEndpoint(h.t, h.tenant.admin, {
+      name: 'Drawings',
+      inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
+      outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
+    });
+    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Drawer', template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' }, 'Draft');
+    await goTo(page, `/endpoints/${endpoint.id}/run?prompt=${prompt.id}`);
+    await page.getByLabel('subject (required)').fill('a dot');
+    h.fake.reply({ images: [{ b64: FAKE_PNG, revisedPrompt: 'A single black dot' }], inputTokens: 10, outputTokens: 4160 });
+    await runButton().click();
+    const image = page.locator('.test-run-result').getByRole('img', { name: 'A single black dot' });
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${FAKE_PNG}`);
+    expect(await image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(1);
+  });
+
+  it('lets a ReadOnly key look and run, with every write disabled and the reason given', async () => {
+    const endpoint = await textEndpoint();
+    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Read only', template: 'Echo {{ inputs.text }}' }, 'Draft');
+    const reader = await h.browser.newPage();
+    watchProblems(reader, h.problems);
+    try {
+      await signIn(reader, h.baseUrl, h.tenant.readOnly, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+      await reader.getByRole('heading', { level: 1, name: 'Read only' }).waitFor();
+      const reason = 'Your key is ReadOnly: it can look at everything but change nothing.';
+      for (const name of ['Promote to Live', 'Archive', 'Duplicate']) {
+        const button = reader.getByRole('button', { name, exact: true });
+        expect(await button.isDisabled()).toBe(true);
+        expect(await button.getAttribute('title')).toBe(reason);
+      }
+      // Editing is possible, saving is not.
+      await reader.getByRole('textbox', { name: 'Template' }).click();
+      await reader.keyboard.press('End');
+      await reader.keyboard.insertText('!');
+      await reader.getByRole('button', { name: 'Review and save' }).click();
+      const save = reader.getByRole('button', { name: 'Save as version 2' });
+      expect(await save.isDisabled()).toBe(true);
+      expect(await save.getAttribute('title')).toBe(reason);
+
+      // The test runner runs for a ReadOnly key.
+      await reader.locator('.playground-runner').getByLabel('text (required)').fill('from a reader');
+      await runButton(reader.locator('.playground-runner')).click();
+      await reader.locator('.test-run-result').getByText('Echo from a reader').first().waitFor();
+
+      await goTo(reader, `/endpoints/${endpoint.id}/prompts/new`);
+      await reader.getByRole('heading', { level: 1, name: 'New prompt' }).waitFor();
+      expect(await reader.getByRole('button', { name: 'Create prompt' }).isDisabled()).toBe(true);
+      expect(await accessibilityViolations(reader)).toEqual([]);
+    } finally {
+      await reader.close();
+    }
+  });
+});
