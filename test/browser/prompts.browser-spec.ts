@@ -151,6 +151,35 @@ describe('Dashboard: prompts and the test runner', () => {
     ]);
   });
 
+  it('marks the models whose provider is not configured, disabled, and explains a prompt that uses one', async () => {
+    // The harness configures every built-in provider: the catalog is answered as a service without an Anthropic key
+    // answers it (the real answer, with Anthropic's models unavailable).
+    await page.route('**/admin/v1/prompts/models', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const model of body.data) if (model.provider === 'anthropic') model.available = false;
+      await route.fulfill({ response, json: body });
+    });
+    try {
+      const endpoint = await textEndpoint();
+      const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'On Claude', template: '{{ inputs.text }}', llmModel: 'claude-haiku-4-5' }, 'Draft');
+      await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+      await page.getByRole('heading', { level: 1, name: 'On Claude' }).waitFor();
+      const picker = page.getByLabel('Model');
+      const groups = await picker.locator('optgroup').evaluateAll((elements) => elements.map((element) => element.getAttribute('label')));
+      expect(groups).toEqual(['Available', 'Not available: provider not configured']);
+      const unavailable = picker.locator('optgroup').nth(1).locator('option');
+      expect((await unavailable.allInnerTexts()).every((text) => text.includes('anthropic') && text.endsWith('· not available'))).toBe(true);
+      // The prompt's own model stays selected (enabled), the other unavailable ones cannot be picked.
+      expect(await picker.inputValue()).toBe('claude-haiku-4-5');
+      expect(await picker.locator('option[value="claude-haiku-4-5"]').isDisabled()).toBe(false);
+      expect(await picker.locator('option[value="claude-sonnet-4-5"]').isDisabled()).toBe(true);
+      await page.getByText('Not available: the anthropic provider is not configured on this service, so runs of this prompt fail until it is.').waitFor();
+    } finally {
+      await page.unroute('**/admin/v1/prompts/models');
+    }
+  });
+
   it('shows unsaved changes and their diff before saving, refuses bad custom parameters with their messages, and saves version 2', async () => {
     const endpoint = await textEndpoint();
     const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Editable', template: 'Line one\nSummarize {{ inputs.text }}\nLine three' }, 'Draft');
@@ -331,7 +360,8 @@ describe('Dashboard: prompts and the test runner', () => {
     const archived = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Old describer', template: 'Old' }, 'Draft');
     await api.post(`/admin/v1/prompts/${archived.id}/archive`).expect(200);
 
-    const inputs = encodeURIComponent(JSON.stringify({ question: 'How many dots?', words: 10 }));
+    // As a log row's "Run again" links it: the log keeps a summary of the image, not its bytes.
+    const inputs = encodeURIComponent(JSON.stringify({ photo: '[image image/png, 96 characters]', question: 'How many dots?', words: 10 }));
     await goTo(page, `/endpoints/${endpoint.id}/run?prompt=${draft.id}&inputs=${inputs}`);
     await page.getByRole('heading', { level: 1, name: /Test runner/ }).waitFor();
     const picker = page.getByLabel('Prompt', { exact: true });
@@ -344,6 +374,7 @@ describe('Dashboard: prompts and the test runner', () => {
     expect(await page.getByLabel('question').inputValue()).toBe('How many dots?');
     expect(await page.getByLabel('words').inputValue()).toBe('10');
     expect(await page.getByLabel('photo (required)').getAttribute('accept')).toBe('image/png,image/jpeg,image/webp,image/gif');
+    await page.getByText('The log keeps no image bytes: choose the file again.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
 

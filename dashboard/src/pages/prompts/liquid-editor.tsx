@@ -108,14 +108,12 @@ export function LiquidEditor({
   endpointId,
   fields,
   label,
-  onValidation,
 }: {
   value: string;
   onChange: (value: string) => void;
   endpointId: string;
   fields: EditorField[];
   label: string;
-  onValidation?: (validation: Validation | null) => void;
 }) {
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
@@ -206,10 +204,8 @@ export function LiquidEditor({
 
   useEffect(() => {
     const view = viewRef.current;
-    onValidation?.(validation?.result ?? null);
     if (!view || !validation || view.state.doc.toString() !== validation.template) return;
     view.dispatch(setDiagnostics(view.state, diagnosticsOf(view.state.doc, validation.result)));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [validation]);
 
   const result = validation?.result;

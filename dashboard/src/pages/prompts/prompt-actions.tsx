@@ -117,9 +117,9 @@ export function PromptActions({ prompt, writeBlock, onChanged }: { prompt: Promp
         </Button>
       </div>
       {writeBlock ? (
-        <p className="muted small">{writeBlock}</p>
+        <p className="muted fine-print">{writeBlock}</p>
       ) : (
-        <ul className="action-reasons muted small">
+        <ul className="action-reasons muted fine-print">
           {status === 'Draft' && <li>Set as default: only a Live prompt can be the default, so promote it first.</li>}
           {status !== 'Archived' && isDefault && <li>Archive: the endpoint's default prompt cannot be archived; set another default first.</li>}
           {status === 'Live' && isDefault && <li>Demote: demoting the default leaves the endpoint without a default prompt.</li>}

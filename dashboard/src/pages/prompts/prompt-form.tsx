@@ -43,7 +43,7 @@ export function PromptFields({
     <>
       <section aria-labelledby={templateTitle} className="prompt-template">
         <h2 id={templateTitle}>Template</h2>
-        <p className="muted small">
+        <p className="muted fine-print">
           Liquid: read the request as{' '}
           {endpoint.inputFields.length > 0 ? (
             endpoint.inputFields.map((field, index) => (

@@ -56,6 +56,14 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
   const changesTitle = useId();
   const changesHeading = useRef<HTMLHeadingElement>(null);
   const [jump, setJump] = useState(0);
+  const dirty = changesOf(saved, draft).any;
+  // Closing or reloading the tab with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    addEventListener('beforeunload', warn);
+    return () => removeEventListener('beforeunload', warn);
+  }, [dirty]);
   useEffect(() => {
     if (jump === 0) return;
     changesHeading.current?.scrollIntoView({ block: 'start' });
@@ -117,7 +125,6 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
           <>
             <span className="badge unsaved">Unsaved changes</span>
             <Button
-              className="small"
               onClick={() => {
                 setReviewing(true);
                 setJump((n) => n + 1);
@@ -172,7 +179,7 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
                         Discard changes
                       </Button>
                     </div>
-                    {saveBlock && <p className="muted small">{saveBlock}</p>}
+                    {saveBlock && <p className="muted fine-print">{saveBlock}</p>}
                   </>
                 )}
               </>
@@ -189,7 +196,7 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
             prompts={[saved]}
             fixedPromptId={saved.id}
             note={
-              <p className="muted small">
+              <p className="muted fine-print">
                 Runs the saved version {saved.currentVersion} ({saved.status}).
                 {changes.newVersion && ' Your unsaved changes are not part of the run: save them to try them.'}
               </p>

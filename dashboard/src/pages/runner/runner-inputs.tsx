@@ -18,6 +18,18 @@ export function initialValues(fields: InputField[], given?: Record<string, unkno
   return values;
 }
 
+/** What the form could not take from the given inputs: an image a log recorded only as a summary. */
+export function initialNotes(fields: InputField[], given?: Record<string, unknown> | null): Record<string, string> {
+  const notes: Record<string, string> = {};
+  for (const field of fields) {
+    const value = given?.[field.name];
+    if (field.dataType === 'image' && typeof value === 'string' && value !== '' && !value.startsWith('data:')) {
+      notes[field.name] = 'The log keeps no image bytes: choose the file again.';
+    }
+  }
+  return notes;
+}
+
 function textOf(field: InputField, value: unknown): string {
   if (value === null || value === undefined) return '';
   // A log keeps a summary of an image, not its bytes: only a data URI can be sent again.
@@ -72,18 +84,21 @@ export function RunnerInputs({
   fields,
   values,
   errors,
+  notes = {},
   onChange,
 }: {
   fields: InputField[];
   values: InputValues;
   errors: Record<string, string>;
+  /** A line to add to a field's hint. */
+  notes?: Record<string, string>;
   onChange: (name: string, value: string) => void;
 }) {
   if (fields.length === 0) return <p className="muted">This endpoint has no input fields: a run sends an empty body.</p>;
   return (
     <>
       {fields.map((field) => (
-        <Field key={field.id} label={`${field.name}${field.isRequired ? ' (required)' : ''}`} hint={hintOf(field)} error={errors[field.name]}>
+        <Field key={field.id} label={`${field.name}${field.isRequired ? ' (required)' : ''}`} hint={[hintOf(field), notes[field.name]].filter(Boolean).join(' ') || undefined} error={errors[field.name]}>
           {(id) => <InputControl id={id} field={field} value={values[field.name] ?? ''} onChange={(value) => onChange(field.name, value)} />}
         </Field>
       ))}

@@ -1,6 +1,6 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button, Field, Problems } from '../../ui/controls';
-import { initialValues, type InputValues, inputsOf, RunnerInputs } from './runner-inputs';
+import { initialNotes, initialValues, type InputValues, inputsOf, RunnerInputs } from './runner-inputs';
 import { type Endpoint, type Prompt, runTest, type TestRun } from './test-run';
 import { TestRunResult } from './test-run-result';
 import './runner.css';
@@ -36,6 +36,7 @@ export function TestRunner({
 }) {
   const fields = endpoint.inputFields;
   const [values, setValues] = useState<InputValues>(() => initialValues(fields, initialInputs));
+  const [notes] = useState(() => initialNotes(fields, initialInputs));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [selected, setSelected] = useState<string>(() => fixedPromptId ?? pickPrompt(prompts, promptId ?? null, endpoint.defaultPromptId));
   const [running, setRunning] = useState(false);
@@ -112,6 +113,7 @@ export function TestRunner({
               fields={fields}
               values={values}
               errors={errors}
+              notes={notes}
               onChange={(name, value) => setValues((previous) => ({ ...previous, [name]: value }))}
             />
           </fieldset>
