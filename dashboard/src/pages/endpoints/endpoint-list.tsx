@@ -38,10 +38,15 @@ export function EndpointList() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [typed, visibility, category]);
 
-  const endpoints = useLoad(() => {
-    const filters = { search: search || undefined, visibility, category: category || undefined, page, pageSize: PAGE_SIZE };
-    return unwrapPage(api.GET('/admin/v1/endpoints', { params: { query: filters } }));
-  }, [search, visibility, category, page]);
+  const endpoints = useLoad(
+    () =>
+      unwrapPage(
+        api.GET('/admin/v1/endpoints', {
+          params: { query: { search: search || undefined, visibility, category: category || undefined, page, pageSize: PAGE_SIZE } },
+        }),
+      ),
+    [search, visibility, category, page],
+  );
 
   const categoryOptions = category && !categories.includes(category) ? [...categories, category] : categories;
 

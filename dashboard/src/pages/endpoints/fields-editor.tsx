@@ -367,7 +367,7 @@ function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFor
       maxLength,
       minimum,
       maximum,
-      defaultValue: defaultValue as Schemas['CreateInputFieldDto']['defaultValue'], // until the document types defaultValue as any JSON
+      defaultValue,
     },
   };
 }
