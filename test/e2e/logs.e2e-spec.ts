@@ -175,6 +175,20 @@ describe('GET /admin/v1/logs', () => {
     expect(page.total).toBe(7);
   });
 
+  it('finds the execution of a request id, combined with the other filters, within the tenant only', async () => {
+    const target = seeded[7];
+    const found = await list(`?requestId=${encodeURIComponent(target.requestId)}`);
+    expect(requestIds(found.items)).toEqual([target.requestId]);
+    expect(found.total).toBe(1);
+    const otherStatus = target.status === 'error' ? 'success' : 'error';
+    expect((await list(`?requestId=${encodeURIComponent(target.requestId)}&status=${otherStatus}`)).items).toEqual([]);
+    expect((await list(`?requestId=${encodeURIComponent(target.requestId)}`, other.admin)).items).toEqual([]);
+    expect((await list('?requestId=no-such-request')).total).toBe(0);
+    const tooLong = await get(`?requestId=${'a'.repeat(129)}`);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.messages.join(' ')).toMatch(/requestId/);
+  });
+
   it('shows one execution in detail', async () => {
     const entry = logEntry(tenant.id, first, {
       source: 'Internal',

@@ -4902,6 +4902,8 @@ export interface operations {
                 endpointId?: string;
                 /** @description Only executions of this prompt. */
                 promptId?: string;
+                /** @description Only the execution answered with this `X-Request-Id`. */
+                requestId?: string;
             };
             header?: never;
             path?: never;

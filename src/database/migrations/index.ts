@@ -3,6 +3,7 @@ import { Prompts1764000100000 } from './1764000100000-prompts';
 import { ExecutionLogs1764000200000 } from './1764000200000-execution-logs';
 import { ListIndexes1764000300000 } from './1764000300000-list-indexes';
 import { LogTruncatedFields1764000400000 } from './1764000400000-log-truncated-fields';
+import { LogRequestIdIndex1764000500000 } from './1764000500000-log-request-id-index';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ExecutionLogs1764000200000,
   ListIndexes1764000300000,
   LogTruncatedFields1764000400000,
+  LogRequestIdIndex1764000500000,
 ];

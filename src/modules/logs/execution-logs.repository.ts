@@ -20,6 +20,7 @@ export interface LogFilter {
   source?: ExecutionSource;
   status?: 'success' | 'error';
   promptId?: string;
+  requestId?: string;
   /** Inclusive. */
   from?: Date;
   /** Exclusive. */
@@ -193,6 +194,7 @@ function whereClause(tenantId: string, filter: LogFilter): { where: string; para
   };
   if (filter.endpointId) add('endpoint_id = ?', filter.endpointId);
   if (filter.promptId) add('prompt_id = ?', filter.promptId);
+  if (filter.requestId) add('request_id = ?', filter.requestId);
   if (filter.source) add('source = ?', filter.source);
   if (filter.status) add('status = ?', filter.status);
   if (filter.from) add('created_at >= ?', filter.from);

@@ -140,11 +140,11 @@ export class ExecutionLogsService {
   }
 }
 
-export function filterOf(query: Pick<ListLogsQuery, 'endpointId' | 'source' | 'status' | 'promptId' | 'from' | 'to'>): LogFilter {
+export function filterOf(query: Pick<ListLogsQuery, 'endpointId' | 'source' | 'status' | 'promptId' | 'requestId' | 'from' | 'to'>): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from >= to) throw new ValidationError('from must be before to', 'from');
-  return { endpointId: query.endpointId, source: query.source, status: query.status, promptId: query.promptId, from, to };
+  return { endpointId: query.endpointId, source: query.source, status: query.status, promptId: query.promptId, requestId: query.requestId, from, to };
 }
 
 const UNIQUE_VIOLATION = '23505';

@@ -144,7 +144,7 @@ export default function LogsPage() {
         {filtered && <Button onClick={() => setQuery({})}>Clear filters</Button>}
       </form>
 
-      <RequestIdSearch filters={filters} />
+      <RequestIdSearch />
 
       <Problems error={endpoints.error ?? logs.error} />
       {!logs.data ? (
@@ -257,12 +257,8 @@ function usePromptNames(rows: LogRow[]): Map<string, string> {
   return names;
 }
 
-/** How many of the newest matching calls the request-id search reads (the API has no request-id filter). */
-const SEARCH_PAGES = 20;
-const SEARCH_PAGE_SIZE = 50;
-
-/** Finds a call by the X-Request-Id its execution answered, among the newest calls matching the filters. */
-function RequestIdSearch({ filters }: { filters: LogFilters }) {
+/** Finds a call by the X-Request-Id its execution answered, among all the tenant's calls (whatever the filters). */
+function RequestIdSearch() {
   const [requestId, setRequestId] = useState('');
   const [state, setState] = useState<{ busy: boolean; message: string | null; error: unknown }>({ busy: false, message: null, error: null });
 
@@ -272,17 +268,13 @@ function RequestIdSearch({ filters }: { filters: LogFilters }) {
     if (!wanted) return;
     setState({ busy: true, message: null, error: null });
     try {
-      for (let page = 1; page <= SEARCH_PAGES; page++) {
-        const data = await unwrap(api.GET('/admin/v1/logs', { params: { query: { ...filters, page, pageSize: SEARCH_PAGE_SIZE } } }));
-        const found = data.items.find((row) => row.requestId === wanted);
-        if (found) {
-          navigate(`/logs/${found.id}`);
-          return;
-        }
-        if (data.items.length < SEARCH_PAGE_SIZE) break;
+      const data = await unwrap(api.GET('/admin/v1/logs', { params: { query: { requestId: wanted, pageSize: 1 } } }));
+      const found = data.items[0];
+      if (found) {
+        navigate(`/logs/${found.id}`);
+        return;
       }
-      const scope = `the newest ${formatNumber(SEARCH_PAGES * SEARCH_PAGE_SIZE)} calls${Object.values(filters).some(Boolean) ? ' matching the filters' : ''}`;
-      setState({ busy: false, message: `No call with request id ${wanted} among ${scope}. Narrow the time range to look further back.`, error: null });
+      setState({ busy: false, message: `No call with request id ${wanted}: it may be older than the logs kept, or not an execution.`, error: null });
     } catch (error) {
       setState({ busy: false, message: null, error });
     }

@@ -1,8 +1,11 @@
-import { IsIn, IsISO8601, IsUUID } from 'class-validator';
+import { IsIn, IsISO8601, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiDateTime, ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
 import { EXECUTION_SOURCES, EXECUTION_STATUSES, type ExecutionSource, type ExecutionStatus } from '../new-execution-log';
+
+/** The longest request id a log row holds. */
+export const REQUEST_ID_MAX_LENGTH = 128;
 
 /** Log page size, default 20, maximum 50. */
 export const LOG_PAGE_SIZE = { default: 20, max: 50 } as const;
@@ -26,6 +29,10 @@ export class ListLogsQuery {
   /** Only executions of this prompt. */
   @Omittable() @IsUUID('all')
   promptId?: string;
+
+  /** Only the execution answered with this `X-Request-Id`. */
+  @Omittable() @IsString() @MaxLength(REQUEST_ID_MAX_LENGTH)
+  requestId?: string;
 
   /** ISO 8601 timestamp; executions at or after it. */
   @ApiDateTime()
