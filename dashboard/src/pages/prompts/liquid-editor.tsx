@@ -42,7 +42,8 @@ const highlighting = HighlightStyle.define([
 const theme = EditorView.theme(
   {
     '&': { backgroundColor: '#ffffff', color: '#1c2430', fontSize: '0.9rem', border: '1px solid #8d96a3', borderRadius: '6px' },
-    '&.cm-focused': { outline: '3px solid #f5b400', outlineOffset: '2px' },
+    // The host draws the focus ring (:focus-within), outside the shadow root.
+    '&.cm-focused': { outline: 'none' },
     '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', lineHeight: '1.5', minHeight: '14rem', maxHeight: '36rem' },
     '.cm-content': { padding: '0.5rem 0' },
     '.cm-gutters': { backgroundColor: '#f0f2f5', color: '#56606e', borderRight: '1px solid #d5dae1', borderRadius: '6px 0 0 6px' },
