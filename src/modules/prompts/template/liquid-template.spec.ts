@@ -79,8 +79,10 @@ describe('liquid template rules', () => {
     });
 
     it('stops output at the byte limit while it grows, and names the limit', () => {
-      const limits = { timeoutMs: 100, maxOutputBytes: 10 };
-      const render = (source: string, inputs: Record<string, unknown> = {}) => renderWithinLimits(engine, engine.parse(source), inputs, limits);
+      // A time budget far above what the loop needs, so only the byte limit can stop it (on a loaded machine too).
+      const limits = { timeoutMs: 10_000, maxOutputBytes: 10 };
+      const generous = createLiquidEngine(limits);
+      const render = (source: string, inputs: Record<string, unknown> = {}) => renderWithinLimits(generous, generous.parse(source), inputs, limits);
       expect(render('{{ inputs.s }}', { s: '0123456789' })).toBe('0123456789');
       expect(() => render('{{ inputs.s }}', { s: 'ééééé€' })).toThrow(new RenderFailure('the rendered prompt is larger than 10 bytes'));
       expect(() => render('{% for i in (1..1000000) %}x{% endfor %}')).toThrow('the rendered prompt is larger than 10 bytes');
