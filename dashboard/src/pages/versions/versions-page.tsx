@@ -37,6 +37,12 @@ export default function VersionsPage() {
         !loaded.error && <Loading what="the versions" />
       ) : (
         <>
+          <p className="prompt-state">
+            <span>The prompt is</span>
+            <span className={`badge ${prompt.status.toLowerCase()}`}>{prompt.status}</span>
+            {prompt.isDefault && <span className="badge default">Default of its endpoint</span>}
+            <span>at version {prompt.currentVersion}.</span>
+          </p>
           <p className="muted">
             Every save that changes the template or a setting makes a version. Versions pushed out by the plan's history limit are
             marked archived and can still be viewed, compared and restored. Restoring creates a new Draft prompt; this prompt and its
