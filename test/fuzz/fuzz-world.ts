@@ -162,7 +162,10 @@ export class FuzzWorld {
     this.refs.set(`${prefix}prompt`, prompt.id);
     this.refs.set(`${prefix}draftPrompt`, draft.id);
     this.refs.set(`${prefix}key`, key.id);
-    this.refs.set(`${prefix}log`, run.logId ?? (await this.latestLogId(keys, endpoint.id)));
+    const logId = run.logId ?? (await this.latestLogId(keys, endpoint.id));
+    this.refs.set(`${prefix}log`, logId);
+    // The request id of that run: GET /admin/v1/logs?requestId= finds its row.
+    this.refs.set(`${prefix}request`, (await this.admin(keys, 'GET', `/admin/v1/logs/${logId}`)).requestId);
   }
 
   private async latestLogId(keys: TenantKeys, endpointId: string): Promise<string> {
