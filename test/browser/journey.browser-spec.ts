@@ -153,7 +153,7 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   });
 
   it('creates an endpoint key and sees its value once', async () => {
-    await page().getByRole('link', { name: 'Keys' }).click();
+    await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
     await page().getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     await page().getByRole('button', { name: 'Create key' }).click();
     const dialog = page().getByRole('dialog', { name: 'Create a key' });
@@ -176,7 +176,7 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     expect(executed.body).toEqual({ summary: 'Called from an application.' });
     requestId = executed.headers['x-request-id'];
 
-    await page().getByRole('link', { name: 'Logs' }).click();
+    await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Logs' }).click();
     await page().getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
     await page().locator(`tr[data-request-id="${requestId}"]`).waitFor();
     await page().getByLabel('Request id').fill(requestId);
@@ -184,14 +184,14 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     await page().getByTestId('request-id').getByText(requestId).waitFor();
     await page().getByText('A text from an application.').first().waitFor();
 
-    await page().getByRole('link', { name: 'Stats' }).click();
+    await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Stats' }).click();
     await page().getByRole('heading', { level: 1, name: 'Stats' }).waitFor();
     // Two calls so far: the test run and the application's call.
     await page().getByRole('definition').filter({ hasText: /^2$/ }).first().waitFor();
   });
 
   it('revokes the key, and the endpoint refuses it', async () => {
-    await page().getByRole('link', { name: 'Keys' }).click();
+    await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
     const row = page().getByRole('row').filter({ has: page().getByRole('rowheader', { name: 'Journey app', exact: true }) });
     await row.getByRole('button', { name: /^Revoke/ }).click();
     await page().getByRole('dialog', { name: 'Revoke the key “Journey app”?' }).getByRole('button', { name: 'Revoke key' }).click();

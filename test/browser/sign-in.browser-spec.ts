@@ -63,10 +63,8 @@ describe('Dashboard: serving and sign-in', () => {
     await signIn(h.page, h.baseUrl, h.tenant.readOnly);
     const session = await h.t.http.get('/admin/v1/session').set('x-api-key', h.tenant.readOnly).expect(200);
     await h.t.http.post(`/admin/v1/keys/${session.body.data.key.id}/revoke`).set('x-api-key', h.tenant.admin).expect(200);
-    // The next call the page makes is refused: the dashboard forgets the key and says why.
-    await h.page.getByRole('link', { name: 'Keys' }).click();
-    await h.page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
-    await h.page.getByRole('link', { name: 'Endpoints' }).click();
+    // The Keys page's first call is refused: the dashboard forgets the key and says why.
+    await h.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
     await h.page.getByText('Your key is no longer accepted. Sign in again.').waitFor();
     expect(await h.page.evaluate(() => sessionStorage.length)).toBe(0);
   });
@@ -98,8 +96,8 @@ describe('Dashboard: serving and sign-in', () => {
       await h.page.getByLabel('Admin key').fill(h.tenant.admin);
       await h.page.getByRole('button', { name: 'Sign in' }).click();
       await h.page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
-      await h.page.getByRole('link', { name: 'Models' }).click();
-      await h.page.getByRole('link', { name: 'Endpoints' }).click();
+      await h.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Models' }).click();
+      await h.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Endpoints' }).click();
       await h.page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
       expect(paths.length).toBeGreaterThan(3);
       expect(paths.filter((path) => !path.startsWith('/promptgate/'))).toEqual([]);
