@@ -28,10 +28,16 @@ describe('TemplateService', () => {
   });
 
   it('refuses output over the size limit in UTF-8 bytes, and accepts it at the limit', async () => {
-    await expect(templates.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1000) })).resolves.toHaveLength(1000);
-    await expect(templates.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(/the rendered prompt is larger than 1000 bytes$/);
-    await expect(templates.render('p6:1', '{{ inputs.s }}', { s: 'é'.repeat(501) })).rejects.toThrow(/larger than 1000 bytes$/);
-    await expect(templates.render('p7:1', '{% for i in (1..100000) %}{{ inputs.s }}{% endfor %}', { s: 'ab' })).rejects.toThrow(/larger than 1000 bytes$/);
+    // A time budget far above what the loop needs, so only the size limit can stop it (on a loaded machine too).
+    const sized = new TemplateService(loadConfig({}, { renderTimeoutMs: 10_000, maxRenderedPromptBytes: 1000 }));
+    try {
+      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1000) })).resolves.toHaveLength(1000);
+      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(/the rendered prompt is larger than 1000 bytes$/);
+      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'é'.repeat(501) })).rejects.toThrow(/larger than 1000 bytes$/);
+      await expect(sized.render('p7:1', '{% for i in (1..100000) %}{{ inputs.s }}{% endfor %}', { s: 'ab' })).rejects.toThrow(/larger than 1000 bytes$/);
+    } finally {
+      await sized.onApplicationShutdown();
+    }
   });
 
   it('keeps rendering for other callers after a thread hit its limits', async () => {
