@@ -187,7 +187,7 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Stats' }).click();
     await page().getByRole('heading', { level: 1, name: 'Stats' }).waitFor();
     // Two calls so far: the test run and the application's call.
-    await page().getByRole('definition').filter({ hasText: /^2$/ }).first().waitFor();
+    await page().locator('dt:text-is("Calls") + dd').filter({ hasText: /^2$/ }).waitFor();
   });
 
   it('revokes the key, and the endpoint refuses it', async () => {

@@ -369,8 +369,10 @@ describe('Dashboard: prompts and the test runner', () => {
     expect(await picker.locator('option').allInnerTexts()).toEqual([
       expect.stringMatching(/^Live describer — Live, default, v1$/),
       expect.stringMatching(/^Draft describer — Draft, v1$/),
-      expect.stringMatching(/^Old describer — Archived, v1$/),
+      expect.stringMatching(/^Old describer — Archived, v1 \(unarchive it to run it\)$/),
     ]);
+    // The service refuses to run an archived prompt, so the runner lists it but does not offer it.
+    expect(await picker.locator('option', { hasText: 'Old describer' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('question').inputValue()).toBe('How many dots?');
     expect(await page.getByLabel('words').inputValue()).toBe('10');
     expect(await page.getByLabel('photo (required)').getAttribute('accept')).toBe('image/png,image/jpeg,image/webp,image/gif');
@@ -396,6 +398,43 @@ describe('Dashboard: prompts and the test runner', () => {
     await runButton().click();
     await result.getByText('How many dots?', { exact: true }).first().waitFor();
     await result.getByText(/Live describer v1/).waitFor();
+
+    // Linked to an archived prompt (a log row's Run again), the runner says why it cannot run it.
+    await goTo(page, `/endpoints/${endpoint.id}/run?prompt=${archived.id}`);
+    await page.getByRole('note').getByText('is Archived, so it cannot run: unarchive it on its page first.').waitFor();
+    expect(await runButton().isDisabled()).toBe(true);
+  });
+
+  it('keeps archived prompts apart on the endpoint page, where one can be opened and unarchived', async () => {
+    const endpoint = await textEndpoint();
+    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Current', template: 'Now {{ inputs.text }}' }, 'Draft');
+    const old = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Retired', template: 'Then {{ inputs.text }}' }, 'Draft');
+    await api.post(`/admin/v1/prompts/${old.id}/archive`).expect(200);
+
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    const prompts = page.getByRole('region', { name: 'Prompts' });
+    await prompts.getByRole('table', { name: 'Prompts' }).getByRole('link', { name: 'Current' }).waitFor();
+    expect(await prompts.getByRole('table', { name: 'Prompts' }).getByRole('link', { name: 'Retired' }).count()).toBe(0);
+    await prompts.getByText('Archived prompts (1)').click();
+    const archivedTable = prompts.getByRole('table', { name: 'Archived prompts' });
+    await archivedTable.getByText('Archived', { exact: true }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await archivedTable.getByRole('link', { name: 'Retired' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Retired' }).waitFor();
+    await page.getByRole('button', { name: 'Unarchive' }).click();
+    await page.locator('.prompt-status').getByText('Draft', { exact: true }).waitFor();
+    expect((await api.get(`/admin/v1/prompts/${old.id}`)).body.data.status).toBe('Draft');
+  });
+
+  it('says to copy by hand where the browser gives no clipboard', async () => {
+    const endpoint = await textEndpoint();
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Summaries' }).waitFor();
+    // Plain HTTP on a host other than localhost: the browser offers no navigator.clipboard.
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true }));
+    await page.getByRole('button', { name: 'Copy command' }).click();
+    await page.getByRole('status').getByText('select the text and copy it with Ctrl+C').waitFor();
+    await page.reload();
   });
 
   it('renders the images of an image endpoint', async () => {

@@ -59,23 +59,30 @@ export function Field({ label, hint, error, children }: { label: string; hint?: 
   );
 }
 
-/** Copies `text` to the clipboard and says so. */
+/**
+ * Copies `text` to the clipboard and says so. Browsers offer the clipboard only on secure pages (HTTPS or localhost):
+ * elsewhere, or when the browser refuses, it says to select the text and copy it by hand.
+ */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  function copy() {
+    const done = (next: 'copied' | 'failed') => {
+      setState(next);
+      if (next === 'copied') setTimeout(() => setState('idle'), 2000);
+    };
+    if (!navigator.clipboard) return done('failed');
+    navigator.clipboard.writeText(text).then(
+      () => done('copied'),
+      () => done('failed'),
+    );
+  }
   return (
-    <Button
-      onClick={() =>
-        navigator.clipboard?.writeText(text).then(
-          () => {
-            setCopied(true);
-            setTimeout(() => setCopied(false), 2000);
-          },
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied ? 'Copied' : label}
-    </Button>
+    <>
+      <Button onClick={copy}>{state === 'copied' ? 'Copied' : label}</Button>
+      <span role="status" className={state === 'failed' ? 'copy-failed' : 'visually-hidden'}>
+        {state === 'failed' ? 'This browser gives no clipboard access here: select the text and copy it with Ctrl+C (⌘+C).' : ''}
+      </span>
+    </>
   );
 }
 

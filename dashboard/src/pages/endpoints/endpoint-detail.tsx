@@ -50,6 +50,11 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState<'soft' | 'permanent' | null>(null);
   const prompts = useLoad(() => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id } } })), [endpoint.id]);
+  // The API lists archived prompts only when asked: they are shown apart, where they can be opened and unarchived.
+  const archived = useLoad(
+    () => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id, status: 'Archived' } } })),
+    [endpoint.id],
+  );
   const softDelete = useAction();
 
   async function confirmSoftDelete() {
@@ -90,7 +95,7 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
           )}
           <InputFieldsSection endpoint={endpoint} onChanged={reload} />
           <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
-          <PromptsSection endpoint={endpoint} prompts={prompts.data} error={prompts.error} />
+          <PromptsSection endpoint={endpoint} prompts={prompts.data} archived={archived.data} error={prompts.error ?? archived.error} />
         </div>
 
         <div className="endpoint-aside">
@@ -147,7 +152,7 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
       <PermanentDeleteDialog
         open={deleting === 'permanent'}
         endpoint={endpoint}
-        promptCount={prompts.data?.length}
+        promptCount={prompts.data && archived.data ? prompts.data.length + archived.data.length : undefined}
         onCancel={() => setDeleting(null)}
         onDeleted={() => navigate('/endpoints')}
       />
@@ -222,7 +227,17 @@ function Settings({ endpoint }: { endpoint: Endpoint }) {
 const STATUS_CLASS: Record<Prompt['status'], string> = { Draft: 'draft', Live: 'live', Archived: 'archived' };
 
 /** The endpoint's prompts at a glance, and whether it has the default it needs to answer. */
-function PromptsSection({ endpoint, prompts, error }: { endpoint: Endpoint; prompts: Prompt[] | undefined; error: unknown }) {
+function PromptsSection({
+  endpoint,
+  prompts,
+  archived,
+  error,
+}: {
+  endpoint: Endpoint;
+  prompts: Prompt[] | undefined;
+  archived: Prompt[] | undefined;
+  error: unknown;
+}) {
   const blocked = useWriteBlock();
   const hasLive = prompts?.some((prompt) => prompt.status === 'Live') ?? false;
   return (
@@ -256,41 +271,54 @@ function PromptsSection({ endpoint, prompts, error }: { endpoint: Endpoint; prom
       {prompts === undefined ? (
         !error && <Loading what="prompts" />
       ) : prompts.length === 0 ? (
-        <p className="empty">No prompts yet.</p>
+        <p className="empty">{archived?.length ? 'No Draft or Live prompt.' : 'No prompts yet.'}</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Prompts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Version</th>
-                <th scope="col">Model</th>
-                <th scope="col">Changed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {prompts.map((prompt) => (
-                <tr key={prompt.id}>
-                  <td>
-                    <Link href={`/endpoints/${endpoint.id}/prompts/${prompt.id}`}>{prompt.name}</Link>{' '}
-                    {prompt.isDefault && <span className="badge default">Default</span>}
-                  </td>
-                  <td>
-                    <span className={`badge ${STATUS_CLASS[prompt.status]}`}>{prompt.status}</span>
-                  </td>
-                  <td>v{prompt.currentVersion}</td>
-                  <td>
-                    <code>{prompt.llmModel}</code>
-                  </td>
-                  <td>{formatDate(prompt.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <PromptTable endpointId={endpoint.id} prompts={prompts} caption="Prompts" />
+      )}
+      {archived !== undefined && archived.length > 0 && (
+        <details className="archived-prompts">
+          <summary>Archived prompts ({archived.length})</summary>
+          <p className="muted">Out of use and kept with their history: open one to read it, compare its versions or unarchive it.</p>
+          <PromptTable endpointId={endpoint.id} prompts={archived} caption="Archived prompts" />
+        </details>
       )}
     </section>
+  );
+}
+
+function PromptTable({ endpointId, prompts, caption }: { endpointId: string; prompts: Prompt[]; caption: string }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Status</th>
+            <th scope="col">Version</th>
+            <th scope="col">Model</th>
+            <th scope="col">Changed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {prompts.map((prompt) => (
+            <tr key={prompt.id}>
+              <td>
+                <Link href={`/endpoints/${endpointId}/prompts/${prompt.id}`}>{prompt.name}</Link>{' '}
+                {prompt.isDefault && <span className="badge default">Default</span>}
+              </td>
+              <td>
+                <span className={`badge ${STATUS_CLASS[prompt.status]}`}>{prompt.status}</span>
+              </td>
+              <td>v{prompt.currentVersion}</td>
+              <td>
+                <code>{prompt.llmModel}</code>
+              </td>
+              <td>{formatDate(prompt.updatedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'wouter';
 import { useQuery } from '../../router';
-import { Loading, PageHeader, Problems } from '../../ui/controls';
+import { useWriteBlock } from '../../session';
+import { Button, Loading, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 import { allPromptsOf, endpointOf, isRecord } from './test-run';
 import { TestRunner } from './test-runner';
@@ -12,6 +13,7 @@ import { TestRunner } from './test-runner';
 export default function TestRunnerPage() {
   const { id } = useParams<{ id: string }>();
   const [query, setQuery] = useQuery();
+  const writeBlock = useWriteBlock();
   const loaded = useLoad(async () => {
     const [endpoint, prompts] = await Promise.all([endpointOf(id), allPromptsOf(id)]);
     return { endpoint, prompts };
@@ -33,12 +35,16 @@ export default function TestRunnerPage() {
   return (
     <section className="runner-page">
       <PageHeader title={`Test runner: ${endpoint.name}`} back={<Link href={`/endpoints/${id}`}>← {endpoint.name}</Link>}>
-        <Link className="button plain" href={`/endpoints/${id}/prompts/new`}>
-          New prompt
-        </Link>
+        {writeBlock ? (
+          <Button blocked={writeBlock}>New prompt</Button>
+        ) : (
+          <Link className="button plain" href={`/endpoints/${id}/prompts/new`}>
+            New prompt
+          </Link>
+        )}
       </PageHeader>
       <p className="muted">
-        Runs a prompt of <code>{endpoint.path}</code> with the inputs below, Draft prompts included. Each run calls the model, is never
+        Runs a prompt of <code>{endpoint.path}</code> with the inputs below, Draft prompts included (archived ones must be unarchived first). Each run calls the model, is never
         answered from the cache, and is logged with source TestPage.
       </p>
       {inputsParam !== null && initialInputs === null && (
@@ -49,7 +55,7 @@ export default function TestRunnerPage() {
       {prompts.length === 0 ? (
         <div className="empty panel">
           <p>This endpoint has no prompt yet: create one to run it.</p>
-          <Link href={`/endpoints/${id}/prompts/new`}>Create a prompt</Link>
+          {writeBlock ? <p className="muted">{writeBlock}</p> : <Link href={`/endpoints/${id}/prompts/new`}>Create a prompt</Link>}
         </div>
       ) : (
         <div className="panel">

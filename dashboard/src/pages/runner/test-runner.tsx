@@ -8,8 +8,9 @@ import './runner.css';
 const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /**
- * The test runner: a form built from the endpoint's input fields, the prompt to run (any status, Draft included),
- * Run (or Ctrl/Cmd+Enter), then the answer. Test runs change nothing, so ReadOnly keys may run them too.
+ * The test runner: a form built from the endpoint's input fields, the prompt to run (Draft or Live; an Archived prompt
+ * is listed but must be unarchived first, as the service refuses to run it), Run (or Ctrl/Cmd+Enter), then the
+ * answer. Test runs change nothing, so ReadOnly keys may run them too.
  *
  * With `fixedPromptId` it runs that prompt only (beside the editor); otherwise it offers every prompt of `prompts`.
  */
@@ -52,10 +53,11 @@ export function TestRunner({
   }, [fixedPromptId, promptId, prompts]);
 
   const current = prompts.find((prompt) => prompt.id === selected) ?? null;
+  const archived = current?.status === 'Archived';
 
   async function submit(event?: FormEvent) {
     event?.preventDefault();
-    if (running || !selected) return;
+    if (running || !selected || archived) return;
     const { inputs, errors: problems } = inputsOf(fields, values);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
@@ -88,7 +90,7 @@ export function TestRunner({
       <div className="runner-columns">
         <form onSubmit={submit} onKeyDown={shortcut} noValidate>
           {!fixedPromptId && (
-            <Field label="Prompt" hint="Any prompt of this endpoint can run here, Draft and Archived included.">
+            <Field label="Prompt" hint="Draft and Live prompts run here; an archived prompt must be unarchived first.">
               {(id) => (
                 <select
                   id={id}
@@ -99,7 +101,7 @@ export function TestRunner({
                   }}
                 >
                   {prompts.map((prompt) => (
-                    <option key={prompt.id} value={prompt.id}>
+                    <option key={prompt.id} value={prompt.id} disabled={prompt.status === 'Archived' && prompt.id !== selected}>
                       {promptLabel(prompt)}
                     </option>
                   ))}
@@ -118,8 +120,13 @@ export function TestRunner({
             />
           </fieldset>
           {note}
+          {archived && (
+            <p className="notice" role="note">
+              <strong>{current.name}</strong> is Archived, so it cannot run: unarchive it on its page first.
+            </p>
+          )}
           <div className="run-bar">
-            <Button type="submit" kind="primary" disabled={running || !selected} aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}>
+            <Button type="submit" kind="primary" disabled={running || !selected || archived} aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}>
               {running ? 'Running…' : 'Run'}
             </Button>
             <span className="muted">
@@ -142,13 +149,14 @@ export function TestRunner({
   );
 }
 
-/** The prompt asked for, else the endpoint's default, else the first one listed. */
+/** The prompt asked for, else the endpoint's default, else the first one that can run, else the first one listed. */
 function pickPrompt(prompts: Prompt[], wanted: string | null, defaultPromptId: string | null): string {
   if (wanted && prompts.some((prompt) => prompt.id === wanted)) return wanted;
   if (defaultPromptId && prompts.some((prompt) => prompt.id === defaultPromptId)) return defaultPromptId;
-  return prompts[0]?.id ?? '';
+  return (prompts.find((prompt) => prompt.status !== 'Archived') ?? prompts[0])?.id ?? '';
 }
 
 export function promptLabel(prompt: Prompt): string {
-  return `${prompt.name} — ${prompt.status}${prompt.isDefault ? ', default' : ''}, v${prompt.currentVersion}`;
+  const archived = prompt.status === 'Archived' ? ' (unarchive it to run it)' : '';
+  return `${prompt.name} — ${prompt.status}${prompt.isDefault ? ', default' : ''}, v${prompt.currentVersion}${archived}`;
 }
