@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { api, ApiError, type Schemas, unwrapPage } from '../../api/client';
+import { bounds } from '../../api/bounds';
 import { CopyButton } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 
@@ -25,15 +26,17 @@ export function VisibilityBadge({ visibility }: { visibility: Visibility }) {
   );
 }
 
-/** The bounds the API puts on an endpoint's settings (its create and update bodies). */
+const ENDPOINT = bounds.CreateEndpointDto;
+
+/** The bounds the API puts on an endpoint's settings (its create and update bodies), and the defaults it applies. */
 export const ENDPOINT_LIMITS = {
-  name: 200,
-  path: 300,
-  description: 5000,
-  category: 100,
-  cacheDurationSeconds: { min: 1, max: 2_592_000, default: 300 },
-  timeoutSeconds: { min: 1, max: 600, default: 60 },
-  rateLimit: { min: 1, max: 2_147_483_647 },
+  name: ENDPOINT.name.maxLength,
+  path: ENDPOINT.path.maxLength,
+  description: ENDPOINT.description.maxLength,
+  category: ENDPOINT.category.maxLength,
+  cacheDurationSeconds: { min: ENDPOINT.cacheDurationSeconds.minimum, max: ENDPOINT.cacheDurationSeconds.maximum, default: 300 },
+  timeoutSeconds: { min: ENDPOINT.timeoutSeconds.minimum, max: ENDPOINT.timeoutSeconds.maximum, default: 60 },
+  rateLimit: { min: ENDPOINT.rateLimitPerMinute.minimum, max: ENDPOINT.rateLimitPerMinute.maximum },
 } as const;
 
 /** A path the API accepts: `/api/v1/` then lower-case letters, digits, `-`, `_` and `/`, not starting with a separator. */

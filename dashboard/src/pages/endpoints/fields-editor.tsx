@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from 'react';
+import { bounds } from '../../api/bounds';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { useWriteBlock } from '../../session';
 import { Button, ConfirmDialog, Field } from '../../ui/controls';
@@ -13,7 +14,11 @@ const MAX_INTEGER = 2_147_483_647;
 const MIN_INTEGER = -MAX_INTEGER - 1;
 const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NAME_RULE = 'Letters, digits and _ only, not starting with a digit';
-const LIMITS = { name: 100, description: 2000, exampleValue: 10_000 } as const;
+const LIMITS = {
+  name: bounds.CreateInputFieldDto.name.maxLength,
+  description: bounds.CreateInputFieldDto.description.maxLength,
+  exampleValue: bounds.CreateOutputFieldDto.exampleValue.maxLength,
+} as const;
 
 /** Each data type: its name in the type picker, in the tables, and what it takes. */
 const INPUT_TYPES: { value: InputDataType; label: string; short: string; hint: string }[] = [

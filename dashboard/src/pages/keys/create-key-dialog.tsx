@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { bounds } from '../../api/bounds';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { Button, Field, Problems } from '../../ui/controls';
 import type { CreatedKey, EndpointChoice } from './keys-page';
@@ -15,7 +16,7 @@ const LIMITS = [
 ] as const;
 type LimitName = (typeof LIMITS)[number]['name'];
 
-const MAX_INTEGER = 2147483647;
+const LIMIT_BOUNDS = bounds.CreateKeyDto.rateLimitPerMinute;
 
 interface Form {
   name: string;
@@ -74,7 +75,8 @@ export function CreateKeyDialog({
     const text = form.limits[name].trim();
     if (text === '') return null;
     const value = Number(text);
-    return Number.isInteger(value) && value >= 1 && value <= MAX_INTEGER ? null : `A whole number from 1 to ${MAX_INTEGER.toLocaleString()}.`;
+    const { minimum, maximum } = LIMIT_BOUNDS;
+    return Number.isInteger(value) && value >= minimum && value <= maximum ? null : `A whole number from ${minimum} to ${maximum.toLocaleString()}.`;
   };
 
   async function submit(event: FormEvent) {
@@ -212,8 +214,8 @@ export function CreateKeyDialog({
                     id={id}
                     type="number"
                     inputMode="numeric"
-                    min={1}
-                    max={MAX_INTEGER}
+                    min={LIMIT_BOUNDS.minimum}
+                    max={LIMIT_BOUNDS.maximum}
                     step={1}
                     className="limit-input"
                     value={form.limits[limit.name]}

@@ -1,3 +1,4 @@
+import { bounds } from '../../api/bounds';
 import type { Schemas } from '../../api/client';
 import { isRecord } from '../runner/test-run';
 
@@ -5,9 +6,9 @@ export type Prompt = Schemas['PromptResponse'];
 export type Model = Schemas['ModelResponse'];
 
 /** The API's bounds of a prompt's settings. */
-export const MAX_TOKENS_MIN = 1;
-export const MAX_TOKENS_MAX = 2_000_000;
-export const NAME_MAX_LENGTH = 200;
+export const MAX_TOKENS_MIN = bounds.CreatePromptDto.maxTokens.minimum;
+export const MAX_TOKENS_MAX = bounds.CreatePromptDto.maxTokens.maximum;
+export const NAME_MAX_LENGTH = bounds.CreatePromptDto.name.maxLength;
 
 /** What the editor holds: the prompt's content as typed, custom parameters as JSON text. */
 export interface PromptDraft {
