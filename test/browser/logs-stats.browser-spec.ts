@@ -181,11 +181,15 @@ describe('Dashboard: Logs and Stats', () => {
     expect(codes).toMatch(/upstream_error\s+1/);
     expect(codes).toMatch(/validation_error\s+1/);
     await h.page.locator('.chart-canvas canvas').first().waitFor();
-    await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(4);
+    await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(5);
     // Each chart has a text alternative.
     const summary = await h.page.getByRole('img', { name: /^Calls, errors by code and cache hits per day/ }).getAttribute('aria-label');
     expect(summary).toContain('Calls: 5 in total');
     expect(summary).toContain('Errors: upstream_error: 1 in total');
+    // The rates per bucket: all five calls fall in today's bucket.
+    const rates = await h.page.getByRole('img', { name: /^Cache-hit and error rates per day/ }).getAttribute('aria-label');
+    expect(rates).toContain('Cache-hit rate: highest 20 %');
+    expect(rates).toContain('Error rate: highest 40 %');
     expect(await accessibilityViolations(h.page)).toEqual([]);
     await screenshot(h.page, 'stats');
 
@@ -193,7 +197,7 @@ describe('Dashboard: Logs and Stats', () => {
     await h.page.getByRole('img', { name: /per hour/ }).first().waitFor();
     expect(h.page.url()).toContain('interval=hour');
     await expect(total('Calls').innerText()).resolves.toBe('5');
-    await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(4);
+    await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(5);
   });
 
   it('shows one endpoint’s stats, and an empty state for a period without calls', async () => {
@@ -204,7 +208,7 @@ describe('Dashboard: Logs and Stats', () => {
     await until(async () => (await total('Calls').innerText()) === '1');
     await expect(total('Errors').innerText()).resolves.toBe('0');
     await h.page.locator('.stats-totals').getByText('No errors.').waitFor();
-    await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(4);
+    await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(5);
     expect(await h.page.getByRole('img', { name: /^Calls, errors by code/ }).getAttribute('aria-label')).toContain('Calls: 1 in total');
 
     await h.page.getByLabel('By hour').check();

@@ -150,6 +150,11 @@ function Charts({ stats }: { stats: Stats }) {
       ),
       { label: 'Cache hits', values: column((bucket) => bucket.cacheHits), color: COLOURS.second, dash: 'dashed', summary: 'total' },
     ];
+    const share = (part: (bucket: Stats['series'][number]) => number) => column((bucket) => (bucket.calls === 0 ? null : part(bucket) / bucket.calls));
+    const rates: ChartSeries[] = [
+      { label: 'Cache-hit rate', values: share((bucket) => bucket.cacheHits), color: COLOURS.second, summary: 'highest' },
+      { label: 'Error rate', values: share((bucket) => bucket.errors), color: COLOURS.errors, dash: 'dashed', summary: 'highest' },
+    ];
     const latency: ChartSeries[] = [
       { label: 'p50', values: column((bucket) => bucket.latencyMs.p50), color: COLOURS.calls, summary: 'highest' },
       { label: 'p95', values: column((bucket) => bucket.latencyMs.p95), color: COLOURS.errors, dash: 'dashed', summary: 'highest' },
@@ -159,7 +164,7 @@ function Charts({ stats }: { stats: Stats }) {
       { label: 'Input tokens', values: column((bucket) => bucket.inputTokens), color: COLOURS.calls, summary: 'total' },
       { label: 'Output tokens', values: column((bucket) => bucket.outputTokens), color: COLOURS.second, dash: 'dashed', summary: 'total' },
     ];
-    return { times, calls, latency, cost, tokens };
+    return { times, calls, rates, latency, cost, tokens };
   }, [stats]);
   const unit = stats.interval === 'hour' ? 'minute' : 'day';
   const timeLabel = useMemo(() => (iso: string) => utcLabel(iso, unit), [unit]);
@@ -168,6 +173,7 @@ function Charts({ stats }: { stats: Stats }) {
     <>
       <h2>Over time</h2>
       <TimeChart title={`Calls, errors by code and cache hits ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.calls} format={formatCount} />
+      <TimeChart title={`Cache-hit and error rates ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.rates} format={formatShare} />
       <TimeChart title={`Latency ${per} (p50 and p95)`} times={charts.times} timeLabel={timeLabel} series={charts.latency} format={formatMs} />
       <TimeChart title={`Cost ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.cost} format={formatUsd} />
       <TimeChart title={`Tokens ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.tokens} format={formatCount} />
@@ -229,7 +235,8 @@ function Total({ term, children }: { term: string; children: string }) {
   );
 }
 
-const formatRate = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(rate * 100 < 10 ? 1 : 0)} %`);
+const formatRate = (rate: number | null) => (rate === null ? '—' : formatShare(rate));
+const formatShare = (rate: number) => `${(rate * 100).toFixed(rate * 100 < 10 && rate > 0 ? 1 : 0)} %`;
 const formatCount = (value: number) => (Number.isInteger(value) ? value.toLocaleString() : value.toFixed(1));
 const formatUsd = (value: number) => (value === 0 ? '$0' : value < 0.01 ? `$${value.toPrecision(2)}` : `$${value.toFixed(2)}`);
 
