@@ -60,15 +60,18 @@ export class PayloadTooLargeError extends AppError {
   readonly code = 'payload_too_large';
 }
 
-export class RateLimitError extends AppError {
-  readonly code = 'rate_limit_exceeded';
-
+/** A refusal the client may retry after `retryAfterSeconds` (answered with a Retry-After header). */
+export abstract class RetryLaterError extends AppError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
   ) {
     super(message);
   }
+}
+
+export class RateLimitError extends RetryLaterError {
+  readonly code = 'rate_limit_exceeded';
 }
 
 export class UpstreamTimeoutError extends AppError {
@@ -85,15 +88,8 @@ export class PromptError extends AppError {
 }
 
 /** A dependency the request needs (the database) is down: the client may retry after `retryAfterSeconds`. */
-export class ServiceUnavailableError extends AppError {
+export class ServiceUnavailableError extends RetryLaterError {
   readonly code = 'service_unavailable';
-
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-  }
 }
 
 export function statusOf(error: AppError): number {

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { AppError, statusOf } from '../errors/app-error';
+import { AppError, RetryLaterError, statusOf, ValidationError } from '../errors/app-error';
 import { fromDatabaseError } from '../errors/database-errors';
 import { withoutNetworkDetails } from '../errors/network-details';
 
@@ -41,16 +41,16 @@ export function describeFailure(thrown: unknown): Failure {
   if (error instanceof AppError) {
     const failure: Failure = {
       status: statusOf(error),
-      messages: 'messages' in error ? (error.messages as string[]) : [error.message],
+      messages: error instanceof ValidationError ? error.messages : [error.message],
       error: error.reason ?? error.code,
       message: error.message,
       headers: {},
       extra: {},
     };
-    if ('field' in error) failure.field = error.field as string | null;
+    if (error instanceof ValidationError) failure.field = error.field;
     if (failure.status >= 500 && error.cause !== undefined) failure.cause = error.cause;
-    if ('retryAfterSeconds' in error) {
-      const seconds = error.retryAfterSeconds as number;
+    if (error instanceof RetryLaterError) {
+      const seconds = error.retryAfterSeconds;
       failure.extra.retry_after = seconds;
       failure.headers['Retry-After'] = String(seconds);
     }
