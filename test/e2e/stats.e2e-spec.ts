@@ -161,4 +161,9 @@ describe('GET /admin/v1/stats', () => {
     expect(res.body.succeeded).toBe(false);
     expect(res.body.messages.join(' ')).toContain(field);
   });
+
+  it('says which bound of the time range is not a timestamp', async () => {
+    expect((await get('?to=soon')).body.messages).toEqual(['to must be an ISO 8601 timestamp']);
+    expect((await get('?from=2026-13-01')).body.messages).toEqual(['from must be an ISO 8601 timestamp']);
+  });
 });

@@ -1,6 +1,6 @@
-import { IsIn, IsISO8601, IsString, IsUUID, MaxLength } from 'class-validator';
-import { ApiDateTime, ApiEnum } from '../../../common/http/api-schema.decorators';
-import { Omittable } from '../../../common/http/optional.decorator';
+import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
+import { ApiEnum } from '../../../common/http/api-schema.decorators';
+import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
 import { EXECUTION_SOURCES, EXECUTION_STATUSES, type ExecutionSource, type ExecutionStatus } from '../new-execution-log';
 
@@ -35,13 +35,11 @@ export class ListLogsQuery {
   requestId?: string;
 
   /** ISO 8601 timestamp; executions at or after it. */
-  @ApiDateTime()
-  @Omittable() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 timestamp' })
+  @OptionalTimestamp()
   from?: string;
 
   /** ISO 8601 timestamp; executions before it. */
-  @ApiDateTime()
-  @Omittable() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 timestamp' })
+  @OptionalTimestamp()
   to?: string;
 
   /** Page number, from 1. Default 1. */

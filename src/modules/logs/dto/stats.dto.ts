@@ -1,6 +1,6 @@
-import { IsIn, IsISO8601, IsUUID } from 'class-validator';
-import { ApiDateTime, ApiEnum } from '../../../common/http/api-schema.decorators';
-import { Omittable } from '../../../common/http/optional.decorator';
+import { IsIn, IsUUID } from 'class-validator';
+import { ApiEnum } from '../../../common/http/api-schema.decorators';
+import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
 import type { StatsInterval } from '../execution-logs.repository';
 
 export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
@@ -12,13 +12,11 @@ export class StatsQuery {
   endpointId?: string;
 
   /** ISO 8601 timestamp, inclusive. Default: 7 days (interval=day) or 24 hours (interval=hour) before `to`. */
-  @ApiDateTime()
-  @Omittable() @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 timestamp' })
+  @OptionalTimestamp()
   from?: string;
 
   /** ISO 8601 timestamp, exclusive. Default now. */
-  @ApiDateTime()
-  @Omittable() @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 timestamp' })
+  @OptionalTimestamp()
   to?: string;
 
   /** Bucket size of the time series, in UTC: `hour` or `day` (default). */
