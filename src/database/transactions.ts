@@ -1,4 +1,4 @@
-import { ClsPluginTransactional, TransactionHost } from '@nestjs-cls/transactional';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 
@@ -15,9 +15,4 @@ export function transactionPlugin(): ClsPluginTransactional {
   return new ClsPluginTransactional({
     adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
   });
-}
-
-/** For row locks: outside a transaction `FOR UPDATE` would release the lock as soon as the query ends. */
-export function requireTransaction(txHost: TransactionHost<TransactionalAdapterTypeOrm>, method: string): void {
-  if (!txHost.isTransactionActive()) throw new Error(`${method} locks rows and must run inside a transaction`);
 }

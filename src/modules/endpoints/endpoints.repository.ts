@@ -2,7 +2,6 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, IsNull, Repository } from 'typeorm';
-import { requireTransaction } from '../../database/transactions';
 import { EndpointEntity, Visibility } from './endpoint.entity';
 
 export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'>;
@@ -72,9 +71,8 @@ export class EndpointsRepository {
     await this.endpoints.update({ tenantId, id }, changes);
   }
 
-  /** The active endpoint, row-locked until the caller's transaction ends. */
+  /** The active endpoint, row-locked until the caller's transaction ends (TypeORM refuses the lock outside one). */
   lockActive(tenantId: string, id: string): Promise<EndpointEntity | null> {
-    requireTransaction(this.txHost, 'lockActive');
     return this.endpoints.findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
   }
 

@@ -2,7 +2,6 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Not, Repository } from 'typeorm';
-import { requireTransaction } from '../../database/transactions';
 import type { PromptStatus } from './executable-prompt';
 import { PromptEntity } from './prompt.entity';
 
@@ -26,9 +25,11 @@ export class PromptsRepository {
     return this.prompts.findOneBy({ tenantId, id });
   }
 
-  /** The prompt, row-locked until the transaction ends: serialises saves, versions and transitions of one prompt. */
+  /**
+   * The prompt, row-locked until the caller's transaction ends (TypeORM refuses the lock outside one): serialises saves,
+   * versions and transitions of one prompt.
+   */
   lockById(tenantId: string, id: string): Promise<PromptEntity | null> {
-    requireTransaction(this.txHost, 'lockById');
     return this.prompts.findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
