@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClsModule } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppLogger } from '../common/logging/app-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -7,6 +8,7 @@ import { dataSourceOptions, runMigrations } from './data-source';
 import { databaseOutageWarning } from './database-outage-warning';
 import { DatabaseShutdown } from './database-shutdown';
 import { EmbeddedDatabase } from './embedded-database';
+import { transactionPlugin } from './transactions';
 
 @Injectable()
 class DatabaseCloser implements OnApplicationShutdown {
@@ -27,7 +29,8 @@ class DatabaseCloser implements OnApplicationShutdown {
 
 /**
  * Owns the configuration and the database connection (PostgreSQL, or the embedded PGlite when DATABASE_URL is unset)
- * and applies migrations at start. Exports APP_CONFIG, EmbeddedDatabase, DatabaseShutdown and TypeORM to every module.
+ * and applies migrations at start. Exports APP_CONFIG, EmbeddedDatabase, DatabaseShutdown, TypeORM and the ambient
+ * transactions (TransactionHost) to every module.
  */
 @Module({})
 export class DatabaseModule {
@@ -63,6 +66,9 @@ export class DatabaseModule {
             return dataSource;
           },
         }),
+        // No middleware, guard or interceptor sets up a context per request: a transaction opens one when it starts, so
+        // requests that write nothing (execution) pay nothing, and the CLI, MCP calls and background jobs need no setup.
+        ClsModule.forRoot({ global: true, plugins: [transactionPlugin()] }),
       ],
       providers: [DatabaseCloser],
     };

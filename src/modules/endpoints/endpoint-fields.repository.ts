@@ -1,5 +1,6 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
 
@@ -8,10 +9,16 @@ export type OutputFieldValues = Omit<OutputFieldEntity, 'id' | 'tenantId' | 'end
 
 @Injectable()
 export class EndpointFieldsRepository {
-  constructor(
-    @InjectRepository(InputFieldEntity) private readonly inputs: Repository<InputFieldEntity>,
-    @InjectRepository(OutputFieldEntity) private readonly outputs: Repository<OutputFieldEntity>,
-  ) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** The open transaction's, when there is one (as for outputs). */
+  private get inputs(): Repository<InputFieldEntity> {
+    return this.txHost.tx.getRepository(InputFieldEntity);
+  }
+
+  private get outputs(): Repository<OutputFieldEntity> {
+    return this.txHost.tx.getRepository(OutputFieldEntity);
+  }
 
   inputFieldsOf(tenantId: string, endpointIds: string[]): Promise<InputFieldEntity[]> {
     if (endpointIds.length === 0) return Promise.resolve([]);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { InputFieldResponse, OutputFieldResponse, toInputFieldResponse, toOutputFieldResponse } from './dto/endpoint.response';
-import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
+import type { InputField, OutputField } from './endpoint-definition';
 import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
 import { EndpointsService, stripUndefined } from './endpoints.service';
 import { inputFieldProblems, outputFieldProblems } from './field-rules';
@@ -42,7 +42,7 @@ export class EndpointFieldsService {
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
     await this.fields.updateInput(tenantId, id, values);
     await this.endpoints.notifyChanged(endpointId);
-    return toInputFieldResponse({ ...field, ...values } as InputFieldEntity);
+    return toInputFieldResponse({ ...field, ...values } as InputField);
   }
 
   async deleteInput(tenantId: string, endpointId: string, id: string): Promise<void> {
@@ -70,7 +70,7 @@ export class EndpointFieldsService {
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
     await this.fields.updateOutput(tenantId, id, values);
     await this.endpoints.notifyChanged(endpointId);
-    return toOutputFieldResponse({ ...field, ...values } as OutputFieldEntity);
+    return toOutputFieldResponse({ ...field, ...values } as OutputField);
   }
 
   async deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {

@@ -1,6 +1,7 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, EntityManager, In, IsNull, Repository } from 'typeorm';
+import { Brackets, In, IsNull, Repository } from 'typeorm';
 import { EndpointEntity, Visibility } from './endpoint.entity';
 
 export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'>;
@@ -14,7 +15,12 @@ export interface EndpointFilter {
 
 @Injectable()
 export class EndpointsRepository {
-  constructor(@InjectRepository(EndpointEntity) private readonly endpoints: Repository<EndpointEntity>) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** The open transaction's, when there is one. */
+  private get endpoints(): Repository<EndpointEntity> {
+    return this.txHost.tx.getRepository(EndpointEntity);
+  }
 
   /**
    * `limit` of the tenant's matching endpoints from `offset`, oldest first (id breaks ties): a range of
@@ -65,16 +71,14 @@ export class EndpointsRepository {
     await this.endpoints.update({ tenantId, id }, changes);
   }
 
-  /** The active endpoint, row-locked until the caller's transaction ends. */
-  lockActive(manager: EntityManager, tenantId: string, id: string): Promise<EndpointEntity | null> {
-    return manager
-      .getRepository(EndpointEntity)
-      .findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+  /** The active endpoint, row-locked until the caller's transaction ends (TypeORM refuses the lock outside one). */
+  lockActive(tenantId: string, id: string): Promise<EndpointEntity | null> {
+    return this.endpoints.findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
   }
 
   /** Inside the caller's transaction, which holds the endpoint's row lock (lockActive). */
-  async setDefaultPrompt(tenantId: string, id: string, promptId: string | null, manager: EntityManager): Promise<void> {
-    await manager.getRepository(EndpointEntity).update({ tenantId, id }, { defaultPromptId: promptId });
+  async setDefaultPrompt(tenantId: string, id: string, promptId: string | null): Promise<void> {
+    await this.endpoints.update({ tenantId, id }, { defaultPromptId: promptId });
   }
 
   /** Rows of other modules (prompts, versions, logs) go with it through their ON DELETE CASCADE foreign keys. */

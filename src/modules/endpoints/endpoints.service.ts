@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
-import { EndpointEntity } from './endpoint.entity';
-import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
+import { type Endpoint, type EndpointDefinition, toEndpoint, toEndpointDefinition } from './endpoint-definition';
+import type { EndpointEntity } from './endpoint.entity';
 import { EndpointFieldsRepository } from './endpoint-fields.repository';
 import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
 
@@ -27,12 +26,7 @@ const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   timeoutSeconds: 60,
 };
 
-/** An endpoint with its field definitions: what execution and the prompts validator read. */
-export interface EndpointDefinition {
-  endpoint: EndpointEntity;
-  inputFields: InputFieldEntity[];
-  outputFields: OutputFieldEntity[];
-}
+export type { Endpoint, EndpointDefinition, InputField, OutputField } from './endpoint-definition';
 
 @Injectable()
 export class EndpointsService {
@@ -55,13 +49,13 @@ export class EndpointsService {
   }
 
   async get(tenantId: string, id: string): Promise<EndpointResponse> {
-    const { endpoint, inputFields, outputFields } = await this.getDefinition(tenantId, id);
-    return toEndpointResponse(endpoint, inputFields, outputFields);
+    const [response] = await this.withFields(tenantId, [await this.requireActiveEntity(tenantId, id)]);
+    return response;
   }
 
   /** An endpoint that is not soft-deleted, with its fields; NotFoundError otherwise (also for another tenant's id). */
   async getDefinition(tenantId: string, id: string): Promise<EndpointDefinition> {
-    return this.definitionOf(tenantId, await this.requireActive(tenantId, id));
+    return this.definitionOf(tenantId, await this.requireActiveEntity(tenantId, id));
   }
 
   /** Execution: the endpoint at `path` that is not soft-deleted, with its fields; null when there is none. */
@@ -88,7 +82,7 @@ export class EndpointsService {
   }
 
   async update(tenantId: string, id: string, changes: Partial<EndpointValues>): Promise<EndpointResponse> {
-    const endpoint = await this.requireActive(tenantId, id);
+    const endpoint = await this.requireActiveEntity(tenantId, id);
     const values = stripUndefined(changes);
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
     if (Object.keys(values).length > 0) {
@@ -100,7 +94,7 @@ export class EndpointsService {
 
   /** A soft delete stops listing and execution and frees the path. */
   async softDelete(tenantId: string, id: string): Promise<void> {
-    await this.requireActive(tenantId, id);
+    await this.requireActiveEntity(tenantId, id);
     await this.endpoints.update(tenantId, id, { deletedAt: new Date() });
     await this.notifyChanged(id);
   }
@@ -128,25 +122,33 @@ export class EndpointsService {
     return this.endpoints.existingIds(tenantId, ids);
   }
 
-  async requireActive(tenantId: string, id: string): Promise<EndpointEntity> {
-    const endpoint = await this.endpoints.findActive(tenantId, id);
-    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
-    return endpoint;
+  /** An endpoint that is not soft-deleted; NotFoundError otherwise (also for another tenant's id). */
+  async requireActive(tenantId: string, id: string): Promise<Endpoint> {
+    return toEndpoint(await this.requireActiveEntity(tenantId, id));
   }
 
   /**
    * For a change of the default prompt inside the caller's transaction (the prompts module): the active endpoint,
-   * row-locked so that default changes of one endpoint serialise; NotFoundError otherwise.
+   * row-locked until that transaction ends so that default changes of one endpoint serialise; NotFoundError otherwise.
    */
-  async lockForDefaultChange(tenantId: string, id: string, manager: EntityManager): Promise<EndpointEntity> {
-    const endpoint = await this.endpoints.lockActive(manager, tenantId, id);
+  async lockForDefaultChange(tenantId: string, id: string): Promise<Endpoint> {
+    const endpoint = await this.endpoints.lockActive(tenantId, id);
     if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
-    return endpoint;
+    return toEndpoint(endpoint);
   }
 
-  /** Sets (null clears) the default prompt; the database accepts only one of the endpoint's prompts. */
-  setDefaultPrompt(tenantId: string, endpointId: string, promptId: string | null, manager: EntityManager): Promise<void> {
-    return this.endpoints.setDefaultPrompt(tenantId, endpointId, promptId, manager);
+  /**
+   * Sets (null clears) the default prompt, inside the caller's transaction that holds the row lock of
+   * lockForDefaultChange; the database accepts only one of the endpoint's prompts.
+   */
+  setDefaultPrompt(tenantId: string, endpointId: string, promptId: string | null): Promise<void> {
+    return this.endpoints.setDefaultPrompt(tenantId, endpointId, promptId);
+  }
+
+  private async requireActiveEntity(tenantId: string, id: string): Promise<EndpointEntity> {
+    const endpoint = await this.endpoints.findActive(tenantId, id);
+    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    return endpoint;
   }
 
   private async definitionOf(tenantId: string, endpoint: EndpointEntity): Promise<EndpointDefinition> {
@@ -154,7 +156,7 @@ export class EndpointsService {
       this.fields.inputFieldsOf(tenantId, [endpoint.id]),
       this.fields.outputFieldsOf(tenantId, [endpoint.id]),
     ]);
-    return { endpoint, inputFields, outputFields };
+    return toEndpointDefinition(endpoint, inputFields, outputFields);
   }
 
   private async ensurePathFree(tenantId: string, path: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Principal } from '../../common/auth/principal';
 import { AppError } from '../../common/errors/app-error';
 import { describeFailure } from '../../common/http/error-mapping';
-import type { InputFieldEntity } from '../endpoints/endpoint-field.entity';
+import type { InputField } from '../endpoints/endpoint-definition';
 import type { TokenUsage } from '../llm/llm-client';
 import { InvalidLlmOutputError } from '../llm/llm-client';
 import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
@@ -87,7 +87,7 @@ export class ExecutionRecord {
  * The request body as logged: image fields (data URIs of up to MAX_IMAGE_BYTES each) are replaced by a short
  * description, so a log row stays small; everything else is kept as sent.
  */
-export function loggableInputs(body: unknown, fields: InputFieldEntity[]): unknown {
+export function loggableInputs(body: unknown, fields: InputField[]): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body ?? null;
   const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const field of fields) {

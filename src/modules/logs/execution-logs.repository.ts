@@ -1,6 +1,7 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
 import type { ExecutionSource, NewExecutionLog } from './new-execution-log';
 
@@ -66,7 +67,12 @@ const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId"
 
 @Injectable()
 export class ExecutionLogsRepository {
-  constructor(@InjectRepository(ExecutionLogEntity) private readonly logs: Repository<ExecutionLogEntity>) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** The open transaction's, when there is one. */
+  private get logs(): Repository<ExecutionLogEntity> {
+    return this.txHost.tx.getRepository(ExecutionLogEntity);
+  }
 
   /** One multi-row INSERT for the batch; each row carries its own tenantId. */
   async insertBatch(rows: PreparedLog[]): Promise<void> {
@@ -171,10 +177,10 @@ export class ExecutionLogsRepository {
    * a time. Returns the number deleted, or null when another instance holds the lock.
    */
   deleteOlderThan(cutoff: Date, limit: number, lockId: number): Promise<number | null> {
-    return this.logs.manager.transaction(async (manager: EntityManager) => {
-      const [lock] = await manager.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
+    return this.txHost.withTransaction(async () => {
+      const [lock] = await this.logs.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
       if (!lock.locked) return null;
-      const result = await manager.query(
+      const result = await this.logs.query(
         `WITH doomed AS (SELECT id FROM execution_logs WHERE created_at < $1 ORDER BY created_at LIMIT $2)
          DELETE FROM execution_logs WHERE id IN (SELECT id FROM doomed)`,
         [cutoff, limit],

@@ -1,13 +1,15 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '../../common/errors/app-error';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import type { PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
-import { PromptsRepository } from './prompts.repository';
 import { PromptsService } from './prompts.service';
 
 /**
- * The prompt status transitions (promote, demote, archive, set-default). Each runs in one transaction that locks the endpoint row, then the
+ * The prompt status transitions (promote, demote, archive, set-default). Each runs in one transaction, so its writes
+ * (the status, the endpoint's default) land together or not at all; it locks the endpoint row, then the
  * prompt row (always in that order, so concurrent transitions cannot deadlock): concurrent set-default calls
  * serialise, the default is replaced in a single update (never a moment without one), and a prompt cannot be
  * demoted or archived between the check and the change.
@@ -16,8 +18,8 @@ import { PromptsService } from './prompts.service';
 export class PromptLifecycleService {
   constructor(
     private readonly prompts: PromptsService,
-    private readonly repository: PromptsRepository,
     private readonly endpoints: EndpointsService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
   promote(tenantId: string, id: string): Promise<PromptResponse> {
@@ -46,16 +48,16 @@ export class PromptLifecycleService {
 
   private async apply(tenantId: string, id: string, action: PromptAction): Promise<PromptResponse> {
     const { prompt: found } = await this.prompts.require(tenantId, id);
-    await this.repository.transaction(async (manager) => {
-      const endpoint = await this.endpoints.lockForDefaultChange(tenantId, found.endpointId, manager);
-      const prompt = await this.prompts.lock(manager, tenantId, id);
+    await this.txHost.withTransaction(async () => {
+      const endpoint = await this.endpoints.lockForDefaultChange(tenantId, found.endpointId);
+      const prompt = await this.prompts.lock(tenantId, id);
       const isDefault = endpoint.defaultPromptId === id;
       const decision = decideTransition(action, prompt.status, isDefault);
       if (!decision.allowed) throw new ConflictError(decision.reason);
-      if (action === 'unarchive') await this.prompts.ensureNameFree(manager, prompt, prompt.name);
-      if (decision.clearsDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, null, manager);
-      if (decision.to !== prompt.status) await this.prompts.setStatus(manager, tenantId, id, decision.to);
-      if (action === 'setDefault' && !isDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, id, manager);
+      if (action === 'unarchive') await this.prompts.ensureNameFree(prompt, prompt.name);
+      if (decision.clearsDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, null);
+      if (decision.to !== prompt.status) await this.prompts.setStatus(tenantId, id, decision.to);
+      if (action === 'setDefault' && !isDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, id);
     });
     await this.endpoints.notifyChanged(found.endpointId);
     return this.prompts.get(tenantId, id);

@@ -1,6 +1,7 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Not, Repository } from 'typeorm';
+import { Not, Repository } from 'typeorm';
 import type { PromptStatus } from './executable-prompt';
 import { PromptEntity } from './prompt.entity';
 
@@ -13,20 +14,23 @@ export interface PromptFilter {
 
 @Injectable()
 export class PromptsRepository {
-  constructor(@InjectRepository(PromptEntity) private readonly prompts: Repository<PromptEntity>) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
 
-  /** Runs `work` in one transaction; inside it, use only the given manager (the embedded pool has one connection). */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.prompts.manager.transaction(work);
+  /** The open transaction's, when there is one. */
+  private get prompts(): Repository<PromptEntity> {
+    return this.txHost.tx.getRepository(PromptEntity);
   }
 
   findById(tenantId: string, id: string): Promise<PromptEntity | null> {
     return this.prompts.findOneBy({ tenantId, id });
   }
 
-  /** The prompt, row-locked until the transaction ends: serialises saves, versions and transitions of one prompt. */
-  lockById(manager: EntityManager, tenantId: string, id: string): Promise<PromptEntity | null> {
-    return manager.getRepository(PromptEntity).findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
+  /**
+   * The prompt, row-locked until the caller's transaction ends (TypeORM refuses the lock outside one): serialises saves,
+   * versions and transitions of one prompt.
+   */
+  lockById(tenantId: string, id: string): Promise<PromptEntity | null> {
+    return this.prompts.findOne({ where: { tenantId, id }, lock: { mode: 'pessimistic_write' } });
   }
 
   /** Archived prompts only with status=Archived. */
@@ -46,15 +50,8 @@ export class PromptsRepository {
   }
 
   /** Non-archived prompts of the endpoint that already use this name or this slug. */
-  findActiveClashes(
-    manager: EntityManager,
-    tenantId: string,
-    endpointId: string,
-    name: string,
-    slug: string,
-  ): Promise<PromptEntity[]> {
-    return manager
-      .getRepository(PromptEntity)
+  findActiveClashes(tenantId: string, endpointId: string, name: string, slug: string): Promise<PromptEntity[]> {
+    return this.prompts
       .createQueryBuilder('p')
       .where('p.tenant_id = :tenantId AND p.endpoint_id = :endpointId', { tenantId, endpointId })
       .andWhere(`p.status <> 'Archived'`)
@@ -73,19 +70,17 @@ export class PromptsRepository {
       .getOne();
   }
 
-  activeNamesAndSlugs(manager: EntityManager, tenantId: string, endpointId: string): Promise<Pick<PromptEntity, 'name' | 'slug'>[]> {
-    return manager
-      .getRepository(PromptEntity)
-      .find({ select: { name: true, slug: true }, where: { tenantId, endpointId, status: Not('Archived' as PromptStatus) } });
+  activeNamesAndSlugs(tenantId: string, endpointId: string): Promise<Pick<PromptEntity, 'name' | 'slug'>[]> {
+    return this.prompts.find({ select: { name: true, slug: true }, where: { tenantId, endpointId, status: Not('Archived' as PromptStatus) } });
   }
 
-  insert(manager: EntityManager, tenantId: string, endpointId: string, values: PromptValues): Promise<PromptEntity> {
-    const repository = manager.getRepository(PromptEntity);
+  insert(tenantId: string, endpointId: string, values: PromptValues): Promise<PromptEntity> {
+    const repository = this.prompts;
     return repository.save(repository.create({ ...values, tenantId, endpointId }));
   }
 
-  async update(manager: EntityManager, tenantId: string, id: string, changes: Partial<PromptValues>): Promise<void> {
+  async update(tenantId: string, id: string, changes: Partial<PromptValues>): Promise<void> {
     // customParameters is a JSON object; TypeORM's deep-partial type does not model jsonb columns.
-    await manager.getRepository(PromptEntity).update({ tenantId, id }, changes as Record<string, unknown>);
+    await this.prompts.update({ tenantId, id }, changes as Record<string, unknown>);
   }
 }

@@ -1,9 +1,9 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { EndpointEntity } from '../endpoints/endpoint.entity';
-import { EndpointsService } from '../endpoints/endpoints.service';
+import { type Endpoint, EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { customParametersProblems } from '../llm/call-settings';
 import { ENDPOINT_TOPIC } from '../invalidation/topics';
@@ -53,6 +53,7 @@ export class PromptsService {
     private readonly versions: VersionsService,
     private readonly models: ModelsService,
     private readonly templates: TemplateService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     bus: InvalidationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -71,7 +72,7 @@ export class PromptsService {
   }
 
   /** A prompt of one of the tenant's active endpoints, with that endpoint; 404 otherwise (another tenant's too). */
-  async require(tenantId: string, id: string): Promise<{ prompt: PromptEntity; endpoint: EndpointEntity }> {
+  async require(tenantId: string, id: string): Promise<{ prompt: PromptEntity; endpoint: Endpoint }> {
     const prompt = await this.prompts.findById(tenantId, id);
     if (!prompt) throw promptNotFound(id);
     try {
@@ -112,13 +113,13 @@ export class PromptsService {
     return toPromptResponse(created, null);
   }
 
-  /** Creates a Draft prompt and its version 1 in one transaction (create, duplicate, restore). */
+  /** Creates a Draft prompt and its version 1 in one transaction (create, duplicate, restore): both rows or neither. */
   async createDraft(tenantId: string, endpointId: string, draft: NewDraft): Promise<PromptEntity> {
     const historyLimit = await this.versions.historyLimit(tenantId);
-    const created = await this.prompts.transaction(async (manager) => {
-      const inUse = await this.prompts.activeNamesAndSlugs(manager, tenantId, endpointId);
+    const created = await this.txHost.withTransaction(async () => {
+      const inUse = await this.prompts.activeNamesAndSlugs(tenantId, endpointId);
       const name = draft.pickName((candidate) => inUse.some((p) => p.name === candidate || p.slug === slugify(candidate)));
-      const prompt = await this.prompts.insert(manager, tenantId, endpointId, {
+      const prompt = await this.prompts.insert(tenantId, endpointId, {
         name,
         slug: slugify(name),
         ...draft.content,
@@ -126,7 +127,7 @@ export class PromptsService {
         currentVersion: 1,
         changeNotes: draft.changeNotes,
       });
-      await this.versions.append(manager, tenantId, prompt.id, 1, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
+      await this.versions.append(tenantId, prompt.id, 1, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
       return prompt;
     });
     await this.endpoints.notifyChanged(endpointId);
@@ -135,7 +136,8 @@ export class PromptsService {
 
   /**
    * A change of the template, the model or a setting creates the next version (numbered under the
-   * prompt's row lock); a change of only the name or changeNotes, or values already there, creates none.
+   * prompt's row lock); a change of only the name or changeNotes, or values already there, creates none. The version
+   * and the prompt's new content are written in one transaction: both or neither.
    */
   async update(tenantId: string, id: string, changes: PromptChanges): Promise<PromptResponse> {
     if (changes.template !== undefined) this.templates.assertSavable(changes.template);
@@ -144,8 +146,8 @@ export class PromptsService {
     const { endpoint: { id: endpointId } } = await this.require(tenantId, id);
     if (changes.customParameters !== undefined) await this.assertCustomParameters(tenantId, endpointId, changes.customParameters);
     const historyLimit = await this.versions.historyLimit(tenantId);
-    await this.prompts.transaction(async (manager) => {
-      const prompt = await this.lock(manager, tenantId, id);
+    await this.txHost.withTransaction(async () => {
+      const prompt = await this.lock(tenantId, id);
       const before = contentOf(prompt);
       const after: VersionContent = {
         template: changes.template ?? before.template,
@@ -156,18 +158,18 @@ export class PromptsService {
       };
       const update: Partial<PromptValues> = {};
       if (changes.name !== undefined && changes.name !== prompt.name) {
-        if (prompt.status !== 'Archived') await this.ensureNameFree(manager, prompt, changes.name);
+        if (prompt.status !== 'Archived') await this.ensureNameFree(prompt, changes.name);
         Object.assign(update, { name: changes.name, slug: slugify(changes.name) });
       }
       if (contentChanged(before, after)) {
         const changeNotes = changes.changeNotes ?? null;
         const versionNumber = prompt.currentVersion + 1;
-        await this.versions.append(manager, tenantId, id, versionNumber, { status: prompt.status, content: after, changeNotes }, historyLimit);
+        await this.versions.append(tenantId, id, versionNumber, { status: prompt.status, content: after, changeNotes }, historyLimit);
         Object.assign(update, after, { currentVersion: versionNumber, changeNotes });
       } else if (changes.changeNotes !== undefined) {
         update.changeNotes = changes.changeNotes;
       }
-      if (Object.keys(update).length > 0) await this.prompts.update(manager, tenantId, id, update);
+      if (Object.keys(update).length > 0) await this.prompts.update(tenantId, id, update);
     });
     await this.endpoints.notifyChanged(endpointId);
     return this.get(tenantId, id);
@@ -232,21 +234,21 @@ export class PromptsService {
     return toExecutablePrompt(prompt);
   }
 
-  /** The prompt row-locked inside the caller's transaction. */
-  async lock(manager: EntityManager, tenantId: string, id: string): Promise<PromptEntity> {
-    const prompt = await this.prompts.lockById(manager, tenantId, id);
+  /** The prompt, row-locked until the caller's transaction ends. */
+  async lock(tenantId: string, id: string): Promise<PromptEntity> {
+    const prompt = await this.prompts.lockById(tenantId, id);
     if (!prompt) throw promptNotFound(id);
     return prompt;
   }
 
   /** Name and slug unique among the endpoint's non-archived prompts (the partial unique indexes back it). */
-  async ensureNameFree(manager: EntityManager, prompt: Pick<PromptEntity, 'id' | 'tenantId' | 'endpointId'>, name: string): Promise<void> {
-    const clashes = await this.prompts.findActiveClashes(manager, prompt.tenantId, prompt.endpointId, name, slugify(name));
+  async ensureNameFree(prompt: Pick<PromptEntity, 'id' | 'tenantId' | 'endpointId'>, name: string): Promise<void> {
+    const clashes = await this.prompts.findActiveClashes(prompt.tenantId, prompt.endpointId, name, slugify(name));
     if (clashes.some((p) => p.id !== prompt.id)) throw nameTaken(name);
   }
 
-  async setStatus(manager: EntityManager, tenantId: string, id: string, status: PromptStatus): Promise<void> {
-    await this.prompts.update(manager, tenantId, id, { status });
+  async setStatus(tenantId: string, id: string, status: PromptStatus): Promise<void> {
+    await this.prompts.update(tenantId, id, { status });
   }
 }
 

@@ -1,12 +1,18 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Plan, TenantEntity } from './tenant.entity';
 
 /** Tenants are the scope of everything else, so this is the one repository not scoped by tenant. */
 @Injectable()
 export class TenantsRepository {
-  constructor(@InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** The open transaction's, when there is one. */
+  private get tenants(): Repository<TenantEntity> {
+    return this.txHost.tx.getRepository(TenantEntity);
+  }
 
   findBySlug(slug: string): Promise<TenantEntity | null> {
     return this.tenants.findOneBy({ slug });

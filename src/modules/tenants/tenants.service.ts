@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
-import { Plan, PLANS, TenantEntity } from './tenant.entity';
+import { type Tenant, toTenant } from './tenant';
+import { Plan, PLANS, type TenantEntity } from './tenant.entity';
 import { TenantsRepository } from './tenants.repository';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -12,16 +13,16 @@ export class TenantsService {
 
   constructor(private readonly tenants: TenantsRepository) {}
 
-  async create(slug: string, options: { name?: string; plan?: string } = {}): Promise<TenantEntity> {
+  async create(slug: string, options: { name?: string; plan?: string } = {}): Promise<Tenant> {
     if (!SLUG.test(slug)) {
       throw new ValidationError('slug must be 1-63 lower-case letters, digits or -, starting with a letter or digit', 'slug');
     }
     const plan = this.checkPlan(options.plan ?? 'free');
     if (await this.tenants.findBySlug(slug)) throw new ConflictError(`Tenant '${slug}' already exists`);
-    return this.tenants.create({ slug, name: options.name?.trim() || slug, plan });
+    return toTenant(await this.tenants.create({ slug, name: options.name?.trim() || slug, plan }));
   }
 
-  async update(slug: string, changes: { name?: string; plan?: string }): Promise<TenantEntity> {
+  async update(slug: string, changes: { name?: string; plan?: string }): Promise<Tenant> {
     const tenant = await this.getBySlug(slug);
     const update: Partial<Pick<TenantEntity, 'name' | 'plan'>> = {};
     if (changes.plan !== undefined) update.plan = this.checkPlan(changes.plan);
@@ -31,20 +32,21 @@ export class TenantsService {
     return { ...tenant, ...update };
   }
 
-  async getBySlug(slug: string): Promise<TenantEntity> {
+  async getBySlug(slug: string): Promise<Tenant> {
     const tenant = await this.tenants.findBySlug(slug);
     if (!tenant) throw new NotFoundError(`Tenant '${slug}' does not exist`);
-    return tenant;
+    return toTenant(tenant);
   }
 
-  findBySlug(slug: string): Promise<TenantEntity | null> {
-    return this.tenants.findBySlug(slug);
+  async findBySlug(slug: string): Promise<Tenant | null> {
+    const tenant = await this.tenants.findBySlug(slug);
+    return tenant && toTenant(tenant);
   }
 
-  async getById(id: string): Promise<TenantEntity> {
+  async getById(id: string): Promise<Tenant> {
     const tenant = await this.tenants.findById(id);
     if (!tenant) throw new NotFoundError('Tenant does not exist');
-    return tenant;
+    return toTenant(tenant);
   }
 
   async slugOf(tenantId: string): Promise<string> {

@@ -1,13 +1,19 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, LessThanOrEqual, Repository } from 'typeorm';
+import { In, LessThanOrEqual, Repository } from 'typeorm';
 import { PromptVersionEntity } from './prompt-version.entity';
 
 export type NewVersionValues = Omit<PromptVersionEntity, 'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt'>;
 
 @Injectable()
 export class VersionsRepository {
-  constructor(@InjectRepository(PromptVersionEntity) private readonly versions: Repository<PromptVersionEntity>) {}
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+
+  /** The open transaction's, when there is one. */
+  private get versions(): Repository<PromptVersionEntity> {
+    return this.txHost.tx.getRepository(PromptVersionEntity);
+  }
 
   list(tenantId: string, promptId: string): Promise<PromptVersionEntity[]> {
     return this.versions.find({ where: { tenantId, promptId }, order: { versionNumber: 'ASC' } });
@@ -21,21 +27,13 @@ export class VersionsRepository {
     return this.versions.findBy({ tenantId, promptId, versionNumber: In(versionNumbers) });
   }
 
-  insert(
-    manager: EntityManager,
-    tenantId: string,
-    promptId: string,
-    versionNumber: number,
-    values: NewVersionValues,
-  ): Promise<PromptVersionEntity> {
-    const repository = manager.getRepository(PromptVersionEntity);
+  insert(tenantId: string, promptId: string, versionNumber: number, values: NewVersionValues): Promise<PromptVersionEntity> {
+    const repository = this.versions;
     return repository.save(repository.create({ ...values, tenantId, promptId, versionNumber, archived: false }));
   }
 
   /** Marks every version up to `versionNumber` as archived (retention); nothing is deleted. */
-  async archiveUpTo(manager: EntityManager, tenantId: string, promptId: string, versionNumber: number): Promise<void> {
-    await manager
-      .getRepository(PromptVersionEntity)
-      .update({ tenantId, promptId, versionNumber: LessThanOrEqual(versionNumber), archived: false }, { archived: true });
+  async archiveUpTo(tenantId: string, promptId: string, versionNumber: number): Promise<void> {
+    await this.versions.update({ tenantId, promptId, versionNumber: LessThanOrEqual(versionNumber), archived: false }, { archived: true });
   }
 }

@@ -1,9 +1,11 @@
+import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { NotFoundError } from '../../common/errors/app-error';
 import type { Plan } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
-import { PromptVersionEntity, VersionStatus } from './prompt-version.entity';
+import { type PromptVersion, toPromptVersion } from './prompt-version';
+import type { VersionStatus } from './prompt-version.entity';
 import { compareVersions, VersionComparison, VersionContent } from './version-compare';
 import { VersionsRepository } from './versions.repository';
 
@@ -21,47 +23,43 @@ export class VersionsService {
   constructor(
     private readonly versions: VersionsRepository,
     private readonly tenants: TenantsService,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
   ) {}
 
-  /** The tenant's version history limit. Read it before opening the transaction that appends. */
+  /** The tenant's version history limit. Read it before opening the transaction that appends: its locks are held less. */
   async historyLimit(tenantId: string): Promise<number | null> {
     const tenant = await this.tenants.getById(tenantId);
     return VERSION_HISTORY_LIMITS[tenant.plan];
   }
 
   /**
-   * Appends version `versionNumber` inside the caller's transaction: 1 for a new prompt, else the prompt's
-   * currentVersion + 1. The caller must hold a row lock on the prompt, which serialises appends, so numbers run from 1
-   * without gaps; the unique (prompt_id, version_number) backs it up. Versions past the plan's limit are archived,
-   * never deleted.
+   * Appends version `versionNumber` inside the caller's transaction (refused outside one), so the version and the
+   * prompt's change are written together or not at all: 1 for a new prompt, else the prompt's currentVersion + 1. The
+   * caller must hold a row lock on the prompt, which serialises appends, so numbers run from 1 without gaps; the unique
+   * (prompt_id, version_number) backs it up. Versions past the plan's limit are archived, never deleted.
    */
-  async append(
-    manager: EntityManager,
-    tenantId: string,
-    promptId: string,
-    versionNumber: number,
-    version: NewVersion,
-    historyLimit: number | null,
-  ): Promise<PromptVersionEntity> {
-    const saved = await this.versions.insert(manager, tenantId, promptId, versionNumber, {
-      ...version.content,
-      status: version.status,
-      changeNotes: version.changeNotes,
+  append(tenantId: string, promptId: string, versionNumber: number, version: NewVersion, historyLimit: number | null): Promise<PromptVersion> {
+    return this.txHost.withTransaction(Propagation.Mandatory, async () => {
+      const saved = await this.versions.insert(tenantId, promptId, versionNumber, {
+        ...version.content,
+        status: version.status,
+        changeNotes: version.changeNotes,
+      });
+      if (historyLimit !== null && versionNumber > historyLimit) {
+        await this.versions.archiveUpTo(tenantId, promptId, versionNumber - historyLimit);
+      }
+      return toPromptVersion(saved);
     });
-    if (historyLimit !== null && versionNumber > historyLimit) {
-      await this.versions.archiveUpTo(manager, tenantId, promptId, versionNumber - historyLimit);
-    }
-    return saved;
   }
 
-  list(tenantId: string, promptId: string): Promise<PromptVersionEntity[]> {
-    return this.versions.list(tenantId, promptId);
+  async list(tenantId: string, promptId: string): Promise<PromptVersion[]> {
+    return (await this.versions.list(tenantId, promptId)).map(toPromptVersion);
   }
 
-  async get(tenantId: string, promptId: string, versionNumber: number): Promise<PromptVersionEntity> {
+  async get(tenantId: string, promptId: string, versionNumber: number): Promise<PromptVersion> {
     const version = await this.versions.find(tenantId, promptId, versionNumber);
     if (!version) throw new NotFoundError(`Version ${versionNumber} of prompt ${promptId} not found`);
-    return version;
+    return toPromptVersion(version);
   }
 
   async compare(
@@ -69,12 +67,12 @@ export class VersionsService {
     promptId: string,
     from: number,
     to: number,
-  ): Promise<{ from: PromptVersionEntity; to: PromptVersionEntity; comparison: VersionComparison }> {
+  ): Promise<{ from: PromptVersion; to: PromptVersion; comparison: VersionComparison }> {
     const found = await this.versions.findMany(tenantId, promptId, [from, to]);
     const older = found.find((v) => v.versionNumber === from);
     const newer = found.find((v) => v.versionNumber === to);
     if (!older) throw new NotFoundError(`Version ${from} of prompt ${promptId} not found`);
     if (!newer) throw new NotFoundError(`Version ${to} of prompt ${promptId} not found`);
-    return { from: older, to: newer, comparison: compareVersions(older, newer) };
+    return { from: toPromptVersion(older), to: toPromptVersion(newer), comparison: compareVersions(older, newer) };
   }
 }

@@ -1,5 +1,6 @@
 import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import type { InputField, OutputField } from '../endpoint-definition';
 import { type EndpointEntity, type Visibility, VISIBILITIES } from '../endpoint.entity';
 import {
   INPUT_DATA_TYPES,
@@ -77,7 +78,7 @@ export class EndpointResponse {
   deletedAt: Date | null;
 }
 
-export function toInputFieldResponse(field: InputFieldEntity): InputFieldResponse {
+export function toInputFieldResponse(field: InputField): InputFieldResponse {
   return {
     id: field.id,
     name: field.name,
@@ -91,7 +92,7 @@ export function toInputFieldResponse(field: InputFieldEntity): InputFieldRespons
   };
 }
 
-export function toOutputFieldResponse(field: OutputFieldEntity): OutputFieldResponse {
+export function toOutputFieldResponse(field: OutputField): OutputFieldResponse {
   return {
     id: field.id,
     name: field.name,

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
-import { type PromptVersionEntity, VERSION_STATUSES, type VersionStatus } from '../prompt-version.entity';
+import type { PromptVersion } from '../prompt-version';
+import { VERSION_STATUSES, type VersionStatus } from '../prompt-version.entity';
 import type { SettingChange, TemplateDiffLine, VersionComparison } from '../version-compare';
 
 export class PromptVersionResponse {
@@ -26,7 +27,7 @@ export class PromptVersionResponse {
   createdAt: Date;
 }
 
-export function toPromptVersionResponse(version: PromptVersionEntity): PromptVersionResponse {
+export function toPromptVersionResponse(version: PromptVersion): PromptVersionResponse {
   return {
     promptId: version.promptId,
     versionNumber: version.versionNumber,
@@ -87,8 +88,8 @@ export class VersionComparisonResponse {
 }
 
 export function toVersionComparisonResponse(
-  from: PromptVersionEntity,
-  to: PromptVersionEntity,
+  from: PromptVersion,
+  to: PromptVersion,
   comparison: VersionComparison,
 ): VersionComparisonResponse {
   return {
@@ -102,7 +103,7 @@ export function toVersionComparisonResponse(
   };
 }
 
-function toSummary(version: PromptVersionEntity): VersionSummaryResponse {
+function toSummary(version: PromptVersion): VersionSummaryResponse {
   return {
     versionNumber: version.versionNumber,
     status: version.status,

@@ -1,0 +1,90 @@
+import type { EndpointEntity, Visibility } from './endpoint.entity';
+import type { InputDataType, InputFieldEntity, OutputDataType, OutputFieldEntity } from './endpoint-field.entity';
+
+/** An endpoint as other modules see it (prompts, execution, MCP): its settings, never its row. */
+export interface Endpoint {
+  id: string;
+  name: string;
+  path: string;
+  visibility: Visibility;
+  cacheEnabled: boolean;
+  cacheDurationSeconds: number;
+  rateLimitPerMinute: number | null;
+  rateLimitPerHour: number | null;
+  rateLimitPerDay: number | null;
+  timeoutSeconds: number;
+  defaultPromptId: string | null;
+}
+
+/** An input field: the rules execution checks inputs against and the names the template validator knows. */
+export interface InputField {
+  id: string;
+  name: string;
+  dataType: InputDataType;
+  isRequired: boolean;
+  description: string;
+  maxLength: number | null;
+  minimum: number | null;
+  maximum: number | null;
+  defaultValue: unknown;
+}
+
+/** An output field: what execution asks the model for and checks its answer against. */
+export interface OutputField {
+  id: string;
+  name: string;
+  dataType: OutputDataType;
+  description: string;
+  exampleValue: string | null;
+}
+
+/** An endpoint with its field definitions: what execution and the prompts validator read. */
+export interface EndpointDefinition {
+  endpoint: Endpoint;
+  inputFields: InputField[];
+  outputFields: OutputField[];
+}
+
+export function toEndpoint(entity: EndpointEntity): Endpoint {
+  return {
+    id: entity.id,
+    name: entity.name,
+    path: entity.path,
+    visibility: entity.visibility,
+    cacheEnabled: entity.cacheEnabled,
+    cacheDurationSeconds: entity.cacheDurationSeconds,
+    rateLimitPerMinute: entity.rateLimitPerMinute,
+    rateLimitPerHour: entity.rateLimitPerHour,
+    rateLimitPerDay: entity.rateLimitPerDay,
+    timeoutSeconds: entity.timeoutSeconds,
+    defaultPromptId: entity.defaultPromptId,
+  };
+}
+
+export function toInputField(entity: InputFieldEntity): InputField {
+  return {
+    id: entity.id,
+    name: entity.name,
+    dataType: entity.dataType,
+    isRequired: entity.isRequired,
+    description: entity.description,
+    maxLength: entity.maxLength,
+    minimum: entity.minimum,
+    maximum: entity.maximum,
+    defaultValue: entity.defaultValue,
+  };
+}
+
+export function toOutputField(entity: OutputFieldEntity): OutputField {
+  return {
+    id: entity.id,
+    name: entity.name,
+    dataType: entity.dataType,
+    description: entity.description,
+    exampleValue: entity.exampleValue,
+  };
+}
+
+export function toEndpointDefinition(endpoint: EndpointEntity, inputFields: InputFieldEntity[], outputFields: OutputFieldEntity[]): EndpointDefinition {
+  return { endpoint: toEndpoint(endpoint), inputFields: inputFields.map(toInputField), outputFields: outputFields.map(toOutputField) };
+}

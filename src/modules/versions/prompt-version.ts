@@ -1,0 +1,32 @@
+import type { PromptVersionEntity, VersionStatus } from './prompt-version.entity';
+
+/** A saved version as the prompts module sees it: its content and history fields, never its row. */
+export interface PromptVersion {
+  promptId: string;
+  versionNumber: number;
+  status: VersionStatus;
+  template: string;
+  llmModel: string;
+  temperature: number;
+  maxTokens: number;
+  customParameters: Record<string, unknown>;
+  changeNotes: string | null;
+  archived: boolean;
+  createdAt: Date;
+}
+
+export function toPromptVersion(entity: PromptVersionEntity): PromptVersion {
+  return {
+    promptId: entity.promptId,
+    versionNumber: entity.versionNumber,
+    status: entity.status,
+    template: entity.template,
+    llmModel: entity.llmModel,
+    temperature: entity.temperature,
+    maxTokens: entity.maxTokens,
+    customParameters: entity.customParameters,
+    changeNotes: entity.changeNotes,
+    archived: entity.archived,
+    createdAt: entity.createdAt,
+  };
+}
