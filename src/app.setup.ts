@@ -2,15 +2,15 @@ import type { DynamicModule, INestApplication, NestApplicationOptions } from '@n
 import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyServerOptions } from 'fastify';
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppModule, AppModuleOptions } from './app.module';
 import { KeyAuthenticator } from './common/auth/api-key.guard';
 import { bodyLimitOf, keyedSurfaceOf, PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
 import { AdminExceptionFilter, ExecutionExceptionFilter, GlobalExceptionFilter, McpExceptionFilter } from './common/http/exception-filters';
-import type { HttpRequestLike, HttpResponseLike } from './common/http/http-context';
 import { assertJsonDepth } from './common/http/json-depth';
-import { type ClientError, ProtocolErrors } from './common/http/protocol-errors';
+import { ProtocolErrors } from './common/http/protocol-errors';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
@@ -61,7 +61,7 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   protocolErrors.current = protocol;
   (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
     requestIds.use(request.raw ?? request, response.raw ?? response, () => {
-      if (!protocol.refuseMalformedHost(request as HttpRequestLike, response as HttpResponseLike)) preBodyAuth.use(request, response, done);
+      if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(request, response, done);
     }),
   );
   answerProtocolErrors(server, protocol, config);
@@ -121,7 +121,7 @@ function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLog
     (app as NestExpressApplication).useStaticAssets(DASHBOARD_DIR, {
       prefix: DASHBOARD_PREFIX,
       redirect: false,
-      setHeaders: (response, filePath) => {
+      setHeaders: (response: ServerResponse, filePath: string) => {
         for (const [name, value] of Object.entries(dashboardHeaders(filePath))) response.setHeader(name, value);
       },
     });
@@ -149,19 +149,19 @@ async function fastifyApplication(
       return typeof path === 'string' ? path.replace(/\/\*[A-Za-z_][A-Za-z0-9_]*$/, '/*') : path;
     }
 
-    override get(...args: any[]) {
+    override get(...args: unknown[]) {
       return super.get(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
     }
 
-    override post(...args: any[]) {
+    override post(...args: unknown[]) {
       return super.post(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
     }
 
-    override put(...args: any[]) {
+    override put(...args: unknown[]) {
       return super.put(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
     }
 
-    override delete(...args: any[]) {
+    override delete(...args: unknown[]) {
       return super.delete(PromptgateFastifyAdapter.fastifyPath(args[0]), ...args.slice(1));
     }
   }
@@ -170,18 +170,18 @@ async function fastifyApplication(
   // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES.
   // Path parameters up to MAX_PATH_PARAMETER_LENGTH reach the routes (whose pipes refuse a malformed id with a 400);
   // a longer one, and a malformed percent escape, are refused by the router itself (frameworkErrors).
-  const adapter = new PromptgateFastifyAdapter({
+  const fastifyOptions: FastifyServerOptions = {
     bodyLimit: config.maxBodyBytes,
     keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
-    frameworkErrors: ((error: Error, request: HttpRequestLike, reply: HttpResponseLike) =>
-      protocolErrors.current!.onFrameworkError(error, request, reply)) as never,
+    frameworkErrors: (error, request, reply) => protocolErrors.current!.onFrameworkError(error, request, reply),
     clientErrorHandler: (error: Error, socket: Socket) => {
-      if (protocolErrors.current) protocolErrors.current.onClientError(error as ClientError, socket);
+      if (protocolErrors.current) protocolErrors.current.onClientError(error, socket);
       else socket.destroy();
     },
-  });
+  };
+  const adapter = new PromptgateFastifyAdapter(fastifyOptions);
   const fastify = await NestFactory.create<NestFastifyApplication>(module, adapter, nestOptions);
   const instance = fastify.getHttpAdapter().getInstance();
   instance.addHook('onRoute', (route) => {
@@ -194,7 +194,8 @@ async function fastifyApplication(
   instance.removeContentTypeParser('application/json');
   instance.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(request, body as string, (error, parsed) => {
+    // The default parser answers through its callback; what it returns carries nothing.
+    void parseJson(request, body as string, (error, parsed) => {
       if (error) return done(error, undefined);
       try {
         assertJsonDepth(parsed);

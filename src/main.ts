@@ -48,11 +48,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((error) => {
-  if (error instanceof ConfigError || error instanceof DataDirInUseError || error?.code === 'EADDRINUSE') {
+main().catch((error: unknown) => {
+  const isExplained =
+    error instanceof ConfigError ||
+    error instanceof DataDirInUseError ||
+    (error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE');
+  if (isExplained) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Promptgate failed to start: ${error?.stack ?? error}\n`);
+    process.stderr.write(`Promptgate failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }
   process.exit(1);
 });

@@ -79,7 +79,7 @@ function normalizeSchemas(document: OpenAPIObject): void {
   for (const [name, schema] of Object.entries(schemas)) {
     schemas[name] = normalized(schema);
     // Nest copies onto a named enum the description of the first property that refers to it; each property keeps its own.
-    if ('enum' in schemas[name]) delete (schemas[name] as SchemaObject).description;
+    if ('enum' in schemas[name]) delete (schemas[name]).description;
   }
   for (const operation of operationsOf(document)) {
     for (const parameter of operation.parameters ?? []) {
@@ -115,9 +115,9 @@ function normalized(schema: Schema): Schema {
   if (typeof result.additionalProperties === 'object') result.additionalProperties = normalized(result.additionalProperties);
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
     if (!result[combinator]) continue;
-    result[combinator] = result[combinator]!.map(normalized);
+    result[combinator] = result[combinator].map(normalized);
     // A combinator of the empty schema alone allows every value, as its absence does.
-    if (result[combinator]!.length === 1 && Object.keys(result[combinator]![0]).length === 0) delete result[combinator];
+    if (result[combinator].length === 1 && Object.keys(result[combinator][0]).length === 0) delete result[combinator];
   }
   const keys = Object.keys(result);
   if (keys.length === 1 && keys[0] === 'allOf' && result.allOf!.length === 1) return result.allOf![0];

@@ -46,13 +46,12 @@ export const session = {
     sessionStorage.removeItem(KEY);
     set({ info: null, notice });
   },
-  subscribe(listener: () => void): () => void {
+  // Arrow functions, not methods: React calls these two detached from `session`.
+  subscribe: (listener: () => void): (() => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  snapshot(): State {
-    return state;
-  },
+  snapshot: (): State => state,
 };
 
 export function useSession(): State {

@@ -1,11 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
+const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : /^-?\d+$/.test(String(value)) ? Number(value) : value;
+  value === undefined || value === '' ? undefined : isScalar(value) && /^-?\d+$/.test(String(value)) ? Number(value) : value;
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
-  const text = String(value).toLowerCase();
+  const text = isScalar(value) ? String(value).toLowerCase() : '';
   return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : value;
 };
 

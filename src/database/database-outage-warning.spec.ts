@@ -1,4 +1,3 @@
-import type { AppLogger } from '../common/logging/app-logger';
 import { databaseOutageWarning } from './database-outage-warning';
 
 class RecordingLogger {
@@ -13,7 +12,7 @@ describe('databaseOutageWarning', () => {
   it('warns once per period however many failures, without a stack', () => {
     const logger = new RecordingLogger();
     let time = 1_000_000;
-    const warn = databaseOutageWarning(logger as unknown as AppLogger, 30_000, () => time);
+    const warn = databaseOutageWarning(logger, 30_000, () => time);
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     for (let i = 0; i < 50; i++) warn(refused);
     time += 29_999;

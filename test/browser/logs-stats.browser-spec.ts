@@ -11,14 +11,13 @@ describe('Dashboard: Logs and Stats', () => {
   let summarize: { id: string; path: string };
   let echo: { id: string; path: string };
   let summarizePrompt: { id: string; name: string };
-  let echoPrompt: { id: string; name: string };
   /** X-Request-Id of each call. */
   const requestIds = { success: '', cached: '', upstream: '', invalid: '', echo: '' };
 
   const execute = async (path: string, body: object, status: number) => {
     const response = await h.t.http.post(path).set('x-api-key', h.tenant.endpointKey).send(body);
     expect(response.status).toBe(status);
-    return response.headers['x-request-id'] as string;
+    return response.headers['x-request-id'];
   };
   /** Waits until `check` holds (the page updates after its request answers). */
   const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
@@ -40,7 +39,7 @@ describe('Dashboard: Logs and Stats', () => {
     });
     summarizePrompt = await createPrompt(h.t, h.tenant.admin, summarize.id, { name: 'Short summary', template: 'Summarize: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
     echo = await createEndpoint(h.t, h.tenant.admin, { name: 'Echo', inputs: [{ name: 'name', dataType: 'string' }] });
-    echoPrompt = await createPrompt(h.t, h.tenant.admin, echo.id, { name: 'Greeting', template: 'Hello {{ inputs.name }}', llmModel: 'mock-echo' });
+    await createPrompt(h.t, h.tenant.admin, echo.id, { name: 'Greeting', template: 'Hello {{ inputs.name }}', llmModel: 'mock-echo' });
 
     h.fake.reply({ text: 'A short summary.', inputTokens: 1000, outputTokens: 200 });
     requestIds.success = await execute(summarize.path, { text: 'hello world' }, 200);

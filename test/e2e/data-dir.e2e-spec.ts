@@ -40,7 +40,7 @@ async function start(dataDir: string): Promise<Service> {
   Object.assign(env, { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: 'private' });
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr: string[] = [];
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const service = { child, base: `http://127.0.0.1:${port}`, stderr, exited };
   let gone = false;

@@ -31,9 +31,9 @@ describe('input and output fields admin API', () => {
   const addOutput = (endpointId: string, body: Record<string, unknown>) =>
     t.http.post(`/admin/v1/endpoints/${endpointId}/output-fields`).set(admin()).send(body);
   const inputRows = (endpointId: string) =>
-    db.query('SELECT * FROM input_fields WHERE endpoint_id = $1 ORDER BY created_at', [endpointId]) as Promise<Record<string, unknown>[]>;
+    db.query<Record<string, unknown>[]>('SELECT * FROM input_fields WHERE endpoint_id = $1 ORDER BY created_at', [endpointId]);
   const outputRows = (endpointId: string) =>
-    db.query('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [endpointId]) as Promise<Record<string, unknown>[]>;
+    db.query<Record<string, unknown>[]>('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [endpointId]);
   const expectFailure = (res: { status: number; body: unknown }, status: number, messages: string[]) => {
     expect({ status: res.status, body: res.body }).toEqual({ status, body: { succeeded: false, messages, data: null } });
   };

@@ -13,7 +13,7 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
     process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       lines.push(...String(chunk).split('\n').filter(Boolean));
       return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write;
+    });
     restoreStdout = () => {
       process.stdout.write = write;
     };

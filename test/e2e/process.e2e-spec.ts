@@ -47,8 +47,8 @@ function start(env: Record<string, string>, port: number): Service {
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }) });
   const stdout: string[] = [];
   const stderr: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(...chunk.toString().split('\n').filter(Boolean)));
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(...chunk.toString().split('\n').filter(Boolean)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, port, stdout, stderr, exited };
 }

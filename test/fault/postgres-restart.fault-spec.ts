@@ -20,8 +20,8 @@ async function logLinesDuring<T>(work: () => Promise<T>): Promise<{ result: T; l
         // not one of the service's lines
       }
     }
-    return original(chunk as string, ...(rest as []));
-  }) as typeof process.stdout.write);
+    return original(chunk, ...(rest as []));
+  }));
   try {
     return { result: await work(), lines };
   } finally {

@@ -26,8 +26,8 @@ export async function startService(env: Record<string, string>): Promise<Service
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv });
   const output: string[] = [];
   const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const service: ServiceProcess = {
     child,

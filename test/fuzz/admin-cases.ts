@@ -81,14 +81,14 @@ type Segment = fc.Arbitrary<string | Ref | Repeat>;
 
 function pathParameter(operation: Operation, name: string): Segment {
   if (name === 'versionNumber') {
-    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '2') as Segment }, { weight: 2, arbitrary: hostileVersionSegment as Segment });
+    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '2') }, { weight: 2, arbitrary: hostileVersionSegment });
   }
   const fixture = fixtureOf(operation, name);
   const own = fixture === 'prompt' ? fc.constantFrom(new Ref('prompt'), new Ref('draftPrompt')) : fc.constant(new Ref(fixture));
   return fc.oneof(
-    { weight: 6, arbitrary: own as Segment },
-    { weight: 1, arbitrary: fc.constant(new Ref(`other.${fixture}`)) as Segment },
-    { weight: 3, arbitrary: hostileIdSegment as Segment },
+    { weight: 6, arbitrary: own },
+    { weight: 1, arbitrary: fc.constant(new Ref(`other.${fixture}`)) },
+    { weight: 3, arbitrary: hostileIdSegment },
   );
 }
 

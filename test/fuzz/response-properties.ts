@@ -50,7 +50,7 @@ export function responseProblems(request: SentRequest, response: RawResponse): s
       if (!Array.isArray(body.messages) || !body.messages.every((message) => typeof message === 'string')) {
         problems.push('messages is not an array of strings');
       } else {
-        messages = body.messages as string[];
+        messages = body.messages;
         if (response.status >= 400 && messages.length === 0) problems.push('a failure without a message');
       }
       if (response.status >= 400 && body.data !== null) problems.push('a failure with data');

@@ -25,7 +25,7 @@ export async function createEndpoint(
   options: { path?: string; inputs?: FieldSpec[]; outputs?: FieldSpec[]; [setting: string]: unknown } = {},
 ): Promise<{ id: string; path: string }> {
   const { inputs = [], outputs = [], ...settings } = options;
-  const path = (settings.path as string | undefined) ?? `/api/v1/e${++sequence}-${Date.now().toString(36)}`;
+  const path = (settings.path) ?? `/api/v1/e${++sequence}-${Date.now().toString(36)}`;
   const created = await t.http
     .post('/admin/v1/endpoints')
     .set(auth(adminKey))

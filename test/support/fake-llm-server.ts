@@ -44,14 +44,14 @@ export class FakeLlmServer {
   ) {}
 
   static async start(): Promise<FakeLlmServer> {
-    let instance: FakeLlmServer | undefined;
-    const server = http.createServer((req, res) => void instance!.handle(req, res));
+    // The server answers requests only once it listens, by which time `instance` is set.
+    const server = http.createServer((req, res) => void instance.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    instance = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
+    const instance = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
     server.on('connection', (socket) => {
-      instance!.sockets.add(socket);
-      socket.on('close', () => instance!.sockets.delete(socket));
+      instance.sockets.add(socket);
+      socket.on('close', () => instance.sockets.delete(socket));
     });
     return instance;
   }

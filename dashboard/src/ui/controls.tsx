@@ -1,10 +1,16 @@
 import { type ButtonHTMLAttributes, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
 
+/** What a failure says: an Error's message, or a thrown string or value as text. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+}
+
 /** The messages of a failed call, one per problem, announced to screen readers. */
 export function Problems({ error }: { error: unknown }) {
   if (!error) return null;
-  const messages = error instanceof ApiError ? error.messages : [error instanceof Error ? error.message : String(error)];
+  const messages = error instanceof ApiError ? error.messages : [messageOf(error)];
   return (
     <div className="problems" role="alert">
       {messages.length === 1 ? <p>{messages[0]}</p> : <ul>{messages.map((message) => <li key={message}>{message}</li>)}</ul>}

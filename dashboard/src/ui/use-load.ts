@@ -19,7 +19,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): Loaded
       (data) => current === generation.current && setState({ data, loading: false }),
       (error) => current === generation.current && setState((previous) => ({ data: previous.data, error, loading: false })),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's deps decide when to load again: `load` is a new closure on every render.
   }, deps);
   useEffect(() => {
     run();

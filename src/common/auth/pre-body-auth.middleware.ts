@@ -2,7 +2,7 @@ import type { ExceptionFilter } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { AppConfig } from '../../config/app-config';
 import { PayloadTooLargeError } from '../errors/app-error';
-import { type HttpRequestLike, type HttpResponseLike, setHeader } from '../http/http-context';
+import { type HttpRequestLike, type HttpResponseLike, nodeRequestOf, setHeader } from '../http/http-context';
 import { httpHost } from '../http/http-host';
 import type { AuthenticatedRequest, KeyAuthenticator } from './api-key.guard';
 
@@ -65,7 +65,7 @@ export class PreBodyAuthMiddleware {
 
   /** `request` and `response` are the adapter's own objects (Fastify's request and reply, or Express's), as guards see them. */
   use(request: HttpRequestLike, response: HttpResponseLike, next: () => void): void {
-    const node = (request.raw ?? request) as unknown as IncomingMessage;
+    const node = nodeRequestOf(request);
     const surface = keyedSurfaceOf(node.url ?? '/');
     if (!surface) return next();
     this.admit(request, node, surface).then(

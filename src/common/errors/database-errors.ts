@@ -33,15 +33,15 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
   const code = driverError?.code;
   switch (code) {
     case UNIQUE_VIOLATION:
-      return new ConflictError(describeUnique(driverError!.detail));
+      return new ConflictError(describeUnique(driverError.detail));
     case NOT_NULL_VIOLATION: {
-      const field = camelCase(driverError!.column ?? 'value');
+      const field = camelCase(driverError.column ?? 'value');
       return new ValidationError(`${field} must not be null`, field);
     }
     case FOREIGN_KEY_VIOLATION:
       return new ConflictError('A record it refers to does not exist (any more)');
     case CHECK_VIOLATION: {
-      const field = checkedField(driverError!);
+      const field = checkedField(driverError);
       return field ? new ValidationError(`${field} is out of range`, field) : new ValidationError('A value is out of range');
     }
     case NUMERIC_OUT_OF_RANGE:

@@ -102,7 +102,7 @@ function httpMessageOf(error: unknown, status: number): string {
   if (error instanceof HttpException) {
     const response = error.getResponse();
     if (typeof response === 'object' && response && 'message' in response) {
-      const message = (response as { message: unknown }).message;
+      const message = (response).message;
       return withoutNetworkDetails(Array.isArray(message) ? message.join('; ') : String(message));
     }
     return withoutNetworkDetails(error.message);

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * The few request/response operations our code needs, written against what Express and Fastify share, so modules
@@ -46,4 +46,14 @@ export function pathOf(request: HttpRequestLike): string {
 
 export function setStatus(response: HttpResponseLike, code: number): void {
   response.status?.(code);
+}
+
+/** Node's request under the adapter's: Fastify's `request.raw`, or Express's request itself. */
+export function nodeRequestOf(request: HttpRequestLike): IncomingMessage {
+  return (request.raw ?? request) as IncomingMessage;
+}
+
+/** Node's response under the adapter's: Fastify's `reply.raw`, or Express's response itself. */
+export function nodeResponseOf(response: HttpResponseLike): ServerResponse {
+  return (response.raw ?? response) as ServerResponse;
 }

@@ -7,7 +7,7 @@ import { ValidationError } from '../errors/app-error';
 import { AppLogger } from '../logging/app-logger';
 import type { GlobalExceptionFilter } from './exception-filters';
 import { httpHost } from './http-host';
-import { type HttpRequestLike, type HttpResponseLike, pathOf, setHeader } from './http-context';
+import { type HttpRequestLike, type HttpResponseLike, nodeRequestOf, nodeResponseOf, pathOf, setHeader } from './http-context';
 import { RequestIdMiddleware } from './request-id.middleware';
 
 /** What Node's HTTP parser reports with a request it could not read (`clientError`). */
@@ -124,8 +124,8 @@ export class ProtocolErrors {
       return;
     }
     // A request whose head was read (its body was too slow) already has its id and path.
-    const request = inFlightResponse(socket)?.req as (IncomingMessage & { requestId?: string }) | undefined;
-    const target = request ? { method: request.method, path: pathOf(request as HttpRequestLike) } : requestTargetOf(error.rawPacket);
+    const request = inFlightResponse(socket)?.req;
+    const target = request ? { method: request.method, path: pathOf(request) } : requestTargetOf(error.rawPacket);
     this.writeFailure(socket, target, clientErrorFailure(error, this.maxHeaderSize), request?.requestId);
   };
 
@@ -134,7 +134,7 @@ export class ProtocolErrors {
     this.requestIds.use(request, response, () =>
       this.writeFailure(
         request.socket,
-        { method: request.method, path: pathOf(request as HttpRequestLike) },
+        { method: request.method, path: pathOf(request) },
         new HttpException('The Expect header may only be 100-continue', 417),
         request.requestId,
       ),
@@ -152,8 +152,7 @@ export class ProtocolErrors {
         : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new HttpException('A segment of the request path is too long', 414)
           : error;
-    const raw = (request.raw ?? request) as unknown as IncomingMessage;
-    this.requestIds.use(raw, ((reply.raw ?? reply) as unknown) as ServerResponse, () => this.refuse(failure, request, reply));
+    this.requestIds.use(nodeRequestOf(request), nodeResponseOf(reply), () => this.refuse(failure, request, reply));
   };
 
   /**
@@ -161,7 +160,7 @@ export class ProtocolErrors {
    * refused (the hook goes no further).
    */
   refuseMalformedHost(request: HttpRequestLike, response: HttpResponseLike): boolean {
-    const problem = hostHeaderProblem((request.raw ?? request) as unknown as IncomingMessage);
+    const problem = hostHeaderProblem(nodeRequestOf(request));
     if (problem === undefined) return false;
     this.refuse(new ValidationError(problem), request, response);
     return true;
@@ -173,7 +172,7 @@ export class ProtocolErrors {
       setHeader(response, 'Connection', 'close');
       this.filters.catch(failure, httpHost(request, response));
     } catch {
-      ((request.raw ?? request) as unknown as IncomingMessage).socket?.destroy();
+      nodeRequestOf(request).socket?.destroy();
     }
   }
 
@@ -208,6 +207,6 @@ export class ProtocolErrors {
 }
 
 /** The response Node is preparing on this connection, if a request's head was read. */
-function inFlightResponse(socket: Socket): (ServerResponse & { req?: IncomingMessage }) | undefined {
+function inFlightResponse(socket: Socket): (ServerResponse & { req?: IncomingMessage & { requestId?: string } }) | undefined {
   return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage ?? undefined;
 }

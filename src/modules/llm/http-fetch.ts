@@ -52,7 +52,7 @@ function headersOf(headers: RequestInit['headers']): Record<string, string> {
   if (!headers) return {};
   if (headers instanceof Headers) return Object.fromEntries(headers.entries());
   if (Array.isArray(headers)) return Object.fromEntries(headers);
-  return headers as Record<string, string>;
+  return headers;
 }
 
 function bodyOf(body: RequestInit['body']): string | Buffer | undefined {

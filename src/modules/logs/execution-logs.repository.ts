@@ -115,7 +115,7 @@ export class ExecutionLogsRepository {
   /** Matching rows, counted up to `cap` + 1 at most, so a count over millions of rows stays an index range read. */
   async countUpTo(tenantId: string, filter: LogFilter, cap: number): Promise<number> {
     const { where, params } = whereClause(tenantId, filter);
-    const [row] = await this.logs.query(
+    const [row] = await this.logs.query<{ count: number }[]>(
       `SELECT count(*)::int AS count FROM (SELECT 1 FROM execution_logs WHERE ${where} LIMIT $${params.length + 1}) matching`,
       [...params, cap + 1],
     );
@@ -178,9 +178,9 @@ export class ExecutionLogsRepository {
    */
   deleteOlderThan(cutoff: Date, limit: number, lockId: number): Promise<number | null> {
     return this.txHost.withTransaction(async () => {
-      const [lock] = await this.logs.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
+      const [lock] = await this.logs.query<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
       if (!lock.locked) return null;
-      const result = await this.logs.query(
+      const result = await this.logs.query<unknown[]>(
         `WITH doomed AS (SELECT id FROM execution_logs WHERE created_at < $1 ORDER BY created_at LIMIT $2)
          DELETE FROM execution_logs WHERE id IN (SELECT id FROM doomed)`,
         [cutoff, limit],

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/app-config';
-import type { AppLogger } from '../../common/logging/app-logger';
+import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { ExecutionLogsRepository, PreparedLog } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
@@ -49,7 +49,7 @@ describe('ExecutionLogsService.record and flushWithin', () => {
 
   beforeEach(() => {
     repository = new FakeRepository();
-    const logger = { write: () => undefined } as unknown as AppLogger;
+    const logger = new AppLogger({ logLevel: 'silent' });
     service = new ExecutionLogsService(
       repository as unknown as ExecutionLogsRepository,
       logger,

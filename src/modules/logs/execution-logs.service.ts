@@ -162,7 +162,7 @@ function isDataError(error: unknown): boolean {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 // PostgreSQL text and jsonb cannot hold NUL characters.
-const withoutNul = (text: string | null) => (text === null ? null : text.replace(/\u0000/g, ''));
+const withoutNul = (text: string | null) => (text === null ? null : text.replaceAll('\u0000', ''));
 const clip = (text: string | null, max: number) => (text === null ? null : text.slice(0, max));
 
 /**

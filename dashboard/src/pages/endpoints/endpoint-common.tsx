@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, ApiError, type Schemas, unwrapPage } from '../../api/client';
 import { bounds } from '../../api/bounds';
-import { CopyButton } from '../../ui/controls';
+import { CopyButton, messageOf } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 
 /** What every endpoints page shows of an endpoint, as the API answers it. */
@@ -142,7 +142,7 @@ export function problemsByField<K extends string>(
 ): { byField: Partial<Record<K, string>>; others: string[] } {
   const byField: Partial<Record<K, string>> = {};
   const others: string[] = [];
-  if (!(error instanceof ApiError)) return { byField, others: error ? [error instanceof Error ? error.message : String(error)] : [] };
+  if (!(error instanceof ApiError)) return { byField, others: error ? [messageOf(error)] : [] };
   for (const message of error.messages) {
     const first = message.split(/[\s.:]/, 1)[0];
     const field = fields.find((name) => name === first) ?? (error.status === 409 ? conflictField : undefined);

@@ -35,7 +35,7 @@ export function EndpointList() {
     if (typed === search) return;
     const timer = setTimeout(() => setQuery({ search: typed, visibility, category, page: undefined }), 300);
     return () => clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only typing and the filters start the pause; a route change (search) resets the box above instead.
   }, [typed, visibility, category]);
 
   const endpoints = useLoad(

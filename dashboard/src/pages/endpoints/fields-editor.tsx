@@ -287,7 +287,7 @@ function inputDraftOf(field?: InputField): InputDraft {
     minimum: field?.minimum == null ? '' : String(field.minimum),
     maximum: field?.maximum == null ? '' : String(field.maximum),
     defaultValue:
-      value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value),
+      value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value, null, 2) : JSON.stringify(value),
   };
 }
 

@@ -158,7 +158,7 @@ function LogSection({ title, cut = false, children }: { title: string; cut?: boo
  */
 function JsonOrText({ value, label, cut }: { value: unknown; label: string; cut: boolean }) {
   if (value === null || value === undefined) return <p className="muted">None recorded.</p>;
-  if (cut || typeof value === 'string') return <LongText text={String(value)} label={label} />;
+  if (cut || typeof value === 'string') return <LongText text={typeof value === 'string' ? value : JSON.stringify(value)} label={label} />;
   const text = JSON.stringify(value, null, 2);
   if (!isLong(text)) return <JsonView value={value} label={`${label} (JSON)`} />;
   return <LongText text={text} label={`${label} (JSON)`} />;

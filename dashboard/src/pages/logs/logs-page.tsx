@@ -252,7 +252,7 @@ function usePromptNames(rows: LogRow[]): Map<string, string> {
         () => undefined,
       );
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Keyed by the ids' text: a new array holding the same ids asks for nothing again.
   }, [endpointIds.join(',')]);
   return names;
 }

@@ -164,7 +164,6 @@ export function LiquidEditor({
       viewRef.current = null;
     };
     // The editor is created once; the effects below keep it in step with the props.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // A value set from outside (a reset after saving) replaces the document.
@@ -175,7 +174,7 @@ export function LiquidEditor({
 
   useEffect(() => {
     viewRef.current?.dispatch({ effects: language.current.reconfigure(liquid({ base: plainText, ...completionConfig(fields) })) });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Reconfigured when the fields' names change (fieldsKey), not for each new array holding the same fields.
   }, [fieldsKey]);
 
   // Checked once typing pauses; an answer for an older text is dropped.

@@ -35,7 +35,7 @@ function textOf(field: InputField, value: unknown): string {
   // A log keeps a summary of an image, not its bytes: only a data URI can be sent again.
   if (field.dataType === 'image') return typeof value === 'string' && value.startsWith('data:') ? value : '';
   if (field.dataType === 'object' || field.dataType === 'array') return JSON.stringify(value, null, 2);
-  return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**

@@ -25,7 +25,7 @@ export function settingLabel(setting: VersionedSetting): string {
 export function formatSettingValue(value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'object') return Object.keys(value).length === 0 ? '{} (none)' : JSON.stringify(value);
-  return String(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

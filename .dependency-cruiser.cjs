@@ -1,0 +1,123 @@
+// Which file may import which: the service's layering, checked by `npm run lint` (depcruise). Rules that depend on the
+// imported names (the EntityManager, Nest's HTTP exceptions) live in eslint.config.mjs, which sees them.
+/** A module folder under src/modules, captured so that a rule can say "another module" ($1). */
+const MODULE = '^src/modules/([^/]+)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make the load order decide what is defined; a forwardRef means a boundary is wrong.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'Every import resolves to a file or an installed package.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'src-not-to-tests',
+      severity: 'error',
+      comment: 'The service never imports its tests or their support code.',
+      from: { path: '^src/', pathNot: '\\.spec\\.ts$' },
+      to: { path: ['^test/', '\\.spec\\.ts$'] },
+    },
+    {
+      name: 'service-not-to-cli',
+      severity: 'error',
+      comment: 'The CLI calls the services, never the other way round (main.ts starts its control socket).',
+      from: { path: '^src/', pathNot: ['^src/cli/', '^src/main\\.ts$'] },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'common-not-to-modules',
+      severity: 'error',
+      comment: 'src/common holds what every module shares, so it depends on no module (its tests may use them).',
+      from: { path: '^src/common/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'config-not-to-modules',
+      severity: 'error',
+      comment: 'Configuration is read and validated before any module exists.',
+      from: { path: '^src/config/' },
+      to: { path: ['^src/modules/', '^src/database/', '^src/common/'] },
+    },
+    {
+      name: 'controller-not-to-repository',
+      severity: 'error',
+      comment: 'Controllers call their service; SQL lives behind it in the repository.',
+      from: { path: '\\.controller\\.ts$' },
+      to: { path: '\\.repository\\.ts$' },
+    },
+    {
+      name: 'controller-not-to-other-services',
+      severity: 'error',
+      comment: "A controller calls its own module's services; other modules are reached through them.",
+      from: { path: `${MODULE}.+\\.controller\\.ts$` },
+      to: { path: '^src/modules/[^/]+/.+\\.service\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'not-to-other-repositories',
+      severity: 'error',
+      comment: 'Each module owns its tables: only its own files use its repositories (others call its services).',
+      from: { path: MODULE },
+      to: { path: '^src/modules/[^/]+/.+\\.repository\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'repository-entity-own-module-only',
+      severity: 'error',
+      comment:
+        "A repository uses TypeORM and its own module's entities, and an entity refers to another module's rows by " +
+        'id columns only (the foreign keys live in the migrations).',
+      from: { path: `${MODULE}.+\\.(repository|entity)\\.ts$` },
+      to: { path: '^src/modules/', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'versions-not-to-prompts',
+      severity: 'error',
+      comment: 'Versions are immutable rows that prompts read (restoring a version is a prompts operation).',
+      from: { path: '^src/modules/versions/' },
+      to: { path: '^src/modules/prompts/' },
+    },
+    {
+      name: 'only-execution-to-execution',
+      severity: 'error',
+      comment:
+        'Execution sits on top: it uses endpoints, prompts, versions, models, llm, cache, rate limits and logs, and ' +
+        'none of them depends on it.',
+      from: { path: '^src/modules/(endpoints|prompts|versions|models|llm|cache|rate-limit|logs)/' },
+      to: { path: '^src/modules/execution/' },
+    },
+    {
+      name: 'prompts-one-way',
+      severity: 'error',
+      comment: 'Prompts use endpoints, versions and models; none of those depends on prompts.',
+      from: { path: '^src/modules/(endpoints|versions|models)/' },
+      to: { path: '^src/modules/prompts/' },
+    },
+    {
+      name: 'keys-one-way',
+      severity: 'error',
+      comment: 'Keys belong to tenants; tenants know nothing of keys.',
+      from: { path: '^src/modules/tenants/' },
+      to: { path: '^src/modules/keys/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^dist/', '^dashboard/dist/', 'node_modules'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts', '.json'],
+    },
+  },
+};
