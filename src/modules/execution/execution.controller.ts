@@ -2,7 +2,7 @@ import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
-import { ExecutionThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { type CacheControl, ExecutionService } from './execution.service';
 
@@ -13,7 +13,7 @@ import { type CacheControl, ExecutionService } from './execution.service';
 @ApiExcludeController()
 @UseFilters(ExecutionExceptionFilter)
 // Rate limits right after key and endpoint resolution, before any other work (cache hits count).
-@UseGuards(ExecutionAccessGuard, ExecutionThrottlerGuard)
+@UseGuards(ExecutionAccessGuard, KeyThrottlerGuard)
 @Controller()
 export class ExecutionController {
   constructor(private readonly execution: ExecutionService) {}
