@@ -1,6 +1,7 @@
 /**
  * Per-request cost of the rate-limit and response-cache steps of an execution, in isolation (no HTTP, no database):
- * the atomic consume of the 6 windows an execution can have (key minute/hour/day + endpoint minute/hour/day), the
+ * counting a request in the 6 windows an execution can have (key minute/hour/day + endpoint minute/hour/day), one
+ * throttler storage increment per window as the guard makes them, the
  * cache key of a ~1 KB body, and a cache hit, each on the in-process store and, with REDIS_URL, on Redis.
  *
  *   node -r ts-node/register/transpile-only bench/rate-limit-cache.ts [--iterations 5000]
@@ -11,9 +12,10 @@ import { createClient } from '@redis/client';
 import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { randomUUID } from 'node:crypto';
-import type { RateWindow } from '../src/common/rate-limit/rate-limiter';
+import type { KeyThrottlerStorage, RateWindow } from '../src/common/rate-limit/rate-limiter';
+import { WindowAdmission } from '../src/common/rate-limit/window-admission';
 import { cacheKey } from '../src/modules/cache/cache-key';
-import { MemoryRateLimitStore, RedisRateLimitStore } from '../src/modules/rate-limit/rate-limit.store';
+import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../src/modules/rate-limit/rate-limit.store';
 
 const iterationsArg = process.argv.indexOf('--iterations');
 const ITERATIONS = iterationsArg > 0 ? Number(process.argv[iterationsArg + 1]) : 5_000;
@@ -28,6 +30,11 @@ function windowsFor(keyId: string, endpointId: string): RateWindow[] {
     { name: 'endpoint-hour', key: `bench:endpoint-hour:{${keyId}}:${endpointId}`, limit: huge, ttlMs: 3_600_000 },
     { name: 'endpoint-day', key: `bench:endpoint-day:{${keyId}}:${endpointId}`, limit: huge, ttlMs: 86_400_000 },
   ];
+}
+
+async function countIn(storage: KeyThrottlerStorage, windows: RateWindow[]): Promise<void> {
+  const admission = new WindowAdmission(storage);
+  for (const window of windows) await admission.count(window);
 }
 
 async function measure(label: string, step: () => Promise<unknown> | unknown): Promise<void> {
@@ -54,8 +61,8 @@ async function main(): Promise<void> {
 
   await measure('cache key (canonical JSON + sha256, ~1 KB body)', () => cacheKey(keyParts));
 
-  const memory = new MemoryRateLimitStore();
-  await measure('rate limit, memory: 6 windows, one atomic step', () => memory.consume(windowsFor(keyId, endpointId)));
+  const memory = new MemoryThrottlerStorage();
+  await measure('rate limit, memory: 6 windows', () => countIn(memory, windowsFor(keyId, endpointId)));
 
   const memoryCache = createCache({ stores: [new Keyv()] });
   const key = cacheKey(keyParts);
@@ -69,10 +76,10 @@ async function main(): Promise<void> {
   }
   const client = createClient({ url, disableOfflineQueue: true });
   await client.connect();
-  const redis = new RedisRateLimitStore(client, new MemoryRateLimitStore(), (error) => {
+  const redis = new RedisThrottlerStorage(client, new MemoryThrottlerStorage(), (error) => {
     throw error;
   });
-  await measure('rate limit, Redis: 6 windows, one EVALSHA', () => redis.consume(windowsFor(keyId, endpointId)));
+  await measure('rate limit, Redis: 6 windows, one EVALSHA each', () => countIn(redis, windowsFor(keyId, endpointId)));
   const ping = () => client.ping();
   await measure('(reference: one Redis PING round trip)', ping);
 

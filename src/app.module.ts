@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CommonModule } from './common/common.module';
+import { RedisModule } from './common/redis/redis.module';
 import { GlobalExceptionFilter } from './common/http/exception-filters';
 import { createValidationPipe } from './common/http/validation.pipe';
 import type { AppConfig } from './config/app-config';
@@ -34,6 +35,7 @@ export class AppModule {
       imports: [
         DatabaseModule.forRoot(config, embedded),
         CommonModule,
+        RedisModule,
         RateLimitModule,
         InvalidationModule,
         ResponseCacheModule,

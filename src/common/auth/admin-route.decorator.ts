@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { AdminExceptionFilter } from '../http/exception-filters';
-import { AdminThrottlerGuard } from '../rate-limit/key-throttler.guard';
+import { KeyThrottlerGuard } from '../rate-limit/key-throttler.guard';
 import { EnvelopeInterceptor } from '../http/envelope.interceptor';
 import type { AuthenticatedRequest } from './api-key.guard';
 import { AdminKeyGuard } from './api-key.guard';
@@ -16,7 +16,7 @@ import type { Principal } from './principal';
  */
 export const AdminRoute = () =>
   applyDecorators(
-    UseGuards(AdminKeyGuard, AdminThrottlerGuard, AdminPermissionGuard),
+    UseGuards(AdminKeyGuard, KeyThrottlerGuard, AdminPermissionGuard),
     UseInterceptors(EnvelopeInterceptor),
     UseFilters(AdminExceptionFilter),
     ApiSecurity('api-key'),

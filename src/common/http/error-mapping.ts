@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { AppError, RetryLaterError, statusOf, ValidationError } from '../errors/app-error';
+import { AppError, RateLimitError, RetryLaterError, statusOf, ValidationError } from '../errors/app-error';
 import { fromDatabaseError } from '../errors/database-errors';
 import { withoutNetworkDetails } from '../errors/network-details';
 
@@ -52,7 +52,8 @@ export function describeFailure(thrown: unknown): Failure {
     if (error instanceof RetryLaterError) {
       const seconds = error.retryAfterSeconds;
       failure.extra.retry_after = seconds;
-      failure.headers['Retry-After'] = String(seconds);
+      // A rate-limit refusal has its Retry-After written beside its X-RateLimit-* headers, by the rate limiter.
+      if (!(error instanceof RateLimitError)) failure.headers['Retry-After'] = String(seconds);
     }
     return failure;
   }

@@ -1,3 +1,4 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Principal } from '../auth/principal';
 
 /** What a request counts as: an admin request, an execution, or (an MCP run_endpoint call) both at once. */
@@ -30,16 +31,27 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** What @nestjs/throttler's storage answers for one window (the package does not export the type by name). */
+export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
 /**
- * The port the rate-limit module implements. `consume` checks every window in one atomic step and counts the
- * request in all of them only when each has room: a refused request counts nowhere.
+ * The @nestjs/throttler storage of the rate-limit windows (memory or Redis, chosen by config). `increment` is the
+ * library's contract for one window; `release` takes back a hit a request counted in a window when a later window of
+ * the same request refused it, so a refused request counts in none.
+ */
+export abstract class KeyThrottlerStorage implements ThrottlerStorage {
+  abstract increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord>;
+  abstract release(key: string): Promise<void>;
+}
+
+/**
+ * The port the rate-limit module implements for callers outside an HTTP guard (MCP tool calls): the same windows,
+ * counted in the same storage as the REST guards.
  */
 export abstract class RateLimiter {
-  abstract consume(windows: RateWindow[]): Promise<RateLimitDecision>;
-
   /**
    * Counts one request of this key on each of `surfaces` (with the endpoint's own limits on `execution`, when given):
-   * every window of every surface in one atomic step, so a refused request counts in none of them.
+   * it must fit every window of every surface, and a refused request counts in none of them.
    */
   abstract consumeFor(
     principal: Principal,

@@ -3,10 +3,16 @@ import type { ThrottlerOptions } from '@nestjs/throttler';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import type { Principal } from '../auth/principal';
 import type { EndpointRateLimits, RateLimitSurface, RateWindow } from './rate-limiter';
+import type { WindowAdmission } from './window-admission';
 
 export type RateLimitedRequest = AuthenticatedRequest & {
-  /** Set by the execution surface once it has resolved the endpoint: its own limits become extra windows. */
+  /**
+   * Set by the execution surface once it has resolved the endpoint: the request counts on the execution windows (the
+   * key's, and the endpoint's own limits as extra windows) rather than the admin one.
+   */
   rateLimitEndpoint?: EndpointRateLimits;
+  /** The request's pass through its windows, kept across the named throttlers by KeyThrottlerGuard. */
+  rateLimitAdmission?: WindowAdmission;
 };
 
 const MINUTE_MS = 60_000;
@@ -65,8 +71,10 @@ export function surfaceWindows(
 }
 
 /**
- * The same windows as @nestjs/throttler named throttlers, for the REST guards: each limit is read from the request's
- * principal (and resolved endpoint) as `surfaceWindows` reads it, and an endpoint window that is not set is skipped.
+ * The same windows as @nestjs/throttler named throttlers, for KeyThrottlerGuard: each limit is read from the request's
+ * principal (and resolved endpoint) as `surfaceWindows` reads it. A request runs the throttlers of its surface only (an
+ * execution has a resolved endpoint, an admin request none), and an endpoint window that is not set is skipped.
+ * blockDuration 0: a full window refuses until it resets, and a refused request is not counted in it.
  */
 export function throttlerDefinitions(adminPerMinute: number): ThrottlerOptions[] {
   const requestOf = (context: ExecutionContext) => context.switchToHttp().getRequest<RateLimitedRequest>();
@@ -75,16 +83,24 @@ export function throttlerDefinitions(adminPerMinute: number): ThrottlerOptions[]
     if (!principal) throw new Error('Rate limits need an authenticated key');
     return principal.rateLimits;
   };
+  const isExecution = (context: ExecutionContext) => requestOf(context).rateLimitEndpoint !== undefined;
   const endpointLimitOf = (context: ExecutionContext, field: (typeof EXECUTION_WINDOWS)[number]['endpointLimit']) =>
     requestOf(context).rateLimitEndpoint?.[field] ?? null;
   return [
-    ...EXECUTION_WINDOWS.map(({ name, ttlMs, keyLimit }) => ({ name, ttl: ttlMs, limit: (c: ExecutionContext) => keyLimitsOf(c)[keyLimit] })),
+    ...EXECUTION_WINDOWS.map(({ name, ttlMs, keyLimit }) => ({
+      name,
+      ttl: ttlMs,
+      blockDuration: 0,
+      limit: (c: ExecutionContext) => keyLimitsOf(c)[keyLimit],
+      skipIf: (c: ExecutionContext) => !isExecution(c),
+    })),
     ...EXECUTION_WINDOWS.map(({ name, ttlMs, endpointLimit }) => ({
       name: `${ENDPOINT_WINDOW_PREFIX}${name}`,
       ttl: ttlMs,
+      blockDuration: 0,
       limit: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) ?? 0,
       skipIf: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) === null,
     })),
-    { name: ADMIN_WINDOW, ttl: MINUTE_MS, limit: adminPerMinute },
+    { name: ADMIN_WINDOW, ttl: MINUTE_MS, blockDuration: 0, limit: adminPerMinute, skipIf: isExecution },
   ];
 }

@@ -25,6 +25,7 @@ export function createRedisClient(url: string, name: string, logger: AppLogger):
     lastWarning = Date.now();
     logger.write('warn', `Redis (${name}) unavailable: ${error.message}`, { context: 'Redis' });
   });
+  // A failed first connect is reported through the 'error' event above, and the client keeps reconnecting.
   client.connect().catch(() => undefined);
   return client;
 }
@@ -37,7 +38,8 @@ export function withinRedisDeadline<T>(work: Promise<T>, ms = REDIS_COMMAND_TIME
 function newClient(url: string, name: string) {
   return createClient({
     url,
-    name: `promptgate-${name}`,
+    // The connection's name in CLIENT LIST.
+    name,
     disableOfflineQueue: true,
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
@@ -64,6 +66,7 @@ export async function whenReady(client: RedisClient, timeoutMs = CONNECT_TIMEOUT
   });
 }
 
+/** Closes gracefully (pending replies first); a client that cannot (Redis down) is destroyed. */
 export async function closeRedisClient(client: RedisClient | undefined): Promise<void> {
   if (!client?.isOpen) return;
   await client.close().catch(() => client.destroy());

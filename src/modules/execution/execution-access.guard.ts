@@ -39,7 +39,7 @@ export class ExecutionAccessGuard implements CanActivate {
       }
     }
     request.endpointDefinition = definition;
-    // The endpoint's own per-key limits join the key's windows in ExecutionThrottlerGuard, which runs next.
+    // The endpoint's own per-key limits join the key's windows in KeyThrottlerGuard, which runs next.
     request.rateLimitEndpoint = endpoint;
     return true;
   }

@@ -2,9 +2,10 @@ import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
-import { ExecutionThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
-import { type CacheControl, ExecutionService } from './execution.service';
+import { toExecutionAnswer } from './execution-outcome';
+import { ExecutionService } from './execution.service';
 
 /**
  * `POST {tenant_base_url}/api/v1/<path>`: the execution API. Flat `{error, message, field?}` error bodies, and the
@@ -13,7 +14,7 @@ import { type CacheControl, ExecutionService } from './execution.service';
 @ApiExcludeController()
 @UseFilters(ExecutionExceptionFilter)
 // Rate limits right after key and endpoint resolution, before any other work (cache hits count).
-@UseGuards(ExecutionAccessGuard, ExecutionThrottlerGuard)
+@UseGuards(ExecutionAccessGuard, KeyThrottlerGuard)
 @Controller()
 export class ExecutionController {
   constructor(private readonly execution: ExecutionService) {}
@@ -28,20 +29,19 @@ export class ExecutionController {
     @Query('prompt') prompt?: unknown,
   ): Promise<string> {
     const selector = (Array.isArray(prompt) ? prompt[0] : prompt) as string | undefined;
-    const cache: CacheControl = { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' };
-    try {
-      const result = await this.execution.execute({
-        principal: request.principal!,
-        definition: request.endpointDefinition!,
-        source: 'Api',
-        requestId: requestIdOf(request) ?? '',
-        body,
-        prompt: { selector: selector || undefined },
-        cache,
-      });
-      return JSON.stringify(result);
-    } finally {
-      if (cache.status) setHeader(response, 'X-Cache', cache.status);
-    }
+    const outcome = await this.execution.run({
+      principal: request.principal!,
+      definition: request.endpointDefinition!,
+      source: 'Api',
+      requestId: requestIdOf(request) ?? '',
+      body,
+      prompt: { selector: selector || undefined },
+      cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
+    });
+    const answer = toExecutionAnswer(outcome);
+    for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
+    // A failure is rendered by the execution surface's filter, from the same error its log row describes.
+    if ('error' in answer) throw answer.error;
+    return answer.body;
   }
 }

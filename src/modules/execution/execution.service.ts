@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/auth/principal';
-import { PromptError, UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
+import { PromptError, UpstreamError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { EndpointDefinition } from '../endpoints/endpoints.service';
 import { cacheKey } from '../cache/cache-key';
 import { ResponseCacheService } from '../cache/response-cache.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { customParametersProblems } from '../llm/call-settings';
-import { InvalidLlmOutputError, type LlmClient } from '../llm/llm-client';
+import { type ImageResult, InvalidLlmOutputError, type LlmClient, type TextResult, type TokenUsage } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
 import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
@@ -17,7 +17,8 @@ import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { PromptsService } from '../prompts/prompts.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
-import { ExecutionRecord, loggableInputs } from './execution-record';
+import { type CacheStatus, type ExecutionAttempt, type ExecutionOutcome, failedAttempt, loggableInputs, toExecutionLog } from './execution-outcome';
+import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
 import { validateInputs, ValidatedInputs } from './input-validation';
 import { conformOutput, imageOutputField, imageSettingsOf, type OutputSchema, outputSchemaOf, rawOutputOf } from './output-schema';
 
@@ -29,17 +30,8 @@ export interface ExecutionCall {
   body: unknown;
   /** Api: the `?prompt=` name or slug (the default prompt when absent); TestPage: a prompt id, any status. */
   prompt: { selector?: string } | { id: string };
-  /** Api executions only: the response cache's input (x-cache-bypass) and outcome (the X-Cache header). */
-  cache?: CacheControl;
-}
-
-/**
- * HIT = answered from the cache; MISS = looked up, not found, the fresh answer stored; BYPASS = the
- * cache was not read (x-cache-bypass: true, which still stores the fresh answer, or caching is off on the endpoint).
- */
-export interface CacheControl {
-  bypass: boolean;
-  status?: 'HIT' | 'MISS' | 'BYPASS';
+  /** Api executions only: the response cache is used, and `bypass` (x-cache-bypass: true) skips its lookup. */
+  cache?: { bypass: boolean };
 }
 
 /**
@@ -53,6 +45,16 @@ export interface ImageExecutionBody {
   generatedImages: { base64Data: string; revisedPrompt: string }[];
   usage: { inputTokens: number; outputTokens: number };
 }
+
+/**
+ * The model call: the execution body and what the log keeps of it, or the failure with the raw text when the model
+ * answered something unusable; with the attempt either way.
+ */
+type Generation =
+  | { ok: true; body: unknown; rawResponse: string; parsedOutput: unknown; attempt: ExecutionAttempt }
+  | { ok: false; error: unknown; rawResponse: string | null; attempt: ExecutionAttempt };
+
+const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: null, outputTokens: null });
 
 /**
  * Runs an endpoint: input validation, prompt selection, Liquid rendering, the LLM call bounded by the endpoint's
@@ -72,9 +74,16 @@ export class ExecutionService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The execution body (what the execution API answers). */
+  /** Runs and logs the call; its outcome is what the caller answers (see toExecutionAnswer). */
+  async run(call: ExecutionCall): Promise<ExecutionOutcome> {
+    return (await this.runLogged(call)).outcome;
+  }
+
+  /** The execution body (what the execution API answers); a failed execution is thrown, after it was logged. */
   async execute(call: ExecutionCall): Promise<unknown> {
-    return (await this.executeLogged(call)).body;
+    const { outcome } = await this.runLogged(call);
+    if (outcome.status === 'error') throw outcome.error;
+    return outcome.body;
   }
 
   /**
@@ -84,77 +93,83 @@ export class ExecutionService {
    */
   async testRun(principal: Principal, endpointId: string, promptId: string, inputs: unknown, requestId: string): Promise<TestRunResponse> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
-    const { body, log, logId } = await this.executeLogged({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
+    const { outcome, log, logId } = await this.runLogged({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
+    if (outcome.status === 'error') throw outcome.error;
     await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
-    return toTestRunResponse(body, log, logId);
+    return toTestRunResponse(outcome.body, log, logId);
   }
 
-  /** Runs the call and records its log row (exactly one, whatever the outcome); a failure is thrown after logging. */
-  private async executeLogged(call: ExecutionCall): Promise<{ body: unknown; log: NewExecutionLog; logId: string }> {
+  /** Runs the call and records its log row (exactly one, whatever the outcome). */
+  private async runLogged(call: ExecutionCall): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
     const { endpoint, inputFields } = call.definition;
-    const record = new ExecutionRecord(call.principal, endpoint.id, call.source, call.requestId, loggableInputs(call.body, inputFields));
-    let body: unknown;
+    const outcome = await this.outcomeOf(call);
+    const { principal, source, requestId } = call;
+    const log = toExecutionLog(outcome, { principal, endpointId: endpoint.id, source, requestId, inputs: loggableInputs(call.body, inputFields) });
+    return { outcome, log, logId: this.logs.record(log) };
+  }
+
+  /** Never throws: a failure is an outcome too, with what was known when it failed. */
+  private async outcomeOf(call: ExecutionCall): Promise<ExecutionOutcome> {
+    const clock = new ExecutionClock();
+    const { endpoint } = call.definition;
+    let prompt: ExecutablePrompt | null = null;
+    let cache: CacheStatus | null = null;
+    let renderedPrompt: string | null = null;
+    const attempts: ExecutionAttempt[] = [];
+    const detail = () => ({ startedAt: clock.startedAt, latencyMs: Math.round(clock.elapsedMs()), prompt, cache, renderedPrompt, attempts });
+    const failed = (error: unknown, rawResponse: string | null = null): ExecutionOutcome => ({ status: 'error', error, ...detail(), rawResponse, parsedOutput: null });
     try {
-      body = await this.run(call, record);
-    } catch (error) {
-      this.logs.record(record.failure(error));
-      throw error;
-    }
-    const log = record.success();
-    return { body, log, logId: this.logs.record(log) };
-  }
-
-  private async run(call: ExecutionCall, record: ExecutionRecord): Promise<unknown> {
-    const { endpoint, inputFields } = call.definition;
-    const inputs = validateInputs(call.body, inputFields, this.config.maxImageBytes);
-    const prompt = await this.promptOf(call);
-    record.prompt = prompt;
-    // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
-    const key = call.cache && endpoint.cacheEnabled ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body }) : null;
-    if (call.cache) call.cache.status = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
-    if (key && !call.cache!.bypass) {
-      const hit = await this.responses.get(key);
-      // The key covers the prompt version and the whole body, so the prompt the entry was rendered from is the one
-      // this call would render: a hit is answered without a render (entries stored before they kept it render).
-      if (hit) {
-        call.cache!.status = 'HIT';
-        record.cached = true;
-        record.renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
-        record.rawResponse = hit.rawResponse;
-        record.parsedOutput = hit.parsedOutput;
-        return hit.body;
+      const inputs = validateInputs(call.body, call.definition.inputFields, this.config.maxImageBytes);
+      prompt = await this.promptOf(call);
+      // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
+      const key = call.cache && endpoint.cacheEnabled ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body }) : null;
+      if (call.cache) cache = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
+      if (cache === 'MISS') {
+        const hit = await this.responses.get(key!);
+        // The key covers the prompt version and the whole body, so the prompt the entry was rendered from is the one
+        // this call would render: a hit is answered without a render (entries stored before they kept it render).
+        if (hit) {
+          cache = 'HIT';
+          renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
+          return { status: 'success', body: hit.body, ...detail(), rawResponse: hit.rawResponse, parsedOutput: hit.parsedOutput };
+        }
       }
+      renderedPrompt = await this.render(prompt, inputs);
+      const generation = await this.generate(call, prompt, inputs, renderedPrompt, clock);
+      attempts.push(generation.attempt);
+      if (!generation.ok) return failed(generation.error, generation.rawResponse);
+      const { body, rawResponse, parsedOutput } = generation;
+      if (key) await this.responses.set(endpoint.id, key, { body, renderedPrompt, rawResponse, parsedOutput }, endpoint.cacheDurationSeconds);
+      return { status: 'success', body, ...detail(), rawResponse, parsedOutput };
+    } catch (error) {
+      return failed(error);
     }
-    record.renderedPrompt = await this.render(prompt, inputs);
-    const body = await this.answer(call, prompt, inputs, record);
-    if (key) {
-      const entry = { body, renderedPrompt: record.renderedPrompt, rawResponse: record.rawResponse, parsedOutput: record.parsedOutput };
-      await this.responses.set(endpoint.id, key, entry, endpoint.cacheDurationSeconds);
-    }
-    return body;
   }
 
   private render(prompt: ExecutablePrompt, inputs: ValidatedInputs): Promise<string> {
     return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
   }
 
-  /** The LLM call: text (raw or structured) or images. */
-  private async answer(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs, record: ExecutionRecord): Promise<unknown> {
+  /**
+   * The LLM call: text (raw or structured) or images. A prompt that cannot call its model (unknown model, provider
+   * not configured, settings out of bounds) throws before any attempt.
+   */
+  private async generate(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs, renderedPrompt: string, clock: ExecutionClock): Promise<Generation> {
     const { endpoint, outputFields } = call.definition;
     const model = this.models.find(prompt.llmModel);
     if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
     const client = this.clientOf(model);
     // The endpoint's timeoutSeconds bounds the whole call; no retry can outlast it.
-    const remainingMs = endpoint.timeoutSeconds * 1000 - record.elapsedMs();
+    const remainingMs = endpoint.timeoutSeconds * 1000 - clock.elapsedMs();
     const imageField = imageOutputField(outputFields);
     if (imageField) {
       // The image field's exampleValue supplies defaults (`n` among them): the merged settings are what is sent.
       const settings = imageSettingsOf(imageField, prompt.customParameters);
       this.assertSettingsInBounds(settings, true);
-      return this.generateImages(client, model, record, remainingMs, endpoint.timeoutSeconds, settings);
+      return this.generateImages(client, model, renderedPrompt, remainingMs, endpoint.timeoutSeconds, settings);
     }
     this.assertSettingsInBounds(prompt.customParameters, false);
-    return this.generateText(call, client, model, prompt, inputs, record, remainingMs);
+    return this.generateText(call, client, model, prompt, inputs, renderedPrompt, remainingMs);
   }
 
   /**
@@ -187,58 +202,81 @@ export class ExecutionService {
     model: ModelInfo,
     prompt: ExecutablePrompt,
     inputs: ValidatedInputs,
-    record: ExecutionRecord,
+    renderedPrompt: string,
     remainingMs: number,
-  ): Promise<unknown> {
+  ): Promise<Generation> {
     const { outputFields, endpoint } = call.definition;
     const schema = schemaOf(outputFields);
-    const result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) =>
-      client.generateText({
-        model: model.id,
-        prompt: record.renderedPrompt!,
-        images: inputs.images,
-        temperature: prompt.temperature,
-        maxOutputTokens: prompt.maxTokens,
-        customParameters: prompt.customParameters,
-        ...(schema ? { schema } : {}),
-        abortSignal,
-      }),
-    );
-    record.rawResponse = result.text;
-    record.usage = result.usage;
-    record.costUsd = this.models.costOf(model.id, result.usage);
+    const startedMs = performance.now();
+    let result: TextResult;
+    try {
+      result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) =>
+        client.generateText({
+          model: model.id,
+          prompt: renderedPrompt,
+          images: inputs.images,
+          temperature: prompt.temperature,
+          maxOutputTokens: prompt.maxTokens,
+          customParameters: prompt.customParameters,
+          ...(schema ? { schema } : {}),
+          abortSignal,
+        }),
+      );
+    } catch (error) {
+      // A provider that answered text it could not parse still reports the text and the tokens it used.
+      const unusable = error instanceof InvalidLlmOutputError ? error : null;
+      const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, unusable?.usage ?? NO_USAGE, null);
+      return { ok: false, error, rawResponse: unusable?.rawText ?? null, attempt };
+    }
+    const latencyMs = elapsedSince(startedMs);
+    const costUsd = this.models.costOf(model.id, result.usage);
     if (!schema) {
-      record.parsedOutput = rawOutputOf(result.text);
-      return record.parsedOutput;
+      const parsedOutput = rawOutputOf(result.text);
+      return { ok: true, body: parsedOutput, rawResponse: result.text, parsedOutput, attempt: succeededAttempt(model.id, latencyMs, result.usage, costUsd) };
     }
     const conformance = conformOutput(result.object, outputFields);
     if (!conformance.ok) {
-      throw new InvalidLlmOutputError(`The model's answer does not match the output fields: ${conformance.problem}`, result.text, result.usage);
+      const error = new InvalidLlmOutputError(`The model's answer does not match the output fields: ${conformance.problem}`, result.text, result.usage);
+      return { ok: false, error, rawResponse: result.text, attempt: failedAttempt(model.id, latencyMs, error, result.usage, costUsd) };
     }
-    record.parsedOutput = conformance.value;
-    return conformance.value;
+    const attempt = succeededAttempt(model.id, latencyMs, result.usage, costUsd);
+    return { ok: true, body: conformance.value, rawResponse: result.text, parsedOutput: conformance.value, attempt };
   }
 
   private async generateImages(
     client: LlmClient,
     model: ModelInfo,
-    record: ExecutionRecord,
+    renderedPrompt: string,
     remainingMs: number,
     timeoutSeconds: number,
     settings: Record<string, unknown>,
-  ): Promise<ImageExecutionBody> {
-    const result = await withDeadline(remainingMs, timeoutSeconds, (abortSignal) =>
-      client.generateImage({ model: model.id, prompt: record.renderedPrompt!, settings, abortSignal }),
-    );
-    record.usage = result.usage;
-    record.costUsd = this.models.costOf(model.id, { ...result.usage, images: result.images.length });
+  ): Promise<Generation> {
+    const startedMs = performance.now();
+    let result: ImageResult;
+    try {
+      result = await withDeadline(remainingMs, timeoutSeconds, (abortSignal) =>
+        client.generateImage({ model: model.id, prompt: renderedPrompt, settings, abortSignal }),
+      );
+    } catch (error) {
+      return { ok: false, error, rawResponse: null, attempt: failedAttempt(model.id, elapsedSince(startedMs), error, NO_USAGE, null) };
+    }
+    const costUsd = this.models.costOf(model.id, { ...result.usage, images: result.images.length });
     const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
     // The log keeps what was generated without the image bytes (megabytes of base64 per row).
     const summary = result.images.map((image) => ({ revisedPrompt: image.revisedPrompt, base64Length: image.base64Data.length }));
-    record.rawResponse = JSON.stringify({ images: summary, usage });
-    record.parsedOutput = { generatedImages: summary, usage };
-    return { generatedImages: result.images, usage };
+    const body: ImageExecutionBody = { generatedImages: result.images, usage };
+    return {
+      ok: true,
+      body,
+      rawResponse: JSON.stringify({ images: summary, usage }),
+      parsedOutput: { generatedImages: summary, usage },
+      attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
+    };
   }
+}
+
+function succeededAttempt(llmModel: string, latencyMs: number, usage: TokenUsage, costUsd: number | null): ExecutionAttempt {
+  return { llmModel, latencyMs, outcome: 'success', httpStatus: null, errorMessage: null, usage, costUsd };
 }
 
 /**
@@ -249,28 +287,6 @@ const schemas = new WeakMap<object, OutputSchema | null>();
 function schemaOf(fields: EndpointDefinition['outputFields']): OutputSchema | null {
   if (!schemas.has(fields)) schemas.set(fields, outputSchemaOf(fields));
   return schemas.get(fields)!;
-}
-
-/** Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment. */
-async function withDeadline<T>(remainingMs: number, timeoutSeconds: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`;
-  if (remainingMs <= 0) throw new UpstreamTimeoutError(message);
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new UpstreamTimeoutError(message));
-    }, remainingMs);
-  });
-  try {
-    return await Promise.race([work(controller.signal), expired]);
-  } catch (error) {
-    if (error instanceof UpstreamTimeoutError) throw new UpstreamTimeoutError(message);
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** What a cached answer depends on besides the endpoint and the body: the prompt version and its model settings. */

@@ -3,13 +3,8 @@ import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AppLogger } from '../../common/logging/app-logger';
-import {
-  closeRedisClient,
-  createRedisClient,
-  type RedisClient,
-  whenReady,
-  withinRedisDeadline,
-} from '../../common/redis/redis-client';
+import { type RedisClient, whenReady, withinRedisDeadline } from '../../common/redis/redis-client';
+import { RedisConnection } from '../../common/redis/redis-connection';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { InvalidationBus, type InvalidationHandler } from './invalidation-bus';
 
@@ -56,11 +51,12 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly logger: AppLogger,
+    redis: RedisConnection,
   ) {
     super();
     const receive = (raw: string) => this.receive(raw);
     const reset = () => this.deliverAll(null);
-    if (config.redisUrl) this.transports.push(new RedisTransport(config.redisUrl, logger, receive, reset));
+    if (redis.client) this.transports.push(new RedisTransport(redis, logger, receive, reset));
     if (config.databaseUrl) this.transports.push(new PostgresTransport(config.databaseUrl, logger, receive, reset));
   }
 
@@ -96,6 +92,7 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
     try {
       message = JSON.parse(raw) as Message;
     } catch {
+      // Not one of ours (anyone may publish on the channel): there is nothing to invalidate.
       return;
     }
     if (message.o === this.instanceId || typeof message.t !== 'string' || typeof message.i !== 'string') return;
@@ -122,22 +119,27 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
   }
 }
 
+/**
+ * Publishes on the instance's shared command client and listens on its dedicated subscriber connection; both belong
+ * to RedisConnection, which closes them at shutdown.
+ */
 class RedisTransport implements Transport {
   readonly name = 'Redis';
-  private publisher?: RedisClient;
-  private subscriber?: RedisClient;
+  private readonly publisher: RedisClient;
+  private readonly subscriber: RedisClient;
   private subscribed = false;
 
   constructor(
-    private readonly url: string,
+    connection: RedisConnection,
     private readonly logger: AppLogger,
     private readonly receive: (raw: string) => void,
     private readonly reset: () => void,
-  ) {}
+  ) {
+    this.publisher = connection.client!;
+    this.subscriber = connection.subscriber()!;
+  }
 
   async start(): Promise<void> {
-    this.publisher = createRedisClient(this.url, 'bus-publish', this.logger);
-    this.subscriber = createRedisClient(this.url, 'bus-subscribe', this.logger);
     let connectedBefore = false;
     this.subscriber.on('ready', () => {
       if (connectedBefore) this.reset();
@@ -150,7 +152,7 @@ class RedisTransport implements Transport {
   }
 
   private async subscribe(): Promise<void> {
-    if (this.subscribed || !this.subscriber?.isReady) return;
+    if (this.subscribed || !this.subscriber.isReady) return;
     this.subscribed = true;
     await withinRedisDeadline(this.subscriber.subscribe(CHANNEL, this.receive)).catch((error: Error) => {
       this.subscribed = false;
@@ -159,11 +161,11 @@ class RedisTransport implements Transport {
   }
 
   async send(message: Message): Promise<void> {
-    await withinRedisDeadline(this.publisher!.publish(CHANNEL, JSON.stringify(message)));
+    await withinRedisDeadline(this.publisher.publish(CHANNEL, JSON.stringify(message)));
   }
 
   async stop(): Promise<void> {
-    await Promise.all([closeRedisClient(this.subscriber), closeRedisClient(this.publisher)]);
+    // Nothing to close here: RedisConnection closes the subscriber, then the command client, at shutdown.
   }
 }
 
@@ -195,6 +197,7 @@ class PostgresTransport implements Transport {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
+    // Stopping: a connection that fails to end cleanly is gone either way.
     await this.client?.end().catch(() => undefined);
   }
 
@@ -225,6 +228,7 @@ class PostgresTransport implements Transport {
     this.lostClients.add(client);
     if (this.client === client) this.client = undefined;
     client.removeAllListeners();
+    // The connection is already lost (and reported); its late errors and a failed end change nothing.
     client.on('error', () => undefined);
     client.end().catch(() => undefined);
     if (this.stopped) return;

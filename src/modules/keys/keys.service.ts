@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { AppLogger } from '../../common/logging/app-logger';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import { EndpointsService } from '../endpoints/endpoints.service';
@@ -15,6 +16,11 @@ import { generateKey, hashesEqual, hashKey, isWellFormedKey, last4 } from './key
 import { ApiKeyChanges, KeysRepository } from './keys.repository';
 
 const LAST_USED_FLUSH_MS = 5_000;
+/**
+ * Last-use times kept for the next flush at most (one per key): a batch the database refused is kept for the next
+ * flush within this bound, and beyond it the oldest keys' times are dropped.
+ */
+const MAX_PENDING_LAST_USED = 10_000;
 /** Authenticated keys kept in memory; a change or revocation drops them on every instance through the bus. */
 const PRINCIPAL_CACHE = { max: 10_000, ttlMs: 60_000 };
 
@@ -43,18 +49,19 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
     private readonly endpoints: EndpointsService,
     private readonly bus: InvalidationBus,
     shutdown: DatabaseShutdown,
+    private readonly logger: AppLogger,
   ) {
     super();
     this.principals = new InvalidatingCache<Principal>(bus, KEY_TOPIC, (principal) => principal.keyId, PRINCIPAL_CACHE);
     // Last-use times of the final requests too: written once the HTTP server has closed, before the database closes.
     shutdown.beforeClose(async () => {
       clearInterval(this.flushTimer);
-      await this.flushLastUsed().catch(() => undefined);
+      await this.flushLastUsed();
     });
   }
 
   onModuleInit(): void {
-    this.flushTimer = setInterval(() => void this.flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
+    this.flushTimer = setInterval(() => void this.flushLastUsed(), LAST_USED_FLUSH_MS);
     this.flushTimer.unref();
   }
 
@@ -134,11 +141,39 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
     };
   }
 
+  /**
+   * Writes the pending last-use times in one batch. A batch the database refuses is kept for the next flush (a key
+   * used since keeps its newer time) and a warning is logged; it never throws.
+   */
   async flushLastUsed(): Promise<void> {
     if (this.pendingLastUsed.size === 0) return;
     const batch = new Map(this.pendingLastUsed);
     this.pendingLastUsed.clear();
-    await this.keys.touchLastUsed(batch);
+    try {
+      await this.keys.touchLastUsed(batch);
+    } catch (error) {
+      const dropped = this.keepForNextFlush(batch);
+      const lost = dropped > 0 ? `; ${dropped} dropped beyond ${MAX_PENDING_LAST_USED} pending` : '';
+      this.logger.write('warn', `Last-use times of ${batch.size} keys not written, kept for the next flush${lost}: ${(error as Error).message}`, {
+        context: 'Keys',
+      });
+    }
+  }
+
+  /** Puts a refused batch back under the times recorded since; returns how many did not fit MAX_PENDING_LAST_USED. */
+  private keepForNextFlush(batch: Map<string, Date>): number {
+    const newer = new Map(this.pendingLastUsed);
+    this.pendingLastUsed.clear();
+    for (const [id, at] of batch) if (!newer.has(id)) this.pendingLastUsed.set(id, at);
+    for (const [id, at] of newer) this.pendingLastUsed.set(id, at);
+    let dropped = 0;
+    // Oldest first in insertion order: the batch's keys, then those used since.
+    for (const id of this.pendingLastUsed.keys()) {
+      if (this.pendingLastUsed.size <= MAX_PENDING_LAST_USED) break;
+      this.pendingLastUsed.delete(id);
+      dropped++;
+    }
+    return dropped;
   }
 
   private async insert(tenantId: string, input: NewKey, raw: string): Promise<{ raw: string; entity: ApiKeyEntity }> {

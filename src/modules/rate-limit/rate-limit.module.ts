@@ -1,13 +1,36 @@
-// Owns the rate-limit counters (memory or Redis) and the named @nestjs/throttler windows of both surfaces.
-// Exports, globally, the RateLimiter port the admin and execution guards and the MCP tool calls count through.
+// Owns the rate-limit windows (memory, or Redis with REDIS_URL) and the named @nestjs/throttler throttlers of both
+// surfaces. Exports, globally, the throttler storage KeyThrottlerGuard counts in and the RateLimiter MCP counts through.
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { RateLimiter } from '../../common/rate-limit/rate-limiter';
+import { AppLogger } from '../../common/logging/app-logger';
+import { KeyThrottlerStorage, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { throttlerDefinitions } from '../../common/rate-limit/surface-windows';
+import { RedisConnection } from '../../common/redis/redis-connection';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 import { RateLimitService } from './rate-limit.service';
 
-@Module({ providers: [RateLimitService], exports: [RateLimitService] })
+const FALLBACK_WARN_EVERY_MS = 30_000;
+
+/**
+ * In Redis with REDIS_URL (shared by every instance), else in process memory. Redis down: fail open to per-instance
+ * counters, with a warning at most twice a minute, so the service keeps answering and still limits each key.
+ */
+function storageOf(redis: RedisConnection, logger: AppLogger): KeyThrottlerStorage {
+  const memory = new MemoryThrottlerStorage();
+  if (!redis.client) return memory;
+  let lastWarning = 0;
+  return new RedisThrottlerStorage(redis.client, memory, (error) => {
+    if (Date.now() - lastWarning < FALLBACK_WARN_EVERY_MS) return;
+    lastWarning = Date.now();
+    logger.write('warn', `Rate limits counted in this instance only: Redis failed (${error.message})`, { context: 'RateLimit' });
+  });
+}
+
+@Module({
+  providers: [{ provide: KeyThrottlerStorage, inject: [RedisConnection, AppLogger], useFactory: storageOf }],
+  exports: [KeyThrottlerStorage],
+})
 class RateLimitStorageModule {}
 
 @Global()
@@ -16,15 +39,14 @@ class RateLimitStorageModule {}
     RateLimitStorageModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitStorageModule],
-      inject: [RateLimitService, APP_CONFIG],
-      useFactory: (storage: RateLimitService, config: AppConfig) => ({
+      inject: [KeyThrottlerStorage, APP_CONFIG],
+      useFactory: (storage: KeyThrottlerStorage, config: AppConfig) => ({
         throttlers: throttlerDefinitions(config.adminRateLimitPerMinute),
         storage,
-        setHeaders: false,
       }),
     }),
   ],
-  providers: [{ provide: RateLimiter, useExisting: RateLimitService }],
-  exports: [RateLimiter],
+  providers: [RateLimitService, { provide: RateLimiter, useExisting: RateLimitService }],
+  exports: [RateLimiter, RateLimitStorageModule],
 })
 export class RateLimitModule {}

@@ -1,121 +1,120 @@
-import type { RateLimitDecision, RateWindow } from '../../common/rate-limit/rate-limiter';
+import { KeyThrottlerStorage, type ThrottlerStorageRecord } from '../../common/rate-limit/rate-limiter';
 import { type RedisClient, withinRedisDeadline } from '../../common/redis/redis-client';
-import { consumeWindows, decide, stateOf, type WindowCounter } from './rate-windows';
-
-/** Checks and counts a request in all its windows in one atomic step. */
-export interface RateLimitStore {
-  consume(windows: RateWindow[]): Promise<RateLimitDecision>;
-}
+import { hitWindow, storageRecord, type WindowCounter } from './rate-windows';
 
 const SWEEP_EVERY_MS = 60_000;
 
 /**
- * Counters in process memory (no REDIS_URL, and the fallback while Redis is down). One synchronous read-decide-write
- * per request: Node runs it without interleaving, so it is atomic within the instance.
+ * Windows in process memory (no REDIS_URL, and the fallback while Redis is down). Each call reads, decides and writes
+ * synchronously: Node runs it without interleaving, so a window is exact within the instance.
  */
-export class MemoryRateLimitStore implements RateLimitStore {
+export class MemoryThrottlerStorage extends KeyThrottlerStorage {
   private readonly counters = new Map<string, WindowCounter>();
   private lastSweep = Date.now();
 
-  async consume(windows: RateWindow[]): Promise<RateLimitDecision> {
-    const now = Date.now();
-    this.sweep(now);
-    const { decision, counters } = consumeWindows(windows, windows.map((w) => this.counters.get(w.key)), now);
-    if (decision.allowed) windows.forEach((window, i) => this.counters.set(window.key, counters[i]));
-    return decision;
+  /** Fixed windows: a full window refuses until it resets, whatever blockDuration says. */
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const nowMs = Date.now();
+    this.sweep(nowMs);
+    let counter = this.counters.get(key);
+    if (!counter || counter.resetAtMs <= nowMs) {
+      counter = { hits: 0, resetAtMs: nowMs + ttl };
+      this.counters.set(key, counter);
+    }
+    return hitWindow(counter, limit, nowMs);
   }
 
-  private sweep(now: number): void {
-    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
-    this.lastSweep = now;
-    for (const [key, counter] of this.counters) if (counter.resetAtMs <= now) this.counters.delete(key);
+  async release(key: string): Promise<void> {
+    const counter = this.counters.get(key);
+    if (counter && counter.hits > 0 && counter.resetAtMs > Date.now()) counter.hits--;
+  }
+
+  private sweep(nowMs: number): void {
+    if (nowMs - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = nowMs;
+    for (const [key, counter] of this.counters) if (counter.resetAtMs <= nowMs) this.counters.delete(key);
   }
 }
 
 /**
- * Every window in one EVAL: read all counters, and only when each has room, count the request in all of them (a new
- * window starts with its expiry). Returns [allowed, hits1, pttl1, hits2, pttl2, …].
+ * One window in one EVAL: a window that has room counts the request (a new window starts with its expiry), a full
+ * one does not. Returns [hits, pttl, blocked].
  */
-const CONSUME_SCRIPT = `
-local allowed = 1
-local hits, ttls = {}, {}
-for i = 1, #KEYS do
-  local ttl = redis.call('PTTL', KEYS[i])
-  local count = 0
-  if ttl > 0 then count = tonumber(redis.call('GET', KEYS[i]) or '0') end
-  hits[i], ttls[i] = count, ttl
-  if count >= tonumber(ARGV[2 * i - 1]) then allowed = 0 end
+const INCREMENT_SCRIPT = `
+local ttl = redis.call('PTTL', KEYS[1])
+local hits = 0
+if ttl > 0 then hits = tonumber(redis.call('GET', KEYS[1]) or '0') end
+if hits >= tonumber(ARGV[1]) then return { hits, ttl, 1 } end
+if ttl > 0 then
+  hits = redis.call('INCR', KEYS[1])
+else
+  redis.call('SET', KEYS[1], 1, 'PX', ARGV[2])
+  hits, ttl = 1, tonumber(ARGV[2])
 end
-if allowed == 1 then
-  for i = 1, #KEYS do
-    if ttls[i] > 0 then
-      hits[i] = redis.call('INCR', KEYS[i])
-    else
-      redis.call('SET', KEYS[i], 1, 'PX', ARGV[2 * i])
-      hits[i], ttls[i] = 1, tonumber(ARGV[2 * i])
-    end
-  end
+return { hits, ttl, 0 }
+`;
+
+/** Gives back one hit of a live window. */
+const RELEASE_SCRIPT = `
+if redis.call('PTTL', KEYS[1]) > 0 and tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then
+  return redis.call('DECR', KEYS[1])
 end
-local reply = { allowed }
-for i = 1, #KEYS do
-  reply[#reply + 1] = hits[i]
-  reply[#reply + 1] = ttls[i]
-end
-return reply
+return 0
 `;
 
 const KEY_PREFIX = 'promptgate:rl:';
 
 /**
- * Counters in Redis, shared by every instance: one round trip per request (EVALSHA, EVAL once per script load).
- * Redis unreachable or slow: the request is counted in the in-process fallback instead (fail open, but still
- * limited per instance), so the service keeps answering.
+ * Windows in Redis, shared by every instance: one round trip per window (EVALSHA; EVAL once per script load). Redis
+ * unreachable or slower than the Redis deadline: the window is counted in the in-process fallback instead (fail open,
+ * but still limited per instance), so the service keeps answering.
  */
-export class RedisRateLimitStore implements RateLimitStore {
-  private sha?: string;
+export class RedisThrottlerStorage extends KeyThrottlerStorage {
+  private readonly shas = new Map<string, string>();
 
   constructor(
     private readonly client: RedisClient,
-    private readonly fallback: MemoryRateLimitStore,
+    private readonly fallback: MemoryThrottlerStorage,
     private readonly onFallback: (error: Error) => void,
-  ) {}
+  ) {
+    super();
+  }
 
-  async consume(windows: RateWindow[]): Promise<RateLimitDecision> {
-    if (!this.client.isReady) {
-      this.onFallback(new Error('not connected'));
-      return this.fallback.consume(windows);
-    }
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
     try {
-      const reply = await withinRedisDeadline(this.evaluate(windows));
-      return this.decisionOf(windows, reply, Date.now());
+      const [hits, pttl, blocked] = await this.run(INCREMENT_SCRIPT, key, [String(limit), String(ttl)]);
+      return storageRecord(Number(hits), Number(pttl), Number(blocked) === 1);
     } catch (error) {
       this.onFallback(error as Error);
-      return this.fallback.consume(windows);
+      return this.fallback.increment(key, ttl, limit);
     }
   }
 
-  private async evaluate(windows: RateWindow[]): Promise<number[]> {
-    const options = {
-      keys: windows.map((window) => KEY_PREFIX + window.key),
-      arguments: windows.flatMap((window) => [String(window.limit), String(window.ttlMs)]),
-    };
-    if (this.sha) {
+  async release(key: string): Promise<void> {
+    try {
+      await this.run(RELEASE_SCRIPT, key, []);
+    } catch (error) {
+      this.onFallback(error as Error);
+      await this.fallback.release(key);
+    }
+  }
+
+  private async run(script: string, key: string, args: string[]): Promise<number[]> {
+    if (!this.client.isReady) throw new Error('not connected');
+    return withinRedisDeadline(this.evaluate(script, { keys: [KEY_PREFIX + key], arguments: args }));
+  }
+
+  private async evaluate(script: string, options: { keys: string[]; arguments: string[] }): Promise<number[]> {
+    const sha = this.shas.get(script);
+    if (sha) {
       try {
-        return (await this.client.evalSha(this.sha, options)) as number[];
+        return (await this.client.evalSha(sha, options)) as number[];
       } catch (error) {
         if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
       }
     }
-    this.sha = await this.client.scriptLoad(CONSUME_SCRIPT);
-    return (await this.client.evalSha(this.sha, options)) as number[];
-  }
-
-  private decisionOf(windows: RateWindow[], reply: number[], now: number): RateLimitDecision {
-    const states = windows.map((window, i) => {
-      const hits = Number(reply[1 + 2 * i]);
-      const ttl = Number(reply[2 + 2 * i]);
-      return stateOf(window, ttl > 0 ? { hits, resetAtMs: now + ttl } : { hits: 0, resetAtMs: now + window.ttlMs });
-    });
-    return decide(Number(reply[0]) === 1, states, now);
+    const loaded = await this.client.scriptLoad(script);
+    this.shas.set(script, loaded);
+    return (await this.client.evalSha(loaded, options)) as number[];
   }
 }

@@ -1,54 +1,27 @@
+import { decide, WindowAdmission } from '../../common/rate-limit/window-admission';
 import type { RateWindow } from '../../common/rate-limit/rate-limiter';
-import { MemoryRateLimitStore } from './rate-limit.store';
-import { consumeWindows, decide, type WindowCounter } from './rate-windows';
+import { MemoryThrottlerStorage } from './rate-limit.store';
+import { hitWindow, storageRecord } from './rate-windows';
 
 const NOW = 1_700_000_000_000;
-const minute: RateWindow = { name: 'minute', key: 'minute:{k}', limit: 3, ttlMs: 60_000 };
-const hour: RateWindow = { name: 'hour', key: 'hour:{k}', limit: 5, ttlMs: 3_600_000 };
 
-describe('consumeWindows', () => {
-  it('starts missing windows at now and counts the request in every window', () => {
-    const { decision, counters } = consumeWindows([minute, hour], [undefined, undefined], NOW);
-    expect(counters).toEqual([
-      { hits: 1, resetAtMs: NOW + 60_000 },
-      { hits: 1, resetAtMs: NOW + 3_600_000 },
-    ]);
-    expect(decision).toEqual({
-      allowed: true,
-      reported: { name: 'minute', limit: 3, remaining: 2, resetAtMs: NOW + 60_000 },
-      retryAfterSeconds: 0,
-    });
+describe('hitWindow', () => {
+  it('counts a request in a window with room, without moving its reset', () => {
+    const counter = { hits: 1, resetAtMs: NOW + 10_000 };
+    expect(hitWindow(counter, 3, NOW)).toEqual({ totalHits: 2, timeToExpire: 10, isBlocked: false, timeToBlockExpire: 0 });
+    expect(counter).toEqual({ hits: 2, resetAtMs: NOW + 10_000 });
   });
 
-  it('keeps a window fixed: later hits do not move its reset', () => {
-    const existing: WindowCounter = { hits: 1, resetAtMs: NOW + 10_000 };
-    const { counters } = consumeWindows([minute], [existing], NOW);
-    expect(counters[0]).toEqual({ hits: 2, resetAtMs: NOW + 10_000 });
+  it('refuses in a full window without counting, until the window resets', () => {
+    const counter = { hits: 3, resetAtMs: NOW + 1_500 };
+    expect(hitWindow(counter, 3, NOW)).toEqual({ totalHits: 4, timeToExpire: 2, isBlocked: true, timeToBlockExpire: 2 });
+    expect(counter.hits).toBe(3);
   });
+});
 
-  it('restarts an expired window', () => {
-    const expired: WindowCounter = { hits: 3, resetAtMs: NOW };
-    const { decision, counters } = consumeWindows([minute], [expired], NOW);
-    expect(decision.allowed).toBe(true);
-    expect(counters[0]).toEqual({ hits: 1, resetAtMs: NOW + 60_000 });
-  });
-
-  it('refuses when any window is full and then counts the request in none', () => {
-    const full: WindowCounter = { hits: 5, resetAtMs: NOW + 1_800_000 };
-    const roomy: WindowCounter = { hits: 1, resetAtMs: NOW + 30_000 };
-    const { decision, counters } = consumeWindows([minute, hour], [roomy, full], NOW);
-    expect(counters).toEqual([roomy, full]);
-    expect(decision).toEqual({
-      allowed: false,
-      reported: { name: 'hour', limit: 5, remaining: 0, resetAtMs: NOW + 1_800_000 },
-      retryAfterSeconds: 1_800,
-    });
-  });
-
-  it('reports the window with the fewest requests left', () => {
-    const { decision } = consumeWindows([minute, hour], [undefined, { hits: 4, resetAtMs: NOW + 100_000 }], NOW);
-    expect(decision.reported).toEqual({ name: 'hour', limit: 5, remaining: 0, resetAtMs: NOW + 100_000 });
-    expect(decision.allowed).toBe(true);
+describe('storageRecord', () => {
+  it('never reports less than one second left', () => {
+    expect(storageRecord(1, 5, true).timeToBlockExpire).toBe(1);
   });
 });
 
@@ -72,23 +45,37 @@ describe('decide', () => {
   });
 });
 
-describe('MemoryRateLimitStore', () => {
+describe('WindowAdmission on the in-process storage', () => {
   it('is exact under concurrency: limit N, N+M concurrent requests, N allowed', async () => {
-    const store = new MemoryRateLimitStore();
+    const storage = new MemoryThrottlerStorage();
     const window: RateWindow = { name: 'minute', key: 'minute:{c}', limit: 7, ttlMs: 60_000 };
-    const results = await Promise.all(Array.from({ length: 12 }, () => store.consume([window])));
+    const results = await Promise.all(Array.from({ length: 12 }, () => new WindowAdmission(storage).count(window)));
     expect(results.filter((r) => r.allowed)).toHaveLength(7);
     expect(results.filter((r) => !r.allowed).every((r) => r.reported.remaining === 0)).toBe(true);
   });
 
-  it('does not count refused requests: a window with room stays untouched by refusals in another', async () => {
-    const store = new MemoryRateLimitStore();
-    const tight: RateWindow = { name: 'endpoint-minute', key: 'endpoint-minute:{d}:e', limit: 1, ttlMs: 60_000 };
+  it('reports the window with the fewest requests left', async () => {
+    const admission = new WindowAdmission(new MemoryThrottlerStorage());
+    await admission.count({ name: 'minute', key: 'minute:{f}', limit: 3, ttlMs: 60_000 });
+    const decision = await admission.count({ name: 'hour', key: 'hour:{f}', limit: 1, ttlMs: 3_600_000 });
+    expect(decision).toMatchObject({ allowed: true, reported: { name: 'hour', limit: 1, remaining: 0 } });
+  });
+
+  it('does not count refused requests: the windows that counted one give the hit back', async () => {
+    const storage = new MemoryThrottlerStorage();
     const wide: RateWindow = { name: 'minute', key: 'minute:{d}', limit: 10, ttlMs: 60_000 };
-    expect((await store.consume([wide, tight])).allowed).toBe(true);
-    expect((await store.consume([wide, tight])).allowed).toBe(false);
-    expect((await store.consume([wide, tight])).allowed).toBe(false);
-    const alone = await store.consume([wide]);
+    const tight: RateWindow = { name: 'endpoint-minute', key: 'endpoint-minute:{d}:e', limit: 1, ttlMs: 60_000 };
+    const admit = async () => {
+      const admission = new WindowAdmission(storage);
+      const first = await admission.count(wide);
+      return first.allowed ? admission.count(tight) : first;
+    };
+    expect((await admit()).allowed).toBe(true);
+    const refused = await admit();
+    expect(refused).toMatchObject({ allowed: false, reported: { name: 'endpoint-minute', remaining: 0 } });
+    expect(refused.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect((await admit()).allowed).toBe(false);
+    const alone = await new WindowAdmission(storage).count(wide);
     expect(alone.allowed).toBe(true);
     expect(alone.reported.remaining).toBe(8);
   });

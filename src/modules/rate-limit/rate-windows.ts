@@ -1,50 +1,27 @@
-import type { RateLimitDecision, RateWindow, WindowState } from '../../common/rate-limit/rate-limiter';
+import type { ThrottlerStorageRecord } from '../../common/rate-limit/rate-limiter';
 
-/** A window's counter as a store holds it: hits so far and when the window ends (epoch ms). */
+/** A window's counter as the in-process storage holds it: hits so far and when the window ends (epoch ms). */
 export interface WindowCounter {
   hits: number;
   resetAtMs: number;
 }
 
 /**
- * Fixed windows that start with the first counted request and last `ttlMs`. Given the counters read at `nowMs`
- * (missing or expired ones start afresh), the request is allowed only if every window has room; then it counts in
- * every window, otherwise in none. Returns the counters to store (unchanged ones when refused) and the decision.
+ * One request on a fixed window that starts with its first counted hit and lasts its TTL: counted when the window has
+ * room (`counter` is updated in place), refused otherwise and not counted. `counter` must be current (a missing or
+ * expired one starts afresh: `{ hits: 0, resetAtMs: now + ttl }`).
  */
-export function consumeWindows(
-  windows: RateWindow[],
-  counters: (WindowCounter | undefined)[],
-  nowMs: number,
-): { decision: RateLimitDecision; counters: WindowCounter[] } {
-  const current = windows.map((window, i) => {
-    const counter = counters[i];
-    return counter && counter.resetAtMs > nowMs ? counter : { hits: 0, resetAtMs: nowMs + window.ttlMs };
-  });
-  const allowed = windows.every((window, i) => current[i].hits < window.limit);
-  const next = allowed ? current.map((counter) => ({ hits: counter.hits + 1, resetAtMs: counter.resetAtMs })) : current;
-  const states = windows.map((window, i) => stateOf(window, next[i]));
-  return { decision: decide(allowed, states, nowMs), counters: next };
-}
-
-export function stateOf(window: RateWindow, counter: WindowCounter): WindowState {
-  return {
-    name: window.name,
-    limit: window.limit,
-    remaining: Math.max(0, window.limit - counter.hits),
-    resetAtMs: counter.resetAtMs,
-  };
+export function hitWindow(counter: WindowCounter, limit: number, nowMs: number): ThrottlerStorageRecord {
+  const isBlocked = counter.hits >= limit;
+  if (!isBlocked) counter.hits++;
+  return storageRecord(counter.hits, counter.resetAtMs - nowMs, isBlocked);
 }
 
 /**
- * The window the headers describe is the one with the fewest requests left; on a tie, the one that resets last (a
- * caller waiting for the earlier reset would still be refused). A refused request may retry once every full window
- * has reset.
+ * The @nestjs/throttler record of a window with `hits` counted and `msLeft` until it resets. As in the library's own
+ * storage, a refused request's totalHits includes it (limit + 1), and it may retry when the window resets.
  */
-export function decide(allowed: boolean, states: WindowState[], nowMs: number): RateLimitDecision {
-  const reported = states.reduce((best, state) =>
-    state.remaining < best.remaining || (state.remaining === best.remaining && state.resetAtMs > best.resetAtMs) ? state : best,
-  );
-  if (allowed) return { allowed, reported, retryAfterSeconds: 0 };
-  const lastReset = Math.max(...states.filter((state) => state.remaining === 0).map((state) => state.resetAtMs));
-  return { allowed, reported, retryAfterSeconds: Math.max(1, Math.ceil((lastReset - nowMs) / 1000)) };
+export function storageRecord(hits: number, msLeft: number, isBlocked: boolean): ThrottlerStorageRecord {
+  const secondsLeft = Math.max(1, Math.ceil(msLeft / 1000));
+  return { totalHits: isBlocked ? hits + 1 : hits, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
 }

@@ -1,0 +1,38 @@
+import { UpstreamTimeoutError } from '../../common/errors/app-error';
+
+/** When the execution started: its log row's createdAt, its latency, and the endpoint's timeout are measured from it. */
+export class ExecutionClock {
+  readonly startedAt = new Date();
+  private readonly startedMs = performance.now();
+
+  elapsedMs(): number {
+    return performance.now() - this.startedMs;
+  }
+}
+
+/** Whole milliseconds since `startedMs` (a performance.now() reading). */
+export function elapsedSince(startedMs: number): number {
+  return Math.round(performance.now() - startedMs);
+}
+
+/** Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment. */
+export async function withDeadline<T>(remainingMs: number, timeoutSeconds: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`;
+  if (remainingMs <= 0) throw new UpstreamTimeoutError(message);
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new UpstreamTimeoutError(message));
+    }, remainingMs);
+  });
+  try {
+    return await Promise.race([work(controller.signal), expired]);
+  } catch (error) {
+    if (error instanceof UpstreamTimeoutError) throw new UpstreamTimeoutError(message);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

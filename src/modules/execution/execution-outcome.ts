@@ -1,0 +1,146 @@
+import type { Principal } from '../../common/auth/principal';
+import { AppError, UpstreamTimeoutError } from '../../common/errors/app-error';
+import { describeFailure } from '../../common/http/error-mapping';
+import type { InputField } from '../endpoints/endpoint-definition';
+import type { TokenUsage } from '../llm/llm-client';
+import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
+import type { ExecutablePrompt } from '../prompts/executable-prompt';
+
+/**
+ * HIT = answered from the cache; MISS = looked up, not found, the fresh answer stored; BYPASS = the cache was not read
+ * (x-cache-bypass: true, which still stores the fresh answer, or caching is off on the endpoint).
+ */
+export type CacheStatus = 'HIT' | 'MISS' | 'BYPASS';
+
+/** One call to the model: its model, how long it took, how it ended, and what the provider reported. */
+export interface ExecutionAttempt {
+  llmModel: string;
+  latencyMs: number;
+  outcome: 'success' | 'error' | 'timeout';
+  /** The status the attempt's failure answers (null when it succeeded). */
+  httpStatus: number | null;
+  errorMessage: string | null;
+  usage: TokenUsage;
+  costUsd: number | null;
+}
+
+interface OutcomeDetail {
+  startedAt: Date;
+  latencyMs: number;
+  /** The prompt that ran (null when the execution failed before one was selected). */
+  prompt: ExecutablePrompt | null;
+  /** Api executions only (null for test runs and MCP, which never use the cache, or a failure before the lookup). */
+  cache: CacheStatus | null;
+  renderedPrompt: string | null;
+  rawResponse: string | null;
+  parsedOutput: unknown;
+  /** The model calls made: none on a cache hit or a failure before the call. */
+  attempts: ExecutionAttempt[];
+}
+
+/**
+ * What one execution did, whatever its result: the HTTP answer (`toExecutionAnswer`) and the execution log row
+ * (`toExecutionLog`) are both built from it, so they cannot disagree.
+ */
+export type ExecutionOutcome = (OutcomeDetail & { status: 'success'; body: unknown }) | (OutcomeDetail & { status: 'error'; error: unknown });
+
+/** Who ran the execution and with what, as the log row records it. */
+export interface ExecutionOrigin {
+  principal: Principal;
+  endpointId: string;
+  source: ExecutionSource;
+  requestId: string;
+  /** The body as logged (see loggableInputs). */
+  inputs: unknown;
+}
+
+/** The execution API's answer: the JSON text of the body with its headers, or the error the surface's filter renders. */
+export type ExecutionAnswer =
+  | { status: 200; headers: Record<string, string>; body: string }
+  | { status: number; headers: Record<string, string>; error: unknown };
+
+export function toExecutionAnswer(outcome: ExecutionOutcome): ExecutionAnswer {
+  const headers: Record<string, string> = outcome.cache ? { 'X-Cache': outcome.cache } : {};
+  if (outcome.status === 'success') return { status: 200, headers, body: JSON.stringify(outcome.body) };
+  return { status: describeFailure(outcome.error).status, headers, error: outcome.error };
+}
+
+/** The log row of an execution: a failure is logged with what was known when it failed. */
+export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigin): NewExecutionLog {
+  const { principal } = origin;
+  const { prompt } = outcome;
+  const { usage, costUsd } = totalsOf(outcome.attempts);
+  return {
+    tenantId: principal.tenantId,
+    endpointId: origin.endpointId,
+    promptId: prompt?.id ?? null,
+    promptVersion: prompt?.version ?? null,
+    source: origin.source,
+    keyId: principal.keyId,
+    // Executions with an admin key have keyEnvironment null.
+    keyEnvironment: principal.type === 'admin' ? null : principal.environment,
+    requestId: origin.requestId,
+    ...resultOf(outcome),
+    cached: outcome.cache === 'HIT',
+    llmModel: prompt?.llmModel ?? null,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    costUsd,
+    latencyMs: outcome.latencyMs,
+    inputs: origin.inputs,
+    renderedPrompt: outcome.renderedPrompt,
+    rawResponse: outcome.rawResponse,
+    parsedOutput: outcome.parsedOutput,
+    createdAt: outcome.startedAt,
+  };
+}
+
+function resultOf(outcome: ExecutionOutcome): Pick<NewExecutionLog, 'status' | 'httpStatus' | 'errorCode' | 'errorMessage'> {
+  if (outcome.status === 'success') return { status: 'success', httpStatus: 200, errorCode: null, errorMessage: null };
+  const described = describeFailure(outcome.error);
+  return {
+    status: 'error',
+    httpStatus: described.status,
+    errorCode: outcome.error instanceof AppError ? described.error : 'internal_error',
+    // The log is read by the tenant: an unexpected error keeps the generic message its caller got (its detail is in
+    // the service log).
+    errorMessage: described.message,
+  };
+}
+
+/** Tokens and cost over every attempt; null when no attempt reported them. */
+function totalsOf(attempts: ExecutionAttempt[]): { usage: TokenUsage; costUsd: number | null } {
+  if (attempts.length === 1) return attempts[0];
+  const usage: TokenUsage = { inputTokens: null, outputTokens: null };
+  let costUsd: number | null = null;
+  for (const attempt of attempts) {
+    if (attempt.usage.inputTokens !== null) usage.inputTokens = (usage.inputTokens ?? 0) + attempt.usage.inputTokens;
+    if (attempt.usage.outputTokens !== null) usage.outputTokens = (usage.outputTokens ?? 0) + attempt.usage.outputTokens;
+    if (attempt.costUsd !== null) costUsd = (costUsd ?? 0) + attempt.costUsd;
+  }
+  return { usage, costUsd };
+}
+
+/** A model call that failed, as its attempt records it. */
+export function failedAttempt(llmModel: string, latencyMs: number, error: unknown, usage: TokenUsage, costUsd: number | null): ExecutionAttempt {
+  const described = describeFailure(error);
+  const outcome = error instanceof UpstreamTimeoutError ? 'timeout' : 'error';
+  return { llmModel, latencyMs, outcome, httpStatus: described.status, errorMessage: described.message, usage, costUsd };
+}
+
+/**
+ * The request body as logged: image fields (data URIs of up to MAX_IMAGE_BYTES each) are replaced by a short
+ * description, so a log row stays small; everything else is kept as sent.
+ */
+export function loggableInputs(body: unknown, fields: InputField[]): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body ?? null;
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const field of fields) {
+    const value = copy[field.name];
+    if (field.dataType === 'image' && typeof value === 'string' && value.length > 64) {
+      const mediaType = /^data:([^;,]+)/.exec(value)?.[1] ?? 'unknown';
+      copy[field.name] = `[image ${mediaType}, ${value.length} characters]`;
+    }
+  }
+  return copy;
+}

@@ -1,0 +1,73 @@
+import type { AppLogger } from '../../common/logging/app-logger';
+import { DatabaseShutdown } from '../../database/database-shutdown';
+import type { EndpointsService } from '../endpoints/endpoints.service';
+import { InvalidationBus } from '../invalidation/invalidation-bus';
+import type { TenantsService } from '../tenants/tenants.service';
+import type { KeysRepository } from './keys.repository';
+import { KeysService } from './keys.service';
+
+/** The one repository method a flush uses; fails while `failing` is set, and records each batch it wrote. */
+class FakeKeysRepository {
+  failing = false;
+  readonly written: Map<string, Date>[] = [];
+
+  async touchLastUsed(times: Map<string, Date>): Promise<void> {
+    if (this.failing) throw new Error('connection refused');
+    this.written.push(new Map(times));
+  }
+}
+
+class LocalBus extends InvalidationBus {
+  async publish(): Promise<void> {}
+  subscribe(): void {}
+}
+
+/** A collaborator a flush never calls: any use fails the test. */
+function unused<T>(name: string): T {
+  const fail = (_: object, property: string | symbol) => {
+    throw new Error(`${name}.${String(property)} is not used here`);
+  };
+  return new Proxy({}, { get: fail }) as T;
+}
+
+function setup() {
+  const repository = new FakeKeysRepository();
+  const warnings: string[] = [];
+  const logger = { write: (level: string, message: string) => level === 'warn' && warnings.push(message) } as unknown as AppLogger;
+  const service = new KeysService(
+    repository as unknown as KeysRepository,
+    unused<TenantsService>('tenants'),
+    unused<EndpointsService>('endpoints'),
+    new LocalBus(),
+    new DatabaseShutdown(),
+    logger,
+  );
+  const pending = (service as unknown as { pendingLastUsed: Map<string, Date> }).pendingLastUsed;
+  return { repository, warnings, service, pending };
+}
+
+describe('KeysService last-use flush', () => {
+  it('keeps a batch the database refused, warns, and writes it with the next flush', async () => {
+    const { repository, warnings, service, pending } = setup();
+    const first = new Date('2026-01-01T00:00:00Z');
+    pending.set('k1', first);
+    pending.set('k2', first);
+    repository.failing = true;
+    await expect(service.flushLastUsed()).resolves.toBeUndefined();
+    expect(repository.written).toEqual([]);
+    expect(warnings).toEqual([expect.stringContaining('Last-use times of 2 keys not written, kept for the next flush')]);
+
+    // k2 used again meanwhile: its newer time wins over the refused one.
+    const later = new Date('2026-01-01T00:00:05Z');
+    pending.set('k2', later);
+    repository.failing = false;
+    await service.flushLastUsed();
+    expect(repository.written).toEqual([
+      new Map([
+        ['k1', first],
+        ['k2', later],
+      ]),
+    ]);
+    expect(pending.size).toBe(0);
+  });
+});

@@ -1,0 +1,98 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { FakeLlmServer } from '../support/fake-llm-server';
+import { auth, type SeededTenant, seedTenant } from '../support/seed';
+import { createTestApp, type TestApp } from '../support/test-app';
+
+// The execution's answer and its log row are built from one outcome: for a miss, a hit and a failure, what the caller
+// got (status, X-Cache, body) is what the row records.
+describe('execution answer and log row', () => {
+  let t: TestApp;
+  let fake: FakeLlmServer;
+  let tenant: SeededTenant;
+  let modelsDir: string;
+
+  beforeAll(async () => {
+    fake = await FakeLlmServer.start();
+    modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-outcome-'));
+    const modelsFile = path.join(modelsDir, 'models.json');
+    fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] }));
+    t = await createTestApp({}, { MODELS_FILE: modelsFile });
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+    fs.rmSync(modelsDir, { recursive: true, force: true });
+  });
+  beforeEach(() => fake.reset());
+
+  async function logRowOf(requestId: string): Promise<any> {
+    const deadline = Date.now() + 3000;
+    for (;;) {
+      const res = await t.http.get(`/admin/v1/logs?requestId=${requestId}`).set(auth(tenant.admin)).expect(200);
+      const rows: any[] = res.body.data.items ?? res.body.data;
+      if (rows.length > 0) return (await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(tenant.admin)).expect(200)).body.data;
+      if (Date.now() > deadline) throw new Error(`No log row for request ${requestId}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function cachedEndpoint() {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      cacheEnabled: true,
+      cacheDurationSeconds: 60,
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    await createPrompt(t, tenant.admin, endpoint.id, { template: 'Echo {{ inputs.text }}', llmModel: 'llama-test' });
+    return endpoint;
+  }
+
+  const execute = (endpointPath: string, body: object) => t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
+
+  it('agree on a miss and on the hit that follows', async () => {
+    const endpoint = await cachedEndpoint();
+    fake.reply({ text: '"fresh"', inputTokens: 7, outputTokens: 3 });
+    const miss = await execute(endpoint.path, { text: 'a' });
+    const hit = await execute(endpoint.path, { text: 'a' });
+    expect([miss.status, miss.headers['x-cache'], miss.body]).toEqual([200, 'MISS', 'fresh']);
+    expect([hit.status, hit.headers['x-cache'], hit.body]).toEqual([200, 'HIT', 'fresh']);
+
+    const missRow = await logRowOf(miss.headers['x-request-id']);
+    expect(missRow).toMatchObject({ status: 'success', httpStatus: 200, cached: false, parsedOutput: miss.body, inputTokens: 7, outputTokens: 3 });
+    const hitRow = await logRowOf(hit.headers['x-request-id']);
+    expect(hitRow).toMatchObject({ status: 'success', httpStatus: 200, cached: true, parsedOutput: hit.body, inputTokens: null, outputTokens: null });
+    expect(hitRow.renderedPrompt).toBe(missRow.renderedPrompt);
+  });
+
+  it('agree on a failure: the row records the status, code and message the caller got, with what was known', async () => {
+    const endpoint = await cachedEndpoint();
+    fake.reply({ status: 500, message: 'provider broke' });
+    const failed = await execute(endpoint.path, { text: 'b' });
+    expect(failed.status).toBe(502);
+    expect(failed.headers['x-cache']).toBe('MISS');
+
+    const row = await logRowOf(failed.headers['x-request-id']);
+    expect(row).toMatchObject({
+      status: 'error',
+      httpStatus: failed.status,
+      errorCode: failed.body.error,
+      errorMessage: failed.body.message,
+      cached: false,
+      renderedPrompt: 'Echo b',
+      llmModel: 'llama-test',
+    });
+  });
+
+  it('agree on a failure before the prompt is known: no X-Cache, the validation answer logged', async () => {
+    const endpoint = await cachedEndpoint();
+    const invalid = await execute(endpoint.path, {});
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers['x-cache']).toBeUndefined();
+    const row = await logRowOf(invalid.headers['x-request-id']);
+    expect(row).toMatchObject({ status: 'error', httpStatus: 400, errorCode: invalid.body.error, errorMessage: invalid.body.message, promptId: null });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
