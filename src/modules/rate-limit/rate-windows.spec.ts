@@ -47,8 +47,43 @@ describe('consumeWindows', () => {
 
   it('reports the window with the fewest requests left', () => {
     const { decision } = consumeWindows([minute, hour], [undefined, { hits: 4, resetAtMs: NOW + 100_000 }], NOW);
-    expect(decision.reported).toEqual({ name: 'hour', limit: 5, remaining: 0, resetAtMs: NOW + 100_000 });
-    expect(decision.allowed).toBe(true);
+    expect(decision).toEqual({
+      allowed: true,
+      reported: { name: 'hour', limit: 5, remaining: 0, resetAtMs: NOW + 100_000 },
+      retryAfterSeconds: 0,
+    });
+  });
+
+  it('allows the last request a window has room for and refuses the next', () => {
+    const almost: WindowCounter = { hits: 2, resetAtMs: NOW + 40_000 };
+    const last = consumeWindows([minute], [almost], NOW);
+    expect(last.counters).toEqual([{ hits: 3, resetAtMs: NOW + 40_000 }]);
+    expect(last.decision).toEqual({ allowed: true, reported: { name: 'minute', limit: 3, remaining: 0, resetAtMs: NOW + 40_000 }, retryAfterSeconds: 0 });
+    const next = consumeWindows([minute], last.counters, NOW);
+    expect(next.counters).toEqual(last.counters);
+    expect(next.decision).toEqual({ allowed: false, reported: { name: 'minute', limit: 3, remaining: 0, resetAtMs: NOW + 40_000 }, retryAfterSeconds: 40 });
+  });
+
+  it('keeps a window that resets one millisecond from now', () => {
+    const { counters } = consumeWindows([minute], [{ hits: 2, resetAtMs: NOW + 1 }], NOW);
+    expect(counters).toEqual([{ hits: 3, resetAtMs: NOW + 1 }]);
+  });
+
+  it('retries after the full window only: a roomy window that resets later does not lengthen Retry-After', () => {
+    const full: WindowCounter = { hits: 3, resetAtMs: NOW + 45_000 };
+    const roomy: WindowCounter = { hits: 1, resetAtMs: NOW + 3_000_000 };
+    const { decision, counters } = consumeWindows([minute, hour], [full, roomy], NOW);
+    expect(counters).toEqual([full, roomy]);
+    expect(decision).toEqual({
+      allowed: false,
+      reported: { name: 'minute', limit: 3, remaining: 0, resetAtMs: NOW + 45_000 },
+      retryAfterSeconds: 45,
+    });
+  });
+
+  it('reports no negative remaining when a counter is above a lowered limit', () => {
+    const { decision } = consumeWindows([minute], [{ hits: 7, resetAtMs: NOW + 5_000 }], NOW);
+    expect(decision).toEqual({ allowed: false, reported: { name: 'minute', limit: 3, remaining: 0, resetAtMs: NOW + 5_000 }, retryAfterSeconds: 5 });
   });
 });
 
@@ -64,6 +99,28 @@ describe('decide', () => {
     );
     expect(decision.reported.name).toBe('day');
     expect(decision.retryAfterSeconds).toBe(91);
+  });
+
+  it('on a tie reports the window that resets last whatever the order they are listed in', () => {
+    const day = { name: 'day', limit: 9, remaining: 0, resetAtMs: NOW + 90_500 };
+    const minuteState = { name: 'minute', limit: 1, remaining: 0, resetAtMs: NOW + 20_000 };
+    expect(decide(false, [day, minuteState], NOW)).toEqual({ allowed: false, reported: day, retryAfterSeconds: 91 });
+    const roomyHour = { name: 'hour', limit: 10, remaining: 2, resetAtMs: NOW + 3_000_000 };
+    const roomyMinute = { name: 'minute', limit: 5, remaining: 2, resetAtMs: NOW + 50_000 };
+    expect(decide(true, [roomyHour, roomyMinute], NOW)).toEqual({ allowed: true, reported: roomyHour, retryAfterSeconds: 0 });
+    expect(decide(true, [roomyMinute, roomyHour], NOW)).toEqual({ allowed: true, reported: roomyHour, retryAfterSeconds: 0 });
+  });
+
+  it('prefers fewer requests left over a later reset', () => {
+    const tight = { name: 'minute', limit: 5, remaining: 1, resetAtMs: NOW + 50_000 };
+    const roomy = { name: 'hour', limit: 10, remaining: 2, resetAtMs: NOW + 3_000_000 };
+    expect(decide(true, [roomy, tight], NOW).reported).toEqual(tight);
+    expect(decide(true, [tight, roomy], NOW).reported).toEqual(tight);
+  });
+
+  it('rounds the wait up to whole seconds', () => {
+    expect(decide(false, [{ name: 'minute', limit: 1, remaining: 0, resetAtMs: NOW + 30_000 }], NOW).retryAfterSeconds).toBe(30);
+    expect(decide(false, [{ name: 'minute', limit: 1, remaining: 0, resetAtMs: NOW + 30_001 }], NOW).retryAfterSeconds).toBe(31);
   });
 
   it('never asks to retry in less than one second', () => {
