@@ -2,7 +2,13 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# The lockfile lists every platform's optional native packages (@swc/core-*, @unrs/resolver-binding-*); a registry
+# mirror that lacks the other platforms' ones makes `npm ci` refuse the lockfile. Then the same locked versions are
+# installed with `npm install --no-save`, which leaves package.json and the lockfile untouched (CI does the same).
+RUN if ! npm ci --no-audit --no-fund; then \
+      echo "npm ci refused the lockfile on this registry; installing the locked versions with npm install --no-save"; \
+      npm install --no-audit --no-fund --no-save; \
+    fi
 COPY . .
 RUN npm run build && npm prune --omit=dev
 

@@ -3,8 +3,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
+// The node_modules that Node resolves from here: the checkout's own, or the one above Stryker's sandbox when the
+// checkout's node_modules is a symbolic link (the sandbox then gets no link of its own).
+const nodeModules = path.resolve(require.resolve('jest/package.json'), '../..');
+
 /** Names of "type": "module" packages anywhere in the tree, nested node_modules included. */
-function esmPackages(dir = path.join(__dirname, 'node_modules'), names = new Set()) {
+function esmPackages(dir = nodeModules, names = new Set()) {
   for (const entry of fs.readdirSync(dir)) {
     if (entry.startsWith('.')) continue;
     const packages = entry.startsWith('@') ? fs.readdirSync(path.join(dir, entry)).map((sub) => `${entry}/${sub}`) : [entry];

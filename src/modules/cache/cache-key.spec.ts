@@ -18,6 +18,18 @@ describe('canonicalJson', () => {
 
   it('renders a missing body as null', () => {
     expect(canonicalJson(undefined)).toBe('null');
+    expect(canonicalJson(null)).toBe('null');
+  });
+
+  it('renders a value JSON cannot hold as null rather than nothing', () => {
+    expect(canonicalJson(() => 1)).toBe('null');
+    expect(canonicalJson(Symbol('s'))).toBe('null');
+  });
+
+  it('keeps falsy values', () => {
+    expect(canonicalJson(0)).toBe('0');
+    expect(canonicalJson('')).toBe('""');
+    expect(canonicalJson(false)).toBe('false');
   });
 });
 

@@ -12,6 +12,8 @@ const field = (overrides: Partial<InputFieldRule> & Pick<InputFieldRule, 'name' 
 
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
 
+const NOT_A_DATA_URI = "Field 'photo' must be an image data URI (data:image/png;base64,...)";
+
 function failure(body: unknown, fields: InputFieldRule[], maxImageBytes = 1024): { message: string; field: string | null } {
   try {
     validateInputs(body, fields, maxImageBytes);
@@ -53,8 +55,28 @@ describe('validateInputs', () => {
     ['boolean', 'true', "Field 'x' must be a boolean"],
     ['object', [1], "Field 'x' must be an object"],
     ['array', { a: 1 }, "Field 'x' must be an array"],
+    ['number', Infinity, "Field 'x' must be a number"],
+    ['integer', -Infinity, "Field 'x' must be an integer"],
+    ['object', 'text', "Field 'x' must be an object"],
   ] as const)('type %s refuses %p', (dataType, value, message) => {
     expect(failure({ x: value }, [field({ name: 'x', dataType })])).toEqual({ message, field: 'x' });
+  });
+
+  it('refuses a number too large to be finite (1e999 in JSON)', () => {
+    const body: unknown = JSON.parse('{"x": 1e999}');
+    expect(failure(body, [field({ name: 'x', dataType: 'number' })])).toEqual({ message: "Field 'x' must be a number", field: 'x' });
+  });
+
+  it.each([
+    ['string', ''],
+    ['integer', -3],
+    ['number', 2.5],
+    ['boolean', true],
+    ['boolean', false],
+    ['object', {}],
+    ['array', []],
+  ] as const)('type %s accepts %p', (dataType, value) => {
+    expect(validateInputs({ x: value }, [field({ name: 'x', dataType, isRequired: true })], 1)).toEqual({ values: { x: value }, images: [] });
   });
 
   it('accepts nested objects and arrays for object and array fields', () => {
@@ -72,10 +94,30 @@ describe('validateInputs', () => {
     expect(failure({ n: 2.5 }, [field({ name: 'n', dataType: 'number', maximum: 2 })]).message).toBe("Field 'n' must be at most 2");
   });
 
+  it('accepts a value exactly at either bound, and any value on the side without a bound', () => {
+    const both = [field({ name: 'n', dataType: 'integer', minimum: 1, maximum: 10 })];
+    expect(validateInputs({ n: 1 }, both, 1).values).toEqual({ n: 1 });
+    const onlyMinimum = [field({ name: 'n', dataType: 'number', minimum: 0.5 })];
+    expect(validateInputs({ n: 0.5 }, onlyMinimum, 1).values).toEqual({ n: 0.5 });
+    expect(validateInputs({ n: 1e300 }, onlyMinimum, 1).values).toEqual({ n: 1e300 });
+    expect(failure({ n: 0.4 }, onlyMinimum)).toEqual({ message: "Field 'n' must be at least 0.5", field: 'n' });
+    const onlyMaximum = [field({ name: 'n', dataType: 'number', maximum: -2 })];
+    expect(validateInputs({ n: -2 }, onlyMaximum, 1).values).toEqual({ n: -2 });
+    expect(validateInputs({ n: -1e300 }, onlyMaximum, 1).values).toEqual({ n: -1e300 });
+    expect(failure({ n: -1.5 }, onlyMaximum)).toEqual({ message: "Field 'n' must be at most -2", field: 'n' });
+  });
+
   it('counts maxLength in characters, not UTF-16 units', () => {
     const fields = [field({ name: 's', dataType: 'string', maxLength: 3 })];
     expect(validateInputs({ s: '😀😀😀' }, fields, 1).values).toEqual({ s: '😀😀😀' });
     expect(failure({ s: 'abcd' }, fields)).toEqual({ message: "Field 's' must be at most 3 characters", field: 's' });
+    expect(failure({ s: '😀😀😀😀' }, fields)).toEqual({ message: "Field 's' must be at most 3 characters", field: 's' });
+    expect(validateInputs({ s: 'abc' }, fields, 1).values).toEqual({ s: 'abc' });
+  });
+
+  it('puts no length limit on a string field without maxLength', () => {
+    const text = 'x'.repeat(100_000);
+    expect(validateInputs({ s: text }, [field({ name: 's', dataType: 'string' })], 1).values).toEqual({ s: text });
   });
 
   it('accepts png/jpeg/webp/gif data URIs and returns them as image parts', () => {
@@ -85,7 +127,41 @@ describe('validateInputs', () => {
       images: [{ mediaType: 'image/png', dataUri: PNG }],
     });
     const gif = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
-    expect(validateInputs({ photo: gif }, fields, 1024).images[0].mediaType).toBe('image/gif');
+    expect(validateInputs({ photo: gif }, fields, 1024).images).toEqual([{ mediaType: 'image/gif', dataUri: gif }]);
+    const jpeg = 'data:image/jpeg;base64,/9j/4AAQSkZJRg==';
+    expect(validateInputs({ photo: jpeg }, fields, 1024).images).toEqual([{ mediaType: 'image/jpeg', dataUri: jpeg }]);
+    const webp = 'data:image/webp;base64,UklGRhoAAABXRUJQ';
+    expect(validateInputs({ photo: webp }, fields, 1024).images).toEqual([{ mediaType: 'image/webp', dataUri: webp }]);
+  });
+
+  it('reads the media type case-insensitively and reports it in lower case', () => {
+    const fields = [field({ name: 'photo', dataType: 'image' })];
+    const upper = 'DATA:IMAGE/PNG;BASE64,AQID';
+    expect(validateInputs({ photo: upper }, fields, 1024)).toEqual({ values: { photo: upper }, images: [{ mediaType: 'image/png', dataUri: upper }] });
+  });
+
+  it('returns every image field as an image part, in field order', () => {
+    const fields = [field({ name: 'b', dataType: 'image' }), field({ name: 'note', dataType: 'string' }), field({ name: 'a', dataType: 'image' })];
+    const first = 'data:image/gif;base64,AQID';
+    expect(validateInputs({ a: PNG, note: 'n', b: first }, fields, 1024)).toEqual({
+      values: { b: first, note: 'n', a: PNG },
+      images: [
+        { mediaType: 'image/gif', dataUri: first },
+        { mediaType: 'image/png', dataUri: PNG },
+      ],
+    });
+  });
+
+  // AQID is 3 bytes, AQIDBA== is 4 and AQIDBAU= is 5: each is accepted at exactly its size and refused one byte below.
+  it.each([
+    ['no', 'AQID', 3],
+    ['one = of', 'AQIDBAU=', 5],
+    ['two = of', 'AQIDBA==', 4],
+  ])('counts decoded bytes exactly with %s padding', (_padding, base64, bytes) => {
+    const fields = [field({ name: 'photo', dataType: 'image' })];
+    const uri = `data:image/png;base64,${base64}`;
+    expect(validateInputs({ photo: uri }, fields, bytes).images).toEqual([{ mediaType: 'image/png', dataUri: uri }]);
+    expect(failure({ photo: uri }, fields, bytes - 1)).toEqual({ message: `Field 'photo' must be an image of at most ${bytes - 1} bytes`, field: 'photo' });
   });
 
   it('refuses other media types, non data URIs and images over the byte limit', () => {
@@ -94,15 +170,44 @@ describe('validateInputs', () => {
       message: "Field 'photo' must be a PNG, JPEG, WebP or GIF image",
       field: 'photo',
     });
-    expect(failure({ photo: 'https://example.com/a.png' }, fields).message).toBe(
-      "Field 'photo' must be an image data URI (data:image/png;base64,...)",
-    );
-    expect(failure({ photo: 'data:image/png;base64,***' }, fields).field).toBe('photo');
+    expect(failure({ photo: 'https://example.com/a.png' }, fields)).toEqual({ message: NOT_A_DATA_URI, field: 'photo' });
+    expect(failure({ photo: 'data:image/png;base64,***' }, fields)).toEqual({ message: NOT_A_DATA_URI, field: 'photo' });
     expect(failure({ photo: PNG }, fields, 50)).toEqual({ message: "Field 'photo' must be an image of at most 50 bytes", field: 'photo' });
+  });
+
+  it.each([
+    ['text before the data URI', ` ${PNG}`],
+    ['text after the data URI', `${PNG} `],
+    ['a line after the data URI', `${PNG}\nx`],
+    ['a third padding character', 'data:image/png;base64,AQIDBA==='],
+    ['a media type without a subtype', 'data:image;base64,AQID'],
+    ['a media type with junk in it', 'data:image/p*ng;base64,AQID'],
+    ['a media type with junk before it', 'data:*image/png;base64,AQID'],
+    ['no base64 marker', 'data:image/png,AQID'],
+    ['junk between the media type and the marker', 'data:image/png;charset=x;base64,AQID'],
+    ['base64 with a space in it', 'data:image/png;base64,AQ ID'],
+    ['padding in the middle', 'data:image/png;base64,AQ==ID'],
+    ['no data', 'data:image/png;base64,'],
+    ['only padding', 'data:image/png;base64,=='],
+    ['a single padding character', 'data:image/png;base64,='],
+    ['a value that is not a string', 42],
+  ])('refuses %s as an image data URI', (_what, photo) => {
+    expect(failure({ photo }, [field({ name: 'photo', dataType: 'image' })])).toEqual({ message: NOT_A_DATA_URI, field: 'photo' });
   });
 
   it('reports the first failing field in field order', () => {
     const fields = [field({ name: 'a', dataType: 'string', isRequired: true }), field({ name: 'b', dataType: 'integer' })];
-    expect(failure({ b: 'x' }, fields).field).toBe('a');
+    expect(failure({ b: 'x' }, fields)).toEqual({ message: "Field 'a' is required", field: 'a' });
+    expect(failure({ a: 'y', b: 'x' }, fields)).toEqual({ message: "Field 'b' must be an integer", field: 'b' });
+  });
+
+  it('checks a default value like a given one', () => {
+    const fields = [field({ name: 'n', dataType: 'integer', maximum: 5, defaultValue: 9 })];
+    expect(failure({}, fields)).toEqual({ message: "Field 'n' must be at most 5", field: 'n' });
+  });
+
+  it('lets a default satisfy a required field', () => {
+    const fields = [field({ name: 'n', dataType: 'integer', isRequired: true, defaultValue: 2 })];
+    expect(validateInputs({ n: null }, fields, 1).values).toEqual({ n: 2 });
   });
 });

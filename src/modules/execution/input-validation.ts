@@ -105,7 +105,8 @@ function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number
   if (!IMAGE_TYPES.includes(mediaType)) fail(field, 'must be a PNG, JPEG, WebP or GIF image');
   const base64 = match![2];
   const decodedBytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
-  if (decodedBytes === 0) fail(field, 'must be an image data URI (data:image/png;base64,...)');
+  // No image data: empty, or padding alone (which counts below zero).
+  if (decodedBytes <= 0) fail(field, 'must be an image data URI (data:image/png;base64,...)');
   if (decodedBytes > maxImageBytes) fail(field, `must be an image of at most ${maxImageBytes} bytes`);
   return { mediaType, dataUri: value as string };
 }

@@ -28,6 +28,19 @@ describe('key format', () => {
     for (const count of counts.values()) expect(count).toBeLessThan(1200);
   });
 
+  it('gives exactly the length asked for, down to one character', () => {
+    expect(randomBase62(0)).toBe('');
+    expect(randomBase62(1)).toMatch(/^[0-9A-Za-z]$/);
+    expect(randomBase62(7)).toMatch(/^[0-9A-Za-z]{7}$/);
+  });
+
+  it('prefixes an endpoint key without an environment as live', () => {
+    expect(keyPrefix('endpoint', null)).toBe('ep_live_');
+    expect(keyPrefix('endpoint', 'test')).toBe('ep_test_');
+    expect(keyPrefix('admin', 'test')).toBe('epa_');
+    expect(generateKey('endpoint', null)).toMatch(/^ep_live_[0-9A-Za-z]{40}$/);
+  });
+
   it('never repeats a key', () => {
     const keys = new Set(Array.from({ length: 2000 }, () => generateKey('endpoint', 'live')));
     expect(keys.size).toBe(2000);
@@ -37,6 +50,32 @@ describe('key format', () => {
     for (const raw of ['', 'epa_short', 'ep_prod_' + 'a'.repeat(40), 'xyz_' + 'a'.repeat(40), 'epa_' + 'a'.repeat(39) + '!']) {
       expect(isWellFormedKey(raw)).toBe(false);
     }
+  });
+
+  it('accepts any base62 characters from 32 on after a known prefix', () => {
+    for (const raw of [
+      'ep_live_' + 'a'.repeat(32),
+      'ep_test_' + 'Z'.repeat(32),
+      'epa_' + '0'.repeat(32),
+      'epa_' + '09AZaz'.repeat(20),
+      'ep_live_' + 'A1b2'.repeat(8),
+    ]) {
+      expect(isWellFormedKey(raw)).toBe(true);
+    }
+  });
+
+  it.each([
+    ['31 characters after the prefix', 'ep_live_' + 'a'.repeat(31)],
+    ['text before the prefix', ' ep_live_' + 'a'.repeat(40)],
+    ['a prefix inside the key', 'xepa_' + 'a'.repeat(40)],
+    ['text after the key', 'ep_test_' + 'a'.repeat(40) + ' '],
+    ['a line after the key', 'epa_' + 'a'.repeat(40) + '\nx'],
+    ['a non-base62 character inside', 'epa_' + 'a'.repeat(20) + '-' + 'a'.repeat(20)],
+    ['an underscore inside', 'ep_live_' + 'a'.repeat(20) + '_' + 'a'.repeat(20)],
+    ['a prefix without its underscore', 'epa' + 'a'.repeat(40)],
+    ['a prefix alone', 'ep_live_'],
+  ])('rejects a key with %s', (_what, raw) => {
+    expect(isWellFormedKey(raw)).toBe(false);
   });
 
   it('hashes with SHA-256 hex and compares hashes in constant time', () => {
