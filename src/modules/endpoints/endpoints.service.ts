@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
+import { NO_RATE_LIMITS } from '../../common/rate-limit/rate-limit-settings';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
@@ -21,9 +22,7 @@ const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   category: null,
   cacheEnabled: false,
   cacheDurationSeconds: 300,
-  rateLimitPerMinute: null,
-  rateLimitPerHour: null,
-  rateLimitPerDay: null,
+  ...NO_RATE_LIMITS,
   timeoutSeconds: 60,
 };
 
