@@ -13,7 +13,7 @@ import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints
 
 export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
 
-/** A warm instance answers execution without a database round trip for the endpoint (issue 8's hot path). */
+/** A warm instance answers execution without a database round trip for the endpoint: execution's hot path. */
 const DEFINITION_CACHE = { max: 10_000, ttlMs: 10 * 60_000 };
 
 const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
