@@ -3,6 +3,8 @@ import { isUUID } from 'class-validator';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
 import { allPages } from '../common/http/paging';
+import { validateDto } from '../common/http/validation.pipe';
+import { CreateKeyDto } from '../modules/keys/dto/create-key.dto';
 import { KeysService } from '../modules/keys/keys.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
@@ -56,12 +58,14 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
         const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
         const type = requireArg(values.type, '--type');
         if (type !== 'admin' && type !== 'endpoint') throw new UsageError('--type must be admin or endpoint');
-        const created = await keys.create(tenant.id, {
+        // Checked by the REST request DTO, so a bad --permission or --environment is refused as POST /admin/v1/keys refuses it.
+        const input = validateDto(CreateKeyDto, {
           name: values.name ?? `${type} key`,
           type,
-          permission: values.permission as never,
-          environment: values.environment as never,
+          permission: values.permission,
+          environment: values.environment,
         });
+        const created = await keys.create(tenant.id, input);
         const level = created.type === 'admin' ? created.permission : created.environment;
         stdout.push(`Created ${created.type} key ${created.id} (${level}) for tenant ${tenant.slug}. It is shown once:`);
         stdout.push(created.key); // The key alone on the last line

@@ -68,7 +68,7 @@ describe('MCP tool calls and rate limits', () => {
     expect(res.status).toBe(200);
     const responses = responsesOf(res.body);
     expect(responses).toHaveLength(10);
-    expect(succeeded(responses).map(textOf)).toEqual(['"Echo: hi"', '"Echo: hi"']);
+    expect(succeeded(responses).map(textOf)).toEqual(['{"output":"Echo: hi"}', '{"output":"Echo: hi"}']);
     expect(refused(responses)).toHaveLength(8);
     expect(await logCount(endpoint.id)).toBe(2);
   });

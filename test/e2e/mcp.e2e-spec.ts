@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { MAX_INTEGER } from '../../src/common/http/integer-bounds';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { connectMcp, toolJson, toolText } from '../support/mcp-client';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
@@ -40,6 +41,76 @@ describe('MCP server (/mcp)', () => {
     expect(tools.find((tool) => tool.name === 'list_endpoints')!.annotations?.readOnlyHint).toBe(true);
   });
 
+  it('advertises the REST DTOs\' bounds, enums and required properties, with path ids beside them', async () => {
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema as Record<string, any>;
+    const create = schemaOf('create_endpoint');
+    expect(create.additionalProperties).toBe(false);
+    expect(create.required).toEqual(['name', 'path']);
+    expect(create.properties.timeoutSeconds).toMatchObject({ type: 'integer', minimum: 1, maximum: 600 });
+    expect(create.properties.cacheDurationSeconds).toMatchObject({ type: 'integer', minimum: 1, maximum: 2592000 });
+    expect(create.properties.rateLimitPerHour).toMatchObject({ type: ['integer', 'null'], minimum: 1, maximum: MAX_INTEGER });
+    expect(create.properties.visibility.enum).toEqual(['Public', 'Private']);
+    expect(create.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    const update = schemaOf('update_endpoint');
+    expect(update.required).toEqual(['id']);
+    expect(update.properties.id).toMatchObject({ type: 'string', format: 'uuid' });
+    expect(update.properties.timeoutSeconds).toMatchObject({ minimum: 1, maximum: 600 });
+    expect(schemaOf('list_keys').properties.pageSize).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });
+    expect(schemaOf('list_logs').properties.pageSize).toMatchObject({ minimum: 1, maximum: 50 });
+    expect(schemaOf('get_version').properties.versionNumber).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, maximum: MAX_INTEGER }));
+    expect(schemaOf('create_prompt').properties.temperature).toMatchObject({ type: 'number', minimum: 0, maximum: 2 });
+    // No integer anywhere advertises an unbounded minimum.
+    expect(JSON.stringify(tools)).not.toContain(String(Number.MIN_SAFE_INTEGER));
+    for (const tool of tools) expect(tool.outputSchema).toMatchObject({ type: 'object' });
+  });
+
+  it('answers structured content equal to the REST data, and the same as compact JSON text', async () => {
+    const created = await client.callTool({ name: 'create_endpoint', arguments: { name: 'Structured', path: '/api/v1/mcp-structured' } });
+    const id = (created.structuredContent as { id: string }).id;
+    const got = await client.callTool({ name: 'get_endpoint', arguments: { id } });
+    const rest = await t.http.get(`/admin/v1/endpoints/${id}`).set(auth(tenant.admin));
+    expect(got.structuredContent).toEqual(rest.body.data);
+    expect(toolText(got)).toBe(JSON.stringify(got.structuredContent));
+    expect(toolText(got)).not.toContain('\n');
+
+    const listed = await client.callTool({ name: 'list_endpoints', arguments: { pageSize: 500 } });
+    const restList = await t.http.get('/admin/v1/endpoints?pageSize=500').set(auth(tenant.admin));
+    expect(listed.structuredContent).toEqual({ items: restList.body.data });
+    expect(toolText(listed)).toBe(JSON.stringify(listed.structuredContent));
+  });
+
+  it('refuses bad arguments by the DTO, naming the field as REST does', async () => {
+    const args = { name: 'Bounds', path: '/api/v1/mcp-bounds', timeoutSeconds: 601 };
+    const tool = await client.callTool({ name: 'create_endpoint', arguments: args });
+    const rest = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send(args);
+    expect(tool.isError).toBe(true);
+    expect(toolText(tool)).toBe(`validation_error: ${rest.body.messages.join('; ')}`);
+    const unknown = await client.callTool({ name: 'get_endpoint', arguments: { id: 'nope' } });
+    expect(toolText(unknown)).toBe('validation_error: id must be a UUID');
+    const extra = await client.callTool({ name: 'create_endpoint', arguments: { ...args, timeoutSeconds: 5, colour: 'red' } });
+    expect(toolText(extra)).toBe('validation_error: property colour should not exist');
+  });
+
+  it('declares tools and resources that never change (listChanged false)', () => {
+    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
+  });
+
+  it('shows a ReadOnly key only the tools it may call', async () => {
+    const reader = await connectMcp(baseUrl, tenant.readOnly);
+    try {
+      const readable = (await reader.listTools()).tools.map((tool) => tool.name);
+      const all = (await client.listTools()).tools;
+      const writes = all.filter((tool) => !tool.annotations?.readOnlyHint && tool.name !== 'run_endpoint').map((tool) => tool.name);
+      expect(writes).toEqual(expect.arrayContaining(['create_endpoint', 'delete_endpoint', 'promote_prompt', 'restore_version']));
+      for (const name of writes) expect(readable).not.toContain(name);
+      expect(readable).toEqual(expect.arrayContaining(['list_endpoints', 'get_prompt', 'list_logs', 'run_endpoint', 'validate_template']));
+      expect(readable.length + writes.length).toBe(all.length);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it('creates an endpoint and a field through tools, visible over REST', async () => {
     const created = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'Summarize', path: '/api/v1/mcp-summarize' } }));
     expect(created).toMatchObject({ name: 'Summarize', path: '/api/v1/mcp-summarize', visibility: 'Public', timeoutSeconds: 60 });
@@ -52,7 +123,7 @@ describe('MCP server (/mcp)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.inputFields.map((f: { name: string }) => f.name)).toEqual(['text']);
 
-    const listed = toolJson(await client.callTool({ name: 'list_endpoints', arguments: { search: 'summ' } }));
+    const listed = toolJson(await client.callTool({ name: 'list_endpoints', arguments: { search: 'summ' } })).items;
     expect(listed.map((e: { id: string }) => e.id)).toContain(created.id);
   });
 
@@ -80,7 +151,7 @@ describe('MCP server (/mcp)', () => {
     const keysOverRest = (await t.http.get('/admin/v1/keys').set(auth(own.admin))).body.data;
     expect(keysOverRest.map((k: { name: string }) => k.name)).toEqual(['admin', 'reader', 'caller']);
     const keyIds = keysOverRest.map((k: { id: string }) => k.id);
-    const idsOf = (result: unknown) => toolJson(result).map((row: { id: string }) => row.id);
+    const idsOf = (result: unknown) => toolJson(result).items.map((row: { id: string }) => row.id);
     const reader = await connectMcp(baseUrl, own.readOnly);
     try {
       const { tools } = await reader.listTools();
@@ -91,14 +162,14 @@ describe('MCP server (/mcp)', () => {
         expect(tool.annotations?.readOnlyHint).toBe(true);
       }
 
-      const all = toolJson(await reader.callTool({ name: 'list_keys', arguments: {} }));
+      const all = toolJson(await reader.callTool({ name: 'list_keys', arguments: {} })).items;
       // The same records as REST (lastUsedAt aside: the reader key has been used since).
       expect(all.map(({ lastUsedAt: _, ...record }: { lastUsedAt: unknown }) => record))
         .toEqual(keysOverRest.map(({ lastUsedAt: _, ...record }: { lastUsedAt: unknown }) => record));
       expect(idsOf(await reader.callTool({ name: 'list_keys', arguments: { pageSize: 2 } }))).toEqual(keyIds.slice(0, 2));
       expect(idsOf(await reader.callTool({ name: 'list_keys', arguments: { page: 2, pageSize: 2 } }))).toEqual(keyIds.slice(2));
 
-      const endpoints = toolJson(await reader.callTool({ name: 'list_endpoints', arguments: { page: 2, pageSize: 2 } }));
+      const endpoints = toolJson(await reader.callTool({ name: 'list_endpoints', arguments: { page: 2, pageSize: 2 } })).items;
       expect(endpoints.map((e: { name: string }) => e.name)).toEqual(['Paged 3']);
 
       const tooBig = await reader.callTool({ name: 'list_keys', arguments: { pageSize: 501 } });
@@ -118,7 +189,7 @@ describe('MCP server (/mcp)', () => {
     const result = await client.callTool({ name: 'get_endpoint', arguments: { id: created.body.data.id } });
     expect(result.isError).toBe(true);
     expect(toolText(result)).toMatch(/^not_found:/);
-    const listed = toolJson(await client.callTool({ name: 'list_endpoints', arguments: {} }));
+    const listed = toolJson(await client.callTool({ name: 'list_endpoints', arguments: {} })).items;
     expect(listed.map((e: { id: string }) => e.id)).not.toContain(created.body.data.id);
   });
 
@@ -130,7 +201,7 @@ describe('MCP server (/mcp)', () => {
       expect(toolText(result)).toMatch(/^forbidden: create_endpoint changes resources and this admin key is ReadOnly/);
       const list = await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin));
       expect(list.body.data.map((e: { path: string }) => e.path)).not.toContain('/api/v1/mcp-readonly');
-      const models = toolJson(await reader.callTool({ name: 'list_models', arguments: {} }));
+      const models = toolJson(await reader.callTool({ name: 'list_models', arguments: {} })).items;
       expect(models.map((m: { id: string }) => m.id)).toContain('mock-echo');
     } finally {
       await reader.close();
@@ -163,7 +234,7 @@ describe('MCP server (/mcp)', () => {
     const rest = await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin));
     expect(rest.body.data.defaultPromptId).toBe(prompt.id);
 
-    const versions = toolJson(await client.callTool({ name: 'list_versions', arguments: { id: prompt.id } }));
+    const versions = toolJson(await client.callTool({ name: 'list_versions', arguments: { id: prompt.id } })).items;
     expect(versions.map((v: { versionNumber: number }) => v.versionNumber)).toEqual([1, 2]);
     const compared = await client.callTool({ name: 'compare_versions', arguments: { id: prompt.id, from: 1, to: 2 } });
     expect(compared.isError).toBeFalsy();
@@ -189,7 +260,7 @@ describe('MCP server (/mcp)', () => {
       const still = await t.http.get(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin));
       expect(still.body.data.status).toBe('Draft');
 
-      const listed = toolJson(await reader.callTool({ name: 'list_prompts', arguments: { endpointId: endpoint.id } }));
+      const listed = toolJson(await reader.callTool({ name: 'list_prompts', arguments: { endpointId: endpoint.id } })).items;
       expect(listed.map((p: { id: string }) => p.id)).toEqual([prompt.id]);
       const valid = toolJson(await reader.callTool({ name: 'validate_template', arguments: { endpointId: endpoint.id, template: 'plain' } }));
       expect(valid.valid).toBe(true);
@@ -214,7 +285,17 @@ describe('MCP server (/mcp)', () => {
     expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: endpoint.id, path: '/api/v1/mcp-resource' });
     const theirs = await t.http.post('/admin/v1/endpoints').set(auth(other.admin)).send({ name: 'Hidden', path: '/api/v1/hidden' });
     expect(resources.map((r) => r.uri)).not.toContain(`promptgate://endpoints/${theirs.body.data.id}`);
-    await expect(client.readResource({ uri: `promptgate://endpoints/${theirs.body.data.id}` })).rejects.toThrow(/not found/i);
+    await expect(client.readResource({ uri: `promptgate://endpoints/${theirs.body.data.id}` })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: 'promptgate://prompts/x' })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('titles each endpoint resource with the endpoint\'s name', async () => {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name: 'Titled one', path: '/api/v1/mcp-titled' } }));
+    const { resources } = await client.listResources();
+    const resource = resources.find((each) => each.uri === `promptgate://endpoints/${endpoint.id}`)!;
+    expect(resource).toMatchObject({ name: 'Titled one', title: 'Titled one' });
+    const names = (await t.http.get('/admin/v1/endpoints?pageSize=500').set(auth(tenant.admin))).body.data.map((e: { name: string }) => e.name);
+    expect(resources.map((each) => each.title)).toEqual(names);
   });
 
   it('runs an endpoint with run_endpoint, logged with source Internal, also for a ReadOnly key', async () => {
@@ -228,7 +309,7 @@ describe('MCP server (/mcp)', () => {
 
     const ran = await client.callTool({ name: 'run_endpoint', arguments: { endpointId: endpoint.id, inputs: { text: 'hello' } } });
     expect(ran.isError).toBeFalsy();
-    expect(toolJson(ran)).toBe('Echo: hello');
+    expect(toolJson(ran)).toEqual({ output: 'Echo: hello' });
 
     const invalid = await client.callTool({ name: 'run_endpoint', arguments: { endpointId: endpoint.id, inputs: {} } });
     expect(invalid.isError).toBe(true);
@@ -237,7 +318,7 @@ describe('MCP server (/mcp)', () => {
     const reader = await connectMcp(baseUrl, tenant.readOnly);
     try {
       const byReader = await reader.callTool({ name: 'run_endpoint', arguments: { endpointId: endpoint.id, inputs: { text: 'ro' } } });
-      expect(toolJson(byReader)).toBe('Echo: ro');
+      expect(toolJson(byReader)).toEqual({ output: 'Echo: ro' });
     } finally {
       await reader.close();
     }

@@ -639,6 +639,10 @@ export interface components {
         /** @enum {string} */
         KeyStatus: "Active" | "Revoked";
         CreatedKeyResponse: {
+            /** @description The limits in force (the key's override or the default). */
+            rateLimitPerMinute: number;
+            rateLimitPerHour: number;
+            rateLimitPerDay: number;
             /** Format: uuid */
             id: string;
             type: components["schemas"]["KeyType"];
@@ -655,10 +659,6 @@ export interface components {
             status: components["schemas"]["KeyStatus"];
             /** @description The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
             endpointIds: string[] | null;
-            /** @description The limits in force (the key's override or the default). */
-            rateLimitPerMinute: number;
-            rateLimitPerHour: number;
-            rateLimitPerDay: number;
             /** @description The full key. Shown this once: store it now. */
             key: string;
             name: string;
@@ -677,6 +677,12 @@ export interface components {
         /** @enum {string} */
         Permission: "ReadWrite" | "ReadOnly";
         CreateKeyDto: {
+            /** @description Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
+            rateLimitPerMinute?: number | null;
+            /** @description Requests per hour allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 1,000). */
+            rateLimitPerHour?: number | null;
+            /** @description Requests per day allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 10,000). */
+            rateLimitPerDay?: number | null;
             /** @description `endpoint` keys (ep_live_/ep_test_) execute endpoints; `admin` keys (epa_) also manage them. */
             type: components["schemas"]["KeyType"];
             /** @description Endpoint keys only; default `live`. */
@@ -685,16 +691,14 @@ export interface components {
             permission?: components["schemas"]["Permission"];
             /** @description Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
             endpointIds?: string[] | null;
-            /** @description Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
-            rateLimitPerMinute?: number | null;
-            /** @description Per-key override of the default 1,000 requests per hour, 1..2147483647; null restores the default. */
-            rateLimitPerHour?: number | null;
-            /** @description Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
-            rateLimitPerDay?: number | null;
             /** @description Free descriptive text. */
             name: string;
         };
         KeyResponse: {
+            /** @description The limits in force (the key's override or the default). */
+            rateLimitPerMinute: number;
+            rateLimitPerHour: number;
+            rateLimitPerDay: number;
             /** Format: uuid */
             id: string;
             type: components["schemas"]["KeyType"];
@@ -711,10 +715,6 @@ export interface components {
             status: components["schemas"]["KeyStatus"];
             /** @description The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
             endpointIds: string[] | null;
-            /** @description The limits in force (the key's override or the default). */
-            rateLimitPerMinute: number;
-            rateLimitPerHour: number;
-            rateLimitPerDay: number;
             name: string;
             /** @description The last four characters of the key; the full value is never shown again. */
             last4: string;
@@ -727,14 +727,14 @@ export interface components {
             lastUsedAt: string | null;
         };
         UpdateKeyDto: {
+            /** @description Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
+            rateLimitPerMinute?: number | null;
+            /** @description Requests per hour allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 1,000). */
+            rateLimitPerHour?: number | null;
+            /** @description Requests per day allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 10,000). */
+            rateLimitPerDay?: number | null;
             /** @description Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
             endpointIds?: string[] | null;
-            /** @description Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
-            rateLimitPerMinute?: number | null;
-            /** @description Per-key override of the default 1,000 requests per hour, 1..2147483647; null restores the default. */
-            rateLimitPerHour?: number | null;
-            /** @description Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
-            rateLimitPerDay?: number | null;
             /** @description Free descriptive text. */
             name?: string;
         };
@@ -781,17 +781,17 @@ export interface components {
             exampleValue: string | null;
         };
         EndpointResponse: {
-            /** Format: uuid */
-            id: string;
-            visibility: components["schemas"]["Visibility"];
-            /** @description Lifetime of cached responses in seconds. */
-            cacheDurationSeconds: number;
             /** @description Per-key requests per minute on this endpoint; null for no endpoint limit. */
             rateLimitPerMinute: number | null;
             /** @description Per-key requests per hour on this endpoint; null for no endpoint limit. */
             rateLimitPerHour: number | null;
             /** @description Per-key requests per day on this endpoint; null for no endpoint limit. */
             rateLimitPerDay: number | null;
+            /** Format: uuid */
+            id: string;
+            visibility: components["schemas"]["Visibility"];
+            /** @description Lifetime of cached responses in seconds. */
+            cacheDurationSeconds: number;
             /** @description Bound on the whole LLM call in seconds. */
             timeoutSeconds: number;
             /**
@@ -818,18 +818,18 @@ export interface components {
             deletedAt: string | null;
         };
         CreateEndpointDto: {
+            /** @description Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
+            rateLimitPerMinute?: number | null;
+            /** @description Requests per hour allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 1,000). */
+            rateLimitPerHour?: number | null;
+            /** @description Requests per day allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 10,000). */
+            rateLimitPerDay?: number | null;
             /** @description Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
             path: string;
             /** @description `Public` (default) or `Private` (admin keys only). */
             visibility?: components["schemas"]["Visibility"];
             /** @description Lifetime of cached responses in seconds, 1..2592000. Default 300. */
             cacheDurationSeconds?: number;
-            /** @description Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
-            rateLimitPerMinute?: number | null;
-            /** @description Per-key requests per hour on this endpoint, 1..2147483647; null for no endpoint limit. */
-            rateLimitPerHour?: number | null;
-            /** @description Per-key requests per day on this endpoint, 1..2147483647; null for no endpoint limit. */
-            rateLimitPerDay?: number | null;
             /** @description Bound on the whole LLM call in seconds, 1..600. Default 60. */
             timeoutSeconds?: number;
             /** @description Display name. */
@@ -842,18 +842,18 @@ export interface components {
             cacheEnabled?: boolean;
         };
         UpdateEndpointDto: {
+            /** @description Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
+            rateLimitPerMinute?: number | null;
+            /** @description Requests per hour allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 1,000). */
+            rateLimitPerHour?: number | null;
+            /** @description Requests per day allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 10,000). */
+            rateLimitPerDay?: number | null;
             /** @description Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
             path?: string;
             /** @description `Public` (default) or `Private` (admin keys only). */
             visibility?: components["schemas"]["Visibility"];
             /** @description Lifetime of cached responses in seconds, 1..2592000. Default 300. */
             cacheDurationSeconds?: number;
-            /** @description Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
-            rateLimitPerMinute?: number | null;
-            /** @description Per-key requests per hour on this endpoint, 1..2147483647; null for no endpoint limit. */
-            rateLimitPerHour?: number | null;
-            /** @description Per-key requests per day on this endpoint, 1..2147483647; null for no endpoint limit. */
-            rateLimitPerDay?: number | null;
             /** @description Bound on the whole LLM call in seconds, 1..600. Default 60. */
             timeoutSeconds?: number;
             /** @description Display name. */

@@ -1,5 +1,6 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Principal } from '../auth/principal';
+import type { RateLimitSettings } from './rate-limit-settings';
 
 /** What a request counts as: an admin request, an execution, or (an MCP run_endpoint call) both at once. */
 export type RateLimitSurface = 'admin' | 'execution';
@@ -61,9 +62,6 @@ export abstract class RateLimiter {
 }
 
 /** An endpoint's own per-key limits (null = none), for the execution surface; an endpoint record fits as it is. */
-export interface EndpointRateLimits {
+export interface EndpointRateLimits extends RateLimitSettings {
   id: string;
-  rateLimitPerMinute: number | null;
-  rateLimitPerHour: number | null;
-  rateLimitPerDay: number | null;
 }

@@ -2,6 +2,7 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerOptions } from '@nestjs/throttler';
 import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import type { Principal } from '../auth/principal';
+import { RATE_LIMIT_WINDOWS } from './rate-limit-settings';
 import type { EndpointRateLimits, RateLimitSurface, RateWindow } from './rate-limiter';
 import type { WindowAdmission } from './window-admission';
 
@@ -19,11 +20,13 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-const EXECUTION_WINDOWS = [
-  { name: 'minute', ttlMs: MINUTE_MS, keyLimit: 'perMinute', endpointLimit: 'rateLimitPerMinute' },
-  { name: 'hour', ttlMs: HOUR_MS, keyLimit: 'perHour', endpointLimit: 'rateLimitPerHour' },
-  { name: 'day', ttlMs: DAY_MS, keyLimit: 'perDay', endpointLimit: 'rateLimitPerDay' },
-] as const;
+const WINDOW_MS = { minute: MINUTE_MS, hour: HOUR_MS, day: DAY_MS };
+const EXECUTION_WINDOWS = RATE_LIMIT_WINDOWS.map(({ window, keyLimit, setting }) => ({
+  name: window,
+  ttlMs: WINDOW_MS[window],
+  keyLimit,
+  endpointLimit: setting,
+}));
 
 /** Windows of an endpoint's own limits are named `endpoint-minute`, … and counted per key per endpoint. */
 const ENDPOINT_WINDOW_PREFIX = 'endpoint-';

@@ -1,10 +1,11 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { RateLimitColumns } from '../../common/rate-limit/rate-limit-settings';
 
 export type Visibility = 'Public' | 'Private';
 export const VISIBILITIES: Visibility[] = ['Public', 'Private'];
 
 @Entity('endpoints')
-export class EndpointEntity {
+export class EndpointEntity extends RateLimitColumns {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid') tenantId: string;
   @Column() name: string;
@@ -14,9 +15,6 @@ export class EndpointEntity {
   @Column({ type: 'varchar', nullable: true }) category: string | null;
   @Column() cacheEnabled: boolean;
   @Column('int') cacheDurationSeconds: number;
-  @Column({ type: 'int', nullable: true }) rateLimitPerMinute: number | null;
-  @Column({ type: 'int', nullable: true }) rateLimitPerHour: number | null;
-  @Column({ type: 'int', nullable: true }) rateLimitPerDay: number | null;
   @Column('int') timeoutSeconds: number;
   @Column({ type: 'uuid', nullable: true }) defaultPromptId: string | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

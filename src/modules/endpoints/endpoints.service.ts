@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
+import { NO_RATE_LIMITS } from '../../common/rate-limit/rate-limit-settings';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
@@ -11,7 +12,7 @@ import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints
 
 export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
 
-/** A warm instance answers execution without a database round trip for the endpoint (issue 8's hot path). */
+/** A warm instance answers execution without a database round trip for the endpoint: execution's hot path. */
 const DEFINITION_CACHE = { max: 10_000, ttlMs: 10 * 60_000 };
 
 const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
@@ -20,9 +21,7 @@ const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   category: null,
   cacheEnabled: false,
   cacheDurationSeconds: 300,
-  rateLimitPerMinute: null,
-  rateLimitPerHour: null,
-  rateLimitPerDay: null,
+  ...NO_RATE_LIMITS,
   timeoutSeconds: 60,
 };
 

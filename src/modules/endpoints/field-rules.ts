@@ -1,6 +1,7 @@
 import { MAX_INTEGER } from '../../common/http/integer-bounds';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../common/http/json-depth';
 import type { InputDataType, OutputDataType } from './endpoint-field.entity';
+import { dataTypeName, matchesDataType } from './field-data-type';
 
 /** The bounds of an integer field are integers of the request, so they stay within the int4 range as all others do. */
 const MIN_INTEGER = -MAX_INTEGER - 1;
@@ -46,31 +47,15 @@ export function inputFieldProblems(field: InputFieldShape): string[] {
 
 function defaultValueProblem(field: InputFieldShape): string | undefined {
   const value = field.defaultValue;
-  switch (field.dataType) {
-    case 'string':
-      if (typeof value !== 'string') return 'defaultValue must be a string';
-      if (field.maxLength != null && value.length > field.maxLength) {
-        return `defaultValue must be at most ${field.maxLength} characters`;
-      }
-      return undefined;
-    case 'integer':
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value) || (field.dataType === 'integer' && !Number.isInteger(value))) {
-        return `defaultValue must be ${field.dataType === 'integer' ? 'an integer' : 'a number'}`;
-      }
-      if ((field.minimum != null && value < field.minimum) || (field.maximum != null && value > field.maximum)) {
-        return `defaultValue must be between ${field.minimum ?? '-∞'} and ${field.maximum ?? '∞'}`;
-      }
-      return undefined;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'defaultValue must be a boolean';
-    case 'object':
-      return typeof value === 'object' && !Array.isArray(value) ? undefined : 'defaultValue must be an object';
-    case 'array':
-      return Array.isArray(value) ? undefined : 'defaultValue must be an array';
-    case 'image':
-      return 'defaultValue is not supported for image fields';
+  if (field.dataType === 'image') return 'defaultValue is not supported for image fields';
+  if (!matchesDataType(value, field.dataType)) return `defaultValue must be ${dataTypeName(field.dataType)}`;
+  if (typeof value === 'string' && field.maxLength != null && value.length > field.maxLength) {
+    return `defaultValue must be at most ${field.maxLength} characters`;
   }
+  if (typeof value === 'number' && ((field.minimum != null && value < field.minimum) || (field.maximum != null && value > field.maximum))) {
+    return `defaultValue must be between ${field.minimum ?? '-∞'} and ${field.maximum ?? '∞'}`;
+  }
+  return undefined;
 }
 
 /** An image output's exampleValue holds its default generation settings as a JSON object. */

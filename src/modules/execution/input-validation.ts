@@ -1,5 +1,6 @@
 import { ValidationError } from '../../common/errors/app-error';
 import type { InputDataType } from '../endpoints/endpoint-field.entity';
+import { dataTypeName, type JsonDataType, matchesDataType } from '../endpoints/field-data-type';
 import type { ImageInput } from '../llm/llm-client';
 
 /** What the validator needs of an input field row. */
@@ -23,15 +24,6 @@ export interface ValidatedInputs {
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const DATA_URI = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
 
-const TYPE_NAMES: Record<Exclude<InputDataType, 'image'>, string> = {
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  boolean: 'a boolean',
-  object: 'an object',
-  array: 'an array',
-};
-
 /**
  * Checks an execution body against the endpoint's input fields. The first
  * problem, in field order, is a ValidationError naming its field: `Field '<name>' is required`, `… must be <type>`,
@@ -49,43 +41,20 @@ export function validateInputs(body: unknown, fields: InputFieldRule[], maxImage
       if (field.isRequired) fail(field, 'is required');
       continue;
     }
-    if (field.dataType === 'image') {
-      images.push(checkImage(field, value, maxImageBytes));
-    } else {
-      checkValue(field, value);
-    }
+    const { dataType } = field;
+    if (dataType === 'image') images.push(checkImage(field, value, maxImageBytes));
+    else checkValue(field, dataType, value);
     values[field.name] = value;
   }
   return { values, images };
 }
 
-function checkValue(field: InputFieldRule, value: unknown): void {
-  switch (field.dataType) {
-    case 'string':
-      if (typeof value !== 'string') fail(field, `must be ${TYPE_NAMES.string}`);
-      if (field.maxLength !== null && (value as string).length > field.maxLength && characterCount(value as string) > field.maxLength) {
-        fail(field, `must be at most ${field.maxLength} characters`);
-      }
-      return;
-    case 'integer':
-    case 'number': {
-      const isValid = typeof value === 'number' && Number.isFinite(value) && (field.dataType === 'number' || Number.isInteger(value));
-      if (!isValid) fail(field, `must be ${TYPE_NAMES[field.dataType]}`);
-      checkBounds(field, value as number);
-      return;
-    }
-    case 'boolean':
-      if (typeof value !== 'boolean') fail(field, `must be ${TYPE_NAMES.boolean}`);
-      return;
-    case 'object':
-      if (!isPlainObject(value)) fail(field, `must be ${TYPE_NAMES.object}`);
-      return;
-    case 'array':
-      if (!Array.isArray(value)) fail(field, `must be ${TYPE_NAMES.array}`);
-      return;
-    case 'image':
-      return;
+function checkValue(field: InputFieldRule, dataType: JsonDataType, value: unknown): void {
+  if (!matchesDataType(value, dataType)) fail(field, `must be ${dataTypeName(dataType)}`);
+  if (typeof value === 'string' && field.maxLength !== null && value.length > field.maxLength && characterCount(value) > field.maxLength) {
+    fail(field, `must be at most ${field.maxLength} characters`);
   }
+  if (typeof value === 'number') checkBounds(field, value);
 }
 
 function checkBounds(field: InputFieldRule, value: number): void {

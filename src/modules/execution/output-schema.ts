@@ -1,5 +1,6 @@
 import { exceedsJsonDepth } from '../../common/http/json-depth';
 import type { OutputDataType } from '../endpoints/endpoint-field.entity';
+import { dataTypeName, matchesDataType } from '../endpoints/field-data-type';
 import type { JsonSchemaObject } from '../llm/llm-client';
 
 /** What the schema builder needs of an output field row. */
@@ -81,36 +82,14 @@ export function conformOutput(answer: unknown, fields: OutputFieldRule[]): Confo
   const source = answer as Record<string, unknown>;
   const value: Record<string, unknown> = {};
   for (const field of fields) {
-    if (field.dataType === 'image') continue;
+    const { dataType } = field;
+    if (dataType === 'image') continue;
     const item = source[field.name];
     if (item === undefined) return { ok: false, problem: `field '${field.name}' is missing` };
-    if (!hasType(item, field.dataType)) return { ok: false, problem: `field '${field.name}' is not ${article(field.dataType)}` };
+    if (!matchesDataType(item, dataType)) return { ok: false, problem: `field '${field.name}' is not ${dataTypeName(dataType)}` };
     value[field.name] = item;
   }
   return { ok: true, value };
-}
-
-function hasType(value: unknown, type: OutputDataType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'image':
-      return true;
-  }
-}
-
-function article(type: OutputDataType): string {
-  return `${type === 'integer' || type === 'object' || type === 'array' || type === 'image' ? 'an' : 'a'} ${type}`;
 }
 
 /**

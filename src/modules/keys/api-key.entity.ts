@@ -1,11 +1,12 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { KeyEnvironment, KeyType, Permission } from '../../common/auth/principal';
+import { RateLimitColumns } from '../../common/rate-limit/rate-limit-settings';
 
 export type KeyStatus = 'Active' | 'Revoked';
 export const KEY_STATUSES: KeyStatus[] = ['Active', 'Revoked'];
 
 @Entity('api_keys')
-export class ApiKeyEntity {
+export class ApiKeyEntity extends RateLimitColumns {
   @PrimaryGeneratedColumn('uuid') id: string;
   @Column('uuid') tenantId: string;
   @Column() name: string;
@@ -16,9 +17,6 @@ export class ApiKeyEntity {
   @Column({ type: 'char', length: 4 }) last4: string;
   @Column({ type: 'varchar' }) status: KeyStatus;
   @Column({ type: 'uuid', array: true, nullable: true }) endpointIds: string[] | null;
-  @Column({ type: 'int', nullable: true }) rateLimitPerMinute: number | null;
-  @Column({ type: 'int', nullable: true }) rateLimitPerHour: number | null;
-  @Column({ type: 'int', nullable: true }) rateLimitPerDay: number | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) revokedAt: Date | null;

@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
+import type { RateLimitSettings } from '../../common/rate-limit/rate-limit-settings';
 
 export type NewApiKey = Omit<ApiKeyEntity, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'status'>;
 export type ApiKeyChanges = Partial<
-  Pick<ApiKeyEntity, 'name' | 'endpointIds' | 'rateLimitPerMinute' | 'rateLimitPerHour' | 'rateLimitPerDay'>
+  Pick<ApiKeyEntity, 'name' | 'endpointIds' | keyof RateLimitSettings>
 >;
 
 @Injectable()

@@ -10,10 +10,11 @@ import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation
 import { KEY_TOPIC } from '../invalidation/topics';
 import { TenantsService } from '../tenants/tenants.service';
 import { ApiKeyEntity } from './api-key.entity';
-import { CreatedKeyResponse, DEFAULT_RATE_LIMITS, KeyResponse, toKeyResponse } from './dto/key.response';
+import { CreatedKeyResponse, KeyResponse, toKeyResponse } from './dto/key.response';
 import type { SessionResponse } from './dto/session.response';
 import { generateKey, hashesEqual, hashKey, isWellFormedKey, last4 } from './key-format';
 import { ApiKeyChanges, KeysRepository } from './keys.repository';
+import { type RateLimitSettings, rateLimitSettingsOf, rateLimitsInForce } from '../../common/rate-limit/rate-limit-settings';
 
 const LAST_USED_FLUSH_MS = 5_000;
 /**
@@ -24,15 +25,12 @@ const MAX_PENDING_LAST_USED = 10_000;
 /** Authenticated keys kept in memory; a change or revocation drops them on every instance through the bus. */
 const PRINCIPAL_CACHE = { max: 10_000, ttlMs: 60_000 };
 
-export interface NewKey {
+export interface NewKey extends Partial<RateLimitSettings> {
   name: string;
   type: KeyType;
   environment?: KeyEnvironment;
   permission?: Permission;
   endpointIds?: string[] | null;
-  rateLimitPerMinute?: number | null;
-  rateLimitPerHour?: number | null;
-  rateLimitPerDay?: number | null;
 }
 
 @Injectable()
@@ -133,11 +131,7 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
       permission: key.permission,
       environment: key.environment,
       endpointIds: key.endpointIds,
-      rateLimits: {
-        perMinute: key.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS.perMinute,
-        perHour: key.rateLimitPerHour ?? DEFAULT_RATE_LIMITS.perHour,
-        perDay: key.rateLimitPerDay ?? DEFAULT_RATE_LIMITS.perDay,
-      },
+      rateLimits: rateLimitsInForce(key),
     };
   }
 
@@ -193,9 +187,7 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
       keyHash: hashKey(raw),
       last4: last4(raw),
       endpointIds: input.endpointIds ?? null,
-      rateLimitPerMinute: input.rateLimitPerMinute ?? null,
-      rateLimitPerHour: input.rateLimitPerHour ?? null,
-      rateLimitPerDay: input.rateLimitPerDay ?? null,
+      ...rateLimitSettingsOf(input),
     });
     return { raw, entity };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isUUID } from 'class-validator';
 import type { Principal } from '../../common/auth/principal';
 import { NotFoundError } from '../../common/errors/app-error';
@@ -9,11 +9,18 @@ import { EndpointsService } from '../endpoints/endpoints.service';
 import { mcpFailureOf } from './mcp-failure';
 import type { McpSdk } from './mcp-sdk';
 
-const URI = 'promptgate://endpoints/{id}';
+const PREFIX = 'promptgate://endpoints/';
+const TEMPLATE = {
+  uriTemplate: `${PREFIX}{id}`,
+  name: 'endpoint',
+  title: 'Endpoint definition',
+  description: 'An endpoint with its settings, input fields and output fields',
+  mimeType: 'application/json',
+};
 
 /**
- * Each endpoint's definition (settings, input and output fields, default prompt) as a readable resource, so a client
- * can attach it as context when writing a prompt or calling run_endpoint.
+ * Each endpoint's definition (settings, input and output fields, default prompt) as a readable resource, titled with
+ * the endpoint's name, so a client can attach it as context when writing a prompt or calling run_endpoint.
  */
 @Injectable()
 export class EndpointResources {
@@ -22,39 +29,37 @@ export class EndpointResources {
     private readonly logger: AppLogger,
   ) {}
 
-  register(server: McpServer, principal: Principal, { ResourceTemplate }: McpSdk): void {
-    server.registerResource(
-      'endpoint',
-      new ResourceTemplate(URI, {
-        list: async () => {
-          try {
-            // resources/list of this SDK has no cursor, so the listing holds every endpoint, read page by page.
-            const endpoints = await allPages((page) => this.endpoints.list(principal.tenantId, page));
-            return {
-              resources: endpoints.map((endpoint) => ({
-                uri: `promptgate://endpoints/${endpoint.id}`,
-                name: endpoint.name,
-                description: `${endpoint.path}: ${endpoint.inputFields.length} input and ${endpoint.outputFields.length} output fields`,
-                mimeType: 'application/json',
-              })),
-            };
-          } catch (thrown) {
-            throw mcpFailureOf(thrown, this.logger, { resource: 'endpoint' });
-          }
-        },
-      }),
-      { title: 'Endpoint definition', description: 'An endpoint with its settings, input fields and output fields', mimeType: 'application/json' },
-      async (uri, variables) => {
-        const id = String(variables.id);
-        try {
-          // An id that is not a UUID names no endpoint: not found, without asking the database.
-          if (!isUUID(id)) throw new NotFoundError(`Endpoint ${id} not found`);
-          const endpoint = await this.endpoints.get(principal.tenantId, id);
-          return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(endpoint, null, 2) }] };
-        } catch (thrown) {
-          throw mcpFailureOf(thrown, this.logger, { resource: 'endpoint' });
-        }
-      },
-    );
+  register(server: Server, principal: Principal, { requests }: McpSdk): void {
+    server.setRequestHandler(requests.ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TEMPLATE] }));
+    server.setRequestHandler(requests.ListResourcesRequestSchema, async () => {
+      try {
+        // resources/list is answered whole (no cursor), so the listing holds every endpoint, read page by page.
+        const endpoints = await allPages((page) => this.endpoints.list(principal.tenantId, page));
+        return {
+          resources: endpoints.map((endpoint) => ({
+            uri: `${PREFIX}${endpoint.id}`,
+            name: endpoint.name,
+            title: endpoint.name,
+            description: `${endpoint.path}: ${endpoint.inputFields.length} input and ${endpoint.outputFields.length} output fields`,
+            mimeType: 'application/json',
+          })),
+        };
+      } catch (thrown) {
+        throw mcpFailureOf(thrown, this.logger, { resource: 'endpoint' });
+      }
+    });
+    server.setRequestHandler(requests.ReadResourceRequestSchema, async (request) => {
+      const { uri } = request.params;
+      try {
+        // A URI that is not an endpoint's, or an id that is not a UUID, names no resource: not found, without asking the database.
+        if (!uri.startsWith(PREFIX)) throw new NotFoundError(`Resource ${uri} not found`);
+        const id = uri.slice(PREFIX.length);
+        if (!isUUID(id)) throw new NotFoundError(`Endpoint ${id} not found`);
+        const endpoint = await this.endpoints.get(principal.tenantId, id);
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(endpoint) }] };
+      } catch (thrown) {
+        throw mcpFailureOf(thrown, this.logger, { resource: 'endpoint' });
+      }
+    });
   }
 }

@@ -1,11 +1,16 @@
-import type { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type * as McpTypes from '@modelcontextprotocol/sdk/types.js';
 
-/** The classes of the MCP SDK this module uses. */
+/** The parts of the MCP SDK this module uses: the low-level server (raw JSON Schemas), its request schemas, the transport. */
 export interface McpSdk {
-  McpServer: typeof McpServer;
-  ResourceTemplate: typeof ResourceTemplate;
+  Server: typeof Server;
   StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
+  requests: Pick<
+    typeof McpTypes,
+    'ListToolsRequestSchema' | 'CallToolRequestSchema' | 'ListResourcesRequestSchema' | 'ListResourceTemplatesRequestSchema' | 'ReadResourceRequestSchema'
+  >;
+  McpError: typeof McpTypes.McpError;
 }
 
 let loaded: McpSdk | undefined;
@@ -13,14 +18,25 @@ let loaded: McpSdk | undefined;
 /**
  * The MCP SDK, loaded on the first MCP request rather than at start: about 200 ms of start-up and 15 MB of memory
  * for a service that may never see an MCP client. `require`, not `import()`: the SDK ships CommonJS and ESM builds,
- * and the CommonJS one shares the zod instance our tool schemas are built with.
+ * and the CommonJS one shares the zod instance its request schemas are built with.
  */
 export function mcpSdk(): McpSdk {
   if (!loaded) {
-    const server = require('@modelcontextprotocol/sdk/server/mcp.js') as Pick<McpSdk, 'McpServer' | 'ResourceTemplate'>;
+    const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as { Server: McpSdk['Server'] };
     const http = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Pick<McpSdk, 'StreamableHTTPServerTransport'>;
-    const { McpServer, ResourceTemplate } = server;
-    loaded = { McpServer, ResourceTemplate, StreamableHTTPServerTransport: http.StreamableHTTPServerTransport };
+    const types = require('@modelcontextprotocol/sdk/types.js') as typeof McpTypes;
+    loaded = {
+      Server,
+      StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
+      requests: {
+        ListToolsRequestSchema: types.ListToolsRequestSchema,
+        CallToolRequestSchema: types.CallToolRequestSchema,
+        ListResourcesRequestSchema: types.ListResourcesRequestSchema,
+        ListResourceTemplatesRequestSchema: types.ListResourceTemplatesRequestSchema,
+        ReadResourceRequestSchema: types.ReadResourceRequestSchema,
+      },
+      McpError: types.McpError,
+    };
   }
   return loaded;
 }

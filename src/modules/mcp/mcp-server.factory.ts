@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../common/auth/principal';
 import { ForbiddenError } from '../../common/errors/app-error';
@@ -15,9 +15,14 @@ const INSTRUCTIONS =
   'Promptgate turns prompts into HTTP endpoints. An endpoint has input fields (the JSON body callers send), optional ' +
   'output fields (the JSON it answers) and prompts: Liquid templates reading {{ inputs.<field> }}, with a model and ' +
   'settings. Prompts go Draft → Live (promote) → default (set_default_prompt); every save of the template, model or ' +
-  'settings is a new immutable version. Use validate_template before saving, run_endpoint to try an endpoint.';
+  'settings is a new immutable version. Use validate_template before saving, run_endpoint to try an endpoint. Every ' +
+  'tool answers structured JSON (the REST data of the same call; a list as {"items": [...]}), also as compact JSON text.';
+const INVALID_PARAMS = -32602;
 
-/** Builds one stateless MCP server per request, its tools bound to the caller and to the request's rate limits. */
+/**
+ * Builds one stateless MCP server per request, its tools bound to the caller and to the request's rate limits. The
+ * server is stateless and its tools are fixed, so neither the tool nor the resource list ever announces a change.
+ */
 @Injectable()
 export class McpServerFactory {
   constructor(
@@ -25,26 +30,33 @@ export class McpServerFactory {
     private readonly endpointResources: EndpointResources,
   ) {}
 
-  build(principal: Principal, tools: McpTool[], limits: McpRequestLimits): McpServer {
+  build(principal: Principal, tools: McpTool[], limits: McpRequestLimits): Server {
     const sdk = mcpSdk();
-    const server = new sdk.McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-    for (const tool of tools) {
-      server.registerTool(
-        tool.name,
-        {
-          title: tool.title,
-          description: tool.description,
-          inputSchema: tool.input,
-          annotations: {
-            readOnlyHint: tool.access === 'read',
-            destructiveHint: tool.access === 'write' && /^(delete|archive)_/.test(tool.name),
-            openWorldHint: tool.access === 'execute',
-          },
+    const server = new sdk.Server(SERVER_INFO, {
+      instructions: INSTRUCTIONS,
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+    });
+    // A ReadOnly key is shown only the tools it may call (a write tool it calls anyway is still refused).
+    const visible = tools.filter((tool) => tool.access !== 'write' || principal.permission !== 'ReadOnly');
+    server.setRequestHandler(sdk.requests.ListToolsRequestSchema, () => ({
+      tools: visible.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: {
+          readOnlyHint: tool.access === 'read',
+          destructiveHint: tool.access === 'write' && /^(delete|archive)_/.test(tool.name),
+          openWorldHint: tool.access === 'execute',
         },
-        ((args: Record<string, unknown>, extra: { requestId: string | number }) =>
-          this.call(principal, tool, args, limits.forCall(extra.requestId))) as never,
-      );
-    }
+      })),
+    }));
+    server.setRequestHandler(sdk.requests.CallToolRequestSchema, (request, extra) => {
+      const tool = tools.find((candidate) => candidate.name === request.params.name);
+      if (!tool) throw new sdk.McpError(INVALID_PARAMS, `Unknown tool: ${request.params.name}`);
+      return this.call(principal, tool, request.params.arguments ?? {}, limits.forCall(extra.requestId));
+    });
     this.endpointResources.register(server, principal, sdk);
     return server;
   }
@@ -56,8 +68,8 @@ export class McpServerFactory {
       if (tool.access === 'write' && principal.permission === 'ReadOnly') {
         throw new ForbiddenError(`${tool.name} changes resources and this admin key is ReadOnly`);
       }
-      const result = await tool.run(principal, args as never, limits);
-      return { content: [{ type: 'text', text: JSON.stringify(result ?? null, null, 2) }] };
+      const structuredContent = await tool.call(principal, args, limits);
+      return { structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
     } catch (thrown) {
       return { isError: true, content: [{ type: 'text', text: mcpFailureOf(thrown, this.logger, { tool: tool.name }).message }] };
     }

@@ -1,47 +1,133 @@
-import { z, type ZodRawShape } from 'zod';
 import type { Principal } from '../../common/auth/principal';
-import { MAX_INTEGER } from '../../common/http/integer-bounds';
+import { ValidationError } from '../../common/errors/app-error';
+import { dtoJsonSchema, type JsonSchema, type ObjectJsonSchema } from '../../common/http/dto-json-schema';
+import { MAX_INTEGER, PositiveIntegerParamPipe } from '../../common/http/integer-bounds';
 import { LIST_PAGE_SIZE } from '../../common/http/paging';
+import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
+import { validateDto } from '../../common/http/validation.pipe';
 import type { McpCallLimits } from './mcp-call-limits';
 
+export type ToolAccess = 'read' | 'write' | 'execute';
+
 /**
- * One MCP tool: a thin adapter from tool arguments to a service call, like a controller handler. `access: 'write'`
- * tools are refused to ReadOnly keys, as the matching REST routes are; `execute` (running an endpoint) is allowed to
- * them, as executing is, but is not read-only: it calls the LLM and is logged.
+ * An id a REST route takes in its URL (`/endpoints/:id`), given to the tool as an argument beside the DTO's
+ * properties and checked by the same pipe as the route parameter, so a bad one is refused with the same message.
+ */
+export interface IdArgument<T> {
+  schema: JsonSchema;
+  parse(value: unknown, name: string): T;
+}
+
+export const uuidId = (description: string): IdArgument<string> => ({
+  schema: { type: 'string', format: 'uuid', description },
+  parse: (value, name) => new UuidParamPipe().transform(typeof value === 'string' ? value : '', { type: 'param', data: name }),
+});
+
+export const versionNumberId = (description: string): IdArgument<number> => ({
+  schema: { type: 'integer', minimum: 1, maximum: MAX_INTEGER, description },
+  parse: (value, name) => new PositiveIntegerParamPipe().transform(typeof value === 'number' ? value : String(value), { type: 'param', data: name }),
+});
+
+type Ids = Record<string, IdArgument<unknown>>;
+type ParsedIds<I extends Ids> = { [K in keyof I]: I[K] extends IdArgument<infer T> ? T : never };
+
+/** What a tool's structuredContent holds: the REST `data` of the same call, an array wrapped as `{items}`. */
+export type ToolOutput = 'object' | 'list';
+
+/**
+ * One row of the MCP tool table: a thin adapter from tool arguments to a service call, like a controller handler.
+ * Its arguments are the REST request DTO's properties (validated by that DTO, as REST validates the body or query)
+ * plus the route's ids. `access: 'write'` tools are neither listed to nor run for ReadOnly keys, as the matching REST
+ * routes refuse them; `execute` (running an endpoint) is allowed to them, as executing is, but is not read-only: it
+ * calls the LLM and is logged.
  * Each call counts against the key's rate limits before it runs: `read` and `write` calls are counted as one admin
  * request by the server before `run`; an `execute` tool counts itself, with `limits.admitExecution(endpoint)` once it
  * knows the endpoint and before any other work, since the endpoint's own limits apply to it.
  */
-export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
+export interface ToolDefinition<Input extends object, I extends Ids> {
   name: string;
   title: string;
   description: string;
-  access: 'read' | 'write' | 'execute';
-  input: Shape;
-  run(principal: Principal, args: z.infer<z.ZodObject<Shape>>, limits: McpCallLimits): Promise<unknown>;
+  access: ToolAccess;
+  /** The REST request DTO; without one the tool takes only its ids. */
+  input?: new () => Input;
+  ids?: I;
+  output: ToolOutput;
+  run(call: { principal: Principal; input: Input; ids: ParsedIds<I>; limits: McpCallLimits }): Promise<unknown>;
 }
 
-/** The same tool arguments, every one optional (update tools take any subset). */
-export const optionalShape = <Shape extends Record<string, z.ZodTypeAny>>(shape: Shape) =>
-  Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
-    [K in keyof Shape]: z.ZodOptional<Shape[K]>;
-  };
+/** A tool as the MCP server lists and calls it. */
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  access: ToolAccess;
+  inputSchema: ObjectJsonSchema;
+  outputSchema: JsonSchema;
+  /** Validates the arguments, runs the service call and answers the structured result (always an object). */
+  call(principal: Principal, args: Record<string, unknown>, limits: McpCallLimits): Promise<Record<string, unknown>>;
+}
 
-/** An integer argument, bounded as every integer of a REST request is: at most MAX_INTEGER (the int4 columns). */
-export const integerArgument = () => z.number().int().max(MAX_INTEGER);
+const LIST_RESULT = ' The result is {"items": [...]}: the list the REST route answers, wrapped in an object.';
+const OUTPUT_SCHEMAS: Record<ToolOutput, JsonSchema> = {
+  object: { type: 'object' },
+  list: {
+    type: 'object',
+    properties: { items: { type: 'array', items: { type: 'object' } } },
+    required: ['items'],
+    additionalProperties: false,
+  },
+};
 
-/** `page` and `pageSize` of a paged list tool, checked by the REST query DTO of the matching route. */
-export const pageArguments = (size: { default: number; max: number } = LIST_PAGE_SIZE) => ({
-  page: integerArgument().optional().describe('Page number, from 1 (default 1)'),
-  pageSize: integerArgument().optional().describe(`Items per page, 1..${size.max} (default ${size.default})`),
-});
 export const PAGED_RESULTS =
   `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
   'a full page means there may be more: ask for the next page.';
 
-export const defineTool = <Shape extends ZodRawShape>(tool: McpTool<Shape>): McpTool => tool as unknown as McpTool;
+export function defineTool<Input extends object, I extends Ids = Record<never, never>>(tool: ToolDefinition<Input, I>): McpTool {
+  const ids = tool.ids ?? ({} as Ids);
+  const body = tool.input ? dtoJsonSchema(tool.input) : { properties: {}, required: [] };
+  const idSchemas = Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, id.schema]));
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.output === 'list' ? tool.description + LIST_RESULT : tool.description,
+    access: tool.access,
+    inputSchema: {
+      type: 'object',
+      properties: { ...idSchemas, ...body.properties },
+      required: [...Object.keys(ids), ...body.required],
+      additionalProperties: false,
+    },
+    outputSchema: OUTPUT_SCHEMAS[tool.output],
+    async call(principal, args, limits) {
+      const parsedIds: Record<string, unknown> = {};
+      const rest: Record<string, unknown> = { ...args };
+      for (const [name, id] of Object.entries(ids)) {
+        parsedIds[name] = id.parse(args[name], name);
+        delete rest[name];
+      }
+      const input = tool.input ? validateDto(tool.input, rest) : withoutArguments<Input>(rest);
+      const data = await tool.run({ principal, input, ids: parsedIds as ParsedIds<I>, limits });
+      return structuredResult(data);
+    },
+  };
+}
 
-/** Each tool group (endpoints, prompts, …) is a provider listing its tools. */
+/** A tool of ids only refuses any other argument, naming it as the validation pipe names unknown properties. */
+function withoutArguments<Input extends object>(rest: Record<string, unknown>): Input {
+  const unknown = Object.keys(rest);
+  if (unknown.length > 0) throw new ValidationError(unknown.map((name) => `property ${name} should not exist`), unknown[0]);
+  return {} as Input;
+}
+
+/** Structured content must be an object: an array (a list) becomes `{items}`. */
+function structuredResult(data: unknown): Record<string, unknown> {
+  if (Array.isArray(data)) return { items: data };
+  if (data !== null && typeof data === 'object') return { ...data };
+  throw new Error('A tool answered neither an object nor a list');
+}
+
+/** Each tool group (endpoints, prompts, …) is a provider listing its rows of the tool table. */
 export abstract class McpToolGroup {
   abstract tools(): McpTool[];
 }

@@ -2,14 +2,15 @@ import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
-import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { ListPageQuery } from '../../../common/http/paging';
+import { RateLimitSettingsDto } from '../../../common/rate-limit/rate-limit-settings.dto';
 import { type Visibility, VISIBILITIES } from '../endpoint.entity';
 
 export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
 
-export class CreateEndpointDto {
+/** The endpoint's settings; its own per-key rate limits are the shared rate-limit settings. */
+export class CreateEndpointDto extends RateLimitSettingsDto {
   /** Display name. */
   @IsString() @MinLength(1) @MaxLength(200)
   name: string;
@@ -41,21 +42,6 @@ export class CreateEndpointDto {
   @ApiInteger()
   @Omittable() @IsInt() @Min(1) @Max(2592000)
   cacheDurationSeconds?: number;
-
-  /** Per-key requests per minute on this endpoint, 1..2147483647; null for no endpoint limit. */
-  @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
-  rateLimitPerMinute?: number | null;
-
-  /** Per-key requests per hour on this endpoint, 1..2147483647; null for no endpoint limit. */
-  @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
-  rateLimitPerHour?: number | null;
-
-  /** Per-key requests per day on this endpoint, 1..2147483647; null for no endpoint limit. */
-  @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
-  rateLimitPerDay?: number | null;
 
   /** Bound on the whole LLM call in seconds, 1..600. Default 60. */
   @ApiInteger()

@@ -1,5 +1,7 @@
 import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { rateLimitSettingsOf } from '../../../common/rate-limit/rate-limit-settings';
+import { RateLimitSettingsResponse } from '../../../common/rate-limit/rate-limit-settings.dto';
 import type { InputField, OutputField } from '../endpoint-definition';
 import { type EndpointEntity, type Visibility, VISIBILITIES } from '../endpoint.entity';
 import {
@@ -41,7 +43,8 @@ export class OutputFieldResponse {
   exampleValue: string | null;
 }
 
-export class EndpointResponse {
+/** An endpoint; its own per-key rate limits are the shared rate-limit settings. */
+export class EndpointResponse extends RateLimitSettingsResponse {
   @ApiUuid()
   id: string;
   name: string;
@@ -55,15 +58,6 @@ export class EndpointResponse {
   /** Lifetime of cached responses in seconds. */
   @ApiInteger({ minimum: 1, maximum: 2592000 })
   cacheDurationSeconds: number;
-  /** Per-key requests per minute on this endpoint; null for no endpoint limit. */
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  rateLimitPerMinute: number | null;
-  /** Per-key requests per hour on this endpoint; null for no endpoint limit. */
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  rateLimitPerHour: number | null;
-  /** Per-key requests per day on this endpoint; null for no endpoint limit. */
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  rateLimitPerDay: number | null;
   /** Bound on the whole LLM call in seconds. */
   @ApiInteger({ minimum: 1, maximum: 600 })
   timeoutSeconds: number;
@@ -116,9 +110,7 @@ export function toEndpointResponse(
     category: endpoint.category,
     cacheEnabled: endpoint.cacheEnabled,
     cacheDurationSeconds: endpoint.cacheDurationSeconds,
-    rateLimitPerMinute: endpoint.rateLimitPerMinute,
-    rateLimitPerHour: endpoint.rateLimitPerHour,
-    rateLimitPerDay: endpoint.rateLimitPerDay,
+    ...rateLimitSettingsOf(endpoint),
     timeoutSeconds: endpoint.timeoutSeconds,
     defaultPromptId: endpoint.defaultPromptId,
     inputFields: inputFields.map(toInputFieldResponse),

@@ -1,11 +1,13 @@
 import { PartialType, PickType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { KEY_ENVIRONMENTS, KEY_TYPES, type KeyEnvironment, type KeyType, type Permission, PERMISSIONS } from '../../../common/auth/principal';
-import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
-import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { ApiEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
+import { RATE_LIMIT_SETTINGS } from '../../../common/rate-limit/rate-limit-settings';
+import { RateLimitSettingsDto } from '../../../common/rate-limit/rate-limit-settings.dto';
 
-export class CreateKeyDto {
+/** A new key; its rate limits are the shared rate-limit settings, null or absent for the defaults. */
+export class CreateKeyDto extends RateLimitSettingsDto {
   /** Free descriptive text. */
   @IsString() @MinLength(1) @MaxLength(200)
   name: string;
@@ -29,25 +31,10 @@ export class CreateKeyDto {
   @ApiUuid()
   @IsOptional() @IsArray() @ArrayMaxSize(1000) @IsUUID('all', { each: true })
   endpointIds?: string[] | null;
-
-  /** Per-key override of the default 60 requests per minute, 1..2147483647; null restores the default. */
-  @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
-  rateLimitPerMinute?: number | null;
-
-  /** Per-key override of the default 1,000 requests per hour, 1..2147483647; null restores the default. */
-  @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
-  rateLimitPerHour?: number | null;
-
-  /** Per-key override of the default 10,000 requests per day, 1..2147483647; null restores the default. */
-  @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
-  rateLimitPerDay?: number | null;
 }
 
 /** Any subset of the name, the endpoint restriction and the limits; type, environment and permission are fixed. */
 export class UpdateKeyDto extends PartialType(
-  PickType(CreateKeyDto, ['name', 'endpointIds', 'rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay'] as const),
+  PickType(CreateKeyDto, ['name', 'endpointIds', ...RATE_LIMIT_SETTINGS]),
   { skipNullProperties: false },
 ) {}

@@ -1,11 +1,11 @@
 import { KEY_ENVIRONMENTS, KEY_TYPES, type KeyEnvironment, type KeyType, type Permission, PERMISSIONS } from '../../../common/auth/principal';
-import { ApiEnum, ApiInteger, ApiNullableEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
-import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { ApiEnum, ApiNullableEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { rateLimitSettingsInForce } from '../../../common/rate-limit/rate-limit-settings';
+import { RateLimitsInForceResponse } from '../../../common/rate-limit/rate-limit-settings.dto';
 import { type ApiKeyEntity, KEY_STATUSES, type KeyStatus } from '../api-key.entity';
 
-export const DEFAULT_RATE_LIMITS = { perMinute: 60, perHour: 1000, perDay: 10000 } as const;
-
-export class KeyResponse {
+/** A key's record; its rate limits are those in force (its own setting or the default). */
+export class KeyResponse extends RateLimitsInForceResponse {
   @ApiUuid()
   id: string;
   name: string;
@@ -27,13 +27,6 @@ export class KeyResponse {
   /** The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
   @ApiUuid()
   endpointIds: string[] | null;
-  /** The limits in force (the key's override or the default). */
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  rateLimitPerMinute: number;
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  rateLimitPerHour: number;
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  rateLimitPerDay: number;
 }
 
 export class CreatedKeyResponse extends KeyResponse {
@@ -53,8 +46,6 @@ export function toKeyResponse(entity: ApiKeyEntity, lastUsedAt: Date | null = en
     createdAt: entity.createdAt,
     lastUsedAt,
     endpointIds: entity.endpointIds,
-    rateLimitPerMinute: entity.rateLimitPerMinute ?? DEFAULT_RATE_LIMITS.perMinute,
-    rateLimitPerHour: entity.rateLimitPerHour ?? DEFAULT_RATE_LIMITS.perHour,
-    rateLimitPerDay: entity.rateLimitPerDay ?? DEFAULT_RATE_LIMITS.perDay,
+    ...rateLimitSettingsInForce(entity),
   };
 }

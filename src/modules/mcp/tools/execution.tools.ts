@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { EndpointsService } from '../../endpoints/endpoints.service';
 import { ExecutionService } from '../../execution/execution.service';
+import { RunEndpointDto } from '../dto/run-endpoint.dto';
 import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
 
 /** Runs endpoints from an MCP client: the execution service itself, logged with source Internal. */
@@ -23,25 +23,24 @@ export class ExecutionTools extends McpToolGroup {
         description:
           'Executes an endpoint as its callers do: inputs are validated against its input fields, the default Live prompt ' +
           '(or the Live prompt named in `prompt`) is rendered and sent to its model, and the answer follows its output fields. ' +
-          'This calls the LLM, costs tokens and is logged (source Internal).',
+          'This calls the LLM, costs tokens and is logged (source Internal). The result is {"output": <the body a REST ' +
+          'caller receives>}: a string without output fields, an object with them.',
         access: 'execute',
-        input: {
-          endpointId: z.string().uuid().describe('Endpoint id (uuid)'),
-          inputs: z.record(z.string(), z.unknown()).describe('The JSON body callers would send, keyed by input field name'),
-          prompt: z.string().optional().describe('Name or slug of a Live prompt to use instead of the default'),
-        },
-        run: async (principal, args, limits) => {
-          const definition = await this.endpoints.getDefinition(principal.tenantId, args.endpointId);
+        input: RunEndpointDto,
+        output: 'object',
+        run: async ({ principal, input, limits }) => {
+          const definition = await this.endpoints.getDefinition(principal.tenantId, input.endpointId);
           // Counted as a REST execution is (the key's and the endpoint's windows) and as an admin request.
           await limits.admitExecution(definition.endpoint);
-          return this.execution.execute({
+          const output = await this.execution.execute({
             principal,
             definition,
             source: 'Internal',
             requestId: randomUUID(),
-            body: args.inputs,
-            prompt: { selector: args.prompt || undefined },
+            body: input.inputs,
+            prompt: { selector: input.prompt || undefined },
           });
+          return { output };
         },
       }),
     ];

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { validateDto } from '../../../common/http/validation.pipe';
 import { ListKeysQuery } from '../../keys/dto/list-keys.dto';
 import { KeysService } from '../../keys/keys.service';
-import { defineTool, McpTool, McpToolGroup, PAGED_RESULTS, pageArguments } from '../mcp-tool';
+import { defineTool, McpTool, McpToolGroup, PAGED_RESULTS } from '../mcp-tool';
 
 /** API key records (read-only here: key values are never shown again, and keys are created and revoked over REST or the CLI). */
 @Injectable()
@@ -17,11 +16,12 @@ export class KeyTools extends McpToolGroup {
         name: 'list_keys',
         title: 'List API keys',
         description:
-          'Lists the tenant\'s API key records, oldest first: name, type, environment or permission, last4 (never the value), ' +
+          "Lists the tenant's API key records, oldest first: name, type, environment or permission, last4 (never the value), " +
           `status, createdAt, lastUsedAt, endpoint restriction and rate limits. ${PAGED_RESULTS}`,
         access: 'read',
-        input: pageArguments(),
-        run: async (p, args) => (await this.keys.list(p.tenantId, validateDto(ListKeysQuery, args))).items,
+        input: ListKeysQuery,
+        output: 'list',
+        run: async ({ principal, input }) => (await this.keys.list(principal.tenantId, input)).items,
       }),
     ];
   }

@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { z } from 'zod';
-import { validateDto } from '../../../common/http/validation.pipe';
-import { ListLogsQuery, LOG_PAGE_SIZE } from '../../logs/dto/list-logs.dto';
+import { ListLogsQuery } from '../../logs/dto/list-logs.dto';
 import { StatsQuery } from '../../logs/dto/stats.dto';
 import { ExecutionLogsService } from '../../logs/execution-logs.service';
 import { LogStatsService } from '../../logs/log-stats.service';
-import { defineTool, McpTool, McpToolGroup, pageArguments } from '../mcp-tool';
+import { defineTool, McpTool, McpToolGroup, uuidId } from '../mcp-tool';
 
-const timestamp = z.string().optional().describe('ISO 8601 timestamp');
-
-/** Execution logs and usage statistics (read-only, also for ReadOnly keys). */
+/** Execution logs and usage statistics (read-only, also for ReadOnly keys): the same services and query DTOs as REST. */
 @Injectable()
 export class LogTools extends McpToolGroup {
   constructor(
@@ -24,35 +20,33 @@ export class LogTools extends McpToolGroup {
       defineTool({
         name: 'list_logs',
         title: 'List execution logs',
-        description: 'A page of executions, newest first, with status, errorCode, latency, tokens and cost. Filters combine with AND.',
+        description:
+          'A page of executions, newest first, with status, errorCode, latency, tokens and cost. Filters combine with AND. ' +
+          'The result is the REST page: {"items": [...]} with its paging fields.',
         access: 'read',
-        input: {
-          endpointId: z.string().uuid().optional(),
-          source: z.enum(['Api', 'TestPage', 'Internal']).optional(),
-          status: z.enum(['success', 'error']).optional(),
-          promptId: z.string().uuid().optional(),
-          from: timestamp,
-          to: timestamp,
-          ...pageArguments(LOG_PAGE_SIZE),
-        },
-        run: (p, args) => this.logs.list(p.tenantId, validateDto(ListLogsQuery, args)),
+        input: ListLogsQuery,
+        output: 'object',
+        run: ({ principal, input }) => this.logs.list(principal.tenantId, input),
       }),
       defineTool({
         name: 'get_log',
         title: 'Get an execution log',
         description:
-          'One execution in detail: inputs, rendered prompt, raw LLM response, parsed output, error message. A field longer than the log limit is stored cut, ending in "…[truncated N bytes]", and named in truncatedFields.',
+          'One execution in detail: inputs, rendered prompt, raw LLM response, parsed output, error message. A field longer ' +
+          'than the log limit is stored cut, ending in "…[truncated N bytes]", and named in truncatedFields.',
         access: 'read',
-        input: { id: z.string().uuid() },
-        run: (p, args) => this.logs.get(p.tenantId, args.id),
+        ids: { id: uuidId('Log id (uuid)') },
+        output: 'object',
+        run: ({ principal, ids }) => this.logs.get(principal.tenantId, ids.id),
       }),
       defineTool({
         name: 'get_stats',
         title: 'Usage statistics',
         description: 'Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and an hourly or daily series.',
         access: 'read',
-        input: { endpointId: z.string().uuid().optional(), from: timestamp, to: timestamp, interval: z.enum(['hour', 'day']).optional() },
-        run: (p, args) => this.stats.stats(p.tenantId, validateDto(StatsQuery, args)),
+        input: StatsQuery,
+        output: 'object',
+        run: ({ principal, input }) => this.stats.stats(principal.tenantId, input),
       }),
     ];
   }

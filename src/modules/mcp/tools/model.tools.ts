@@ -3,6 +3,7 @@ import { toModelResponse } from '../../models/dto/model.response';
 import { ModelsService } from '../../models/models.service';
 import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
 
+/** The model catalog, as GET /admin/v1/models answers it. */
 @Injectable()
 export class ModelTools extends McpToolGroup {
   constructor(private readonly models: ModelsService) {
@@ -14,9 +15,11 @@ export class ModelTools extends McpToolGroup {
       defineTool({
         name: 'list_models',
         title: 'List models',
-        description: 'Every model a prompt can use (llmModel), with capabilities, context window, pricing and whether its provider is configured (available).',
+        description:
+          'Every model a prompt can use (llmModel), with capabilities, context window, pricing and whether its provider is ' +
+          'configured (available).',
         access: 'read',
-        input: {},
+        output: 'list',
         run: async () => this.models.list().map(toModelResponse),
       }),
     ];

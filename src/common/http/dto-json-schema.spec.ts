@@ -1,0 +1,49 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ApiProperty, PartialType } from '@nestjs/swagger';
+import { dtoJsonSchema } from './dto-json-schema';
+import { Omittable } from './optional.decorator';
+
+class SampleDto {
+  @IsString() @MaxLength(20) @Matches(/^[a-z]+$/)
+  name: string;
+
+  @ApiProperty({ description: 'How many, 1..10' })
+  @Omittable() @IsInt() @Min(1) @Max(10)
+  count?: number;
+
+  @IsOptional() @IsIn(['a', 'b'])
+  choice?: 'a' | 'b' | null;
+
+  @IsOptional() @IsArray() @ArrayMaxSize(3) @IsUUID('all', { each: true })
+  ids?: string[] | null;
+
+  @Omittable() @IsBoolean()
+  flag?: boolean;
+}
+
+class PartialSampleDto extends PartialType(SampleDto, { skipNullProperties: false }) {}
+
+describe('dtoJsonSchema', () => {
+  it('states each property as the DTO validates it: type, bounds, pattern, enum, items', () => {
+    expect(dtoJsonSchema(SampleDto)).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string', maxLength: 20, pattern: '^[a-z]+$' },
+        count: { type: 'integer', minimum: 1, maximum: 10, description: 'How many, 1..10' },
+        choice: { enum: ['a', 'b', null] },
+        ids: { type: ['array', 'null'], maxItems: 3, items: { type: 'string', format: 'uuid' } },
+        flag: { type: 'boolean' },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  it('makes every property of a partial DTO optional, keeping its bounds and whether it admits null', () => {
+    const schema = dtoJsonSchema(PartialSampleDto);
+    expect(schema.required).toEqual([]);
+    expect(schema.properties.count).toMatchObject({ type: 'integer', minimum: 1, maximum: 10 });
+    expect(schema.properties.name).toMatchObject({ type: 'string', maxLength: 20 });
+    expect(schema.properties.choice).toEqual({ enum: ['a', 'b', null] });
+  });
+});

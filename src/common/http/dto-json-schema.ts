@@ -1,0 +1,110 @@
+import { getMetadataStorage } from 'class-validator';
+
+/** A JSON Schema (draft 2020-12) as MCP tools advertise it. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ObjectJsonSchema extends JsonSchema {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  additionalProperties: false;
+}
+
+interface ValidationRule {
+  propertyName: string;
+  type: string;
+  name?: string;
+  constraints?: unknown[];
+  each?: boolean;
+}
+
+/** What each class-validator constraint says about a property's JSON value. */
+const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => JsonSchema> = {
+  isString: () => ({ type: 'string' }),
+  isInt: () => ({ type: 'integer' }),
+  isNumber: () => ({ type: 'number' }),
+  isBoolean: () => ({ type: 'boolean' }),
+  isObject: () => ({ type: 'object' }),
+  isArray: () => ({ type: 'array' }),
+  isUuid: () => ({ type: 'string', format: 'uuid' }),
+  isIso8601: () => ({ type: 'string', format: 'date-time' }),
+  isIn: ([values]) => ({ enum: [...(values as unknown[])] }),
+  min: ([minimum]) => ({ minimum }),
+  max: ([maximum]) => ({ maximum }),
+  minLength: ([minLength]) => ({ minLength }),
+  maxLength: ([maxLength]) => ({ maxLength }),
+  matches: ([pattern]) => ({ pattern: pattern instanceof RegExp ? pattern.source : String(pattern) }),
+  arrayMinSize: ([minItems]) => ({ minItems }),
+  arrayMaxSize: ([maxItems]) => ({ maxItems }),
+};
+
+/** The swagger metadata key of @ApiProperty, and the static method the Swagger CLI plugin adds to each DTO in `nest build`. */
+const API_PROPERTIES = 'swagger/apiModelProperties';
+const PLUGIN_METADATA = '_OPENAPI_METADATA_FACTORY';
+
+/**
+ * The JSON Schema of a request DTO's body, read from the validation rules its class carries at run time: each
+ * property's type, bounds, length, pattern and allowed values are the constraints `validateDto` enforces, so the
+ * schema can never advertise less or more than what is accepted. Unknown properties are refused (additionalProperties
+ * false), as the validation pipe refuses them. A property is required unless it is optional (`@IsOptional`, which also
+ * admits null, or `Omittable`); descriptions and defaults come from the DTO's OpenAPI metadata (its doc comments, in the
+ * built service).
+ */
+export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
+  const rules = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[];
+  const documented = openApiProperties(dto);
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const name of new Set(rules.map((rule) => rule.propertyName))) {
+    const own = rules.filter((rule) => rule.propertyName === name);
+    const conditions = own.filter((rule) => rule.type === 'conditionalValidation');
+    const isNullable = conditions.some((rule) => rule.name === 'isOptional');
+    if (conditions.length === 0) required.push(name);
+    properties[name] = withDocumentation(propertySchema(own, isNullable), documented[name]);
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+function propertySchema(rules: ValidationRule[], isNullable: boolean): JsonSchema {
+  const schema: JsonSchema = {};
+  const items: JsonSchema = {};
+  for (const rule of rules) {
+    const describe = rule.name ? CONSTRAINT_SCHEMAS[rule.name] : undefined;
+    if (describe) Object.assign(rule.each ? items : schema, describe(rule.constraints ?? []));
+  }
+  if (Object.keys(items).length > 0) schema.items = items;
+  if (!isNullable) return schema;
+  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
+  return schema;
+}
+
+function withDocumentation(schema: JsonSchema, documented: Record<string, unknown> | undefined): JsonSchema {
+  if (typeof documented?.description === 'string') schema.description = documented.description;
+  if (documented?.default !== undefined) schema.default = documented.default;
+  return schema;
+}
+
+/** Each property's OpenAPI metadata: the plugin's (a parent class's first) overlaid by explicit @ApiProperty options. */
+function openApiProperties(dto: new () => object): Record<string, Record<string, unknown>> {
+  const chain: (new () => object)[] = [];
+  for (let current: unknown = dto; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+    chain.unshift(current as new () => object);
+  }
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const type of chain) {
+    const factory: unknown = Object.getOwnPropertyDescriptor(type, PLUGIN_METADATA)?.value;
+    const plugin = typeof factory === 'function' ? (factory.call(type) as Record<string, Record<string, unknown>>) : {};
+    for (const [name, options] of Object.entries(plugin)) properties[name] = { ...properties[name], ...options };
+  }
+  for (const name of Object.keys(properties).concat(ownPropertyNames(dto))) {
+    const explicit: unknown = Reflect.getMetadata(API_PROPERTIES, dto.prototype, name);
+    if (explicit && typeof explicit === 'object') properties[name] = { ...properties[name], ...explicit };
+  }
+  return properties;
+}
+
+/** The properties class-validator knows, so explicit @ApiProperty metadata is found without the plugin too. */
+function ownPropertyNames(dto: new () => object): string[] {
+  return (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[]).map((rule) => rule.propertyName);
+}
