@@ -4,9 +4,6 @@
 /** The bounds each request body of the admin API puts on its properties, by schema and property name. */
 export const bounds = {
   "CreateKeyDto": {
-    "endpointIds": {
-      "maxItems": 1000
-    },
     "rateLimitPerMinute": {
       "minimum": 1,
       "maximum": 2147483647
@@ -18,6 +15,9 @@ export const bounds = {
     "rateLimitPerDay": {
       "minimum": 1,
       "maximum": 2147483647
+    },
+    "endpointIds": {
+      "maxItems": 1000
     },
     "name": {
       "minLength": 1,
@@ -25,9 +25,6 @@ export const bounds = {
     }
   },
   "UpdateKeyDto": {
-    "endpointIds": {
-      "maxItems": 1000
-    },
     "rateLimitPerMinute": {
       "minimum": 1,
       "maximum": 2147483647
@@ -39,6 +36,9 @@ export const bounds = {
     "rateLimitPerDay": {
       "minimum": 1,
       "maximum": 2147483647
+    },
+    "endpointIds": {
+      "maxItems": 1000
     },
     "name": {
       "minLength": 1,
@@ -46,13 +46,6 @@ export const bounds = {
     }
   },
   "CreateEndpointDto": {
-    "path": {
-      "maxLength": 300
-    },
-    "cacheDurationSeconds": {
-      "minimum": 1,
-      "maximum": 2592000
-    },
     "rateLimitPerMinute": {
       "minimum": 1,
       "maximum": 2147483647
@@ -64,6 +57,13 @@ export const bounds = {
     "rateLimitPerDay": {
       "minimum": 1,
       "maximum": 2147483647
+    },
+    "path": {
+      "maxLength": 300
+    },
+    "cacheDurationSeconds": {
+      "minimum": 1,
+      "maximum": 2592000
     },
     "timeoutSeconds": {
       "minimum": 1,
@@ -81,13 +81,6 @@ export const bounds = {
     }
   },
   "UpdateEndpointDto": {
-    "path": {
-      "maxLength": 300
-    },
-    "cacheDurationSeconds": {
-      "minimum": 1,
-      "maximum": 2592000
-    },
     "rateLimitPerMinute": {
       "minimum": 1,
       "maximum": 2147483647
@@ -99,6 +92,13 @@ export const bounds = {
     "rateLimitPerDay": {
       "minimum": 1,
       "maximum": 2147483647
+    },
+    "path": {
+      "maxLength": 300
+    },
+    "cacheDurationSeconds": {
+      "minimum": 1,
+      "maximum": 2592000
     },
     "timeoutSeconds": {
       "minimum": 1,
