@@ -1,4 +1,4 @@
-import { cacheKey, canonicalJson, type CacheKeyParts } from './cache-key';
+import { cacheKey, canonicalJson, type CacheKeyParts, fieldsFingerprint } from './cache-key';
 
 const base: CacheKeyParts = {
   endpointId: '11111111-1111-4111-8111-111111111111',
@@ -8,12 +8,15 @@ const base: CacheKeyParts = {
   temperature: 0.7,
   maxTokens: 1024,
   customParameters: { size: '1024x1024', quality: 'high' },
+  fields: fieldsFingerprint({ inputFields: [{ name: 'text', defaultValue: null }], outputFields: [] }),
   body: { text: 'hello', options: { a: 1, b: [1, { y: 2, x: 1 }] } },
 };
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: { z: 0, y: null } } })).toBe('{"a":{"c":{"y":null,"z":0},"d":[2,1]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: { z: 0, y: null } } })).toBe(
+      '{"a":{"c":{"y":null,"z":0},"d":[2,1]},"b":1}',
+    );
   });
 
   it('renders a missing body as null', () => {
@@ -30,6 +33,23 @@ describe('canonicalJson', () => {
     expect(canonicalJson(0)).toBe('0');
     expect(canonicalJson('')).toBe('""');
     expect(canonicalJson(false)).toBe('false');
+  });
+});
+
+describe('fieldsFingerprint', () => {
+  it('is the same for the same fields in any key order, and differs for other fields', () => {
+    const fields = {
+      inputFields: [{ name: 'text', maxLength: 10 }],
+      outputFields: [{ name: 'summary', dataType: 'string' }],
+    };
+    expect(fieldsFingerprint(fields)).toMatch(/^[0-9a-f]{64}$/);
+    expect(
+      fieldsFingerprint({
+        outputFields: [{ dataType: 'string', name: 'summary' }],
+        inputFields: [{ maxLength: 10, name: 'text' }],
+      }),
+    ).toBe(fieldsFingerprint(fields));
+    expect(fieldsFingerprint({ ...fields, outputFields: [] })).not.toBe(fieldsFingerprint(fields));
   });
 });
 
@@ -57,6 +77,10 @@ describe('cacheKey', () => {
     ['temperature', { temperature: 0.2 }],
     ['max tokens', { maxTokens: 10 }],
     ['custom parameters', { customParameters: { size: '512x512', quality: 'high' } }],
+    [
+      'fields',
+      { fields: fieldsFingerprint({ inputFields: [{ name: 'text', defaultValue: 'changed' }], outputFields: [] }) },
+    ],
     ['body value', { body: { text: 'hello!', options: base.body && (base.body as { options: unknown }).options } }],
     ['extra body field', { body: { ...(base.body as object), extra: true } }],
     ['array order', { body: { text: 'hello', options: { a: 1, b: [{ y: 2, x: 1 }, 1] } } }],

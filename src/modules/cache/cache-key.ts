@@ -11,6 +11,11 @@ export interface CacheKeyParts {
   temperature: number;
   maxTokens: number;
   customParameters: Record<string, unknown>;
+  /**
+   * The endpoint's input and output field definitions, in any stable text form (see `fieldsFingerprint`): defaults
+   * and output fields shape the answer, so a changed field never serves an answer made before it.
+   */
+  fields: string;
   /** The complete request body, as sent. */
   body: unknown;
 }
@@ -20,15 +25,27 @@ export function canonicalJson(value: unknown): string {
   return stringify(value ?? null) ?? 'null';
 }
 
+/** A short stable text of field definitions for `CacheKeyParts.fields`: the hash of their canonical JSON. */
+export function fieldsFingerprint(fields: unknown): string {
+  return hash('sha256', canonicalJson(fields), 'hex');
+}
+
 /**
  * `resp:<endpointId>:<sha256>`: the endpoint id stays readable (an endpoint's entries can be found and removed), and
- * the hash covers the prompt id and version, the model settings and the canonical body, so a new prompt version, a
- * changed setting or any other input never serves an old answer. Bodies never appear in key names.
+ * the hash covers the prompt id and version, the model settings, the endpoint's fields and the canonical body, so a
+ * new prompt version, a changed setting or field, or any other input never serves an old answer. Bodies never appear
+ * in key names.
  */
 export function cacheKey(parts: CacheKeyParts): string {
   const material = canonicalJson({
     prompt: [parts.promptId, parts.promptVersion],
-    model: { llmModel: parts.llmModel, temperature: parts.temperature, maxTokens: parts.maxTokens, customParameters: parts.customParameters },
+    model: {
+      llmModel: parts.llmModel,
+      temperature: parts.temperature,
+      maxTokens: parts.maxTokens,
+      customParameters: parts.customParameters,
+    },
+    fields: parts.fields,
     body: parts.body,
   });
   return `resp:${parts.endpointId}:${hash('sha256', material, 'hex')}`;
