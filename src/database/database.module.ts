@@ -1,6 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ClsModule } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppLogger } from '../common/logging/app-logger';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -8,7 +7,7 @@ import { dataSourceOptions, runMigrations } from './data-source';
 import { databaseOutageWarning } from './database-outage-warning';
 import { DatabaseShutdown } from './database-shutdown';
 import { EmbeddedDatabase } from './embedded-database';
-import { transactionPlugin } from './transactions';
+import { TransactionHost } from './transactions';
 
 @Injectable()
 class DatabaseCloser implements OnApplicationShutdown {
@@ -66,9 +65,7 @@ export class DatabaseModule {
             return dataSource;
           },
         }),
-        // No middleware, guard or interceptor sets up a context per request: a transaction opens one when it starts, so
-        // requests that write nothing (execution) pay nothing, and the CLI, MCP calls and background jobs need no setup.
-        ClsModule.forRoot({ global: true, plugins: [transactionPlugin()] }),
+        TransactionsModule,
       ],
       providers: [DatabaseCloser],
     };
@@ -78,3 +75,8 @@ export class DatabaseModule {
 @Global()
 @Module({})
 class CoreProvidersModule {}
+
+/** The ambient transactions, to every module: their repositories query through them. */
+@Global()
+@Module({ providers: [TransactionHost], exports: [TransactionHost] })
+class TransactionsModule {}

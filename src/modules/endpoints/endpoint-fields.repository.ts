@@ -1,15 +1,14 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { In, Repository } from 'typeorm';
 import { InputFieldEntity, OutputFieldEntity } from './endpoint-field.entity';
+import { TransactionHost } from '../../database/transactions';
 
 export type InputFieldValues = Omit<InputFieldEntity, 'id' | 'tenantId' | 'endpointId' | 'createdAt'>;
 export type OutputFieldValues = Omit<OutputFieldEntity, 'id' | 'tenantId' | 'endpointId' | 'createdAt'>;
 
 @Injectable()
 export class EndpointFieldsRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost) {}
 
   /** The open transaction's, when there is one (as for outputs). */
   private get inputs(): Repository<InputFieldEntity> {

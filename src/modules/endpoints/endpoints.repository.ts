@@ -1,8 +1,7 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, IsNull, Repository } from 'typeorm';
 import { EndpointEntity, Visibility } from './endpoint.entity';
+import { TransactionHost } from '../../database/transactions';
 
 export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'>;
 
@@ -15,7 +14,7 @@ export interface EndpointFilter {
 
 @Injectable()
 export class EndpointsRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost) {}
 
   /** The open transaction's, when there is one. */
   private get endpoints(): Repository<EndpointEntity> {

@@ -1,9 +1,8 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
 import type { ExecutionSource, NewExecutionLog } from './new-execution-log';
+import { TransactionHost } from '../../database/transactions';
 
 /**
  * A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) and its large fields
@@ -67,7 +66,7 @@ const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId"
 
 @Injectable()
 export class ExecutionLogsRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost) {}
 
   /** The open transaction's, when there is one. */
   private get logs(): Repository<ExecutionLogEntity> {

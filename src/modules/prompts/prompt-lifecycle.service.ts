@@ -1,11 +1,10 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '../../common/errors/app-error';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import type { PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
 import { PromptsService } from './prompts.service';
+import { TransactionHost } from '../../database/transactions';
 
 /**
  * The prompt status transitions (promote, demote, archive, set-default). Each runs in one transaction, so its writes
@@ -19,7 +18,7 @@ export class PromptLifecycleService {
   constructor(
     private readonly prompts: PromptsService,
     private readonly endpoints: EndpointsService,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost,
   ) {}
 
   promote(tenantId: string, id: string): Promise<PromptResponse> {

@@ -1,9 +1,8 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Not, Repository } from 'typeorm';
 import type { PromptStatus } from './executable-prompt';
 import { PromptEntity } from './prompt.entity';
+import { TransactionHost } from '../../database/transactions';
 
 export type PromptValues = Omit<PromptEntity, 'id' | 'tenantId' | 'endpointId' | 'createdAt' | 'updatedAt'>;
 
@@ -14,7 +13,7 @@ export interface PromptFilter {
 
 @Injectable()
 export class PromptsRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost) {}
 
   /** The open transaction's, when there is one. */
   private get prompts(): Repository<PromptEntity> {

@@ -1,5 +1,3 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -17,6 +15,7 @@ import { copyName, slugify } from './prompt-naming';
 import { nameTaken, promptNotFound } from './prompts.errors';
 import { PromptFilter, PromptsRepository, PromptValues } from './prompts.repository';
 import { TemplateService } from './template/template.service';
+import { TransactionHost } from '../../database/transactions';
 
 /** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
 const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
@@ -53,7 +52,7 @@ export class PromptsService {
     private readonly versions: VersionsService,
     private readonly models: ModelsService,
     private readonly templates: TemplateService,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost,
     bus: InvalidationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {

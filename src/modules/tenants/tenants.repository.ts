@@ -1,13 +1,12 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
 import { Plan, TenantEntity } from './tenant.entity';
+import { TransactionHost } from '../../database/transactions';
 
 /** Tenants are the scope of everything else, so this is the one repository not scoped by tenant. */
 @Injectable()
 export class TenantsRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost) {}
 
   /** The open transaction's, when there is one. */
   private get tenants(): Repository<TenantEntity> {

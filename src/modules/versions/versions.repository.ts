@@ -1,14 +1,13 @@
-import { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual, Repository } from 'typeorm';
 import { PromptVersionEntity } from './prompt-version.entity';
+import { TransactionHost } from '../../database/transactions';
 
 export type NewVersionValues = Omit<PromptVersionEntity, 'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt'>;
 
 @Injectable()
 export class VersionsRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {}
+  constructor(private readonly txHost: TransactionHost) {}
 
   /** The open transaction's, when there is one. */
   private get versions(): Repository<PromptVersionEntity> {

@@ -1,5 +1,3 @@
-import { Propagation, TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/app-error';
 import type { Plan } from '../tenants/tenant.entity';
@@ -8,6 +6,7 @@ import { type PromptVersion, toPromptVersion } from './prompt-version';
 import type { VersionStatus } from './prompt-version.entity';
 import { compareVersions, VersionComparison, VersionContent } from './version-compare';
 import { VersionsRepository } from './versions.repository';
+import { TransactionHost } from '../../database/transactions';
 
 /** Versions kept active per prompt; null is unlimited. */
 export const VERSION_HISTORY_LIMITS: Record<Plan, number | null> = { free: 10, pro: 50, enterprise: null };
@@ -23,7 +22,7 @@ export class VersionsService {
   constructor(
     private readonly versions: VersionsRepository,
     private readonly tenants: TenantsService,
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly txHost: TransactionHost,
   ) {}
 
   /** The tenant's version history limit. Read it before opening the transaction that appends: its locks are held less. */
@@ -39,7 +38,7 @@ export class VersionsService {
    * (prompt_id, version_number) backs it up. Versions past the plan's limit are archived, never deleted.
    */
   append(tenantId: string, promptId: string, versionNumber: number, version: NewVersion, historyLimit: number | null): Promise<PromptVersion> {
-    return this.txHost.withTransaction(Propagation.Mandatory, async () => {
+    return this.txHost.withinTransaction(async () => {
       const saved = await this.versions.insert(tenantId, promptId, versionNumber, {
         ...version.content,
         status: version.status,
