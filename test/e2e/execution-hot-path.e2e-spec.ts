@@ -6,7 +6,7 @@ import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**
- * The execution hot path keeps keys, endpoint definitions and resolved prompts in memory (issue 8), so these tests
+ * The execution hot path keeps keys, endpoint definitions and resolved prompts in memory, so these tests
  * prove both halves: a warm call touches no table but the batched log insert, and every change an admin makes is
  * seen by the very next call.
  */

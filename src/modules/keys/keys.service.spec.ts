@@ -39,7 +39,7 @@ function setup() {
     unused<TenantsService>('tenants'),
     unused<EndpointsService>('endpoints'),
     new LocalBus(),
-    new DatabaseShutdown(),
+    new DatabaseShutdown(logger),
     logger,
   );
   const pending = (service as unknown as { pendingLastUsed: Map<string, Date> }).pendingLastUsed;

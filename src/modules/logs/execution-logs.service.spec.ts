@@ -54,7 +54,7 @@ describe('ExecutionLogsService.record and flushWithin', () => {
       repository as unknown as ExecutionLogsRepository,
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
-      new DatabaseShutdown(),
+      new DatabaseShutdown(logger),
     );
   });
 
