@@ -48,15 +48,30 @@ async function measure(label: string, step: () => Promise<unknown> | unknown): P
   samples.sort((x, y) => x - y);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))].toFixed(1);
   const mean = (samples.reduce((sum, value) => sum + value, 0) / samples.length).toFixed(1);
-  console.log(`${label.padEnd(52)} mean ${mean.padStart(7)} µs   p50 ${at(0.5).padStart(7)} µs   p99 ${at(0.99).padStart(7)} µs`);
+  console.log(
+    `${label.padEnd(52)} mean ${mean.padStart(7)} µs   p50 ${at(0.5).padStart(7)} µs   p99 ${at(0.99).padStart(7)} µs`,
+  );
 }
 
 async function main(): Promise<void> {
   const keyId = randomUUID();
   const endpointId = randomUUID();
   const body = { text: 'x'.repeat(900), options: { language: 'en', tone: 'friendly', tags: ['a', 'b', 'c'] } };
-  const keyParts = { endpointId, promptId: randomUUID(), promptVersion: 3, llmModel: 'gpt-4o-mini', temperature: 0.7, maxTokens: 1024, customParameters: {}, body };
-  const entry = { body: { summary: 'y'.repeat(500) }, rawResponse: 'y'.repeat(500), parsedOutput: { summary: 'y'.repeat(500) } };
+  const keyParts = {
+    endpointId,
+    promptId: randomUUID(),
+    promptVersion: 3,
+    llmModel: 'gpt-4o-mini',
+    temperature: 0.7,
+    maxTokens: 1024,
+    customParameters: {},
+    body,
+  };
+  const entry = {
+    body: { summary: 'y'.repeat(500) },
+    rawResponse: 'y'.repeat(500),
+    parsedOutput: { summary: 'y'.repeat(500) },
+  };
   console.log(`${ITERATIONS} sequential iterations per step\n`);
 
   await measure('cache key (canonical JSON + sha256, ~1 KB body)', () => cacheKey(keyParts));

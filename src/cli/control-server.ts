@@ -50,21 +50,27 @@ export class ControlServer {
 }
 
 /** Sends a command to the running service; undefined when no service listens on the socket. */
-export async function sendToRunningService(dataDir: string, argv: string[]): Promise<{ exitCode: number; stdout: string[]; stderr: string[] } | undefined> {
+export async function sendToRunningService(
+  dataDir: string,
+  argv: string[],
+): Promise<{ exitCode: number; stdout: string[]; stderr: string[] } | undefined> {
   const socketPath = controlSocketPath(dataDir);
   if (!fs.existsSync(socketPath)) return undefined;
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const request = http.request(
+      { socketPath, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     request.on('error', (error: NodeJS.ErrnoException) =>
       error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? resolve(undefined) : reject(error),
     );

@@ -19,9 +19,14 @@ async function main(argv: string[]): Promise<number> {
   if (!result) {
     const holder = config.databaseUrl ? undefined : EmbeddedDatabase.holder(config.dataDir);
     if (holder !== undefined) {
-      throw new Error(`The service (process ${holder}) holds ${config.dataDir} but its control socket does not answer; try again once it has started`);
+      throw new Error(
+        `The service (process ${holder}) holds ${config.dataDir} but its control socket does not answer; try again once it has started`,
+      );
     }
-    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'], abortOnError: false });
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), {
+      logger: ['error'],
+      abortOnError: false,
+    });
     try {
       result = await runCliCommand(app, argv);
     } finally {

@@ -10,7 +10,9 @@ const withRedis = redisUrl ? describe : describe.skip;
 
 /** This instance's connections in CLIENT LIST (name, last command), by the connection name the service sets. */
 async function connectionsOf(observer: RedisClient, name: string): Promise<{ name: string; cmd: string }[]> {
-  const list = String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'normal'])) + String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']));
+  const list =
+    String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'normal'])) +
+    String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']));
   return list
     .split('\n')
     .map((line) => Object.fromEntries(line.split(' ').map((field) => field.split('=') as [string, string])))
@@ -24,7 +26,9 @@ withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)',
   let name: string;
 
   beforeAll(async () => {
-    observer = createRedisClient(redisUrl!, 'promptgate-connections-observer', { write: () => undefined } as unknown as AppLogger);
+    observer = createRedisClient(redisUrl!, 'promptgate-connections-observer', {
+      write: () => undefined,
+    } as unknown as AppLogger);
     await whenReady(observer);
     t = await createTestApp({ redisUrl });
     name = t.app.get(RedisConnection).name;
@@ -41,7 +45,10 @@ withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)',
     // An execution reads the cache and counts rate limits; a key change publishes on the bus.
     await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({}).expect(200);
     await t.http.get('/health/ready').expect(200);
-    expect((await connectionsOf(observer, name)).map((connection) => connection.name).sort()).toEqual([name, `${name}-subscriber`]);
+    expect((await connectionsOf(observer, name)).map((connection) => connection.name).sort()).toEqual([
+      name,
+      `${name}-subscriber`,
+    ]);
   });
 
   it('answers /health/ready by pinging the client that serves requests', async () => {

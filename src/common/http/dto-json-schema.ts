@@ -88,7 +88,11 @@ function withDocumentation(schema: JsonSchema, documented: Record<string, unknow
 /** Each property's OpenAPI metadata: the plugin's (a parent class's first) overlaid by explicit @ApiProperty options. */
 function openApiProperties(dto: new () => object): Record<string, Record<string, unknown>> {
   const chain: (new () => object)[] = [];
-  for (let current: unknown = dto; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = dto;
+    typeof current === 'function' && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     chain.unshift(current as new () => object);
   }
   const properties: Record<string, Record<string, unknown>> = {};
@@ -106,5 +110,7 @@ function openApiProperties(dto: new () => object): Record<string, Record<string,
 
 /** The properties class-validator knows, so explicit @ApiProperty metadata is found without the plugin too. */
 function ownPropertyNames(dto: new () => object): string[] {
-  return (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[]).map((rule) => rule.propertyName);
+  return (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[]).map(
+    (rule) => rule.propertyName,
+  );
 }

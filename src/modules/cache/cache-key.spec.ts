@@ -13,7 +13,9 @@ const base: CacheKeyParts = {
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps array order', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: { z: 0, y: null } } })).toBe('{"a":{"c":{"y":null,"z":0},"d":[2,1]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, 1], c: { z: 0, y: null } } })).toBe(
+      '{"a":{"c":{"y":null,"z":0},"d":[2,1]},"b":1}',
+    );
   });
 
   it('renders a missing body as null', () => {

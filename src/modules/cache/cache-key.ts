@@ -28,7 +28,12 @@ export function canonicalJson(value: unknown): string {
 export function cacheKey(parts: CacheKeyParts): string {
   const material = canonicalJson({
     prompt: [parts.promptId, parts.promptVersion],
-    model: { llmModel: parts.llmModel, temperature: parts.temperature, maxTokens: parts.maxTokens, customParameters: parts.customParameters },
+    model: {
+      llmModel: parts.llmModel,
+      temperature: parts.temperature,
+      maxTokens: parts.maxTokens,
+      customParameters: parts.customParameters,
+    },
     body: parts.body,
   });
   return `resp:${parts.endpointId}:${hash('sha256', material, 'hex')}`;

@@ -7,7 +7,13 @@ import { cacheKey } from '../cache/cache-key';
 import { ResponseCacheService } from '../cache/response-cache.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { customParametersProblems } from '../llm/call-settings';
-import { type ImageResult, InvalidLlmOutputError, type LlmClient, type TextResult, type TokenUsage } from '../llm/llm-client';
+import {
+  type ImageResult,
+  InvalidLlmOutputError,
+  type LlmClient,
+  type TextResult,
+  type TokenUsage,
+} from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
 import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
@@ -17,10 +23,24 @@ import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { PromptsService } from '../prompts/prompts.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
-import { type CacheStatus, type ExecutionAttempt, type ExecutionOutcome, failedAttempt, loggableInputs, toExecutionLog } from './execution-outcome';
+import {
+  type CacheStatus,
+  type ExecutionAttempt,
+  type ExecutionOutcome,
+  failedAttempt,
+  loggableInputs,
+  toExecutionLog,
+} from './execution-outcome';
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
 import { validateInputs, ValidatedInputs } from './input-validation';
-import { conformOutput, imageOutputField, imageSettingsOf, type OutputSchema, outputSchemaOf, rawOutputOf } from './output-schema';
+import {
+  conformOutput,
+  imageOutputField,
+  imageSettingsOf,
+  type OutputSchema,
+  outputSchemaOf,
+  rawOutputOf,
+} from './output-schema';
 
 export interface ExecutionCall {
   principal: Principal;
@@ -91,20 +111,41 @@ export class ExecutionService {
    * execution body with what the log row records of the run, and the row's id: its row is written before the answer
    * (within LOG_WRITE_WAIT_MS), so GET /admin/v1/logs/{id} finds it right away.
    */
-  async testRun(principal: Principal, endpointId: string, promptId: string, inputs: unknown, requestId: string): Promise<TestRunResponse> {
+  async testRun(
+    principal: Principal,
+    endpointId: string,
+    promptId: string,
+    inputs: unknown,
+    requestId: string,
+  ): Promise<TestRunResponse> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
-    const { outcome, log, logId } = await this.runLogged({ principal, definition, source: 'TestPage', requestId, body: inputs, prompt: { id: promptId } });
+    const { outcome, log, logId } = await this.runLogged({
+      principal,
+      definition,
+      source: 'TestPage',
+      requestId,
+      body: inputs,
+      prompt: { id: promptId },
+    });
     if (outcome.status === 'error') throw outcome.error;
     await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
     return toTestRunResponse(outcome.body, log, logId);
   }
 
   /** Runs the call and records its log row (exactly one, whatever the outcome). */
-  private async runLogged(call: ExecutionCall): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
+  private async runLogged(
+    call: ExecutionCall,
+  ): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
     const { endpoint, inputFields } = call.definition;
     const outcome = await this.outcomeOf(call);
     const { principal, source, requestId } = call;
-    const log = toExecutionLog(outcome, { principal, endpointId: endpoint.id, source, requestId, inputs: loggableInputs(call.body, inputFields) });
+    const log = toExecutionLog(outcome, {
+      principal,
+      endpointId: endpoint.id,
+      source,
+      requestId,
+      inputs: loggableInputs(call.body, inputFields),
+    });
     return { outcome, log, logId: this.logs.record(log) };
   }
 
@@ -116,13 +157,29 @@ export class ExecutionService {
     let cache: CacheStatus | null = null;
     let renderedPrompt: string | null = null;
     const attempts: ExecutionAttempt[] = [];
-    const detail = () => ({ startedAt: clock.startedAt, latencyMs: Math.round(clock.elapsedMs()), prompt, cache, renderedPrompt, attempts });
-    const failed = (error: unknown, rawResponse: string | null = null): ExecutionOutcome => ({ status: 'error', error, ...detail(), rawResponse, parsedOutput: null });
+    const detail = () => ({
+      startedAt: clock.startedAt,
+      latencyMs: Math.round(clock.elapsedMs()),
+      prompt,
+      cache,
+      renderedPrompt,
+      attempts,
+    });
+    const failed = (error: unknown, rawResponse: string | null = null): ExecutionOutcome => ({
+      status: 'error',
+      error,
+      ...detail(),
+      rawResponse,
+      parsedOutput: null,
+    });
     try {
       const inputs = validateInputs(call.body, call.definition.inputFields, this.config.maxImageBytes);
       prompt = await this.promptOf(call);
       // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
-      const key = call.cache && endpoint.cacheEnabled ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body }) : null;
+      const key =
+        call.cache && endpoint.cacheEnabled
+          ? cacheKey({ endpointId: endpoint.id, ...settingsOf(prompt), body: call.body })
+          : null;
       if (call.cache) cache = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
       if (cache === 'MISS') {
         const hit = await this.responses.get(key!);
@@ -131,7 +188,13 @@ export class ExecutionService {
         if (hit) {
           cache = 'HIT';
           renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
-          return { status: 'success', body: hit.body, ...detail(), rawResponse: hit.rawResponse, parsedOutput: hit.parsedOutput };
+          return {
+            status: 'success',
+            body: hit.body,
+            ...detail(),
+            rawResponse: hit.rawResponse,
+            parsedOutput: hit.parsedOutput,
+          };
         }
       }
       renderedPrompt = await this.render(prompt, inputs);
@@ -139,7 +202,13 @@ export class ExecutionService {
       attempts.push(generation.attempt);
       if (!generation.ok) return failed(generation.error, generation.rawResponse);
       const { body, rawResponse, parsedOutput } = generation;
-      if (key) await this.responses.set(endpoint.id, key, { body, renderedPrompt, rawResponse, parsedOutput }, endpoint.cacheDurationSeconds);
+      if (key)
+        await this.responses.set(
+          endpoint.id,
+          key,
+          { body, renderedPrompt, rawResponse, parsedOutput },
+          endpoint.cacheDurationSeconds,
+        );
       return { status: 'success', body, ...detail(), rawResponse, parsedOutput };
     } catch (error) {
       return failed(error);
@@ -154,7 +223,13 @@ export class ExecutionService {
    * The LLM call: text (raw or structured) or images. A prompt that cannot call its model (unknown model, provider
    * not configured, settings out of bounds) throws before any attempt.
    */
-  private async generate(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs, renderedPrompt: string, clock: ExecutionClock): Promise<Generation> {
+  private async generate(
+    call: ExecutionCall,
+    prompt: ExecutablePrompt,
+    inputs: ValidatedInputs,
+    renderedPrompt: string,
+    clock: ExecutionClock,
+  ): Promise<Generation> {
     const { endpoint, outputFields } = call.definition;
     const model = this.models.find(prompt.llmModel);
     if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
@@ -177,7 +252,10 @@ export class ExecutionService {
    * before a rule existed (or an image field's defaults) cannot run out of bounds. Such a prompt cannot run: 422.
    */
   private assertSettingsInBounds(settings: Record<string, unknown>, imageEndpoint: boolean): void {
-    const problems = customParametersProblems(settings, { imageEndpoint, maxImagesPerCall: this.config.maxImagesPerCall });
+    const problems = customParametersProblems(settings, {
+      imageEndpoint,
+      maxImagesPerCall: this.config.maxImagesPerCall,
+    });
     if (problems.length > 0) throw new PromptError(`The prompt's settings are out of bounds: ${problems.join('; ')}`);
   }
 
@@ -191,7 +269,9 @@ export class ExecutionService {
   private clientOf(model: ModelInfo): LlmClient {
     const provider = this.models.provider(model.provider);
     if (!provider?.configured) {
-      throw new UpstreamError(`The provider '${model.provider}' of model '${model.id}' is not configured on this server`);
+      throw new UpstreamError(
+        `The provider '${model.provider}' of model '${model.id}' is not configured on this server`,
+      );
     }
     return this.llm.clientFor(provider);
   }
@@ -232,12 +312,27 @@ export class ExecutionService {
     const costUsd = this.models.costOf(model.id, result.usage);
     if (!schema) {
       const parsedOutput = rawOutputOf(result.text);
-      return { ok: true, body: parsedOutput, rawResponse: result.text, parsedOutput, attempt: succeededAttempt(model.id, latencyMs, result.usage, costUsd) };
+      return {
+        ok: true,
+        body: parsedOutput,
+        rawResponse: result.text,
+        parsedOutput,
+        attempt: succeededAttempt(model.id, latencyMs, result.usage, costUsd),
+      };
     }
     const conformance = conformOutput(result.object, outputFields);
     if (!conformance.ok) {
-      const error = new InvalidLlmOutputError(`The model's answer does not match the output fields: ${conformance.problem}`, result.text, result.usage);
-      return { ok: false, error, rawResponse: result.text, attempt: failedAttempt(model.id, latencyMs, error, result.usage, costUsd) };
+      const error = new InvalidLlmOutputError(
+        `The model's answer does not match the output fields: ${conformance.problem}`,
+        result.text,
+        result.usage,
+      );
+      return {
+        ok: false,
+        error,
+        rawResponse: result.text,
+        attempt: failedAttempt(model.id, latencyMs, error, result.usage, costUsd),
+      };
     }
     const attempt = succeededAttempt(model.id, latencyMs, result.usage, costUsd);
     return { ok: true, body: conformance.value, rawResponse: result.text, parsedOutput: conformance.value, attempt };
@@ -258,12 +353,20 @@ export class ExecutionService {
         client.generateImage({ model: model.id, prompt: renderedPrompt, settings, abortSignal }),
       );
     } catch (error) {
-      return { ok: false, error, rawResponse: null, attempt: failedAttempt(model.id, elapsedSince(startedMs), error, NO_USAGE, null) };
+      return {
+        ok: false,
+        error,
+        rawResponse: null,
+        attempt: failedAttempt(model.id, elapsedSince(startedMs), error, NO_USAGE, null),
+      };
     }
     const costUsd = this.models.costOf(model.id, { ...result.usage, images: result.images.length });
     const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
     // The log keeps what was generated without the image bytes (megabytes of base64 per row).
-    const summary = result.images.map((image) => ({ revisedPrompt: image.revisedPrompt, base64Length: image.base64Data.length }));
+    const summary = result.images.map((image) => ({
+      revisedPrompt: image.revisedPrompt,
+      base64Length: image.base64Data.length,
+    }));
     const body: ImageExecutionBody = { generatedImages: result.images, usage };
     return {
       ok: true,
@@ -275,7 +378,12 @@ export class ExecutionService {
   }
 }
 
-function succeededAttempt(llmModel: string, latencyMs: number, usage: TokenUsage, costUsd: number | null): ExecutionAttempt {
+function succeededAttempt(
+  llmModel: string,
+  latencyMs: number,
+  usage: TokenUsage,
+  costUsd: number | null,
+): ExecutionAttempt {
   return { llmModel, latencyMs, outcome: 'success', httpStatus: null, errorMessage: null, usage, costUsd };
 }
 

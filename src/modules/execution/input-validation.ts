@@ -51,7 +51,12 @@ export function validateInputs(body: unknown, fields: InputFieldRule[], maxImage
 
 function checkValue(field: InputFieldRule, dataType: JsonDataType, value: unknown): void {
   if (!matchesDataType(value, dataType)) fail(field, `must be ${dataTypeName(dataType)}`);
-  if (typeof value === 'string' && field.maxLength !== null && value.length > field.maxLength && characterCount(value) > field.maxLength) {
+  if (
+    typeof value === 'string' &&
+    field.maxLength !== null &&
+    value.length > field.maxLength &&
+    characterCount(value) > field.maxLength
+  ) {
     fail(field, `must be at most ${field.maxLength} characters`);
   }
   if (typeof value === 'number') checkBounds(field, value);

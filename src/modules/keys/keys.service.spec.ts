@@ -33,7 +33,9 @@ function unused<T>(name: string): T {
 function setup() {
   const repository = new FakeKeysRepository();
   const warnings: string[] = [];
-  const logger = { write: (level: string, message: string) => level === 'warn' && warnings.push(message) } as unknown as AppLogger;
+  const logger = {
+    write: (level: string, message: string) => level === 'warn' && warnings.push(message),
+  } as unknown as AppLogger;
   const service = new KeysService(
     repository as unknown as KeysRepository,
     unused<TenantsService>('tenants'),
@@ -55,7 +57,9 @@ describe('KeysService last-use flush', () => {
     repository.failing = true;
     await expect(service.flushLastUsed()).resolves.toBeUndefined();
     expect(repository.written).toEqual([]);
-    expect(warnings).toEqual([expect.stringContaining('Last-use times of 2 keys not written, kept for the next flush')]);
+    expect(warnings).toEqual([
+      expect.stringContaining('Last-use times of 2 keys not written, kept for the next flush'),
+    ]);
 
     // k2 used again meanwhile: its newer time wins over the refused one.
     const later = new Date('2026-01-01T00:00:05Z');

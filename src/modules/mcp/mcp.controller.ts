@@ -38,12 +38,17 @@ export class McpController {
   }
 
   @Post()
-  async handle(@Req() request: RawCarrier<AuthenticatedRequest>, @Res() response: RawCarrier<HttpResponseLike>): Promise<void> {
+  async handle(
+    @Req() request: RawCarrier<AuthenticatedRequest>,
+    @Res() response: RawCarrier<HttpResponseLike>,
+  ): Promise<void> {
     const principal = request.principal!;
     const rawRequest = (request.raw ?? request) as unknown as IncomingMessage;
     const rawResponse = (response.raw ?? response) as unknown as ServerResponse;
     const toolCalls = new Set(toolCallIdsIn(request.body));
-    const limits = new McpRequestLimits(this.limiter, principal, (decision) => this.reportLimits(rawResponse, decision));
+    const limits = new McpRequestLimits(this.limiter, principal, (decision) =>
+      this.reportLimits(rawResponse, decision),
+    );
     if (toolCalls.size === 0) await limits.admitRequest();
     const server = this.servers.build(principal, this.tools, limits);
     const { StreamableHTTPServerTransport } = mcpSdk();
@@ -85,6 +90,10 @@ export class McpController {
 
   private methodNotAllowed(response: HttpResponseLike) {
     setHeader(response, 'Allow', 'POST');
-    return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' }, id: null };
+    return {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' },
+      id: null,
+    };
   }
 }
