@@ -40,9 +40,10 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error) => {
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
     const known = error instanceof ConfigError || error instanceof DataDirInUseError;
-    process.stderr.write(`${known ? error.message : `Error: ${error?.message ?? error}`}\n`);
+    process.stderr.write(`${known ? message : `Error: ${message}`}\n`);
     process.exit(1);
   },
 );

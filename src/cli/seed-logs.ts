@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     await insertRows(db, noise, rows - mainRows, days);
     const inserted = Date.now();
     await db.query('VACUUM ANALYZE execution_logs');
-    const [{ total }] = await db.query('SELECT count(*)::int AS total FROM execution_logs');
+    const [{ total }] = await db.query<{ total: number }[]>('SELECT count(*)::int AS total FROM execution_logs');
     process.stdout.write(
       [
         `Inserted ${rows} rows in ${((inserted - started) / 1000).toFixed(1)} s, VACUUM ANALYZE ${((Date.now() - inserted) / 1000).toFixed(1)} s; execution_logs now holds ${total} rows.`,
@@ -195,8 +195,8 @@ async function measure(
 
 main().then(
   () => process.exit(0),
-  (error) => {
-    process.stderr.write(`${error?.message ?? error}\n`);
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );
