@@ -74,7 +74,7 @@ function propertySchema(rules: ValidationRule[], isNullable: boolean): JsonSchem
   }
   if (Object.keys(items).length > 0) schema.items = items;
   if (!isNullable) return schema;
-  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  if (Array.isArray(schema.enum)) schema.enum = schema.enum.concat(null);
   if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
   return schema;
 }
@@ -102,7 +102,7 @@ function openApiProperties(dto: new () => object): Record<string, Record<string,
     for (const [name, options] of Object.entries(plugin)) properties[name] = { ...properties[name], ...options };
   }
   for (const name of Object.keys(properties).concat(ownPropertyNames(dto))) {
-    const explicit: unknown = Reflect.getMetadata(API_PROPERTIES, dto.prototype, name);
+    const explicit: unknown = Reflect.getMetadata(API_PROPERTIES, dto.prototype as object, name);
     if (explicit && typeof explicit === 'object') properties[name] = { ...properties[name], ...explicit };
   }
   return properties;

@@ -6,7 +6,6 @@ import {
   toInputFieldResponse,
   toOutputFieldResponse,
 } from './dto/endpoint.response';
-import type { InputField, OutputField } from './endpoint-definition';
 import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
 import { EndpointsService, stripUndefined } from './endpoints.service';
 import { inputFieldProblems, outputFieldProblems } from './field-rules';
@@ -52,7 +51,7 @@ export class EndpointFieldsService {
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
     await this.fields.updateInput(tenantId, id, values);
     await this.endpoints.notifyChanged(endpointId);
-    return toInputFieldResponse({ ...field, ...values } as InputField);
+    return toInputFieldResponse({ ...field, ...values });
   }
 
   async deleteInput(tenantId: string, endpointId: string, id: string): Promise<void> {
@@ -89,7 +88,7 @@ export class EndpointFieldsService {
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
     await this.fields.updateOutput(tenantId, id, values);
     await this.endpoints.notifyChanged(endpointId);
-    return toOutputFieldResponse({ ...field, ...values } as OutputField);
+    return toOutputFieldResponse({ ...field, ...values });
   }
 
   async deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {

@@ -75,9 +75,9 @@ function checkBounds(field: InputFieldRule, value: number): void {
 function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number): ImageInput {
   const match = typeof value === 'string' ? DATA_URI.exec(value) : null;
   if (!match) fail(field, 'must be an image data URI (data:image/png;base64,...)');
-  const mediaType = match![1].toLowerCase();
+  const mediaType = match[1].toLowerCase();
   if (!IMAGE_TYPES.includes(mediaType)) fail(field, 'must be a PNG, JPEG, WebP or GIF image');
-  const base64 = match![2];
+  const base64 = match[2];
   const decodedBytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
   // No image data: empty, or padding alone (which counts below zero).
   if (decodedBytes <= 0) fail(field, 'must be an image data URI (data:image/png;base64,...)');
