@@ -10,9 +10,10 @@ const withRedis = redisUrl ? describe : describe.skip;
 
 /** This instance's connections in CLIENT LIST (name, last command), by the connection name the service sets. */
 async function connectionsOf(observer: RedisClient, name: string): Promise<{ name: string; cmd: string }[]> {
+  // CLIENT LIST answers one bulk string, a line per connection.
   const list =
-    String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'normal'])) +
-    String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']));
+    (await observer.sendCommand<string>(['CLIENT', 'LIST', 'TYPE', 'normal'])) +
+    (await observer.sendCommand<string>(['CLIENT', 'LIST', 'TYPE', 'pubsub']));
   return list
     .split('\n')
     .map((line) => Object.fromEntries(line.split(' ').map((field) => field.split('=') as [string, string])))

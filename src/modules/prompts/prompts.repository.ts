@@ -73,7 +73,7 @@ export class PromptsRepository {
   activeNamesAndSlugs(tenantId: string, endpointId: string): Promise<Pick<PromptEntity, 'name' | 'slug'>[]> {
     return this.prompts.find({
       select: { name: true, slug: true },
-      where: { tenantId, endpointId, status: Not('Archived' as PromptStatus) },
+      where: { tenantId, endpointId, status: Not('Archived') },
     });
   }
 

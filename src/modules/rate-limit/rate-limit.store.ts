@@ -84,8 +84,8 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
     key: string,
     ttl: number,
     limit: number,
-    blockDuration: number,
-    throttlerName: string,
+    _blockDuration: number,
+    _throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
     try {
       const [hits, pttl, blocked] = await this.run(INCREMENT_SCRIPT, key, [String(limit), String(ttl)]);

@@ -127,6 +127,8 @@ function textOf(value: unknown): string {
   if (typeof plain === 'string') return plain;
   if (plain === null || plain === undefined) return '';
   if (Array.isArray(plain)) return plain.map(textOf).join('');
+  // liquidjs prints any other value with String(), an object as '[object Object]': the output is what it writes.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the same conversion as liquidjs's own
   return String(plain);
 }
 
