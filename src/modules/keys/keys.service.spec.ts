@@ -1,4 +1,4 @@
-import type { AppLogger } from '../../common/logging/app-logger';
+import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
@@ -33,9 +33,11 @@ function unused<T>(name: string): T {
 function setup() {
   const repository = new FakeKeysRepository();
   const warnings: string[] = [];
-  const logger = {
-    write: (level: string, message: string) => level === 'warn' && warnings.push(message),
-  } as unknown as AppLogger;
+  const logger = new (class extends AppLogger {
+    override write(level: string, message: unknown): void {
+      if (level === 'warn') warnings.push(String(message));
+    }
+  })({ logLevel: 'debug' });
   const service = new KeysService(
     repository as unknown as KeysRepository,
     unused<TenantsService>('tenants'),
@@ -44,7 +46,8 @@ function setup() {
     new DatabaseShutdown(),
     logger,
   );
-  const pending = (service as unknown as { pendingLastUsed: Map<string, Date> }).pendingLastUsed;
+  // The batch waiting for the next flush, filled directly so each test controls it.
+  const pending = service['pendingLastUsed'];
   return { repository, warnings, service, pending };
 }
 

@@ -1,13 +1,17 @@
 import { QueryFailedError } from 'typeorm';
 import { NotFoundError, UpstreamError, ValidationError } from '../../common/errors/app-error';
-import type { AppLogger } from '../../common/logging/app-logger';
+import { AppLogger } from '../../common/logging/app-logger';
 import { McpFailure, mcpFailureOf } from './mcp-failure';
 
 /** Records what would be written to the service log. */
-class RecordingLogger {
+class RecordingLogger extends AppLogger {
   readonly lines: { level: string; message: unknown; fields: Record<string, unknown> }[] = [];
 
-  write(level: string, message: unknown, fields: Record<string, unknown> = {}): void {
+  constructor() {
+    super({ logLevel: 'debug' });
+  }
+
+  override write(level: string, message: unknown, fields: Record<string, unknown> = {}): void {
     this.lines.push({ level, message, fields });
   }
 }
@@ -15,7 +19,7 @@ class RecordingLogger {
 describe('mcpFailureOf', () => {
   const failureOf = (thrown: unknown) => {
     const logger = new RecordingLogger();
-    const failure = mcpFailureOf(thrown, logger as unknown as AppLogger, { tool: 'get_endpoint' });
+    const failure = mcpFailureOf(thrown, logger, { tool: 'get_endpoint' });
     expect(failure).toBeInstanceOf(McpFailure);
     return { failure, lines: logger.lines };
   };

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AppLogger } from '../../common/logging/app-logger';
+import { AppLogger } from '../../common/logging/app-logger';
 import type { KeyThrottlerStorage } from '../../common/rate-limit/rate-limiter';
 import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../common/redis/redis-client';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 
 // The storage's @nestjs/throttler contract, in memory and (with REDIS_URL) on a real Redis.
-const logger = { write: () => undefined } as unknown as AppLogger;
+const logger = new AppLogger({ logLevel: 'silent' });
 let redis: RedisClient | undefined;
 const storages: [string, () => KeyThrottlerStorage][] = [['memory', () => new MemoryThrottlerStorage()]];
 if (process.env.REDIS_URL) {
