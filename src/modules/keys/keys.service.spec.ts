@@ -1,17 +1,24 @@
+import type { Repository } from 'typeorm';
+import { unused } from '../../../test/support/unused';
 import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
 import type { TenantsService } from '../tenants/tenants.service';
-import type { KeysRepository } from './keys.repository';
+import type { ApiKeyEntity } from './api-key.entity';
+import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
 
 /** The one repository method a flush uses; fails while `failing` is set, and records each batch it wrote. */
-class FakeKeysRepository {
+class FakeKeysRepository extends KeysRepository {
   failing = false;
   readonly written: Map<string, Date>[] = [];
 
-  async touchLastUsed(times: Map<string, Date>): Promise<void> {
+  constructor() {
+    super(unused<Repository<ApiKeyEntity>>('the TypeORM repository'));
+  }
+
+  override async touchLastUsed(times: Map<string, Date>): Promise<void> {
     if (this.failing) throw new Error('connection refused');
     this.written.push(new Map(times));
   }
@@ -20,14 +27,6 @@ class FakeKeysRepository {
 class LocalBus extends InvalidationBus {
   async publish(): Promise<void> {}
   subscribe(): void {}
-}
-
-/** A collaborator a flush never calls: any use fails the test. */
-function unused<T>(name: string): T {
-  const fail = (_: object, property: string | symbol) => {
-    throw new Error(`${name}.${String(property)} is not used here`);
-  };
-  return new Proxy({}, { get: fail }) as T;
 }
 
 function setup() {
@@ -39,7 +38,7 @@ function setup() {
     }
   })({ logLevel: 'debug' });
   const service = new KeysService(
-    repository as unknown as KeysRepository,
+    repository,
     unused<TenantsService>('tenants'),
     unused<EndpointsService>('endpoints'),
     new LocalBus(),
