@@ -1,4 +1,4 @@
-import { type AppLogger } from '../../src/common/logging/app-logger';
+import { AppLogger } from '../../src/common/logging/app-logger';
 import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../src/common/redis/redis-client';
 import { RedisConnection } from '../../src/common/redis/redis-connection';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
@@ -23,19 +23,19 @@ async function connectionsOf(observer: RedisClient, name: string): Promise<{ nam
 
 withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)', () => {
   let t: TestApp;
+  /** The last test closes the app itself. */
+  let isClosed = false;
   let observer: RedisClient;
   let name: string;
 
   beforeAll(async () => {
-    observer = createRedisClient(redisUrl!, 'promptgate-connections-observer', {
-      write: () => undefined,
-    } as unknown as AppLogger);
+    observer = createRedisClient(redisUrl!, 'promptgate-connections-observer', new AppLogger({ logLevel: 'silent' }));
     await whenReady(observer);
     t = await createTestApp({ redisUrl });
     name = t.app.get(RedisConnection).name;
   });
   afterAll(async () => {
-    await t?.close();
+    if (!isClosed) await t?.close();
     await closeRedisClient(observer);
   });
 
@@ -60,6 +60,6 @@ withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)',
   it('closes both at shutdown', async () => {
     await t.close();
     await expect(connectionsOf(observer, name)).resolves.toEqual([]);
-    t = undefined as unknown as TestApp;
+    isClosed = true;
   });
 });
