@@ -42,9 +42,13 @@ export default tseslint.config(
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      // A leading underscore marks a parameter kept for its position, and a destructured field next to a rest element
-      // is how a field is left out of a copy.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // A leading underscore marks a parameter kept for its position or a loop variable only counted (`for (const _ of
+      // text)` counts code points without building an array), and a destructured field next to a rest element is how
+      // a field is left out of a copy.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // An async method without await is how an implementation of a Promise-returning interface (LlmClient, the rate
       // limit store, fakes in tests) turns what it throws into a rejection, which its callers handle.
       '@typescript-eslint/require-await': 'off',

@@ -11,7 +11,9 @@ const nodeModules = path.resolve(require.resolve('jest/package.json'), '../..');
 function esmPackages(dir = nodeModules, names = new Set()) {
   for (const entry of fs.readdirSync(dir)) {
     if (entry.startsWith('.')) continue;
-    const packages = entry.startsWith('@') ? fs.readdirSync(path.join(dir, entry)).map((sub) => `${entry}/${sub}`) : [entry];
+    const packages = entry.startsWith('@')
+      ? fs.readdirSync(path.join(dir, entry)).map((sub) => `${entry}/${sub}`)
+      : [entry];
     for (const name of packages) {
       const root = path.join(dir, name);
       try {

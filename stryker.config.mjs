@@ -16,7 +16,18 @@ export default {
     'src/modules/prompts/prompt-lifecycle.ts',
   ],
   // The sandbox needs only the sources, the configs and node_modules (linked, not copied).
-  ignorePatterns: ['dist', 'data', 'coverage', 'reports', 'dashboard', 'bench', 'docs', 'deploy', 'test', '*.tsbuildinfo'],
+  ignorePatterns: [
+    'dist',
+    'data',
+    'coverage',
+    'reports',
+    'dashboard',
+    'bench',
+    'docs',
+    'deploy',
+    'test',
+    '*.tsbuildinfo',
+  ],
   testRunner: 'jest',
   jest: { projectType: 'custom', configFile: 'jest.mutation.config.js', enableFindRelatedTests: true },
   // The same Node flags as `npm test`.

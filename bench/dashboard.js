@@ -27,9 +27,19 @@ async function main() {
   const sizes = bundleSizes();
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-dashboard-'));
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, INITIAL_ADMIN_KEY: ADMIN_KEY, LOG_LEVEL: 'error' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    INITIAL_ADMIN_KEY: ADMIN_KEY,
+    LOG_LEVEL: 'error',
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL']) delete env[name];
-  const service = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const service = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const base = `http://127.0.0.1:${port}`;
   let browser;
   try {
@@ -38,28 +48,44 @@ async function main() {
       const response = await fetch(`${base}/admin/v1/endpoints`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': ADMIN_KEY },
-        body: JSON.stringify({ name: `Bench endpoint ${i}`, path: `/api/v1/bench-${i}`, category: i % 2 ? 'support' : 'sales' }),
+        body: JSON.stringify({
+          name: `Bench endpoint ${i}`,
+          path: `/api/v1/bench-${i}`,
+          category: i % 2 ? 'support' : 'sales',
+        }),
       });
-      if (response.status !== 201) throw new Error(`creating an endpoint answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`creating an endpoint answered ${response.status}: ${await response.text()}`);
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const cold = [];
     const warm = [];
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
-      await page.addInitScript(([key, marker]) => {
-        sessionStorage.setItem('promptgate.adminKey', key);
-        new MutationObserver((_, observer) => {
-          if (document.body?.textContent?.includes(marker)) {
-            window.__firstList = performance.now();
-            observer.disconnect();
-          }
-        }).observe(document, { childList: true, subtree: true, characterData: true });
-      }, [ADMIN_KEY, LAST_ENDPOINT]);
+      await page.addInitScript(
+        ([key, marker]) => {
+          sessionStorage.setItem('promptgate.adminKey', key);
+          new MutationObserver((_, observer) => {
+            if (document.body?.textContent?.includes(marker)) {
+              window.__firstList = performance.now();
+              observer.disconnect();
+            }
+          }).observe(document, { childList: true, subtree: true, characterData: true });
+        },
+        [ADMIN_KEY, LAST_ENDPOINT],
+      );
       cold.push(await timeToList(page, `${base}/dashboard/#/endpoints`));
       warm.push(await timeToList(page, `${base}/dashboard/#/endpoints`, true));
       await context.close();
@@ -72,7 +98,7 @@ async function main() {
       firstListColdMs: median(cold),
       firstListWarmMs: median(warm),
       runs: RUNS,
-      chromium: (await browser.version()),
+      chromium: await browser.version(),
     };
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } finally {

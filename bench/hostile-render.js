@@ -27,7 +27,8 @@ const DURATION_S = Number(args.duration ?? 60);
 const IDLE_S = Number(args.idle ?? 5);
 const CONNECTIONS = Number(args.connections ?? 4);
 const PROBE_MS = Number(args['probe-ms'] ?? 10);
-const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
+const HAS_TASKSET =
+  spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
 const children = new Set();
 
 function parseArgs(argv) {
@@ -47,7 +48,9 @@ async function startService(env) {
   const port = 44000 + Math.floor(Math.random() * 1000);
   const main = path.join(ROOT, 'dist/src/main.js');
   // The service on core 0, this script (the probe and the hostile client) and the provider on core 1.
-  const [command, commandArgs] = HAS_TASKSET ? ['taskset', ['-c', '0', process.execPath, main]] : [process.execPath, [main]];
+  const [command, commandArgs] = HAS_TASKSET
+    ? ['taskset', ['-c', '0', process.execPath, main]]
+    : [process.execPath, [main]];
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
@@ -104,7 +107,11 @@ async function hostile(url, route, key, until) {
   const statuses = {};
   const loop = async () => {
     while (Date.now() < until) {
-      const res = await fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' });
+      const res = await fetch(url + route, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: '{}',
+      });
       await res.arrayBuffer();
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       // A refused request (429) comes back at once: pause briefly rather than spin on the limit.
@@ -126,28 +133,75 @@ async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist/src/main.js'))) throw new Error(`build first: no ${ROOT}/dist/src/main.js`);
   if (HAS_TASKSET) spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
   const upstream = await new Promise((resolve, reject) => {
-    const child = fork(path.join(__dirname, 'upstream.js'), [], { env: { ...process.env, UPSTREAM_DELAY_MS: '0' }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(path.join(__dirname, 'upstream.js'), [], {
+      env: { ...process.env, UPSTREAM_DELAY_MS: '0' },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     children.add(child);
     child.once('message', (message) => resolve(message.port));
     child.once('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
   });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-hostile-'));
   const modelsFile = path.join(dataDir, 'models.json');
-  fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'bench', baseUrl: `http://127.0.0.1:${upstream}/v1`, apiKey: 'bench', models: [{ id: 'bench-instant' }] }] }));
-  const adminKey = 'epa_' + crypto.randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(40, 'x').slice(0, 40);
-  const service = await startService({ INITIAL_ADMIN_KEY: adminKey, INITIAL_TENANT: 'hostile-bench', MODELS_FILE: modelsFile, DATA_DIR: path.join(dataDir, 'data') });
+  fs.writeFileSync(
+    modelsFile,
+    JSON.stringify({
+      providers: [
+        {
+          name: 'bench',
+          baseUrl: `http://127.0.0.1:${upstream}/v1`,
+          apiKey: 'bench',
+          models: [{ id: 'bench-instant' }],
+        },
+      ],
+    }),
+  );
+  const adminKey =
+    'epa_' +
+    crypto
+      .randomBytes(30)
+      .toString('base64')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .padEnd(40, 'x')
+      .slice(0, 40);
+  const service = await startService({
+    INITIAL_ADMIN_KEY: adminKey,
+    INITIAL_TENANT: 'hostile-bench',
+    MODELS_FILE: modelsFile,
+    DATA_DIR: path.join(dataDir, 'data'),
+  });
   try {
-    const endpoint = await api(service.url, adminKey, 'POST', '/admin/v1/endpoints', { name: 'hostile', path: '/api/v1/hostile', cacheEnabled: false });
-    const prompt = await api(service.url, adminKey, 'POST', '/admin/v1/prompts', { endpointId: endpoint.id, name: 'main', template: TEMPLATE, llmModel: 'bench-instant' });
+    const endpoint = await api(service.url, adminKey, 'POST', '/admin/v1/endpoints', {
+      name: 'hostile',
+      path: '/api/v1/hostile',
+      cacheEnabled: false,
+    });
+    const prompt = await api(service.url, adminKey, 'POST', '/admin/v1/prompts', {
+      endpointId: endpoint.id,
+      name: 'main',
+      template: TEMPLATE,
+      llmModel: 'bench-instant',
+    });
     await api(service.url, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
     await api(service.url, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
     const limits = args['rate-limit'] === undefined ? {} : { rateLimitPerMinute: Number(args['rate-limit']) };
-    const key = await api(service.url, adminKey, 'POST', '/admin/v1/keys', { name: 'hostile', type: 'endpoint', environment: 'live', ...limits });
+    const key = await api(service.url, adminKey, 'POST', '/admin/v1/keys', {
+      name: 'hostile',
+      type: 'endpoint',
+      environment: 'live',
+      ...limits,
+    });
 
     const idle = await probe(service.url, Date.now() + IDLE_S * 1000);
     const until = Date.now() + DURATION_S * 1000;
-    const [loaded, statuses] = await Promise.all([probe(service.url, until), hostile(service.url, endpoint.path, key.key, until)]);
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+    const [loaded, statuses] = await Promise.all([
+      probe(service.url, until),
+      hostile(service.url, endpoint.path, key.key, until),
+    ]);
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`;
     process.stdout.write(
       [
         `${new Date().toISOString()} · ${machine} · pinned: ${HAS_TASKSET ? 'service core 0, probe + client + provider core 1' : 'no'}`,

@@ -16,10 +16,19 @@ const functions = new Map();
 const files = new Map();
 for (const [id, micros] of self) {
   const { functionName, url, lineNumber } = byId.get(id).callFrame;
-  const where = url.replace(/^file:\/\//, '').replace(/.*node_modules\//, 'nm:').replace(/.*\/dist\//, 'dist/');
+  const where = url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, 'nm:')
+    .replace(/.*\/dist\//, 'dist/');
   const key = `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
   functions.set(key, (functions.get(key) ?? 0) + micros);
-  const pkg = where.startsWith('nm:') ? where.slice(3).split('/').slice(0, where.includes('nm:@') ? 2 : 1).join('/') : where.split('/').slice(0, 3).join('/') || '(native)';
+  const pkg = where.startsWith('nm:')
+    ? where
+        .slice(3)
+        .split('/')
+        .slice(0, where.includes('nm:@') ? 2 : 1)
+        .join('/')
+    : where.split('/').slice(0, 3).join('/') || '(native)';
   files.set(pkg, (files.get(pkg) ?? 0) + micros);
 }
 const show = (title, map, n) => {

@@ -25,12 +25,20 @@ const ADAPTERS = String(args.adapters ?? 'express,fastify').split(',');
 const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential').split(','));
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
-const newAdminKey = () => 'epa_' + require('node:crypto').randomBytes(30).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(40, 'x').slice(0, 40);
+const newAdminKey = () =>
+  'epa_' +
+  require('node:crypto')
+    .randomBytes(30)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .padEnd(40, 'x')
+    .slice(0, 40);
 /** The admin key of the service being measured (each adapter's service gets a new one). */
 let ADMIN_KEY;
 /** The figures of a scenario left out with --scenarios. */
 const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
-const HAS_TASKSET = spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
+const HAS_TASKSET =
+  spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
 const SERVER_CORE = '0';
 const CLIENT_CORE = '1';
 const children = new Set();
@@ -64,8 +72,17 @@ function startScript(script, env, core) {
 
 async function startService(adapter, env) {
   const port = 43000 + Math.floor(Math.random() * 1000);
-  const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(String(args.profile))}`, `--cpu-prof-name=${adapter}-${Date.now()}.cpuprofile`] : [];
-  const [command, commandArgs] = pinned(SERVER_CORE, process.execPath, [...profile, path.join(ROOT, 'dist/src/main.js')]);
+  const profile = args.profile
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${path.resolve(String(args.profile))}`,
+        `--cpu-prof-name=${adapter}-${Date.now()}.cpuprofile`,
+      ]
+    : [];
+  const [command, commandArgs] = pinned(SERVER_CORE, process.execPath, [
+    ...profile,
+    path.join(ROOT, 'dist/src/main.js'),
+  ]);
   const started = process.hrtime.bigint();
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
@@ -116,17 +133,37 @@ async function setUp(url) {
     ['bench-miss', 'bench-instant', false],
     ['bench-slow', 'bench-slow', false],
   ]) {
-    const endpoint = await api(url, 'POST', '/admin/v1/endpoints', { name, path: `/api/v1/${name}`, cacheEnabled, cacheDurationSeconds: 3600 });
-    await api(url, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, { name: 'text', dataType: 'string', isRequired: true, maxLength: 10000 });
+    const endpoint = await api(url, 'POST', '/admin/v1/endpoints', {
+      name,
+      path: `/api/v1/${name}`,
+      cacheEnabled,
+      cacheDurationSeconds: 3600,
+    });
+    await api(url, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, {
+      name: 'text',
+      dataType: 'string',
+      isRequired: true,
+      maxLength: 10000,
+    });
     const prompt = await api(url, 'POST', '/admin/v1/prompts', {
-      endpointId: endpoint.id, name: 'main', template: 'Summarize in one sentence: {{ inputs.text }}', llmModel: model, temperature: 0, maxTokens: 64,
+      endpointId: endpoint.id,
+      name: 'main',
+      template: 'Summarize in one sentence: {{ inputs.text }}',
+      llmModel: model,
+      temperature: 0,
+      maxTokens: 64,
     });
     await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
     await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
     routes[name] = endpoint.path;
   }
   const key = await api(url, 'POST', '/admin/v1/keys', {
-    name: 'bench', type: 'endpoint', environment: 'live', rateLimitPerMinute: 1e9, rateLimitPerHour: 1e9, rateLimitPerDay: 1e9,
+    name: 'bench',
+    type: 'endpoint',
+    environment: 'live',
+    rateLimitPerMinute: 1e9,
+    rateLimitPerHour: 1e9,
+    rateLimitPerDay: 1e9,
   });
   return { routes, key: key.key };
 }
@@ -137,12 +174,26 @@ function load({ url, connections, seconds, method = 'POST', headers = {}, body }
     const latencies = [];
     let non2xx = 0;
     const instance = autocannon(
-      { url, connections, duration: seconds, method, headers: { 'content-type': 'application/json', ...headers }, body },
+      {
+        url,
+        connections,
+        duration: seconds,
+        method,
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      },
       (error, result) => {
         if (error) return reject(error);
         latencies.sort((a, b) => a - b);
-        const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
-        resolve({ rps: result.requests.total / seconds, p50: pick(0.5), p99: pick(0.99), non2xx: non2xx + result.non2xx, errors: result.errors });
+        const pick = (q) =>
+          latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN;
+        resolve({
+          rps: result.requests.total / seconds,
+          p50: pick(0.5),
+          p99: pick(0.99),
+          non2xx: non2xx + result.non2xx,
+          errors: result.errors,
+        });
       },
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
@@ -161,11 +212,16 @@ async function measure(target, sampleRss) {
     rounds.push(result);
   }
   const median = (key) => {
-    const values = rounds.map((r) => r[key]).filter((v) => v !== undefined).sort((a, b) => a - b);
+    const values = rounds
+      .map((r) => r[key])
+      .filter((v) => v !== undefined)
+      .sort((a, b) => a - b);
     return values.length ? values[Math.floor(values.length / 2)] : undefined;
   };
   return {
-    rps: median('rps'), p50: median('p50'), p99: median('p99'),
+    rps: median('rps'),
+    p50: median('p50'),
+    p99: median('p99'),
     rssMb: rounds.some((r) => r.rssMb !== undefined) ? Math.max(...rounds.map((r) => r.rssMb ?? 0)) : undefined,
     failures: rounds.reduce((n, r) => n + r.non2xx + r.errors, 0),
   };
@@ -175,7 +231,10 @@ function trackRss(pid) {
   let peak = 0;
   const read = () => {
     try {
-      const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      const line = fs
+        .readFileSync(`/proc/${pid}/status`, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('VmRSS:'));
       peak = Math.max(peak, Number(line.replace(/\D+/g, '')) / 1024);
     } catch {
       // process gone or not Linux
@@ -189,19 +248,40 @@ function trackRss(pid) {
 async function runAdapter(adapter, upstreams, bare, modelsFile) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-'));
   ADMIN_KEY = newAdminKey();
-  const env = { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: `bench-${RUN_ID}-${adapter}`, MODELS_FILE: modelsFile, DATA_DIR: dataDir };
+  const env = {
+    INITIAL_ADMIN_KEY: ADMIN_KEY,
+    INITIAL_TENANT: `bench-${RUN_ID}-${adapter}`,
+    MODELS_FILE: modelsFile,
+    DATA_DIR: dataDir,
+  };
   const service = await startService(adapter, env);
   try {
     const { routes, key } = await setUp(service.url);
     if (args.scale) await seedScale(service.url);
-    const post = (route) => ({ url: service.url + route, headers: { 'x-api-key': key }, body: JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog.' }) });
-    const probe = await fetch(post(routes['bench-hit']).url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: post(routes['bench-hit']).body });
+    const post = (route) => ({
+      url: service.url + route,
+      headers: { 'x-api-key': key },
+      body: JSON.stringify({ text: 'The quick brown fox jumps over the lazy dog.' }),
+    });
+    const probe = await fetch(post(routes['bench-hit']).url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: post(routes['bench-hit']).body,
+    });
     if (!probe.ok) throw new Error(`bench-hit answered ${probe.status}: ${await probe.text()}`);
     const results = {};
-    results.cacheHit = SCENARIOS.has('cacheHit') ? await measure({ ...post(routes['bench-hit']), connections: 50 }) : skipped;
-    results.cacheMiss = SCENARIOS.has('cacheMiss') ? await measure({ ...post(routes['bench-miss']), connections: 50 }) : skipped;
-    results.loadService = SCENARIOS.has('load') ? await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid) : skipped;
-    results.seqService = SCENARIOS.has('sequential') ? await measure({ ...post(routes['bench-miss']), connections: 1 }) : skipped;
+    results.cacheHit = SCENARIOS.has('cacheHit')
+      ? await measure({ ...post(routes['bench-hit']), connections: 50 })
+      : skipped;
+    results.cacheMiss = SCENARIOS.has('cacheMiss')
+      ? await measure({ ...post(routes['bench-miss']), connections: 50 })
+      : skipped;
+    results.loadService = SCENARIOS.has('load')
+      ? await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid)
+      : skipped;
+    results.seqService = SCENARIOS.has('sequential')
+      ? await measure({ ...post(routes['bench-miss']), connections: 1 })
+      : skipped;
     results.startupMs = args.profile ? NaN : await restartTime(adapter, env, service);
     return results;
   } finally {
@@ -232,8 +312,20 @@ function report(baseline, perAdapter) {
   const rows = [];
   const check = (ok) => (ok ? 'met' : 'MISSED');
   rows.push(['bare node:http, 50 conn', `${fmt(baseline.bare.rps)} req/s`, '1.00×', '', '']);
-  rows.push(['direct to upstream (50 ms), 50 conn', `${fmt(baseline.loadDirect.rps)} req/s`, '', `p50 ${fmt(baseline.loadDirect.p50, 2)} / p99 ${fmt(baseline.loadDirect.p99, 2)} ms`, '']);
-  rows.push(['direct to upstream (instant), 1 conn', '', '', `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`, '']);
+  rows.push([
+    'direct to upstream (50 ms), 50 conn',
+    `${fmt(baseline.loadDirect.rps)} req/s`,
+    '',
+    `p50 ${fmt(baseline.loadDirect.p50, 2)} / p99 ${fmt(baseline.loadDirect.p99, 2)} ms`,
+    '',
+  ]);
+  rows.push([
+    'direct to upstream (instant), 1 conn',
+    '',
+    '',
+    `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`,
+    '',
+  ]);
   for (const [adapter, r] of Object.entries(perAdapter)) {
     const hit = r.cacheHit.rps / baseline.bare.rps;
     const miss = r.cacheMiss.rps / baseline.bare.rps;
@@ -242,13 +334,55 @@ function report(baseline, perAdapter) {
     const loadP99 = r.loadService.p99 - baseline.loadDirect.p99;
     const seqP50 = r.seqService.p50 - baseline.seqDirect.p50;
     const seqP99 = r.seqService.p99 - baseline.seqDirect.p99;
-    rows.push([`${adapter}: cache hit, 50 conn`, `${fmt(r.cacheHit.rps)} req/s`, `${fmt(hit, 3)}×`, '≥ 0.13×', check(hit >= 0.13)]);
-    rows.push([`${adapter}: cache miss (instant upstream), 50 conn`, `${fmt(r.cacheMiss.rps)} req/s`, `${fmt(miss, 3)}×`, '≥ 0.10×', check(miss >= 0.1)]);
-    rows.push([`${adapter}: 50 ms upstream, 50 conn`, `${fmt(r.loadService.rps)} req/s`, `${fmt(loadShare * 100, 1)} % of direct`, '≥ 95 %', check(loadShare >= 0.95)]);
-    rows.push([`${adapter}: 50 ms upstream, added latency`, '', '', `+${fmt(loadP50, 2)} ms p50 / +${fmt(loadP99, 2)} ms p99 (≤ +2 / +8)`, check(loadP50 <= 2 && loadP99 <= 8)]);
-    rows.push([`${adapter}: sequential, added latency`, '', '', `+${fmt(seqP50, 3)} ms p50 / +${fmt(seqP99, 3)} ms p99 (≤ +0.55 / +3)`, check(seqP50 <= 0.55 && seqP99 <= 3)]);
-    rows.push([`${adapter}: RSS under load`, `${fmt(r.loadService.rssMb)} MB`, '', '< 250 MB', check(r.loadService.rssMb !== undefined && r.loadService.rssMb < 250)]);
-    rows.push([`${adapter}: start-up (initialised database)`, `${fmt(r.startupMs)} ms`, '', '< 2000 ms', check(r.startupMs < 2000)]);
+    rows.push([
+      `${adapter}: cache hit, 50 conn`,
+      `${fmt(r.cacheHit.rps)} req/s`,
+      `${fmt(hit, 3)}×`,
+      '≥ 0.13×',
+      check(hit >= 0.13),
+    ]);
+    rows.push([
+      `${adapter}: cache miss (instant upstream), 50 conn`,
+      `${fmt(r.cacheMiss.rps)} req/s`,
+      `${fmt(miss, 3)}×`,
+      '≥ 0.10×',
+      check(miss >= 0.1),
+    ]);
+    rows.push([
+      `${adapter}: 50 ms upstream, 50 conn`,
+      `${fmt(r.loadService.rps)} req/s`,
+      `${fmt(loadShare * 100, 1)} % of direct`,
+      '≥ 95 %',
+      check(loadShare >= 0.95),
+    ]);
+    rows.push([
+      `${adapter}: 50 ms upstream, added latency`,
+      '',
+      '',
+      `+${fmt(loadP50, 2)} ms p50 / +${fmt(loadP99, 2)} ms p99 (≤ +2 / +8)`,
+      check(loadP50 <= 2 && loadP99 <= 8),
+    ]);
+    rows.push([
+      `${adapter}: sequential, added latency`,
+      '',
+      '',
+      `+${fmt(seqP50, 3)} ms p50 / +${fmt(seqP99, 3)} ms p99 (≤ +0.55 / +3)`,
+      check(seqP50 <= 0.55 && seqP99 <= 3),
+    ]);
+    rows.push([
+      `${adapter}: RSS under load`,
+      `${fmt(r.loadService.rssMb)} MB`,
+      '',
+      '< 250 MB',
+      check(r.loadService.rssMb !== undefined && r.loadService.rssMb < 250),
+    ]);
+    rows.push([
+      `${adapter}: start-up (initialised database)`,
+      `${fmt(r.startupMs)} ms`,
+      '',
+      '< 2000 ms',
+      check(r.startupMs < 2000),
+    ]);
     const failures = r.cacheHit.failures + r.cacheMiss.failures + r.loadService.failures + r.seqService.failures;
     if (failures > 0) rows.push([`${adapter}: non-2xx answers or errors`, String(failures), '', '0', 'MISSED']);
   }
@@ -267,10 +401,16 @@ async function main() {
   const modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-models-')), 'models.json');
   fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port)));
 
-  const upstreamBody = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Summarize in one sentence: The quick brown fox.' }] });
+  const upstreamBody = JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'Summarize in one sentence: The quick brown fox.' }],
+  });
   const direct = (port) => ({ url: `http://127.0.0.1:${port}/v1/chat/completions`, body: upstreamBody });
   const baseline = {
-    bare: SCENARIOS.has('cacheHit') || SCENARIOS.has('cacheMiss') ? await measure({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, method: 'GET' }) : skipped,
+    bare:
+      SCENARIOS.has('cacheHit') || SCENARIOS.has('cacheMiss')
+        ? await measure({ url: `http://127.0.0.1:${bare.port}/`, connections: 50, method: 'GET' })
+        : skipped,
     loadDirect: SCENARIOS.has('load') ? await measure({ ...direct(slow.port), connections: 50 }) : skipped,
     seqDirect: SCENARIOS.has('sequential') ? await measure({ ...direct(instant.port), connections: 1 }) : skipped,
   };
@@ -279,7 +419,9 @@ async function main() {
 
   const table = report(baseline, perAdapter);
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const storage = process.env.DATABASE_URL ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}` : 'embedded PGlite, in-process cache and counters';
+  const storage = process.env.DATABASE_URL
+    ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}`
+    : 'embedded PGlite, in-process cache and counters';
   const summary = `${new Date().toISOString().slice(0, 10)} · ${machine} · ${storage} · pinned: ${HAS_TASKSET ? 'yes (servers core 0, load + providers core 1)' : 'no'} · ${ROUNDS} rounds × ${DURATION} s (medians)`;
   process.stdout.write(`\n${summary}\n\n${table}\n`);
   if (args.write) writeBenchmarks(summary, table);
@@ -289,8 +431,18 @@ async function main() {
 function benchModels(instantPort, slowPort) {
   return {
     providers: [
-      { name: 'bench', baseUrl: `http://127.0.0.1:${instantPort}/v1`, apiKey: 'bench', models: [{ id: 'bench-instant' }] },
-      { name: 'bench-slow', baseUrl: `http://127.0.0.1:${slowPort}/v1`, apiKey: 'bench', models: [{ id: 'bench-slow' }] },
+      {
+        name: 'bench',
+        baseUrl: `http://127.0.0.1:${instantPort}/v1`,
+        apiKey: 'bench',
+        models: [{ id: 'bench-instant' }],
+      },
+      {
+        name: 'bench-slow',
+        baseUrl: `http://127.0.0.1:${slowPort}/v1`,
+        apiKey: 'bench',
+        models: [{ id: 'bench-slow' }],
+      },
     ],
   };
 }
@@ -301,7 +453,10 @@ function writeBenchmarks(summary, table) {
   const end = '<!-- bench:end -->';
   const block = `${start}\n${summary}\n\n${table}\n${end}`;
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${start}\n${end}\n`;
-  fs.writeFileSync(file, current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block) : `${current}\n${block}\n`);
+  fs.writeFileSync(
+    file,
+    current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block) : `${current}\n${block}\n`,
+  );
 }
 
 main()

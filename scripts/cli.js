@@ -20,6 +20,9 @@ function newestSource(dir) {
 const sources = path.join(root, 'src');
 if (!fs.existsSync(entry) || (fs.existsSync(sources) && fs.statSync(entry).mtimeMs < newestSource(sources))) {
   process.stderr.write('Building Promptgate…\n');
-  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 require(entry);

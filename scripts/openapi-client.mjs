@@ -65,7 +65,9 @@ export function clientBoundsOf(document) {
     if (!name.endsWith('Dto') || !schema.properties) continue;
     const properties = {};
     for (const [property, definition] of Object.entries(schema.properties)) {
-      const found = Object.fromEntries(BOUND_KEYWORDS.filter((keyword) => keyword in definition).map((keyword) => [keyword, definition[keyword]]));
+      const found = Object.fromEntries(
+        BOUND_KEYWORDS.filter((keyword) => keyword in definition).map((keyword) => [keyword, definition[keyword]]),
+      );
       if (Object.keys(found).length > 0) properties[property] = found;
     }
     if (Object.keys(properties).length > 0) bounds[name] = properties;

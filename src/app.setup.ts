@@ -8,19 +8,33 @@ import type { Socket } from 'node:net';
 import { AppModule, AppModuleOptions } from './app.module';
 import { KeyAuthenticator } from './common/auth/api-key.guard';
 import { bodyLimitOf, keyedSurfaceOf, PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
-import { AdminExceptionFilter, ExecutionExceptionFilter, GlobalExceptionFilter, McpExceptionFilter } from './common/http/exception-filters';
+import {
+  AdminExceptionFilter,
+  ExecutionExceptionFilter,
+  GlobalExceptionFilter,
+  McpExceptionFilter,
+} from './common/http/exception-filters';
 import { assertJsonDepth } from './common/http/json-depth';
 import { ProtocolErrors } from './common/http/protocol-errors';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
-import { DASHBOARD_DIR, DASHBOARD_PREFIX, dashboardBuilt, dashboardHeaders } from './modules/dashboard/dashboard-assets';
+import {
+  DASHBOARD_DIR,
+  DASHBOARD_PREFIX,
+  dashboardBuilt,
+  dashboardHeaders,
+} from './modules/dashboard/dashboard-assets';
 
 type RawCarrier<T> = T & { raw?: T };
 
 /** Node's HTTP server, with the settings its typings leave out. */
-type NodeServer = Server & { maxHeaderSize?: number; requireHostHeader?: boolean; connectionsCheckingInterval?: number };
+type NodeServer = Server & {
+  maxHeaderSize?: number;
+  requireHostHeader?: boolean;
+  connectionsCheckingInterval?: number;
+};
 
 /** Where the HTTP server's own refusals go; the handlers exist once the application (and its filters) does. */
 interface ProtocolErrorHandlers {
@@ -50,7 +64,11 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   // Then a missing or repeated Host is refused, and the keyed surfaces authenticate, so a request without a valid key
   // is refused before its body is read.
   const requestIds = new RequestIdMiddleware(logger);
-  const filters = { admin: app.get(AdminExceptionFilter), execution: app.get(ExecutionExceptionFilter), mcp: app.get(McpExceptionFilter) };
+  const filters = {
+    admin: app.get(AdminExceptionFilter),
+    execution: app.get(ExecutionExceptionFilter),
+    mcp: app.get(McpExceptionFilter),
+  };
   const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, filters);
   const protocol = new ProtocolErrors(
     new GlobalExceptionFilter(filters.admin, filters.execution, filters.mcp),
@@ -59,10 +77,11 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
     server.maxHeaderSize ?? maxHeaderSize,
   );
   protocolErrors.current = protocol;
-  (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook((request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
-    requestIds.use(request.raw ?? request, response.raw ?? response, () => {
-      if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(request, response, done);
-    }),
+  (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook(
+    (request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
+      requestIds.use(request.raw ?? request, response.raw ?? response, () => {
+        if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(request, response, done);
+      }),
   );
   answerProtocolErrors(server, protocol, config);
   applyRequestTimeouts(server, config);
@@ -115,7 +134,8 @@ function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLog
       redirect: false,
       wildcard: true,
       // @fastify/static hands over Fastify's reply here.
-      setHeaders: (reply: unknown, filePath: string) => (reply as { headers(values: Record<string, string>): void }).headers(dashboardHeaders(filePath)),
+      setHeaders: (reply: unknown, filePath: string) =>
+        (reply as { headers(values: Record<string, string>): void }).headers(dashboardHeaders(filePath)),
     });
   } else {
     (app as NestExpressApplication).useStaticAssets(DASHBOARD_DIR, {

@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   // Embedded mode: the CLI reaches this process through a socket in DATA_DIR instead of opening the database twice.
   const control = config.databaseUrl ? undefined : await ControlServer.start(app, config.dataDir);
   process.stdout.write(
-    JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `Promptgate listening on ${await app.getUrl()}` }) + '\n',
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: 'info',
+      msg: `Promptgate listening on ${await app.getUrl()}`,
+    }) + '\n',
   );
 
   // On SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish (30 s at most), then write
@@ -35,11 +39,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down` }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down` }) + '\n',
+    );
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 5_000).unref();
     // A keep-alive client could otherwise keep its connection busy, and the server open, for the whole grace period:
     // from now on every answer closes its connection (Fastify does so itself once closing; Node's server does not).
-    (app.getHttpServer() as Server).prependListener('request', (_request, response) => response.setHeader('Connection', 'close'));
+    (app.getHttpServer() as Server).prependListener('request', (_request, response) =>
+      response.setHeader('Connection', 'close'),
+    );
     await control?.close();
     await app.close();
     process.exit(0);
@@ -56,7 +64,9 @@ main().catch((error: unknown) => {
   if (isExplained) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Promptgate failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Promptgate failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

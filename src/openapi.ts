@@ -20,7 +20,7 @@ const TAGS: [name: string, description: string][] = [
   ],
   [
     'prompts',
-    "Prompts of an endpoint: a Liquid template with a model and its settings, the Draft → Live → Archived lifecycle, the " +
+    'Prompts of an endpoint: a Liquid template with a model and its settings, the Draft → Live → Archived lifecycle, the ' +
       "endpoint's default prompt, and every prompt's version history.",
   ],
   ['models', 'The model catalog: provider, availability, context window, prices and capabilities of each model.'],
@@ -29,8 +29,14 @@ const TAGS: [name: string, description: string][] = [
     'API keys: endpoint keys (`ep_live_`/`ep_test_`) execute endpoints, admin keys (`epa_`) also manage them. A new ' +
       "key's value is answered once. The session names the presented admin key and its tenant.",
   ],
-  ['logs', 'Execution logs: one row per execution with its inputs, rendered prompt, raw response, parsed output, tokens, cost and latency.'],
-  ['stats', 'Calls, errors by code, cache hits, latency percentiles, tokens and cost, per endpoint or for the tenant, over time.'],
+  [
+    'logs',
+    'Execution logs: one row per execution with its inputs, rendered prompt, raw response, parsed output, tokens, cost and latency.',
+  ],
+  [
+    'stats',
+    'Calls, errors by code, cache hits, latency percentiles, tokens and cost, per endpoint or for the tenant, over time.',
+  ],
   ['health', 'Liveness and readiness probes. They need no key.'],
 ];
 
@@ -45,9 +51,21 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addServer('/', 'This service: the paths are relative to its origin.')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An admin key (`epa_…`) in the x-api-key header.' }, 'api-key')
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+        description: 'An admin key (`epa_…`) in the x-api-key header.',
+      },
+      'api-key',
+    )
     // Keys are opaque strings, not JWTs: the scheme names no bearer format.
-    .addSecurity('bearer', { type: 'http', scheme: 'bearer', description: 'An admin key (`epa_…`) as a Bearer token: an opaque string.' });
+    .addSecurity('bearer', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An admin key (`epa_…`) as a Bearer token: an opaque string.',
+    });
   for (const [name, description] of TAGS) builder.addTag(name, description);
   const config = builder.build();
   config.components = {
@@ -79,7 +97,7 @@ function normalizeSchemas(document: OpenAPIObject): void {
   for (const [name, schema] of Object.entries(schemas)) {
     schemas[name] = normalized(schema);
     // Nest copies onto a named enum the description of the first property that refers to it; each property keeps its own.
-    if ('enum' in schemas[name]) delete (schemas[name]).description;
+    if ('enum' in schemas[name]) delete schemas[name].description;
   }
   for (const operation of operationsOf(document)) {
     for (const parameter of operation.parameters ?? []) {
@@ -110,9 +128,13 @@ function normalized(schema: Schema): Schema {
     delete result.type;
     delete result.format;
   }
-  if (result.properties) result.properties = Object.fromEntries(Object.entries(result.properties).map(([key, value]) => [key, normalized(value)]));
+  if (result.properties)
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties).map(([key, value]) => [key, normalized(value)]),
+    );
   if (result.items) result.items = normalized(result.items);
-  if (typeof result.additionalProperties === 'object') result.additionalProperties = normalized(result.additionalProperties);
+  if (typeof result.additionalProperties === 'object')
+    result.additionalProperties = normalized(result.additionalProperties);
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
     if (!result[combinator]) continue;
     result[combinator] = result[combinator].map(normalized);

@@ -73,7 +73,8 @@ function Session({ children }: { children: ReactNode }) {
         setChecking(false);
       },
       (failure) => {
-        if (failure instanceof ApiError && (failure.status === 401 || failure.status === 403)) session.expire('Sign in again.');
+        if (failure instanceof ApiError && (failure.status === 401 || failure.status === 403))
+          session.expire('Sign in again.');
         else setError(failure);
         setChecking(false);
       },
@@ -98,7 +99,11 @@ function Layout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   return (
     <div className="layout">
-      <a className="skip-link" href="#main" onClick={(event) => (event.preventDefault(), document.getElementById('main')?.focus())}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => (event.preventDefault(), document.getElementById('main')?.focus())}
+      >
         Skip to content
       </a>
       <aside className="sidebar">

@@ -35,7 +35,8 @@ export function useQuery(): [URLSearchParams, (next: Record<string, string | num
   const params = new URLSearchParams(search);
   const set = (next: Record<string, string | number | undefined | null>) => {
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(next)) if (value !== undefined && value !== null && value !== '') query.set(name, String(value));
+    for (const [name, value] of Object.entries(next))
+      if (value !== undefined && value !== null && value !== '') query.set(name, String(value));
     const text = query.toString();
     navigate(hashPath() + (text ? `?${text}` : ''), { replace: true });
   };

@@ -6,7 +6,12 @@ import { Button, Field, Problems } from './ui/controls';
 /** The calling key's tenant and permission, as the session route answers them. */
 export async function fetchSessionInfo(key?: string): Promise<SessionInfo> {
   const data = await unwrap(api.GET('/admin/v1/session', key ? { headers: { 'x-api-key': key } } : {}));
-  return { tenantName: data.tenant.name, tenantSlug: data.tenant.slug, keyName: data.key.name, readOnly: data.key.permission === 'ReadOnly' };
+  return {
+    tenantName: data.tenant.name,
+    tenantSlug: data.tenant.slug,
+    keyName: data.key.name,
+    readOnly: data.key.permission === 'ReadOnly',
+  };
 }
 
 export function SignIn() {
@@ -38,8 +43,15 @@ export function SignIn() {
     <main className="sign-in">
       <form onSubmit={submit} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Promptgate</h1>
-        <p>Sign in with an admin key of your tenant. It stays in this browser tab only and is forgotten when the tab closes.</p>
-        {notice && <p className="notice" role="status">{notice}</p>}
+        <p>
+          Sign in with an admin key of your tenant. It stays in this browser tab only and is forgotten when the tab
+          closes.
+        </p>
+        {notice && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
         <Field label="Admin key" hint="Starts with epa_. Create one with npm run cli -- key create --type admin.">
           {(id) => (
             <input

@@ -39,7 +39,8 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const [resource, action, ...rest] = positionals;
-    if (values.help || !resource) return { exitCode: values.help ? 0 : 2, stdout: values.help ? [USAGE] : [], stderr: values.help ? [] : [USAGE] };
+    if (values.help || !resource)
+      return { exitCode: values.help ? 0 : 2, stdout: values.help ? [USAGE] : [], stderr: values.help ? [] : [USAGE] };
     const tenants = app.get(TenantsService);
     const keys = app.get(KeysService);
     const command = `${resource} ${action ?? ''}`.trim();
@@ -67,7 +68,9 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
         });
         const created = await keys.create(tenant.id, input);
         const level = created.type === 'admin' ? created.permission : created.environment;
-        stdout.push(`Created ${created.type} key ${created.id} (${level}) for tenant ${tenant.slug}. It is shown once:`);
+        stdout.push(
+          `Created ${created.type} key ${created.id} (${level}) for tenant ${tenant.slug}. It is shown once:`,
+        );
         stdout.push(created.key); // The key alone on the last line
         break;
       }
@@ -76,7 +79,9 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
         for (const key of await allPages((page) => keys.list(tenant.id, page))) {
           const level = key.type === 'admin' ? key.permission : key.environment;
           const used = key.lastUsedAt ? new Date(key.lastUsedAt).toISOString() : 'never';
-          stdout.push(`${key.id}  ${key.type.padEnd(8)} ${String(level).padEnd(9)} …${key.last4}  ${key.status.padEnd(7)} last used ${used}  ${key.name}`);
+          stdout.push(
+            `${key.id}  ${key.type.padEnd(8)} ${String(level).padEnd(9)} …${key.last4}  ${key.status.padEnd(7)} last used ${used}  ${key.name}`,
+          );
         }
         if (stdout.length === 0) stdout.push(`No keys for tenant ${tenant.slug}`);
         break;

@@ -2,7 +2,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { runCliCommand } from './cli-commands';
+import { type CliResult, runCliCommand } from './cli-commands';
 
 export const controlSocketPath = (dataDir: string) => path.join(dataDir, 'promptgate.sock');
 
@@ -24,13 +24,7 @@ export class ControlServer {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         void (async () => {
-          let argv: string[] = [];
-          try {
-            argv = JSON.parse(Buffer.concat(chunks).toString('utf8')).argv;
-          } catch {
-            argv = [];
-          }
-          const result = await runCliCommand(app, Array.isArray(argv) ? argv.map(String) : []);
+          const result = await runCliCommand(app, argvOf(Buffer.concat(chunks).toString('utf8')));
           response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
         })();
       });
@@ -49,22 +43,37 @@ export class ControlServer {
   }
 }
 
+/** The command a request carries as `{"argv": [...]}`; none when the body has another shape. */
+function argvOf(body: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  const argv = typeof parsed === 'object' && parsed !== null && 'argv' in parsed ? parsed.argv : undefined;
+  return Array.isArray(argv) ? argv.map(String) : [];
+}
+
 /** Sends a command to the running service; undefined when no service listens on the socket. */
-export async function sendToRunningService(dataDir: string, argv: string[]): Promise<{ exitCode: number; stdout: string[]; stderr: string[] } | undefined> {
+export async function sendToRunningService(dataDir: string, argv: string[]): Promise<CliResult | undefined> {
   const socketPath = controlSocketPath(dataDir);
   if (!fs.existsSync(socketPath)) return undefined;
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const request = http.request(
+      { socketPath, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as CliResult);
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     request.on('error', (error: NodeJS.ErrnoException) =>
       error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? resolve(undefined) : reject(error),
     );

@@ -19,9 +19,14 @@ async function main(argv: string[]): Promise<number> {
   if (!result) {
     const holder = config.databaseUrl ? undefined : EmbeddedDatabase.holder(config.dataDir);
     if (holder !== undefined) {
-      throw new Error(`The service (process ${holder}) holds ${config.dataDir} but its control socket does not answer; try again once it has started`);
+      throw new Error(
+        `The service (process ${holder}) holds ${config.dataDir} but its control socket does not answer; try again once it has started`,
+      );
     }
-    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'], abortOnError: false });
+    const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), {
+      logger: ['error'],
+      abortOnError: false,
+    });
     try {
       result = await runCliCommand(app, argv);
     } finally {
@@ -35,9 +40,10 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error) => {
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
     const known = error instanceof ConfigError || error instanceof DataDirInUseError;
-    process.stderr.write(`${known ? error.message : `Error: ${error?.message ?? error}`}\n`);
+    process.stderr.write(`${known ? message : `Error: ${message}`}\n`);
     process.exit(1);
   },
 );

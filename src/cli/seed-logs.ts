@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const rows = Number(values.rows);
   const endpointCount = Number(values.endpoints);
   const days = Number(values.days);
-  if (![rows, endpointCount, days].every((n) => Number.isInteger(n) && n > 0)) throw new Error(`Bad arguments.\n${USAGE}`);
+  if (![rows, endpointCount, days].every((n) => Number.isInteger(n) && n > 0))
+    throw new Error(`Bad arguments.\n${USAGE}`);
 
   const config = loadConfig(process.env, { logLevel: 'warn' });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'] });
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     await insertRows(db, noise, rows - mainRows, days);
     const inserted = Date.now();
     await db.query('VACUUM ANALYZE execution_logs');
-    const [{ total }] = await db.query('SELECT count(*)::int AS total FROM execution_logs');
+    const [{ total }] = await db.query<{ total: number }[]>('SELECT count(*)::int AS total FROM execution_logs');
     process.stdout.write(
       [
         `Inserted ${rows} rows in ${((inserted - started) / 1000).toFixed(1)} s, VACUUM ANALYZE ${((Date.now() - inserted) / 1000).toFixed(1)} s; execution_logs now holds ${total} rows.`,
@@ -78,12 +79,20 @@ interface SeedTenant {
   promptIds: string[];
 }
 
-async function createTenant(app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>, slug: string, endpoints: number): Promise<SeedTenant> {
+async function createTenant(
+  app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>,
+  slug: string,
+  endpoints: number,
+): Promise<SeedTenant> {
   const tenant = await app.get(TenantsService).create(slug, { plan: 'pro' });
-  const key = await app.get(KeysService).create(tenant.id, { name: 'logs bench', type: 'admin', permission: 'ReadWrite' });
+  const key = await app
+    .get(KeysService)
+    .create(tenant.id, { name: 'logs bench', type: 'admin', permission: 'ReadWrite' });
   const endpointIds: string[] = [];
   for (let i = 0; i < endpoints; i++) {
-    const endpoint = await app.get(EndpointsService).create(tenant.id, { name: `Bench ${i}`, path: `/api/v1/bench-${i}` });
+    const endpoint = await app
+      .get(EndpointsService)
+      .create(tenant.id, { name: `Bench ${i}`, path: `/api/v1/bench-${i}` });
     endpointIds.push(endpoint.id);
   }
   return {
@@ -124,13 +133,26 @@ async function insertRows(db: DataSource, tenant: SeedTenant, count: number, day
          jsonb_build_object('reply', repeat('dolor sit amet ', 10)),
          CASE WHEN g % 23 = 3 THEN 'The provider failed' END
        FROM generate_series($8::int, $9::int) AS g`,
-      [tenant.id, tenant.endpointIds, tenant.endpointIds.length, tenant.promptIds, tenant.keyId, spanSeconds, count, offset, offset + size - 1],
+      [
+        tenant.id,
+        tenant.endpointIds,
+        tenant.endpointIds.length,
+        tenant.promptIds,
+        tenant.keyId,
+        spanSeconds,
+        count,
+        offset,
+        offset + size - 1,
+      ],
     );
     process.stdout.write(`  ${tenant.slug}: ${offset + size}/${count}\n`);
   }
 }
 
-async function measure(app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>, tenant: SeedTenant): Promise<void> {
+async function measure(
+  app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>,
+  tenant: SeedTenant,
+): Promise<void> {
   const logs = app.get(ExecutionLogsService);
   const stats = app.get(LogStatsService);
   const endpoint = tenant.endpointIds[0];
@@ -143,13 +165,19 @@ async function measure(app: Awaited<ReturnType<typeof NestFactory.createApplicat
     ['GET /logs?source=Internal', () => logs.list(tenant.id, { source: 'Internal' })],
     ['GET /logs?status=error', () => logs.list(tenant.id, { status: 'error' })],
     ['GET /logs?promptId', () => logs.list(tenant.id, { promptId: tenant.promptIds[0] })],
-    ['GET /logs?endpointId&status=error&source=TestPage', () => logs.list(tenant.id, { endpointId: endpoint, status: 'error', source: 'TestPage' })],
+    [
+      'GET /logs?endpointId&status=error&source=TestPage',
+      () => logs.list(tenant.id, { endpointId: endpoint, status: 'error', source: 'TestPage' }),
+    ],
     ['GET /logs?from=(last 24 h)&endpointId', () => logs.list(tenant.id, { endpointId: endpoint, from: lastDay })],
     ['GET /stats?endpointId (7 days, day)', () => stats.stats(tenant.id, { endpointId: endpoint })],
     ['GET /stats?endpointId (24 h, hour)', () => stats.stats(tenant.id, { endpointId: endpoint, interval: 'hour' })],
     ['GET /stats (all endpoints, 24 h, hour)', () => stats.stats(tenant.id, { interval: 'hour' })],
     ['GET /stats (all endpoints, 7 days, day)', () => stats.stats(tenant.id, {})],
-    ['GET /stats?endpointId (30 days, day)', () => stats.stats(tenant.id, { endpointId: endpoint, from: new Date(now - 30 * 86_400_000).toISOString() })],
+    [
+      'GET /stats?endpointId (30 days, day)',
+      () => stats.stats(tenant.id, { endpointId: endpoint, from: new Date(now - 30 * 86_400_000).toISOString() }),
+    ],
   ];
   process.stdout.write('\nService-call times (ms, median of 5 after one warm-up):\n');
   for (const [name, run] of cases) {
@@ -167,8 +195,8 @@ async function measure(app: Awaited<ReturnType<typeof NestFactory.createApplicat
 
 main().then(
   () => process.exit(0),
-  (error) => {
-    process.stderr.write(`${error?.message ?? error}\n`);
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -60,7 +60,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const constraints = first.constraints ?? {};
     // A value of the wrong type says so, rather than which bound it misses (`PORT=abc` is not "greater than 65535").
     const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0] ?? 'is invalid';
-    throw new ConfigError(`Invalid configuration: ${reason.startsWith(first.property) ? reason : `${first.property} ${reason}`}`);
+    throw new ConfigError(
+      `Invalid configuration: ${reason.startsWith(first.property) ? reason : `${first.property} ${reason}`}`,
+    );
   }
   const dataDir = parsed.DATA_DIR ?? './data';
   const config: AppConfig = {
@@ -110,10 +112,32 @@ function emptyToUndefined(value: string | undefined): string | undefined {
 
 /** Every variable of `EnvSchema`; `env.schema.ts` documents each. */
 const ENV_KEYS: (keyof EnvSchema)[] = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'MIGRATIONS_RUN', 'REDIS_URL', 'BASE_DOMAIN',
-  'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL',
-  'GOOGLE_GENERATIVE_AI_API_KEY', 'GOOGLE_BASE_URL', 'MODELS_FILE', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT',
-  'MAX_IMAGE_BYTES', 'MAX_BODY_BYTES', 'LOG_RETENTION_DAYS', 'LOG_LEVEL',
-  'ADMIN_RATE_LIMIT_PER_MINUTE', 'HTTP_ADAPTER', 'MAX_ADMIN_BODY_BYTES', 'REQUEST_TIMEOUT_MS', 'RENDER_TIMEOUT_MS',
-  'MAX_RENDERED_PROMPT_BYTES', 'MAX_IMAGES_PER_CALL', 'LOG_FIELD_MAX_BYTES',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'MIGRATIONS_RUN',
+  'REDIS_URL',
+  'BASE_DOMAIN',
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_BASE_URL',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'GOOGLE_BASE_URL',
+  'MODELS_FILE',
+  'INITIAL_ADMIN_KEY',
+  'INITIAL_TENANT',
+  'MAX_IMAGE_BYTES',
+  'MAX_BODY_BYTES',
+  'LOG_RETENTION_DAYS',
+  'LOG_LEVEL',
+  'ADMIN_RATE_LIMIT_PER_MINUTE',
+  'HTTP_ADAPTER',
+  'MAX_ADMIN_BODY_BYTES',
+  'REQUEST_TIMEOUT_MS',
+  'RENDER_TIMEOUT_MS',
+  'MAX_RENDERED_PROMPT_BYTES',
+  'MAX_IMAGES_PER_CALL',
+  'LOG_FIELD_MAX_BYTES',
 ];

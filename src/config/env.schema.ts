@@ -4,7 +4,11 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : isScalar(value) && /^-?\d+$/.test(String(value)) ? Number(value) : value;
+  value === undefined || value === ''
+    ? undefined
+    : isScalar(value) && /^-?\d+$/.test(String(value))
+      ? Number(value)
+      : value;
 const toBool = ({ value }: { value: unknown }) => {
   if (value === undefined || value === '') return undefined;
   const text = isScalar(value) ? String(value).toLowerCase() : '';
@@ -17,96 +21,150 @@ const toBool = ({ value }: { value: unknown }) => {
  */
 export class EnvSchema {
   /** HTTP port. Default 3000. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT?: number;
 
   /** Interface to bind. Default 0.0.0.0. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   HOST?: string;
 
   /** Directory of the embedded database (used when DATABASE_URL is unset). Default ./data. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   DATA_DIR?: string;
 
   /** postgres://… selects a real PostgreSQL instead of the embedded database. */
-  @IsOptional() @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
   /** Apply migrations at start. Default true. */
-  @IsOptional() @Transform(toBool) @IsBoolean({ message: 'MIGRATIONS_RUN must be true or false' })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'MIGRATIONS_RUN must be true or false' })
   MIGRATIONS_RUN?: boolean;
 
   /** redis://… moves the response cache and rate-limit counters to Redis. */
-  @IsOptional() @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
   /** Domain under which `<tenant>.<BASE_DOMAIN>` hosts route to a tenant. Default localhost. */
-  @IsOptional() @Matches(/^[a-z0-9.-]+$/i, { message: 'BASE_DOMAIN must be a host name such as localhost or example.com' })
+  @IsOptional()
+  @Matches(/^[a-z0-9.-]+$/i, { message: 'BASE_DOMAIN must be a host name such as localhost or example.com' })
   BASE_DOMAIN?: string;
 
   @IsOptional() @IsString() OPENAI_API_KEY?: string;
-  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'OPENAI_BASE_URL must be an http(s) URL' }) OPENAI_BASE_URL?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/.+/, { message: 'OPENAI_BASE_URL must be an http(s) URL' })
+  OPENAI_BASE_URL?: string;
   @IsOptional() @IsString() ANTHROPIC_API_KEY?: string;
-  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'ANTHROPIC_BASE_URL must be an http(s) URL' }) ANTHROPIC_BASE_URL?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/.+/, { message: 'ANTHROPIC_BASE_URL must be an http(s) URL' })
+  ANTHROPIC_BASE_URL?: string;
   @IsOptional() @IsString() GOOGLE_GENERATIVE_AI_API_KEY?: string;
-  @IsOptional() @Matches(/^https?:\/\/.+/, { message: 'GOOGLE_BASE_URL must be an http(s) URL' }) GOOGLE_BASE_URL?: string;
+  @IsOptional()
+  @Matches(/^https?:\/\/.+/, { message: 'GOOGLE_BASE_URL must be an http(s) URL' })
+  GOOGLE_BASE_URL?: string;
 
   /** JSON or YAML file adding OpenAI-compatible providers and models, or overriding catalog entries. */
   @IsOptional() @IsString() MODELS_FILE?: string;
 
   /** epa_… admin key created at start (with INITIAL_TENANT) when it does not exist yet. */
-  @IsOptional() @Matches(/^epa_[A-Za-z0-9]{32,}$/, { message: 'INITIAL_ADMIN_KEY must be epa_ followed by at least 32 letters or digits' })
+  @IsOptional()
+  @Matches(/^epa_[A-Za-z0-9]{32,}$/, {
+    message: 'INITIAL_ADMIN_KEY must be epa_ followed by at least 32 letters or digits',
+  })
   INITIAL_ADMIN_KEY?: string;
 
   /** Slug of the tenant INITIAL_ADMIN_KEY belongs to. Default "default". */
-  @IsOptional() @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'INITIAL_TENANT must be a slug: lower-case letters, digits and -' })
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'INITIAL_TENANT must be a slug: lower-case letters, digits and -' })
   INITIAL_TENANT?: string;
 
   /** Largest decoded image input in bytes. Default 5 MiB. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   MAX_IMAGE_BYTES?: number;
 
   /** Largest request body in bytes. Default 10 MiB. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   MAX_BODY_BYTES?: number;
 
   /** Days execution logs are kept. Default 30. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   LOG_RETENTION_DAYS?: number;
 
   /** debug | info | warn | error | silent. Default info. */
-  @IsOptional() @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
+  @IsOptional()
+  @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL?: string;
 
   /** HTTP server under Nest: fastify (default, measured faster: BENCHMARKS.md) or express. */
-  @IsOptional() @IsIn(['fastify', 'express'])
+  @IsOptional()
+  @IsIn(['fastify', 'express'])
   HTTP_ADAPTER?: string;
 
   /** Requests per minute each key may make to the admin API. Default 600. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   ADMIN_RATE_LIMIT_PER_MINUTE?: number;
 
   /** Largest admin and MCP request body in bytes. Default 1 MiB. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   MAX_ADMIN_BODY_BYTES?: number;
 
   /** Milliseconds a request's headers and body may take to arrive (then 408). Default 30000. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   REQUEST_TIMEOUT_MS?: number;
 
   /** Milliseconds one template render may take. Default 100. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   RENDER_TIMEOUT_MS?: number;
 
   /** Largest rendered prompt in bytes. Default 1 MiB. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   MAX_RENDERED_PROMPT_BYTES?: number;
 
   /** Largest number of images one call may ask for (`n`). Default 4. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(100)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
   MAX_IMAGES_PER_CALL?: number;
 
   /** Bytes of JSON kept of each logged field before it is cut with a marker. Default 65536. */
-  @IsOptional() @Transform(toInt) @IsInt() @Min(1024)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
   LOG_FIELD_MAX_BYTES?: number;
 }

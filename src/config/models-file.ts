@@ -47,7 +47,10 @@ const provider = z
       .refine((name) => !RESERVED_PROVIDERS.includes(name), 'is a built-in provider name'),
     baseUrl: z.url({ protocol: /^https?$/ }),
     apiKey: z.string().min(1).optional(),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')
+      .optional(),
     models: z.array(providerModel).min(1),
   })
   .strict()
@@ -98,7 +101,9 @@ export function readModelsFile(file: string, env: NodeJS.ProcessEnv): ModelsFile
   try {
     raw = absolute.toLowerCase().endsWith('.json') ? JSON.parse(text) : YAML.parse(text);
   } catch (error) {
-    fail(`not valid ${absolute.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${oneLine((error as Error).message)})`);
+    fail(
+      `not valid ${absolute.toLowerCase().endsWith('.json') ? 'JSON' : 'YAML'} (${oneLine((error as Error).message)})`,
+    );
   }
   const parsed = modelsFileSchema.safeParse(raw ?? {});
   if (!parsed.success) {
@@ -113,7 +118,8 @@ export function readModelsFile(file: string, env: NodeJS.ProcessEnv): ModelsFile
     if (names.has(p.name)) fail(`providers[${index}].name '${p.name}' is used twice`);
     names.add(p.name);
     p.models.forEach((m, modelIndex) => {
-      if (RESERVED_MODEL_IDS.includes(m.id)) fail(`providers[${index}].models[${modelIndex}].id '${m.id}' is the built-in test model`);
+      if (RESERVED_MODEL_IDS.includes(m.id))
+        fail(`providers[${index}].models[${modelIndex}].id '${m.id}' is the built-in test model`);
       if (ids.has(m.id)) fail(`providers[${index}].models[${modelIndex}].id '${m.id}' is listed twice`);
       ids.add(m.id);
     });
@@ -144,7 +150,8 @@ export function readModelsFile(file: string, env: NodeJS.ProcessEnv): ModelsFile
 
 function issuePath(segments: PropertyKey[]): string {
   return segments.reduce<string>(
-    (text, segment) => (typeof segment === 'number' ? `${text}[${segment}]` : text ? `${text}.${String(segment)}` : String(segment)),
+    (text, segment) =>
+      typeof segment === 'number' ? `${text}[${segment}]` : text ? `${text}.${String(segment)}` : String(segment),
     '',
   );
 }

@@ -75,8 +75,20 @@ export async function runMigrations(dataSource: DataSource, config: Pick<AppConf
 function reportingDriver(report: (error: unknown) => void): typeof pg {
   class ReportingPool extends pg.Pool {
     connect(): Promise<pg.PoolClient>;
-    connect(callback: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-    connect(callback?: (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    connect(
+      callback: (
+        error: Error | undefined,
+        client: pg.PoolClient | undefined,
+        done: (release?: unknown) => void,
+      ) => void,
+    ): void;
+    connect(
+      callback?: (
+        error: Error | undefined,
+        client: pg.PoolClient | undefined,
+        done: (release?: unknown) => void,
+      ) => void,
+    ): Promise<pg.PoolClient> | void {
       if (!callback) {
         return super.connect().catch((error: unknown) => {
           report(error);

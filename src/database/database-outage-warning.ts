@@ -7,7 +7,11 @@ export const OUTAGE_WARNING_EVERY_MS = 30_000;
  * The service log's one line about an unreachable database: a warning without a stack, at most once per
  * `everyMs` however many requests, log writes and health checks fail meanwhile (each of them answers 503 or retries).
  */
-export function databaseOutageWarning(logger: Pick<AppLogger, 'write'>, everyMs = OUTAGE_WARNING_EVERY_MS, now = () => Date.now()): (error: unknown) => void {
+export function databaseOutageWarning(
+  logger: Pick<AppLogger, 'write'>,
+  everyMs = OUTAGE_WARNING_EVERY_MS,
+  now = () => Date.now(),
+): (error: unknown) => void {
   let lastWarning: number | undefined;
   return (error) => {
     const time = now();

@@ -21,7 +21,8 @@ export class DatabaseShutdown {
   async runTasks(): Promise<void> {
     const results = await Promise.allSettled(this.tasks.map((task) => task()));
     for (const result of results) {
-      if (result.status === 'rejected') this.logger.write('error', 'A shutdown task failed', { context: 'Database', error: String(result.reason) });
+      if (result.status === 'rejected')
+        this.logger.write('error', 'A shutdown task failed', { context: 'Database', error: String(result.reason) });
     }
   }
 }

@@ -34,7 +34,12 @@ export class EmbeddedDatabase {
     // PGlite sets its own modes, whatever the umask: it unpacks a fresh cluster as 0666/0755 and rewrites its
     // relation cache files as 0644 at each start. The tree is tightened again once it is up, before any query runs.
     // Best effort from here on: the tree was already made private (or the open failed) before PGlite started.
-    this.startedPrivate = dataDir ? pglite.waitReady.then(() => tryMakePrivate(dataDir), () => undefined) : Promise.resolve();
+    this.startedPrivate = dataDir
+      ? pglite.waitReady.then(
+          () => tryMakePrivate(dataDir),
+          () => undefined,
+        )
+      : Promise.resolve();
   }
 
   /** node-postgres options whose connections are sessions of this database (for TypeORM's pg driver). */

@@ -7,4 +7,13 @@ import { TenantEntity } from '../modules/tenants/tenant.entity';
 import { PromptVersionEntity } from '../modules/versions/prompt-version.entity';
 
 /** Every entity, for the TypeORM CLI (the app registers them per module with forFeature). */
-export const ENTITIES = [TenantEntity, ApiKeyEntity, EndpointEntity, InputFieldEntity, OutputFieldEntity, PromptEntity, PromptVersionEntity, ExecutionLogEntity];
+export const ENTITIES = [
+  TenantEntity,
+  ApiKeyEntity,
+  EndpointEntity,
+  InputFieldEntity,
+  OutputFieldEntity,
+  PromptEntity,
+  PromptVersionEntity,
+  ExecutionLogEntity,
+];

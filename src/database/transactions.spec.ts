@@ -56,13 +56,19 @@ describe('TransactionHost', () => {
     expect(results).not.toContain('crossed');
   });
 
-  it('runs a step that needs its caller\'s transaction only inside one', async () => {
-    await expect(host.withinTransaction(async () => 'alone')).rejects.toThrow('This step runs only inside a transaction its caller opened');
-    await expect(host.withTransaction(() => host.withinTransaction(async () => nameOf(host.tx)))).resolves.toBe('transaction 1');
+  it("runs a step that needs its caller's transaction only inside one", async () => {
+    await expect(host.withinTransaction(async () => 'alone')).rejects.toThrow(
+      'This step runs only inside a transaction its caller opened',
+    );
+    await expect(host.withTransaction(() => host.withinTransaction(async () => nameOf(host.tx)))).resolves.toBe(
+      'transaction 1',
+    );
   });
 
   it('leaves no transaction behind when the work fails, and opens a fresh one next time', async () => {
-    await expect(host.withTransaction(async () => Promise.reject(new Error('step failed')))).rejects.toThrow('step failed');
+    await expect(host.withTransaction(async () => Promise.reject(new Error('step failed')))).rejects.toThrow(
+      'step failed',
+    );
     expect(nameOf(host.tx)).toBe('plain');
     await expect(host.withTransaction(async () => nameOf(host.tx))).resolves.toBe('transaction 2');
   });

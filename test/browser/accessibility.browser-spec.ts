@@ -1,5 +1,12 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { accessibilityViolations, type DashboardHarness, goTo, keyboardProblems, signIn, startDashboard } from '../support/browser';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  goTo,
+  keyboardProblems,
+  signIn,
+  startDashboard,
+} from '../support/browser';
 import { auth } from '../support/seed';
 
 /**
@@ -25,10 +32,21 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
     });
     const deleted = await createEndpoint(h.t, h.tenant.admin, { name: 'Old one' });
     await h.t.http.delete(`/admin/v1/endpoints/${deleted.id}`).set(admin).expect(200);
-    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Short', template: 'Summarize {{ inputs.text }} in {{ inputs.sentences }}.' });
-    await h.t.http.put(`/admin/v1/prompts/${prompt.id}`).set(admin).send({ template: 'Summarize {{ inputs.text }} in {{ inputs.sentences }} short sentences.' }).expect(200);
+    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, {
+      name: 'Short',
+      template: 'Summarize {{ inputs.text }} in {{ inputs.sentences }}.',
+    });
+    await h.t.http
+      .put(`/admin/v1/prompts/${prompt.id}`)
+      .set(admin)
+      .send({ template: 'Summarize {{ inputs.text }} in {{ inputs.sentences }} short sentences.' })
+      .expect(200);
     // A test run's log row is written before it answers.
-    const run = await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(admin).send({ promptId: prompt.id, inputs: { text: 'Hello there' } }).expect(200);
+    const run = await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+      .set(admin)
+      .send({ promptId: prompt.id, inputs: { text: 'Hello there' } })
+      .expect(200);
     const base = `/endpoints/${endpoint.id}`;
     routes.push(
       ['endpoints', '/endpoints'],
@@ -61,7 +79,9 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
   async function open(route: string): Promise<void> {
     await goTo(h.page, route);
     await h.page.getByRole('heading', { level: 1 }).first().waitFor();
-    await h.page.waitForFunction(() => document.querySelectorAll('.loading').length === 0 && !document.body.textContent?.includes('Loading'));
+    await h.page.waitForFunction(
+      () => document.querySelectorAll('.loading').length === 0 && !document.body.textContent?.includes('Loading'),
+    );
   }
 
   for (const [who, key] of [
@@ -75,7 +95,8 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
         await open(route);
         const violations = await accessibilityViolations(h.page);
         const keyboard = await keyboardProblems(h.page);
-        if (violations.length > 0 || keyboard.unreachable.length > 0 || keyboard.noVisibleFocus.length > 0) report[name] = { violations, keyboard };
+        if (violations.length > 0 || keyboard.unreachable.length > 0 || keyboard.noVisibleFocus.length > 0)
+          report[name] = { violations, keyboard };
       }
       expect(report).toEqual({});
       await h.page.getByRole('button', { name: 'Sign out' }).click();

@@ -30,9 +30,14 @@ describe('Dashboard: endpoints', () => {
 
   const admin = () => auth(h.tenant.admin);
   const createEndpoint = async (body: Record<string, unknown>) =>
-    (await h.t.http.post('/admin/v1/endpoints').set(admin()).send(body).expect(201)).body.data as { id: string; name: string; path: string };
+    (await h.t.http.post('/admin/v1/endpoints').set(admin()).send(body).expect(201)).body.data as {
+      id: string;
+      name: string;
+      path: string;
+    };
   const hash = () => page.evaluate(() => decodeURIComponent(location.hash));
-  const waitForHash = (fragment: string) => page.waitForFunction((text) => decodeURIComponent(location.hash).includes(text), fragment);
+  const waitForHash = (fragment: string) =>
+    page.waitForFunction((text) => decodeURIComponent(location.hash).includes(text), fragment);
   const row = (name: string | RegExp) => page.getByRole('row', { name });
 
   it('teaches the first steps when the tenant has no endpoint yet', async () => {
@@ -107,9 +112,16 @@ describe('Dashboard: endpoints', () => {
     await outputForm.getByRole('button', { name: 'Add field' }).click();
 
     const inputs = page.getByRole('table', { name: 'Input fields' });
-    expect(await inputs.getByRole('row', { name: /^text/ }).innerText()).toMatch(/text\s+Required\s+Text\s+at most 500 characters\s+—\s+The thread to summarize/);
-    expect(await inputs.getByRole('row', { name: /^sentences/ }).innerText()).toMatch(/sentences\s+optional\s+Integer\s+from 1 to 10\s+3\s/);
-    await page.getByRole('table', { name: 'Output fields' }).getByRole('row', { name: /^summary/ }).waitFor();
+    expect(await inputs.getByRole('row', { name: /^text/ }).innerText()).toMatch(
+      /text\s+Required\s+Text\s+at most 500 characters\s+—\s+The thread to summarize/,
+    );
+    expect(await inputs.getByRole('row', { name: /^sentences/ }).innerText()).toMatch(
+      /sentences\s+optional\s+Integer\s+from 1 to 10\s+3\s/,
+    );
+    await page
+      .getByRole('table', { name: 'Output fields' })
+      .getByRole('row', { name: /^summary/ })
+      .waitFor();
     // The curl carries the fields, with the default as a number; an Internal endpoint is called with an admin key.
     const curl = await page.getByLabel('curl', { exact: true }).innerText();
     expect(curl).toContain(`'${h.baseUrl}/api/v1/summarize-emails'`);
@@ -117,8 +129,12 @@ describe('Dashboard: endpoints', () => {
     expect(curl).toContain('$ADMIN_KEY');
     // No prompt yet: the page says so and how to fix it.
     await page.getByText('No default prompt: calls to this endpoint are refused.').waitFor();
-    await page.getByText('Create a prompt, try it in the test runner, promote it to Live, then set it as the default.').waitFor();
-    expect(await page.getByRole('link', { name: 'New prompt' }).getAttribute('href')).toBe(`#/endpoints/${id}/prompts/new`);
+    await page
+      .getByText('Create a prompt, try it in the test runner, promote it to Live, then set it as the default.')
+      .waitFor();
+    expect(await page.getByRole('link', { name: 'New prompt' }).getAttribute('href')).toBe(
+      `#/endpoints/${id}/prompts/new`,
+    );
 
     const stored = (await h.t.http.get(`/admin/v1/endpoints/${id}`).set(admin()).expect(200)).body.data;
     expect(stored).toMatchObject({
@@ -135,8 +151,24 @@ describe('Dashboard: endpoints', () => {
       timeoutSeconds: 30,
     });
     expect(stored.inputFields).toMatchObject([
-      { name: 'text', dataType: 'string', isRequired: true, maxLength: 500, minimum: null, maximum: null, defaultValue: null },
-      { name: 'sentences', dataType: 'integer', isRequired: false, maxLength: null, minimum: 1, maximum: 10, defaultValue: 3 },
+      {
+        name: 'text',
+        dataType: 'string',
+        isRequired: true,
+        maxLength: 500,
+        minimum: null,
+        maximum: null,
+        defaultValue: null,
+      },
+      {
+        name: 'sentences',
+        dataType: 'integer',
+        isRequired: false,
+        maxLength: null,
+        minimum: 1,
+        maximum: 10,
+        defaultValue: 3,
+      },
     ]);
     expect(stored.outputFields).toMatchObject([{ name: 'summary', dataType: 'string', exampleValue: null }]);
 
@@ -147,7 +179,11 @@ describe('Dashboard: endpoints', () => {
 
   it('edits a field and a setting in place', async () => {
     const endpoint = await createEndpoint({ name: 'Translate', path: '/api/v1/translate', category: 'text' });
-    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send({ name: 'language', dataType: 'string', defaultValue: 'fr' }).expect(201);
+    await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
+      .set(admin())
+      .send({ name: 'language', dataType: 'string', defaultValue: 'fr' })
+      .expect(201);
     await goTo(page, `/endpoints/${endpoint.id}`);
     await page.getByRole('heading', { level: 1, name: 'Translate' }).waitFor();
 
@@ -172,10 +208,19 @@ describe('Dashboard: endpoints', () => {
     expect(await fieldForm.getByLabel('Default value').inputValue()).toBe('fr');
     await fieldForm.getByLabel('Default value').fill('de');
     await fieldForm.getByRole('button', { name: 'Save field' }).click();
-    await page.getByRole('table', { name: 'Input fields' }).getByRole('row', { name: /^language/ }).getByText('"de"').waitFor();
+    await page
+      .getByRole('table', { name: 'Input fields' })
+      .getByRole('row', { name: /^language/ })
+      .getByText('"de"')
+      .waitFor();
 
     const stored = (await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(200)).body.data;
-    expect(stored).toMatchObject({ name: 'Translate text', path: '/api/v1/translate', timeoutSeconds: 45, rateLimitPerDay: 1000 });
+    expect(stored).toMatchObject({
+      name: 'Translate text',
+      path: '/api/v1/translate',
+      timeoutSeconds: 45,
+      rateLimitPerDay: 1000,
+    });
     expect(stored.inputFields[0].defaultValue).toBe('de');
   });
 
@@ -193,31 +238,60 @@ describe('Dashboard: endpoints', () => {
     // Refused by the API: the path is taken. Its message names the path, so it shows beside the path.
     await form.getByLabel('Path').fill('/api/v1/translate');
     await form.getByRole('button', { name: 'Create endpoint' }).click();
-    await pathField.getByRole('alert').getByText('path /api/v1/translate is already used by another endpoint').waitFor();
+    await pathField
+      .getByRole('alert')
+      .getByText('path /api/v1/translate is already used by another endpoint')
+      .waitFor();
     expect(await form.getByLabel('Path').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('New endpoint');
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // A field name the endpoint already has: the API's 409 shows beside the name.
     const endpoint = await createEndpoint({ name: 'Fielded', path: '/api/v1/fielded' });
-    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send({ name: 'text', dataType: 'string' }).expect(201);
+    await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
+      .set(admin())
+      .send({ name: 'text', dataType: 'string' })
+      .expect(201);
     await goTo(page, `/endpoints/${endpoint.id}`);
     await page.getByRole('button', { name: 'Add input field' }).click();
     const fieldForm = page.getByRole('form', { name: 'New input field' });
     await fieldForm.getByLabel('Name').fill('text');
     await fieldForm.getByRole('button', { name: 'Add field' }).click();
-    await fieldForm.locator('.field', { has: page.getByLabel('Name') }).getByText("A field named 'text' already exists on this endpoint").waitFor();
+    await fieldForm
+      .locator('.field', { has: page.getByLabel('Name') })
+      .getByText("A field named 'text' already exists on this endpoint")
+      .waitFor();
   });
 
   it('lists, searches and filters the endpoints, the filters kept in the URL', async () => {
-    await createEndpoint({ name: 'Classify tickets', path: '/api/v1/classify-tickets', category: 'support', visibility: 'Private' });
-    const replies = await createEndpoint({ name: 'Draft replies', path: '/api/v1/draft-replies', category: 'support', description: 'Drafts a reply to a customer' });
-    await h.t.http.post(`/admin/v1/endpoints/${replies.id}/input-fields`).set(admin()).send({ name: 'message', dataType: 'string', isRequired: true }).expect(201);
+    await createEndpoint({
+      name: 'Classify tickets',
+      path: '/api/v1/classify-tickets',
+      category: 'support',
+      visibility: 'Private',
+    });
+    const replies = await createEndpoint({
+      name: 'Draft replies',
+      path: '/api/v1/draft-replies',
+      category: 'support',
+      description: 'Drafts a reply to a customer',
+    });
+    await h.t.http
+      .post(`/admin/v1/endpoints/${replies.id}/input-fields`)
+      .set(admin())
+      .send({ name: 'message', dataType: 'string', isRequired: true })
+      .expect(201);
     const prompt = (
       await h.t.http
         .post('/admin/v1/prompts')
         .set(admin())
-        .send({ endpointId: replies.id, name: 'Main', template: 'Reply to: {{ inputs.message }}', llmModel: 'mock-echo' })
+        .send({
+          endpointId: replies.id,
+          name: 'Main',
+          template: 'Reply to: {{ inputs.message }}',
+          llmModel: 'mock-echo',
+        })
         .expect(201)
     ).body.data;
     await h.t.http.post(`/admin/v1/prompts/${prompt.id}/promote`).set(admin()).expect(200);
@@ -225,7 +299,9 @@ describe('Dashboard: endpoints', () => {
     await createEndpoint({ name: 'Describe image', path: '/api/v1/describe-image', category: 'images' });
     await goTo(page, '/endpoints');
     await row(/Classify tickets/).waitFor();
-    expect(await row(/Classify tickets/).innerText()).toMatch(/Classify tickets\s+POST \/api\/v1\/classify-tickets\s+Internal\s+support\s+0 in, 0 out\s+None: not callable yet/);
+    expect(await row(/Classify tickets/).innerText()).toMatch(
+      /Classify tickets\s+POST \/api\/v1\/classify-tickets\s+Internal\s+support\s+0 in, 0 out\s+None: not callable yet/,
+    );
     expect(await row(/Describe image/).innerText()).toMatch(/POST \/api\/v1\/describe-image\s+Public\s+images/);
     expect(await row(/Draft replies/).innerText()).toMatch(/support\s+1 in, 0 out\s+Has a default/);
     await screenshot(page, 'endpoints');
@@ -272,7 +348,8 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('pages the list as the API does', async () => {
-    for (let i = 1; i <= 26; i++) await createEndpoint({ name: `Bulk ${String(i).padStart(2, '0')}`, path: `/api/v1/bulk-${i}`, category: 'bulk' });
+    for (let i = 1; i <= 26; i++)
+      await createEndpoint({ name: `Bulk ${String(i).padStart(2, '0')}`, path: `/api/v1/bulk-${i}`, category: 'bulk' });
     await goTo(page, '/endpoints?category=bulk');
     await row(/Bulk 01/).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(25);
@@ -317,14 +394,21 @@ describe('Dashboard: endpoints', () => {
       await h.t.http
         .post('/admin/v1/prompts')
         .set(admin())
-        .send({ endpointId: endpoint.id, name: 'Main', template: 'Summarize: {{ inputs.text }}', llmModel: 'mock-echo' })
+        .send({
+          endpointId: endpoint.id,
+          name: 'Main',
+          template: 'Summarize: {{ inputs.text }}',
+          llmModel: 'mock-echo',
+        })
         .expect(201)
     ).body.data;
     await goTo(page, `/endpoints/${endpoint.id}`);
     const prompts = page.getByRole('table', { name: 'Prompts' });
     await prompts.getByRole('row', { name: /Main/ }).waitFor();
     expect(await prompts.getByRole('row', { name: /Main/ }).innerText()).toMatch(/Main\s+Draft\s+v1\s+mock-echo/);
-    expect(await prompts.getByRole('link', { name: 'Main' }).getAttribute('href')).toBe(`#/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    expect(await prompts.getByRole('link', { name: 'Main' }).getAttribute('href')).toBe(
+      `#/endpoints/${endpoint.id}/prompts/${prompt.id}`,
+    );
     await page.getByText('Open a prompt, promote it to Live, then set it as the default.').waitFor();
 
     await page.getByRole('button', { name: 'Delete for good…' }).click();
@@ -370,8 +454,16 @@ describe('Dashboard: endpoints', () => {
 
   it('lets a ReadOnly key see every endpoints page with the write actions disabled and why', async () => {
     const endpoint = await createEndpoint({ name: 'Read me', path: '/api/v1/read-me' });
-    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send({ name: 'text', dataType: 'string' }).expect(201);
-    await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/output-fields`).set(admin()).send({ name: 'answer', dataType: 'string' }).expect(201);
+    await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
+      .set(admin())
+      .send({ name: 'text', dataType: 'string' })
+      .expect(201);
+    await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/output-fields`)
+      .set(admin())
+      .send({ name: 'answer', dataType: 'string' })
+      .expect(201);
     const deleted = await createEndpoint({ name: 'Read me deleted', path: '/api/v1/read-me-deleted' });
     await h.t.http.delete(`/admin/v1/endpoints/${deleted.id}`).set(admin()).expect(200);
 
@@ -388,14 +480,28 @@ describe('Dashboard: endpoints', () => {
     };
     try {
       await signIn(reader, h.baseUrl, h.tenant.readOnly, '/endpoints?search=read');
-      await reader.getByRole('row', { name: /Read me/ }).first().waitFor();
+      await reader
+        .getByRole('row', { name: /Read me/ })
+        .first()
+        .waitFor();
       expect(await accessibilityViolations(reader)).toEqual([]);
       await expectBlocked('New endpoint');
 
       await reader.getByRole('link', { name: 'Read me', exact: true }).click();
       await reader.getByRole('heading', { level: 1, name: 'Read me' }).waitFor();
       await reader.getByRole('table', { name: 'Input fields' }).getByRole('row', { name: /^text/ }).waitFor();
-      for (const name of ['Edit settings', 'Add input field', 'Add output field', 'Edit input field text', 'Delete input field text', 'Edit output field answer', 'Delete output field answer', 'Delete', 'Delete for good…', 'New prompt']) {
+      for (const name of [
+        'Edit settings',
+        'Add input field',
+        'Add output field',
+        'Edit input field text',
+        'Delete input field text',
+        'Edit output field answer',
+        'Delete output field answer',
+        'Delete',
+        'Delete for good…',
+        'New prompt',
+      ]) {
         await expectBlocked(name);
       }
       expect(await accessibilityViolations(reader)).toEqual([]);

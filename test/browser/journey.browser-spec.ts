@@ -48,7 +48,11 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   });
 
   it('creates an endpoint with two input fields and an output field', async () => {
-    await page().getByRole('link', { name: 'New endpoint' }).or(page().getByRole('button', { name: 'New endpoint' })).first().click();
+    await page()
+      .getByRole('link', { name: 'New endpoint' })
+      .or(page().getByRole('button', { name: 'New endpoint' }))
+      .first()
+      .click();
     const form = page().getByRole('form', { name: 'New endpoint' });
     await form.getByLabel('Name').fill('Summarize');
     expect(await form.getByLabel('Path').inputValue()).toBe('/api/v1/summarize');
@@ -84,7 +88,10 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     const inputs = page().getByRole('table', { name: 'Input fields' });
     await inputs.getByRole('row', { name: /^text/ }).waitFor();
     await inputs.getByRole('row', { name: /^sentences/ }).waitFor();
-    await page().getByRole('table', { name: 'Output fields' }).getByRole('row', { name: /^summary/ }).waitFor();
+    await page()
+      .getByRole('table', { name: 'Output fields' })
+      .getByRole('row', { name: /^summary/ })
+      .waitFor();
   });
 
   it('writes a prompt with a syntax error, sees it marked at its line, and fixes it', async () => {
@@ -92,9 +99,13 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     await page().getByRole('heading', { level: 1, name: 'New prompt' }).waitFor();
     await page().getByLabel('Name').fill('Short');
     await setTemplate('Summarize in {{ inputs.sentences }} sentences:\n{% if inputs.text %}{{ inputs.text }}');
-    await templateCheck().getByText(/^line 2, column 1: /).waitFor();
+    await templateCheck()
+      .getByText(/^line 2, column 1: /)
+      .waitFor();
     await page().locator('.cm-lintRange-error').first().waitFor();
-    await setTemplate('Summarize in {{ inputs.sentences }} sentences:\n{% if inputs.text %}{{ inputs.text }}{% endif %}');
+    await setTemplate(
+      'Summarize in {{ inputs.sentences }} sentences:\n{% if inputs.text %}{{ inputs.text }}{% endif %}',
+    );
     await templateCheck().getByText('No problems found').waitFor();
     expect(await page().locator('.cm-lintRange-error').count()).toBe(0);
     await page().getByLabel('Model').selectOption('gpt-4o-mini');
@@ -113,7 +124,11 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   });
 
   it('test-runs it and sees the output, tokens and cost', async () => {
-    h.fake.reply({ text: '{"summary":"Promptgate serves prompts as HTTP endpoints."}', inputTokens: 900, outputTokens: 120 });
+    h.fake.reply({
+      text: '{"summary":"Promptgate serves prompts as HTTP endpoints."}',
+      inputTokens: 900,
+      outputTokens: 120,
+    });
     const runner = page().locator('.playground-runner');
     await runner.getByLabel('text (required)').fill('Promptgate turns prompts into production HTTP endpoints.');
     await runner.getByRole('button', { name: 'Run', exact: true }).click();
@@ -124,7 +139,9 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   });
 
   it('changes the template and sees version 2', async () => {
-    await setTemplate('Summarize in {{ inputs.sentences }} short sentences:\n{% if inputs.text %}{{ inputs.text }}{% endif %}');
+    await setTemplate(
+      'Summarize in {{ inputs.sentences }} short sentences:\n{% if inputs.text %}{{ inputs.text }}{% endif %}',
+    );
     await templateCheck().getByText('No problems found').waitFor();
     await status().getByText('Unsaved changes').waitFor();
     await page().getByRole('button', { name: 'Review and save' }).click();
@@ -146,8 +163,14 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   it('restores version 1 as a new Draft', async () => {
     await page().goBack();
     await page().getByRole('heading', { level: 1, name: 'Versions of Short' }).waitFor();
-    await page().getByRole('article', { name: 'Version 1', exact: true }).getByRole('button', { name: /Restore as a new Draft/ }).click();
-    await page().waitForFunction((id) => /\/prompts\/[0-9a-f-]{36}/.test(location.hash) && !location.hash.includes(id), promptId);
+    await page()
+      .getByRole('article', { name: 'Version 1', exact: true })
+      .getByRole('button', { name: /Restore as a new Draft/ })
+      .click();
+    await page().waitForFunction(
+      (id) => /\/prompts\/[0-9a-f-]{36}/.test(location.hash) && !location.hash.includes(id),
+      promptId,
+    );
     await status().getByText('Draft', { exact: true }).waitFor();
     await page().locator('.cm-content').getByText('Summarize in {{ inputs.sentences }} sentences:').waitFor();
   });
@@ -171,7 +194,10 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
 
   it('executes the endpoint with that key outside the browser, and finds the call in Logs and in Stats', async () => {
     h.fake.reply({ text: '{"summary":"Called from an application."}', inputTokens: 50, outputTokens: 9 });
-    const executed = await h.t.http.post('/api/v1/summarize').set('x-api-key', endpointKey).send({ text: 'A text from an application.' });
+    const executed = await h.t.http
+      .post('/api/v1/summarize')
+      .set('x-api-key', endpointKey)
+      .send({ text: 'A text from an application.' });
     expect(executed.status).toBe(200);
     expect(executed.body).toEqual({ summary: 'Called from an application.' });
     requestId = executed.headers['x-request-id'];
@@ -192,9 +218,14 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
 
   it('revokes the key, and the endpoint refuses it', async () => {
     await page().getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
-    const row = page().getByRole('row').filter({ has: page().getByRole('rowheader', { name: 'Journey app', exact: true }) });
+    const row = page()
+      .getByRole('row')
+      .filter({ has: page().getByRole('rowheader', { name: 'Journey app', exact: true }) });
     await row.getByRole('button', { name: /^Revoke/ }).click();
-    await page().getByRole('dialog', { name: 'Revoke the key “Journey app”?' }).getByRole('button', { name: 'Revoke key' }).click();
+    await page()
+      .getByRole('dialog', { name: 'Revoke the key “Journey app”?' })
+      .getByRole('button', { name: 'Revoke key' })
+      .click();
     await row.getByText('Revoked', { exact: true }).waitFor();
     await h.t.http.post('/api/v1/summarize').set('x-api-key', endpointKey).send({ text: 'again' }).expect(401);
   });
@@ -218,7 +249,9 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   it('deletes the endpoint for good after typing its name', async () => {
     await signIn(page(), h.baseUrl, h.tenant.admin, `/endpoints/${endpointId}`);
     await page().getByRole('heading', { level: 1, name: 'Summarize' }).waitFor();
-    await page().getByRole('button', { name: /Delete for good/ }).click();
+    await page()
+      .getByRole('button', { name: /Delete for good/ })
+      .click();
     const dialog = page().getByRole('dialog', { name: /for good/ });
     await dialog.getByText(/cannot be undone/).waitFor();
     const confirm = dialog.getByRole('button', { name: /Delete/ }).last();
@@ -229,7 +262,10 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     expect(await page().getByRole('link', { name: 'Summarize', exact: true }).count()).toBe(0);
     await h.t.http.get(`/admin/v1/endpoints/${endpointId}`).set('x-api-key', h.tenant.admin).expect(404);
     await h.t.http.get(`/admin/v1/prompts/${promptId}`).set('x-api-key', h.tenant.admin).expect(404);
-    const logs = await h.t.http.get(`/admin/v1/logs?requestId=${requestId}`).set('x-api-key', h.tenant.admin).expect(200);
+    const logs = await h.t.http
+      .get(`/admin/v1/logs?requestId=${requestId}`)
+      .set('x-api-key', h.tenant.admin)
+      .expect(200);
     expect(logs.body.data.items).toEqual([]);
   });
 });

@@ -1,6 +1,14 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth } from '../support/seed';
-import { accessibilityViolations, type DashboardHarness, goTo, keyboardProblems, screenshot, signIn, startDashboard } from '../support/browser';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  goTo,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+} from '../support/browser';
 
 describe('Dashboard: keys', () => {
   let h: DashboardHarness;
@@ -12,10 +20,22 @@ describe('Dashboard: keys', () => {
   beforeAll(async () => {
     h = await startDashboard();
     await h.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
-    summarize = await createEndpoint(h.t, h.tenant.admin, { name: 'Summarize', inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
-    await createPrompt(h.t, h.tenant.admin, summarize.id, { template: 'Summarize: {{ inputs.text }}', llmModel: 'mock-echo' });
-    other = await createEndpoint(h.t, h.tenant.admin, { name: 'Translate', inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
-    await createPrompt(h.t, h.tenant.admin, other.id, { template: 'Translate: {{ inputs.text }}', llmModel: 'mock-echo' });
+    summarize = await createEndpoint(h.t, h.tenant.admin, {
+      name: 'Summarize',
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    await createPrompt(h.t, h.tenant.admin, summarize.id, {
+      template: 'Summarize: {{ inputs.text }}',
+      llmModel: 'mock-echo',
+    });
+    other = await createEndpoint(h.t, h.tenant.admin, {
+      name: 'Translate',
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    await createPrompt(h.t, h.tenant.admin, other.id, {
+      template: 'Translate: {{ inputs.text }}',
+      llmModel: 'mock-echo',
+    });
     await signIn(h.page, h.baseUrl, h.tenant.admin, '/keys');
   });
 
@@ -27,19 +47,41 @@ describe('Dashboard: keys', () => {
     expect(h.problems).toEqual([]);
   });
 
-  const keyRow = (name: string) => h.page.getByRole('table').getByRole('row').filter({ has: h.page.getByRole('rowheader', { name, exact: true }) });
+  const keyRow = (name: string) =>
+    h.page
+      .getByRole('table')
+      .getByRole('row')
+      .filter({ has: h.page.getByRole('rowheader', { name, exact: true }) });
   /** The row's cells after its name, as text (screen-reader words included). */
-  const cells = async (name: string) => (await keyRow(name).getByRole('cell').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+  const cells = async (name: string) =>
+    (await keyRow(name).getByRole('cell').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
 
   it('lists the keys with type, permission or environment, last four, status, created and last used', async () => {
     await h.page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     await keyRow('reader').waitFor();
     const headers = await h.page.getByRole('columnheader').allInnerTexts();
-    expect(headers.slice(0, 9)).toEqual(['Name', 'Type', 'Permission or environment', 'Key', 'Status', 'Endpoints', 'Rate limits', 'Created', 'Last used']);
+    expect(headers.slice(0, 9)).toEqual([
+      'Name',
+      'Type',
+      'Permission or environment',
+      'Key',
+      'Status',
+      'Endpoints',
+      'Rate limits',
+      'Created',
+      'Last used',
+    ]);
     const reader = await cells('reader');
     expect(reader.slice(0, 4)).toEqual(['Admin', 'ReadOnly', `ends in …${h.tenant.readOnly.slice(-4)}`, 'Active']);
     const caller = await cells('caller');
-    expect(caller.slice(0, 6)).toEqual(['Endpoint', 'live', `ends in …${h.tenant.endpointKey.slice(-4)}`, 'Active', 'Every endpoint', '60/min 1,000/h 10,000/day']);
+    expect(caller.slice(0, 6)).toEqual([
+      'Endpoint',
+      'live',
+      `ends in …${h.tenant.endpointKey.slice(-4)}`,
+      'Active',
+      'Every endpoint',
+      '60/min 1,000/h 10,000/day',
+    ]);
     expect(await accessibilityViolations(h.page)).toEqual([]);
     expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
   });
@@ -84,7 +126,16 @@ describe('Dashboard: keys', () => {
     expect(traces.local).not.toContain(endpointKey);
     await h.page.getByRole('button', { name: 'Create key' }).and(h.page.locator(':focus')).waitFor();
     const row = await cells('CI caller');
-    expect(row.slice(0, 8)).toEqual(['Endpoint', 'test', `ends in …${endpointKey.slice(-4)}`, 'Active', 'Summarize', '120/min 1,000/h 10,000/day', row[6], 'Never']);
+    expect(row.slice(0, 8)).toEqual([
+      'Endpoint',
+      'test',
+      `ends in …${endpointKey.slice(-4)}`,
+      'Active',
+      'Summarize',
+      '120/min 1,000/h 10,000/day',
+      row[6],
+      'Never',
+    ]);
 
     const stored = await h.t.http.get('/admin/v1/keys?pageSize=500').set(auth(h.tenant.admin)).expect(200);
     expect(stored.body.data.find((key: { name: string }) => key.name === 'CI caller')).toMatchObject({
@@ -132,7 +183,9 @@ describe('Dashboard: keys', () => {
   });
 
   it('revokes a key after confirming; the row shows Revoked and the API answers 401 for it', async () => {
-    await keyRow('CI caller').getByRole('button', { name: /^Revoke/ }).click();
+    await keyRow('CI caller')
+      .getByRole('button', { name: /^Revoke/ })
+      .click();
     const confirm = h.page.getByRole('dialog', { name: 'Revoke the key “CI caller”?' });
     await confirm.waitFor();
     expect(await confirm.innerText()).toMatch(/refused with 401 Unauthorized\s+immediately/);
@@ -141,11 +194,17 @@ describe('Dashboard: keys', () => {
     await confirm.waitFor({ state: 'hidden' });
     expect(await keyRow('CI caller').getByText('Active').count()).toBe(1);
 
-    await keyRow('CI caller').getByRole('button', { name: /^Revoke/ }).click();
+    await keyRow('CI caller')
+      .getByRole('button', { name: /^Revoke/ })
+      .click();
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
     await confirm.waitFor({ state: 'hidden' });
     await keyRow('CI caller').getByText('Revoked', { exact: true }).waitFor();
-    expect(await keyRow('CI caller').getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
+    expect(
+      await keyRow('CI caller')
+        .getByRole('button', { name: /^Revoke/ })
+        .count(),
+    ).toBe(0);
     await h.t.http.post(summarize.path).set('x-api-key', endpointKey).send({ text: 'again' }).expect(401);
     await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await screenshot(h.page, 'keys');
@@ -159,8 +218,12 @@ describe('Dashboard: keys', () => {
     const revoke = keyRow('caller').getByRole('button', { name: /^Revoke/ });
     for (const button of [create, revoke]) {
       expect(await button.isDisabled()).toBe(true);
-      expect(await button.getAttribute('title')).toBe('Your key is ReadOnly: it can look at everything but change nothing.');
-      const description = await button.evaluate((element) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent);
+      expect(await button.getAttribute('title')).toBe(
+        'Your key is ReadOnly: it can look at everything but change nothing.',
+      );
+      const description = await button.evaluate(
+        (element) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent,
+      );
       expect(description).toBe('Your key is ReadOnly: it can look at everything but change nothing.');
     }
     expect(await h.page.getByRole('dialog').count()).toBe(0);

@@ -1,5 +1,13 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
-import { accessibilityViolations, type DashboardHarness, goTo, keyboardProblems, screenshot, signIn, startDashboard } from '../support/browser';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  goTo,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+} from '../support/browser';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 
 /**
@@ -37,9 +45,17 @@ describe('Dashboard: Logs and Stats', () => {
       cacheEnabled: true,
       inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
     });
-    summarizePrompt = await createPrompt(h.t, h.tenant.admin, summarize.id, { name: 'Short summary', template: 'Summarize: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    summarizePrompt = await createPrompt(h.t, h.tenant.admin, summarize.id, {
+      name: 'Short summary',
+      template: 'Summarize: {{ inputs.text }}',
+      llmModel: 'gpt-4o-mini',
+    });
     echo = await createEndpoint(h.t, h.tenant.admin, { name: 'Echo', inputs: [{ name: 'name', dataType: 'string' }] });
-    await createPrompt(h.t, h.tenant.admin, echo.id, { name: 'Greeting', template: 'Hello {{ inputs.name }}', llmModel: 'mock-echo' });
+    await createPrompt(h.t, h.tenant.admin, echo.id, {
+      name: 'Greeting',
+      template: 'Hello {{ inputs.name }}',
+      llmModel: 'mock-echo',
+    });
 
     h.fake.reply({ text: 'A short summary.', inputTokens: 1000, outputTokens: 200 });
     requestIds.success = await execute(summarize.path, { text: 'hello world' }, 200);
@@ -68,10 +84,18 @@ describe('Dashboard: Logs and Stats', () => {
     const success = h.page.locator(`tr[data-request-id="${requestIds.success}"]`);
     await expect(success.innerText()).resolves.toMatch(/Summarize\s+Short summary @ v1\s+API\s+success 200/);
     await expect(success.innerText()).resolves.toMatch(/1.?000 \/ 200/);
-    await expect(h.page.locator(`tr[data-request-id="${requestIds.cached}"]`).innerText()).resolves.toContain('cache hit');
-    await expect(h.page.locator(`tr[data-request-id="${requestIds.upstream}"]`).innerText()).resolves.toMatch(/error 502\s+upstream_error/);
-    await expect(h.page.locator(`tr[data-request-id="${requestIds.invalid}"]`).innerText()).resolves.toMatch(/error 400\s+validation_error/);
-    await expect(h.page.locator(`tr[data-request-id="${requestIds.echo}"]`).innerText()).resolves.toMatch(/Echo\s+Greeting @ v1/);
+    await expect(h.page.locator(`tr[data-request-id="${requestIds.cached}"]`).innerText()).resolves.toContain(
+      'cache hit',
+    );
+    await expect(h.page.locator(`tr[data-request-id="${requestIds.upstream}"]`).innerText()).resolves.toMatch(
+      /error 502\s+upstream_error/,
+    );
+    await expect(h.page.locator(`tr[data-request-id="${requestIds.invalid}"]`).innerText()).resolves.toMatch(
+      /error 400\s+validation_error/,
+    );
+    await expect(h.page.locator(`tr[data-request-id="${requestIds.echo}"]`).innerText()).resolves.toMatch(
+      /Echo\s+Greeting @ v1/,
+    );
 
     await screenshot(h.page, 'logs');
     expect(await accessibilityViolations(h.page)).toEqual([]);
@@ -182,18 +206,25 @@ describe('Dashboard: Logs and Stats', () => {
     await h.page.locator('.chart-canvas canvas').first().waitFor();
     await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(5);
     // Each chart has a text alternative.
-    const summary = await h.page.getByRole('img', { name: /^Calls, errors by code and cache hits per day/ }).getAttribute('aria-label');
+    const summary = await h.page
+      .getByRole('img', { name: /^Calls, errors by code and cache hits per day/ })
+      .getAttribute('aria-label');
     expect(summary).toContain('Calls: 5 in total');
     expect(summary).toContain('Errors: upstream_error: 1 in total');
     // The rates per bucket: all five calls fall in today's bucket.
-    const rates = await h.page.getByRole('img', { name: /^Cache-hit and error rates per day/ }).getAttribute('aria-label');
+    const rates = await h.page
+      .getByRole('img', { name: /^Cache-hit and error rates per day/ })
+      .getAttribute('aria-label');
     expect(rates).toContain('Cache-hit rate: highest 20 %');
     expect(rates).toContain('Error rate: highest 40 %');
     expect(await accessibilityViolations(h.page)).toEqual([]);
     await screenshot(h.page, 'stats');
 
     await h.page.getByLabel('By hour').check();
-    await h.page.getByRole('img', { name: /per hour/ }).first().waitFor();
+    await h.page
+      .getByRole('img', { name: /per hour/ })
+      .first()
+      .waitFor();
     expect(h.page.url()).toContain('interval=hour');
     await expect(total('Calls').innerText()).resolves.toBe('5');
     await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(5);
@@ -208,11 +239,16 @@ describe('Dashboard: Logs and Stats', () => {
     await expect(total('Errors').innerText()).resolves.toBe('0');
     await h.page.locator('.stats-totals').getByText('No errors.').waitFor();
     await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(5);
-    expect(await h.page.getByRole('img', { name: /^Calls, errors by code/ }).getAttribute('aria-label')).toContain('Calls: 1 in total');
+    expect(await h.page.getByRole('img', { name: /^Calls, errors by code/ }).getAttribute('aria-label')).toContain(
+      'Calls: 1 in total',
+    );
 
     await h.page.getByLabel('By hour').check();
     await until(() => h.page.url().includes('interval=hour'));
-    await h.page.getByRole('img', { name: /per hour/ }).first().waitFor();
+    await h.page
+      .getByRole('img', { name: /per hour/ })
+      .first()
+      .waitFor();
     await expect(total('Calls').innerText()).resolves.toBe('1');
 
     await goTo(h.page, `/stats?endpointId=${echo.id}&from=2020-01-01T00:00:00.000Z&to=2020-01-02T00:00:00.000Z`);

@@ -1,5 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { accessibilityViolations, type DashboardHarness, keyboardProblems, screenshot, signIn, startDashboard, watchProblems } from '../support/browser';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+  watchProblems,
+} from '../support/browser';
 import { seedTenant } from '../support/seed';
 import { createTestApp } from '../support/test-app';
 
@@ -25,10 +33,16 @@ describe('Dashboard: Models', () => {
     await h.page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
     await row('mock-echo').waitFor();
 
-    const catalog: { id: string; provider: string; available: boolean; pricing: { inputPerMillionTokens: number | null } }[] = (
-      await h.t.http.get('/admin/v1/prompts/models').set('x-api-key', h.tenant.admin).expect(200)
-    ).body.data;
-    await h.page.getByRole('status').getByText(`${catalog.length.toLocaleString('en-US')} models`).waitFor();
+    const catalog: {
+      id: string;
+      provider: string;
+      available: boolean;
+      pricing: { inputPerMillionTokens: number | null };
+    }[] = (await h.t.http.get('/admin/v1/prompts/models').set('x-api-key', h.tenant.admin).expect(200)).body.data;
+    await h.page
+      .getByRole('status')
+      .getByText(`${catalog.length.toLocaleString('en-US')} models`)
+      .waitFor();
     await expect(h.page.locator('table.models-table tbody tr').count()).resolves.toBe(catalog.length);
 
     const mock = await row('mock-echo').innerText();
@@ -45,7 +59,9 @@ describe('Dashboard: Models', () => {
     expect(gpt).toContain(`$${price}`);
 
     // Available models come first.
-    const shown = await h.page.locator('table.models-table tbody tr').evaluateAll((rows) => rows.map((tr) => (tr as HTMLElement).dataset.model ?? ''));
+    const shown = await h.page
+      .locator('table.models-table tbody tr')
+      .evaluateAll((rows) => rows.map((tr) => (tr as HTMLElement).dataset.model ?? ''));
     const available = new Set(catalog.filter((model) => model.available).map((model) => model.id));
     const firstUnavailable = shown.findIndex((id) => !available.has(id));
     if (firstUnavailable >= 0) expect(shown.slice(firstUnavailable).every((id) => !available.has(id))).toBe(true);

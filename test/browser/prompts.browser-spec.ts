@@ -94,7 +94,9 @@ describe('Dashboard: prompts and the test runner', () => {
 
     // A variable that is not an input field is named.
     await setTemplate('Summarize {{ inputs.txt }} in {{ inputs.language }}.');
-    await templateCheck().getByText("line 1, column 14: Unknown variable 'inputs.txt': 'txt' is not an input field of this endpoint").waitFor();
+    await templateCheck()
+      .getByText("line 1, column 14: Unknown variable 'inputs.txt': 'txt' is not an input field of this endpoint")
+      .waitFor();
     await templateCheck().getByText('Unknown variables:').waitFor();
     await page.locator('.cm-lintRange-error', { hasText: 'inputs.txt' }).waitFor();
 
@@ -118,12 +120,15 @@ describe('Dashboard: prompts and the test runner', () => {
     const picker = page.getByLabel('Model');
     const optionTexts = await picker.locator('option').allInnerTexts();
     const firstUnavailable = optionTexts.findIndex((text) => text.includes('not available'));
-    if (firstUnavailable >= 0) expect(optionTexts.slice(firstUnavailable).every((text) => text.includes('not available'))).toBe(true);
+    if (firstUnavailable >= 0)
+      expect(optionTexts.slice(firstUnavailable).every((text) => text.includes('not available'))).toBe(true);
     for (const unavailable of models.filter((model) => !model.available)) {
       expect(await picker.locator(`option[value="${unavailable.id}"]`).isDisabled()).toBe(true);
     }
     await picker.selectOption('gpt-4o-mini');
-    expect(await picker.locator('option:checked').innerText()).toMatch(/openai · \$[\d.]+\/M in · \$[\d.]+\/M out · 128K context/);
+    expect(await picker.locator('option:checked').innerText()).toMatch(
+      /openai · \$[\d.]+\/M in · \$[\d.]+\/M out · 128K context/,
+    );
     await page.locator('.model-facts').getByText('gpt-4o-mini').waitFor();
 
     // Temperature: a 0–1 slider in steps of 0.05, its value shown.
@@ -162,19 +167,35 @@ describe('Dashboard: prompts and the test runner', () => {
     });
     try {
       const endpoint = await textEndpoint();
-      const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'On Claude', template: '{{ inputs.text }}', llmModel: 'claude-haiku-4-5' }, 'Draft');
+      const prompt = await createPrompt(
+        h.t,
+        h.tenant.admin,
+        endpoint.id,
+        { name: 'On Claude', template: '{{ inputs.text }}', llmModel: 'claude-haiku-4-5' },
+        'Draft',
+      );
       await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
       await page.getByRole('heading', { level: 1, name: 'On Claude' }).waitFor();
       const picker = page.getByLabel('Model');
-      const groups = await picker.locator('optgroup').evaluateAll((elements) => elements.map((element) => element.getAttribute('label')));
+      const groups = await picker
+        .locator('optgroup')
+        .evaluateAll((elements) => elements.map((element) => element.getAttribute('label')));
       expect(groups).toEqual(['Available', 'Not available: provider not configured']);
       const unavailable = picker.locator('optgroup').nth(1).locator('option');
-      expect((await unavailable.allInnerTexts()).every((text) => text.includes('anthropic') && text.endsWith('· not available'))).toBe(true);
+      expect(
+        (await unavailable.allInnerTexts()).every(
+          (text) => text.includes('anthropic') && text.endsWith('· not available'),
+        ),
+      ).toBe(true);
       // The prompt's own model stays selected (enabled), the other unavailable ones cannot be picked.
       expect(await picker.inputValue()).toBe('claude-haiku-4-5');
       expect(await picker.locator('option[value="claude-haiku-4-5"]').isDisabled()).toBe(false);
       expect(await picker.locator('option[value="claude-sonnet-4-5"]').isDisabled()).toBe(true);
-      await page.getByText('Not available: the anthropic provider is not configured on this service, so runs of this prompt fail until it is.').waitFor();
+      await page
+        .getByText(
+          'Not available: the anthropic provider is not configured on this service, so runs of this prompt fail until it is.',
+        )
+        .waitFor();
     } finally {
       await page.unroute('**/admin/v1/prompts/models');
     }
@@ -182,7 +203,13 @@ describe('Dashboard: prompts and the test runner', () => {
 
   it('shows unsaved changes and their diff before saving, refuses bad custom parameters with their messages, and saves version 2', async () => {
     const endpoint = await textEndpoint();
-    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Editable', template: 'Line one\nSummarize {{ inputs.text }}\nLine three' }, 'Draft');
+    const prompt = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Editable', template: 'Line one\nSummarize {{ inputs.text }}\nLine three' },
+      'Draft',
+    );
     await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
     await page.getByRole('heading', { level: 1, name: 'Editable' }).waitFor();
     await templateCheck().getByText('No problems found').waitFor();
@@ -206,7 +233,10 @@ describe('Dashboard: prompts and the test runner', () => {
     // Custom parameters: a parse error at once, then the service's refusal naming the key.
     const parameters = page.getByLabel('Custom parameters (JSON)');
     await parameters.fill('{"top_p": 0.9');
-    await page.getByRole('alert').filter({ hasText: /^Not valid JSON/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Not valid JSON/ })
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Save as version 2' }).isDisabled()).toBe(true);
     await parameters.fill('{"temperature": 1}');
     await page.getByRole('button', { name: 'Save as version 2' }).click();
@@ -227,12 +257,20 @@ describe('Dashboard: prompts and the test runner', () => {
       changeNotes: 'Briefer',
     });
     // The versions are one link away.
-    expect(await page.getByRole('link', { name: 'Versions' }).getAttribute('href')).toBe(`#/endpoints/${endpoint.id}/prompts/${prompt.id}/versions`);
+    expect(await page.getByRole('link', { name: 'Versions' }).getAttribute('href')).toBe(
+      `#/endpoints/${endpoint.id}/prompts/${prompt.id}/versions`,
+    );
   });
 
   it('promotes and sets the default with the badges to show it, blocks what the rules forbid with the reason, and shows a refusal', async () => {
     const endpoint = await textEndpoint();
-    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Lifecycle', template: 'Hi {{ inputs.text }}' }, 'Draft');
+    const prompt = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Lifecycle', template: 'Hi {{ inputs.text }}' },
+      'Draft',
+    );
     await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
     await page.getByRole('heading', { level: 1, name: 'Lifecycle' }).waitFor();
     const status = page.locator('.prompt-status');
@@ -265,9 +303,18 @@ describe('Dashboard: prompts and the test runner', () => {
     await page.getByRole('heading', { level: 1, name: 'Lifecycle' }).waitFor();
     await actions.getByRole('button', { name: 'Archive' }).click();
     await status.getByText('Archived', { exact: true }).waitFor();
-    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Lifecycle', template: 'Taken {{ inputs.text }}' }, 'Draft');
+    await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Lifecycle', template: 'Taken {{ inputs.text }}' },
+      'Draft',
+    );
     await actions.getByRole('button', { name: 'Unarchive' }).click();
-    await page.getByRole('alert').getByText(/A prompt named 'Lifecycle' .*already exists on this endpoint/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/A prompt named 'Lifecycle' .*already exists on this endpoint/)
+      .waitFor();
 
     // Duplicate opens the copy.
     await actions.getByRole('button', { name: 'Duplicate' }).click();
@@ -286,7 +333,8 @@ describe('Dashboard: prompts and the test runner', () => {
       endpoint.id,
       {
         name: 'Structured summary',
-        template: 'Summarize the text below in {{ inputs.sentences }} sentences, in {{ inputs.language }}.\n\n{{ inputs.text }}',
+        template:
+          'Summarize the text below in {{ inputs.sentences }} sentences, in {{ inputs.language }}.\n\n{{ inputs.text }}',
         llmModel: 'gpt-4o-mini',
         temperature: 0.3,
         maxTokens: 400,
@@ -309,8 +357,14 @@ describe('Dashboard: prompts and the test runner', () => {
     await runButton(runner).click();
     await runner.getByRole('alert').getByText("Field 'text' is required").waitFor();
 
-    h.fake.reply({ text: '{"summary":"Promptgate turns prompts into versioned HTTP endpoints.","sentences":1}', inputTokens: 1200, outputTokens: 345 });
-    await runner.getByLabel('text (required)').fill('Promptgate turns prompts into production HTTP endpoints: versioned, cached, rate-limited and logged.');
+    h.fake.reply({
+      text: '{"summary":"Promptgate turns prompts into versioned HTTP endpoints.","sentences":1}',
+      inputTokens: 1200,
+      outputTokens: 345,
+    });
+    await runner
+      .getByLabel('text (required)')
+      .fill('Promptgate turns prompts into production HTTP endpoints: versioned, cached, rate-limited and logged.');
     await runner.getByLabel('sentences').fill('1');
     await runner.getByLabel('text (required)').press('ControlOrMeta+Enter');
     const result = runner.locator('.test-run-result');
@@ -349,19 +403,34 @@ describe('Dashboard: prompts and the test runner', () => {
         { name: 'words', dataType: 'integer', minimum: 5, maximum: 50 },
       ],
     });
-    const live = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Live describer', template: '{{ inputs.question }}' });
+    const live = await createPrompt(h.t, h.tenant.admin, endpoint.id, {
+      name: 'Live describer',
+      template: '{{ inputs.question }}',
+    });
     const draft = await createPrompt(
       h.t,
       h.tenant.admin,
       endpoint.id,
-      { name: 'Draft describer', template: '{{ inputs.question }} Answer in at most {{ inputs.words }} words.', llmModel: 'gpt-4o-mini' },
+      {
+        name: 'Draft describer',
+        template: '{{ inputs.question }} Answer in at most {{ inputs.words }} words.',
+        llmModel: 'gpt-4o-mini',
+      },
       'Draft',
     );
-    const archived = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Old describer', template: 'Old' }, 'Draft');
+    const archived = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Old describer', template: 'Old' },
+      'Draft',
+    );
     await api.post(`/admin/v1/prompts/${archived.id}/archive`).expect(200);
 
     // As a log row's "Run again" links it: the log keeps a summary of the image, not its bytes.
-    const inputs = encodeURIComponent(JSON.stringify({ photo: '[image image/png, 96 characters]', question: 'How many dots?', words: 10 }));
+    const inputs = encodeURIComponent(
+      JSON.stringify({ photo: '[image image/png, 96 characters]', question: 'How many dots?', words: 10 }),
+    );
     await goTo(page, `/endpoints/${endpoint.id}/run?prompt=${draft.id}&inputs=${inputs}`);
     await page.getByRole('heading', { level: 1, name: /Test runner/ }).waitFor();
     const picker = page.getByLabel('Prompt', { exact: true });
@@ -375,12 +444,16 @@ describe('Dashboard: prompts and the test runner', () => {
     expect(await picker.locator('option', { hasText: 'Old describer' }).isDisabled()).toBe(true);
     expect(await page.getByLabel('question').inputValue()).toBe('How many dots?');
     expect(await page.getByLabel('words').inputValue()).toBe('10');
-    expect(await page.getByLabel('photo (required)').getAttribute('accept')).toBe('image/png,image/jpeg,image/webp,image/gif');
+    expect(await page.getByLabel('photo (required)').getAttribute('accept')).toBe(
+      'image/png,image/jpeg,image/webp,image/gif',
+    );
     await page.getByText('The log keeps no image bytes: choose the file again.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
 
-    await page.getByLabel('photo (required)').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(FAKE_PNG, 'base64') });
+    await page
+      .getByLabel('photo (required)')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(FAKE_PNG, 'base64') });
     await page.getByRole('img', { name: /Chosen image dot\.png/ }).waitFor();
     h.fake.reply({ text: 'One dot.', inputTokens: 260, outputTokens: 3 });
     await runButton().click();
@@ -407,14 +480,28 @@ describe('Dashboard: prompts and the test runner', () => {
 
   it('keeps archived prompts apart on the endpoint page, where one can be opened and unarchived', async () => {
     const endpoint = await textEndpoint();
-    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Current', template: 'Now {{ inputs.text }}' }, 'Draft');
-    const old = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Retired', template: 'Then {{ inputs.text }}' }, 'Draft');
+    await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Current', template: 'Now {{ inputs.text }}' },
+      'Draft',
+    );
+    const old = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Retired', template: 'Then {{ inputs.text }}' },
+      'Draft',
+    );
     await api.post(`/admin/v1/prompts/${old.id}/archive`).expect(200);
 
     await goTo(page, `/endpoints/${endpoint.id}`);
     const prompts = page.getByRole('region', { name: 'Prompts' });
     await prompts.getByRole('table', { name: 'Prompts' }).getByRole('link', { name: 'Current' }).waitFor();
-    expect(await prompts.getByRole('table', { name: 'Prompts' }).getByRole('link', { name: 'Retired' }).count()).toBe(0);
+    expect(await prompts.getByRole('table', { name: 'Prompts' }).getByRole('link', { name: 'Retired' }).count()).toBe(
+      0,
+    );
     await prompts.getByText('Archived prompts (1)').click();
     const archivedTable = prompts.getByRole('table', { name: 'Archived prompts' });
     await archivedTable.getByText('Archived', { exact: true }).waitFor();
@@ -443,10 +530,20 @@ describe('Dashboard: prompts and the test runner', () => {
       inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
       outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
     });
-    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Drawer', template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' }, 'Draft');
+    const prompt = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Drawer', template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' },
+      'Draft',
+    );
     await goTo(page, `/endpoints/${endpoint.id}/run?prompt=${prompt.id}`);
     await page.getByLabel('subject (required)').fill('a dot');
-    h.fake.reply({ images: [{ b64: FAKE_PNG, revisedPrompt: 'A single black dot' }], inputTokens: 10, outputTokens: 4160 });
+    h.fake.reply({
+      images: [{ b64: FAKE_PNG, revisedPrompt: 'A single black dot' }],
+      inputTokens: 10,
+      outputTokens: 4160,
+    });
     await runButton().click();
     const image = page.locator('.test-run-result').getByRole('img', { name: 'A single black dot' });
     await image.waitFor();
@@ -456,7 +553,13 @@ describe('Dashboard: prompts and the test runner', () => {
 
   it('lets a ReadOnly key look and run, with every write disabled and the reason given', async () => {
     const endpoint = await textEndpoint();
-    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Read only', template: 'Echo {{ inputs.text }}' }, 'Draft');
+    const prompt = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'Read only', template: 'Echo {{ inputs.text }}' },
+      'Draft',
+    );
     const reader = await h.browser.newPage();
     watchProblems(reader, h.problems);
     try {

@@ -1,6 +1,13 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accessibilityViolations, type DashboardHarness, keyboardProblems, screenshot, signIn, startDashboard } from '../support/browser';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+} from '../support/browser';
 
 describe('Dashboard: serving and sign-in', () => {
   let h: DashboardHarness;
@@ -35,7 +42,10 @@ describe('Dashboard: serving and sign-in', () => {
     await h.page.getByRole('alert').getByText('That key is not valid, or it was revoked.').waitFor();
     await h.page.getByLabel('Admin key').fill(h.tenant.endpointKey);
     await h.page.getByRole('button', { name: 'Sign in' }).click();
-    await h.page.getByRole('alert').getByText(/endpoint key/).waitFor();
+    await h.page
+      .getByRole('alert')
+      .getByText(/endpoint key/)
+      .waitFor();
   });
 
   it('signs in with an admin key kept in sessionStorage only, shows the tenant, and signs out', async () => {
@@ -62,7 +72,10 @@ describe('Dashboard: serving and sign-in', () => {
   it('returns to sign-in when the key is revoked while signed in', async () => {
     await signIn(h.page, h.baseUrl, h.tenant.readOnly);
     const session = await h.t.http.get('/admin/v1/session').set('x-api-key', h.tenant.readOnly).expect(200);
-    await h.t.http.post(`/admin/v1/keys/${session.body.data.key.id}/revoke`).set('x-api-key', h.tenant.admin).expect(200);
+    await h.t.http
+      .post(`/admin/v1/keys/${session.body.data.key.id}/revoke`)
+      .set('x-api-key', h.tenant.admin)
+      .expect(200);
     // The Keys page's first call is refused: the dashboard forgets the key and says why.
     await h.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
     await h.page.getByText('Your key is no longer accepted. Sign in again.').waitFor();
@@ -78,7 +91,13 @@ describe('Dashboard: serving and sign-in', () => {
         return;
       }
       const upstream = http.request(
-        { host: target.hostname, port: target.port, method: request.method, path: request.url.slice('/promptgate'.length), headers: request.headers },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: request.method,
+          path: request.url.slice('/promptgate'.length),
+          headers: request.headers,
+        },
         (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);

@@ -1,9 +1,23 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth } from '../support/seed';
-import { accessibilityViolations, type DashboardHarness, goTo, keyboardProblems, screenshot, signIn, startDashboard } from '../support/browser';
+import {
+  accessibilityViolations,
+  type DashboardHarness,
+  goTo,
+  keyboardProblems,
+  screenshot,
+  signIn,
+  startDashboard,
+} from '../support/browser';
 
-const VERSION_1 = ['You are a careful assistant.', 'Summarize: {{ inputs.text }}', 'Answer in one sentence.'].join('\n');
-const VERSION_2 = ['You are a careful assistant.', 'Summarize in five words: {{ inputs.text }}', 'Answer in one sentence.'].join('\n');
+const VERSION_1 = ['You are a careful assistant.', 'Summarize: {{ inputs.text }}', 'Answer in one sentence.'].join(
+  '\n',
+);
+const VERSION_2 = [
+  'You are a careful assistant.',
+  'Summarize in five words: {{ inputs.text }}',
+  'Answer in one sentence.',
+].join('\n');
 
 describe('Dashboard: versions of a prompt', () => {
   let h: DashboardHarness;
@@ -13,8 +27,14 @@ describe('Dashboard: versions of a prompt', () => {
 
   beforeAll(async () => {
     h = await startDashboard();
-    ({ id: endpointId } = await createEndpoint(h.t, h.tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] }));
-    prompt = await createPrompt(h.t, h.tenant.admin, endpointId, { name: 'Summary', template: VERSION_1, temperature: 0.7 });
+    ({ id: endpointId } = await createEndpoint(h.t, h.tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    }));
+    prompt = await createPrompt(h.t, h.tenant.admin, endpointId, {
+      name: 'Summary',
+      template: VERSION_1,
+      temperature: 0.7,
+    });
     await h.t.http
       .put(`/admin/v1/prompts/${prompt.id}`)
       .set(auth(h.tenant.admin))
@@ -65,7 +85,9 @@ describe('Dashboard: versions of a prompt', () => {
     expect(await h.page.getByRole('button', { name: 'Side by side' }).getAttribute('aria-pressed')).toBe('true');
     const changedRow = split.getByRole('row').filter({ hasText: 'Summarize: {{ inputs.text }}' });
     expect(await changedRow.getByRole('cell', { name: 'Removed: Summarize: {{ inputs.text }}' }).count()).toBe(1);
-    expect(await changedRow.getByRole('cell', { name: 'Added: Summarize in five words: {{ inputs.text }}' }).count()).toBe(1);
+    expect(
+      await changedRow.getByRole('cell', { name: 'Added: Summarize in five words: {{ inputs.text }}' }).count(),
+    ).toBe(1);
     expect(await changedRow.textContent()).toMatch(/−.*Summarize: .*\+.*Summarize in five words/);
     const unchanged = split.getByRole('row').filter({ hasText: 'Answer in one sentence.' });
     expect(await unchanged.textContent()).not.toMatch(/Added|Removed/);
@@ -95,18 +117,27 @@ describe('Dashboard: versions of a prompt', () => {
       '3 3 Answer in one sentence.',
     ]);
     expect(await unified.getByRole('cell', { name: 'Removed: Summarize: {{ inputs.text }}' }).count()).toBe(1);
-    expect(await unified.getByRole('cell', { name: 'Added: Summarize in five words: {{ inputs.text }}' }).count()).toBe(1);
+    expect(await unified.getByRole('cell', { name: 'Added: Summarize in five words: {{ inputs.text }}' }).count()).toBe(
+      1,
+    );
     expect(await accessibilityViolations(h.page)).toEqual([]);
 
     // Swapping the versions in the selects compares them the other way round.
     await h.page.getByLabel('From version').selectOption('2');
     await h.page.getByLabel('To version').selectOption('1');
-    await h.page.getByRole('table', { name: /Settings that differ between Version 2 and Version 1/ }).getByText('0.2').first().waitFor();
+    await h.page
+      .getByRole('table', { name: /Settings that differ between Version 2 and Version 1/ })
+      .getByText('0.2')
+      .first()
+      .waitFor();
   });
 
   it('views version 1 read-only: template, model, temperature, max tokens and custom parameters', async () => {
     await goTo(h.page, versionsRoute);
-    await h.page.getByRole('article', { name: 'Version 1', exact: true }).getByRole('link', { name: 'View version 1' }).click();
+    await h.page
+      .getByRole('article', { name: 'Version 1', exact: true })
+      .getByRole('link', { name: 'View version 1' })
+      .click();
     await h.page.getByRole('heading', { level: 1, name: 'Version 1 of Summary' }).waitFor();
     expect(await h.page.locator('pre').first().textContent()).toBe(VERSION_1);
     const facts = await h.page.locator('dl.version-facts').innerText();
@@ -120,23 +151,43 @@ describe('Dashboard: versions of a prompt', () => {
   });
 
   it('marks the versions archived by the plan history limit', async () => {
-    const busy = await createPrompt(h.t, h.tenant.admin, endpointId, { name: 'Busy', template: 'Draft 1 {{ inputs.text }}' }, 'Draft');
+    const busy = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpointId,
+      { name: 'Busy', template: 'Draft 1 {{ inputs.text }}' },
+      'Draft',
+    );
     // The free plan keeps 10 versions: the 11th save archives version 1.
     for (let n = 2; n <= 11; n++) {
-      await h.t.http.put(`/admin/v1/prompts/${busy.id}`).set(auth(h.tenant.admin)).send({ template: `Draft ${n} {{ inputs.text }}` }).expect(200);
+      await h.t.http
+        .put(`/admin/v1/prompts/${busy.id}`)
+        .set(auth(h.tenant.admin))
+        .send({ template: `Draft ${n} {{ inputs.text }}` })
+        .expect(200);
     }
     await goTo(h.page, `/endpoints/${endpointId}/prompts/${busy.id}/versions`);
     await h.page.getByRole('heading', { level: 1, name: 'Versions of Busy' }).waitFor();
     const first = h.page.getByRole('article', { name: 'Version 1', exact: true });
     await first.getByText("Archived by the plan's history limit").waitFor();
-    expect(await h.page.getByRole('article', { name: 'Version 2', exact: true }).getByText("Archived by the plan's history limit").count()).toBe(0);
+    expect(
+      await h.page
+        .getByRole('article', { name: 'Version 2', exact: true })
+        .getByText("Archived by the plan's history limit")
+        .count(),
+    ).toBe(0);
     await h.page.getByRole('article', { name: 'Version 11', exact: true }).getByText('Current version').waitFor();
   });
 
   it('restores version 1 as a new Draft prompt and opens it; its history starts with version 1 content', async () => {
     await goTo(h.page, versionsRoute);
-    await h.page.getByRole('article', { name: 'Version 1', exact: true }).getByRole('button', { name: /Restore as a new Draft/ }).click();
-    await h.page.waitForURL((url) => /#\/endpoints\/[^/]+\/prompts\/[0-9a-f-]{36}$/.test(url.hash) && !url.hash.endsWith(prompt.id));
+    await h.page
+      .getByRole('article', { name: 'Version 1', exact: true })
+      .getByRole('button', { name: /Restore as a new Draft/ })
+      .click();
+    await h.page.waitForURL(
+      (url) => /#\/endpoints\/[^/]+\/prompts\/[0-9a-f-]{36}$/.test(url.hash) && !url.hash.endsWith(prompt.id),
+    );
     const restoredId = new URL(h.page.url()).hash.split('/').pop()!;
     const restored = await h.t.http.get(`/admin/v1/prompts/${restoredId}`).set(auth(h.tenant.admin)).expect(200);
     expect(restored.body.data).toMatchObject({ status: 'Draft', template: VERSION_1, temperature: 0.7, endpointId });
@@ -158,7 +209,9 @@ describe('Dashboard: versions of a prompt', () => {
     await h.page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(h.page, h.baseUrl, h.tenant.readOnly, versionsRoute);
     await h.page.getByRole('heading', { level: 1, name: 'Versions of Summary' }).waitFor();
-    const restore = h.page.getByRole('article', { name: 'Version 1', exact: true }).getByRole('button', { name: /Restore as a new Draft/ });
+    const restore = h.page
+      .getByRole('article', { name: 'Version 1', exact: true })
+      .getByRole('button', { name: /Restore as a new Draft/ });
     expect(await restore.isDisabled()).toBe(true);
     expect(await restore.getAttribute('title')).toMatch(/ReadOnly/);
     const description = await restore.evaluate((button) =>

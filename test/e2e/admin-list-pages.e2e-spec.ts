@@ -95,9 +95,17 @@ describe('paged admin lists (keys, endpoints)', () => {
 
     it('slices pages of pageSize rows; Link points at the next page on every page but the last', async () => {
       const first = await list(`${route}?pageSize=2`);
-      expect(first).toMatchObject({ status: 200, ids: ids.slice(0, 2), link: `<${route}?pageSize=2&page=2>; rel="next"` });
+      expect(first).toMatchObject({
+        status: 200,
+        ids: ids.slice(0, 2),
+        link: `<${route}?pageSize=2&page=2>; rel="next"`,
+      });
       const second = await list(`${route}?pageSize=2&page=2`);
-      expect(second).toMatchObject({ status: 200, ids: ids.slice(2, 4), link: `<${route}?pageSize=2&page=3>; rel="next"` });
+      expect(second).toMatchObject({
+        status: 200,
+        ids: ids.slice(2, 4),
+        link: `<${route}?pageSize=2&page=3>; rel="next"`,
+      });
       const last = await list(`${route}?pageSize=2&page=3`);
       expect(last).toMatchObject({ status: 200, ids: ids.slice(4), link: undefined });
       const beyond = await list(`${route}?pageSize=2&page=4`);
@@ -107,7 +115,10 @@ describe('paged admin lists (keys, endpoints)', () => {
 
     it('has no Link when the last page is exactly full, and one when a single row follows', async () => {
       expect(await list(`${route}?pageSize=5`)).toMatchObject({ ids, link: undefined });
-      expect(await list(`${route}?pageSize=4`)).toMatchObject({ ids: ids.slice(0, 4), link: `<${route}?pageSize=4&page=2>; rel="next"` });
+      expect(await list(`${route}?pageSize=4`)).toMatchObject({
+        ids: ids.slice(0, 4),
+        link: `<${route}?pageSize=4&page=2>; rel="next"`,
+      });
       expect(await list(`${route}?pageSize=1&page=5`)).toMatchObject({ ids: ids.slice(4), link: undefined });
     });
 
@@ -136,7 +147,8 @@ describe('paged admin lists (keys, endpoints)', () => {
       expect(byId).toHaveLength(5);
       for (let attempt = 0; attempt < 3; attempt++) {
         const pages: string[] = [];
-        for (let page = 1; page <= 3; page++) pages.push(...(await list(`${route}?pageSize=2&page=${page}`, tied.admin)).ids);
+        for (let page = 1; page <= 3; page++)
+          pages.push(...(await list(`${route}?pageSize=2&page=${page}`, tied.admin)).ids);
         expect(pages).toEqual(byId);
       }
       expect((await list(route, tied.admin)).ids).toEqual(byId);
@@ -158,7 +170,11 @@ describe('paged admin lists (keys, endpoints)', () => {
     });
 
     it('accepts pageSize 1 and 500', async () => {
-      expect(await list(`${route}?pageSize=1`)).toMatchObject({ status: 200, ids: ids.slice(0, 1), link: `<${route}?pageSize=1&page=2>; rel="next"` });
+      expect(await list(`${route}?pageSize=1`)).toMatchObject({
+        status: 200,
+        ids: ids.slice(0, 1),
+        link: `<${route}?pageSize=1&page=2>; rel="next"`,
+      });
       expect(await list(`${route}?pageSize=500`)).toMatchObject({ status: 200, ids, link: undefined });
     });
 
@@ -172,7 +188,10 @@ describe('paged admin lists (keys, endpoints)', () => {
       ['?page=x&pageSize=1000', ['page must be an integer', 'pageSize must not be greater than 500']],
     ])('rejects %s with 400 naming the field', async (query, messages) => {
       const res = await list(`${route}${query}`);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { succeeded: false, messages, data: null } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: { succeeded: false, messages, data: null },
+      });
       expect(res.link).toBeUndefined();
     });
   });
@@ -193,7 +212,9 @@ describe('paged admin lists (keys, endpoints)', () => {
       const first = await get('?visibility=Public&search=paged%20&pageSize=2');
       expect(first.status).toBe(200);
       expect(first.body.data.map((e: { id: string }) => e.id)).toEqual([ids[0], ids[2]]);
-      expect(first.headers.link).toBe('</admin/v1/endpoints?visibility=Public&search=paged%20&pageSize=2&page=2>; rel="next"');
+      expect(first.headers.link).toBe(
+        '</admin/v1/endpoints?visibility=Public&search=paged%20&pageSize=2&page=2>; rel="next"',
+      );
       const second = await t.http.get(/^<([^>]+)>/.exec(first.headers.link)![1]).set(auth(tenant.admin));
       expect(second.body.data.map((e: { id: string }) => e.id)).toEqual([ids[4]]);
       expect(second.headers.link).toBeUndefined();
@@ -222,7 +243,11 @@ describe('paged admin lists (keys, endpoints)', () => {
       expect(field.status).toBe(201);
       const res = await get('?pageSize=1&page=3');
       expect(res.body.data).toHaveLength(1);
-      expect(res.body.data[0]).toMatchObject({ id: ids[4], inputFields: [expect.objectContaining({ name: 'text' })], outputFields: [] });
+      expect(res.body.data[0]).toMatchObject({
+        id: ids[4],
+        inputFields: [expect.objectContaining({ name: 'text' })],
+        outputFields: [],
+      });
     });
   });
 });

@@ -30,7 +30,11 @@ describe.each(stores)('admin API rate limit (%s store)', (_store, redisUrl) => {
 
     const refused = await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ succeeded: false, messages: [expect.stringMatching(/^Rate limit exceeded: retry in \d+ seconds?$/)], data: null });
+    expect(refused.body).toEqual({
+      succeeded: false,
+      messages: [expect.stringMatching(/^Rate limit exceeded: retry in \d+ seconds?$/)],
+      data: null,
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -59,9 +63,12 @@ describe.each(stores)('admin API rate limit (%s store)', (_store, redisUrl) => {
     expect(reader.headers['x-ratelimit-remaining']).toBe('2');
   });
 
-  it('counts a ReadOnly key\'s refused writes too (they still reach the service)', async () => {
+  it("counts a ReadOnly key's refused writes too (they still reach the service)", async () => {
     const tenant = await seedTenant(t.app);
-    const forbidden = await t.http.post('/admin/v1/endpoints').set(auth(tenant.readOnly)).send({ name: 'x', path: '/api/v1/x' });
+    const forbidden = await t.http
+      .post('/admin/v1/endpoints')
+      .set(auth(tenant.readOnly))
+      .send({ name: 'x', path: '/api/v1/x' });
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers['x-ratelimit-remaining']).toBe('2');
   });
@@ -78,7 +85,9 @@ describe.each(stores)('admin API rate limit (%s store)', (_store, redisUrl) => {
 
   it('is exact under concurrency: limit 3, 8 concurrent requests, 3 succeed', async () => {
     const tenant = await seedTenant(t.app);
-    const results = await Promise.all(Array.from({ length: 8 }, () => t.http.get('/admin/v1/endpoints').set(auth(tenant.admin))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => t.http.get('/admin/v1/endpoints').set(auth(tenant.admin))),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
   });
 });

@@ -54,7 +54,10 @@ describe('admin authentication and permissions', () => {
     });
 
     it('accepts the same key in both headers', async () => {
-      const res = await t.http.get('/admin/v1/endpoints').set('x-api-key', tenant.admin).set('Authorization', `Bearer ${tenant.admin}`);
+      const res = await t.http
+        .get('/admin/v1/endpoints')
+        .set('x-api-key', tenant.admin)
+        .set('Authorization', `Bearer ${tenant.admin}`);
       expect(res.status).toBe(200);
     });
 
@@ -62,12 +65,19 @@ describe('admin authentication and permissions', () => {
       for (const header of [auth(tenant.endpointKey), { Authorization: `Bearer ${tenant.endpointKey}` }]) {
         const res = await t.http.get('/admin/v1/endpoints').set(header);
         expect(res.status).toBe(403);
-        expect(res.body).toEqual({ succeeded: false, messages: ['Endpoint keys cannot use the admin API'], data: null });
+        expect(res.body).toEqual({
+          succeeded: false,
+          messages: ['Endpoint keys cannot use the admin API'],
+          data: null,
+        });
       }
     });
 
     it('refuses a revoked key from the next request on', async () => {
-      const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'soon revoked', type: 'admin' });
+      const created = await t.http
+        .post('/admin/v1/keys')
+        .set(auth(tenant.admin))
+        .send({ name: 'soon revoked', type: 'admin' });
       expect(created.status).toBe(201);
       const key: string = created.body.data.key;
       expect((await t.http.get('/admin/v1/keys').set(auth(key))).status).toBe(200);
@@ -84,11 +94,16 @@ describe('admin authentication and permissions', () => {
   });
 
   describe('tenant hosts', () => {
-    it('refuses a key on another tenant\'s host with 401', async () => {
-      const res = await t.http.get('/admin/v1/endpoints').set('Host', `${other.slug}.localhost`).set(auth(tenant.admin));
+    it("refuses a key on another tenant's host with 401", async () => {
+      const res = await t.http
+        .get('/admin/v1/endpoints')
+        .set('Host', `${other.slug}.localhost`)
+        .set(auth(tenant.admin));
       unauthorized(res);
       expect(res.body.messages[0]).toMatch(/does not belong to this tenant/);
-      unauthorized(await t.http.get('/admin/v1/endpoints').set('Host', `${other.slug}.localhost:3000`).set(auth(tenant.admin)));
+      unauthorized(
+        await t.http.get('/admin/v1/endpoints').set('Host', `${other.slug}.localhost:3000`).set(auth(tenant.admin)),
+      );
     });
 
     it('accepts a key on its own tenant host and on a host without a tenant', async () => {
@@ -107,11 +122,20 @@ describe('admin authentication and permissions', () => {
 
     beforeAll(async () => {
       const admin = auth(tenant.admin);
-      const endpoint = await t.http.post('/admin/v1/endpoints').set(admin).send({ name: 'Guarded', path: '/api/v1/guarded' });
+      const endpoint = await t.http
+        .post('/admin/v1/endpoints')
+        .set(admin)
+        .send({ name: 'Guarded', path: '/api/v1/guarded' });
       endpointId = endpoint.body.data.id;
-      const input = await t.http.post(`/admin/v1/endpoints/${endpointId}/input-fields`).set(admin).send({ name: 'text', dataType: 'string' });
+      const input = await t.http
+        .post(`/admin/v1/endpoints/${endpointId}/input-fields`)
+        .set(admin)
+        .send({ name: 'text', dataType: 'string' });
       inputFieldId = input.body.data.id;
-      const output = await t.http.post(`/admin/v1/endpoints/${endpointId}/output-fields`).set(admin).send({ name: 'summary', dataType: 'string' });
+      const output = await t.http
+        .post(`/admin/v1/endpoints/${endpointId}/output-fields`)
+        .set(admin)
+        .send({ name: 'summary', dataType: 'string' });
       outputFieldId = output.body.data.id;
       const key = await t.http.post('/admin/v1/keys').set(admin).send({ name: 'victim', type: 'endpoint' });
       keyId = key.body.data.id;
@@ -155,7 +179,8 @@ describe('admin authentication and permissions', () => {
       for (const [path, operations] of Object.entries(document.paths)) {
         if (!/^\/admin\/v1\/(endpoints|keys)(\/|$)/.test(path)) continue;
         for (const method of ['post', 'put', 'patch', 'delete']) {
-          if ((operations as Record<string, unknown>)[method]) documented.push(`${method.toUpperCase()} ${path.replace(/\{fieldId\}/, '{fieldId}')}`);
+          if ((operations as Record<string, unknown>)[method])
+            documented.push(`${method.toUpperCase()} ${path.replace(/\{fieldId\}/, '{fieldId}')}`);
         }
       }
       // Executing a test run is allowed to ReadOnly keys, so it is not a write.
@@ -168,7 +193,9 @@ describe('admin authentication and permissions', () => {
     it('gets 403 on every write and changes nothing', async () => {
       const before = await snapshot();
       for (const [method, template, body] of WRITES) {
-        const res = await t.http[method.toLowerCase() as 'post' | 'put' | 'delete'](concrete(template)).set(auth(tenant.readOnly)).send(body);
+        const res = await t.http[method.toLowerCase() as 'post' | 'put' | 'delete'](concrete(template))
+          .set(auth(tenant.readOnly))
+          .send(body);
         expect({ route: `${method} ${template}`, status: res.status, body: res.body }).toEqual({
           route: `${method} ${template}`,
           status: 403,
@@ -176,19 +203,34 @@ describe('admin authentication and permissions', () => {
         });
       }
       expect(await snapshot()).toEqual(before);
-      const rows = await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]);
+      const rows = await t.app
+        .get(DataSource)
+        .query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]);
       expect(rows[0].n).toBe(1);
     });
 
     it('gets 403 with a Bearer token too', async () => {
-      const res = await t.http.post('/admin/v1/endpoints').set('Authorization', `Bearer ${tenant.readOnly}`).send({ name: 'X', path: '/api/v1/x' });
+      const res = await t.http
+        .post('/admin/v1/endpoints')
+        .set('Authorization', `Bearer ${tenant.readOnly}`)
+        .send({ name: 'X', path: '/api/v1/x' });
       expect(res.status).toBe(403);
     });
 
     it('reads everything', async () => {
-      for (const path of ['/admin/v1/endpoints', `/admin/v1/endpoints/${endpointId}`, '/admin/v1/endpoints?deleted=true', '/admin/v1/keys', `/admin/v1/keys/${keyId}`]) {
+      for (const path of [
+        '/admin/v1/endpoints',
+        `/admin/v1/endpoints/${endpointId}`,
+        '/admin/v1/endpoints?deleted=true',
+        '/admin/v1/keys',
+        `/admin/v1/keys/${keyId}`,
+      ]) {
         const res = await t.http.get(path).set(auth(tenant.readOnly));
-        expect({ path, status: res.status, succeeded: res.body.succeeded }).toEqual({ path, status: 200, succeeded: true });
+        expect({ path, status: res.status, succeeded: res.body.succeeded }).toEqual({
+          path,
+          status: 200,
+          succeeded: true,
+        });
       }
       const res = await t.http.get(`/admin/v1/endpoints/${endpointId}`).set(auth(tenant.readOnly));
       expect(res.body.data.inputFields.map((f: { name: string }) => f.name)).toEqual(['text']);

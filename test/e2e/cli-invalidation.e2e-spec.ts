@@ -30,9 +30,14 @@ function cli(args: string[], env: { DATABASE_URL: string; REDIS_URL?: string }):
   childEnv.DATABASE_URL = env.DATABASE_URL;
   if (env.REDIS_URL) childEnv.REDIS_URL = env.REDIS_URL;
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_MAIN, ...args], { cwd: ROOT, env: childEnv, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI_MAIN, ...args],
+      { cwd: ROOT, env: childEnv, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -49,13 +54,14 @@ async function within(limitMs: number, check: () => Promise<void>): Promise<void
   }
 }
 
-withPostgres('the CLI\'s key changes on running instances (skipped unless DATABASE_URL is set)', () => {
+withPostgres("the CLI's key changes on running instances (skipped unless DATABASE_URL is set)", () => {
   let a: TestApp;
   let b: TestApp;
   let tenant: SeededTenant;
 
   beforeAll(async () => {
-    if (!fs.existsSync(CLI_MAIN)) throw new Error(`${CLI_MAIN} is missing: run "npm run build" (npm test does it first)`);
+    if (!fs.existsSync(CLI_MAIN))
+      throw new Error(`${CLI_MAIN} is missing: run "npm run build" (npm test does it first)`);
     [a, b] = await Promise.all([createTestApp(), createTestApp()]);
     tenant = await seedTenant(a.app);
   }, 60_000);
@@ -65,14 +71,18 @@ withPostgres('the CLI\'s key changes on running instances (skipped unless DATABA
 
   /** A new admin key, authenticated once on each instance so both hold it in memory. */
   async function warmKey(): Promise<{ id: string; key: string }> {
-    const created = await a.app.get(KeysService).create(tenant.id, { name: 'cli-revoked', type: 'admin', permission: 'ReadWrite' });
+    const created = await a.app
+      .get(KeysService)
+      .create(tenant.id, { name: 'cli-revoked', type: 'admin', permission: 'ReadWrite' });
     for (const instance of [a, b]) await instance.http.get('/admin/v1/endpoints').set(auth(created.key)).expect(200);
     return { id: created.id, key: created.key };
   }
 
   async function expectRefusedEverywhere(key: string, limitMs = 2_000): Promise<void> {
     await within(limitMs, async () => {
-      const answers = await Promise.all([a, b].map((instance) => instance.http.get('/admin/v1/endpoints').set(auth(key))));
+      const answers = await Promise.all(
+        [a, b].map((instance) => instance.http.get('/admin/v1/endpoints').set(auth(key))),
+      );
       expect(answers.map((res) => res.status)).toEqual([401, 401]);
     });
   }
@@ -88,7 +98,10 @@ withPostgres('the CLI\'s key changes on running instances (skipped unless DATABA
 
   it('revokes a key on every instance when the CLI has REDIS_URL too', async () => {
     const { id, key } = await warmKey();
-    const revoked = await cli(['key', 'revoke', '--tenant', tenant.slug, id], { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl });
+    const revoked = await cli(['key', 'revoke', '--tenant', tenant.slug, id], {
+      DATABASE_URL: databaseUrl!,
+      REDIS_URL: redisUrl,
+    });
     expect(revoked.code).toBe(0);
     await expectRefusedEverywhere(key);
   }, 60_000);

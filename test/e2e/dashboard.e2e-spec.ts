@@ -58,7 +58,11 @@ describe('Dashboard: served by the service', () => {
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
     await t.http.get('/dashboard/assets/missing.js').expect(404);
     // A path that climbs out of the dashboard's directory is refused (Fastify 403, Express 404), never served.
-    for (const escape of ['/dashboard/../package.json', '/dashboard/%2e%2e/package.json', '/dashboard/..%2fpackage.json']) {
+    for (const escape of [
+      '/dashboard/../package.json',
+      '/dashboard/%2e%2e/package.json',
+      '/dashboard/..%2fpackage.json',
+    ]) {
       const refused = await t.http.get(escape);
       expect([403, 404]).toContain(refused.status);
       expect(refused.text).not.toContain('"name": "promptgate"');
@@ -67,7 +71,10 @@ describe('Dashboard: served by the service', () => {
 
   it(`keeps the initial JavaScript under ${INITIAL_JS_BUDGET_BYTES / 1024} KB gzipped`, () => {
     const initial = [...index().matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]);
-    const bytes = initial.reduce((sum, file) => sum + gzipSync(fs.readFileSync(path.join(DASHBOARD_DIR, file))).length, 0);
+    const bytes = initial.reduce(
+      (sum, file) => sum + gzipSync(fs.readFileSync(path.join(DASHBOARD_DIR, file))).length,
+      0,
+    );
     expect(initial.length).toBeGreaterThan(0);
     expect(bytes).toBeLessThan(INITIAL_JS_BUDGET_BYTES);
   });

@@ -34,7 +34,13 @@ async function freePort(): Promise<number> {
 
 async function start(dataDir: string): Promise<Service> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   Object.assign(env, { INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: 'private' });
@@ -77,8 +83,16 @@ async function admin(service: Service, method: string, route: string, body?: unk
 
 /** Writes through every layer: an endpoint, a prompt, a test run and its log row (in the WAL and the tables). */
 async function writeSomething(service: Service, tag: string): Promise<void> {
-  const endpoint = await admin(service, 'POST', '/admin/v1/endpoints', { name: `Private ${tag}`, path: `/api/v1/private-${tag}` });
-  const prompt = await admin(service, 'POST', '/admin/v1/prompts', { name: `Prompt ${tag}`, endpointId: endpoint.id, llmModel: 'mock-echo', template: `secret ${tag}` });
+  const endpoint = await admin(service, 'POST', '/admin/v1/endpoints', {
+    name: `Private ${tag}`,
+    path: `/api/v1/private-${tag}`,
+  });
+  const prompt = await admin(service, 'POST', '/admin/v1/prompts', {
+    name: `Prompt ${tag}`,
+    endpointId: endpoint.id,
+    llmModel: 'mock-echo',
+    template: `secret ${tag}`,
+  });
   await admin(service, 'POST', `/admin/v1/endpoints/${endpoint.id}/test`, { promptId: prompt.id, inputs: {} });
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
@@ -95,7 +109,8 @@ function notPrivate(root: string): string[] {
   const visit = (entry: string) => {
     const stat = fs.lstatSync(entry);
     const mode = stat.mode & 0o777;
-    if (mode !== (stat.isDirectory() ? 0o700 : 0o600)) found.push(`${path.relative(root, entry) || '.'} ${mode.toString(8)}`);
+    if (mode !== (stat.isDirectory() ? 0o700 : 0o600))
+      found.push(`${path.relative(root, entry) || '.'} ${mode.toString(8)}`);
     if (stat.isDirectory()) for (const name of fs.readdirSync(entry)) visit(path.join(entry, name));
   };
   visit(root);

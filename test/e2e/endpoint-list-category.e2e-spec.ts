@@ -16,7 +16,8 @@ describe('GET /admin/v1/endpoints?category=', () => {
       { name: 'Loose', path: '/api/v1/loose' },
       { name: 'Text upper', path: '/api/v1/text-upper', category: 'Text' },
     ];
-    for (const body of endpoints) await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send(body).expect(201);
+    for (const body of endpoints)
+      await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send(body).expect(201);
   });
   afterAll(() => t.close());
 
@@ -42,7 +43,10 @@ describe('GET /admin/v1/endpoints?category=', () => {
   });
 
   it('refuses a category longer than a category may be', async () => {
-    const res = await t.http.get(`/admin/v1/endpoints?category=${'c'.repeat(101)}`).set(auth(tenant.admin)).expect(400);
+    const res = await t.http
+      .get(`/admin/v1/endpoints?category=${'c'.repeat(101)}`)
+      .set(auth(tenant.admin))
+      .expect(400);
     expect(res.body.messages).toEqual(['category must be shorter than or equal to 100 characters']);
   });
 });

@@ -4,9 +4,24 @@ import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const ENDPOINT_FIELDS = [
-  'id', 'name', 'path', 'description', 'visibility', 'category', 'cacheEnabled', 'cacheDurationSeconds',
-  'rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay', 'timeoutSeconds', 'defaultPromptId', 'inputFields',
-  'outputFields', 'createdAt', 'updatedAt', 'deletedAt',
+  'id',
+  'name',
+  'path',
+  'description',
+  'visibility',
+  'category',
+  'cacheEnabled',
+  'cacheDurationSeconds',
+  'rateLimitPerMinute',
+  'rateLimitPerHour',
+  'rateLimitPerDay',
+  'timeoutSeconds',
+  'defaultPromptId',
+  'inputFields',
+  'outputFields',
+  'createdAt',
+  'updatedAt',
+  'deletedAt',
 ].sort();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -28,12 +43,18 @@ describe('endpoints admin API', () => {
 
   const admin = () => auth(tenant.admin);
   const uniquePath = (stem = 'ep') => `/api/v1/${stem}-${++counter}`;
-  const create = (body: Record<string, unknown>, key = tenant.admin) => t.http.post('/admin/v1/endpoints').set(auth(key)).send(body);
-  const row = async (id: string) => (await db.query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
+  const create = (body: Record<string, unknown>, key = tenant.admin) =>
+    t.http.post('/admin/v1/endpoints').set(auth(key)).send(body);
+  const row = async (id: string) =>
+    (await db.query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
   const expectFailure = (res: { status: number; body: unknown }, status: number, messages: (string | RegExp)[]) => {
     expect({ status: res.status, body: res.body }).toEqual({
       status,
-      body: { succeeded: false, messages: messages.map((m) => (typeof m === 'string' ? m : expect.stringMatching(m))), data: null },
+      body: {
+        succeeded: false,
+        messages: messages.map((m) => (typeof m === 'string' ? m : expect.stringMatching(m))),
+        data: null,
+      },
     });
   };
 
@@ -104,7 +125,14 @@ describe('endpoints admin API', () => {
       expect(res.body.data).toMatchObject(body);
       const got = await t.http.get(`/admin/v1/endpoints/${res.body.data.id}`).set(admin());
       expect(got.body.data).toMatchObject(body);
-      expect(await row(res.body.data.id)).toMatchObject({ visibility: 'Private', category: 'Support', cache_enabled: true, cache_duration_seconds: 2592000, rate_limit_per_day: 1000, timeout_seconds: 600 });
+      expect(await row(res.body.data.id)).toMatchObject({
+        visibility: 'Private',
+        category: 'Support',
+        cache_enabled: true,
+        cache_duration_seconds: 2592000,
+        rate_limit_per_day: 1000,
+        timeout_seconds: 600,
+      });
     });
 
     it.each([
@@ -119,7 +147,10 @@ describe('endpoints admin API', () => {
       ['api/v1/a', false],
       ['/api/v1/a?x=1', false],
     ])('path %s is accepted: %s', async (path, accepted) => {
-      await db.query(`UPDATE endpoints SET deleted_at = now() WHERE tenant_id = $1 AND path = $2 AND deleted_at IS NULL`, [tenant.id, path]);
+      await db.query(
+        `UPDATE endpoints SET deleted_at = now() WHERE tenant_id = $1 AND path = $2 AND deleted_at IS NULL`,
+        [tenant.id, path],
+      );
       const res = await create({ name: 'P', path });
       if (accepted) expect(res.status).toBe(201);
       else expectFailure(res, 400, ['path must match /api/v1/<slug> (lower-case letters, digits, -, _ and /)']);
@@ -130,12 +161,21 @@ describe('endpoints admin API', () => {
       [{ name: 'x' }, ['path must be a string']],
       [{ name: '', path: '/api/v1/x' }, ['name must be longer than or equal to 1 characters']],
       [{ name: 5, path: 7 }, ['name must be a string', 'path must be a string']],
-      [{ name: 'x', path: '/api/v1/x', visibility: 'Internal' }, ['visibility must be one of the following values: Public, Private']],
-      [{ name: 'x', path: '/api/v1/x', visibility: null }, ['visibility must be one of the following values: Public, Private']],
+      [
+        { name: 'x', path: '/api/v1/x', visibility: 'Internal' },
+        ['visibility must be one of the following values: Public, Private'],
+      ],
+      [
+        { name: 'x', path: '/api/v1/x', visibility: null },
+        ['visibility must be one of the following values: Public, Private'],
+      ],
       [{ name: 'x', path: '/api/v1/x', description: null }, ['description must be a string']],
       [{ name: 'x', path: '/api/v1/x', cacheEnabled: 'yes' }, ['cacheEnabled must be a boolean value']],
       [{ name: 'x', path: '/api/v1/x', cacheDurationSeconds: 0 }, ['cacheDurationSeconds must not be less than 1']],
-      [{ name: 'x', path: '/api/v1/x', cacheDurationSeconds: 2592001 }, ['cacheDurationSeconds must not be greater than 2592000']],
+      [
+        { name: 'x', path: '/api/v1/x', cacheDurationSeconds: 2592001 },
+        ['cacheDurationSeconds must not be greater than 2592000'],
+      ],
       [{ name: 'x', path: '/api/v1/x', timeoutSeconds: 0 }, ['timeoutSeconds must not be less than 1']],
       [{ name: 'x', path: '/api/v1/x', timeoutSeconds: 601 }, ['timeoutSeconds must not be greater than 600']],
       [{ name: 'x', path: '/api/v1/x', timeoutSeconds: 1.5 }, ['timeoutSeconds must be an integer number']],
@@ -143,14 +183,20 @@ describe('endpoints admin API', () => {
       [{ name: 'x', path: '/api/v1/x', rateLimitPerHour: '10' }, ['rateLimitPerHour must be an integer number']],
       [{ name: 'x', path: '/api/v1/x', defaultPromptId: MISSING }, ['property defaultPromptId should not exist']],
       [{ name: 'x', path: '/api/v1/x', inputFields: [] }, ['property inputFields should not exist']],
-      [{ name: 'x', path: '/api/v1/x', id: MISSING, color: 'red' }, ['property id should not exist', 'property color should not exist']],
+      [
+        { name: 'x', path: '/api/v1/x', id: MISSING, color: 'red' },
+        ['property id should not exist', 'property color should not exist'],
+      ],
     ])('rejects %j with one message per problem', async (body, messages) => {
-      const before = (await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n;
+      const before = (await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0]
+        .n;
       expectFailure(await create(body), 400, messages);
-      expect((await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n).toBe(before);
+      expect((await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n).toBe(
+        before,
+      );
     });
 
-    it('answers 409 for a path used by another of the tenant\'s endpoints, but not by another tenant\'s', async () => {
+    it("answers 409 for a path used by another of the tenant's endpoints, but not by another tenant's", async () => {
       const path = uniquePath('taken');
       expect((await create({ name: 'First', path })).status).toBe(201);
       expectFailure(await create({ name: 'Second', path }), 409, [`path ${path} is already used by another endpoint`]);
@@ -163,7 +209,11 @@ describe('endpoints admin API', () => {
       const statuses = responses.map((res) => res.status).sort();
       expect(statuses).toEqual([201, 409, 409, 409, 409, 409]);
       for (const res of responses.filter((r) => r.status === 409)) {
-        expect(res.body).toEqual({ succeeded: false, messages: [expect.stringMatching(/path .*already (used|exists)/)], data: null });
+        expect(res.body).toEqual({
+          succeeded: false,
+          messages: [expect.stringMatching(/path .*already (used|exists)/)],
+          data: null,
+        });
       }
       const rows = await db.query('SELECT id FROM endpoints WHERE tenant_id = $1 AND path = $2', [tenant.id, path]);
       expect(rows).toHaveLength(1);
@@ -175,7 +225,10 @@ describe('endpoints admin API', () => {
       // Bypass the service's check to hit the database's partial unique index directly.
       const error = await db
         .query(`INSERT INTO endpoints (tenant_id, name, path) VALUES ($1, 'B', $2)`, [tenant.id, path])
-        .then(() => undefined, (e: unknown) => e);
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       const mapped = fromDatabaseError(error);
       expect(mapped?.code).toBe('conflict');
       expect(mapped?.message).toBe('path already exists');
@@ -188,7 +241,12 @@ describe('endpoints admin API', () => {
 
     beforeAll(async () => {
       listed = await seedTenant(t.app);
-      for (const [name, visibility] of [['Alpha summarizer', 'Public'], ['Beta translator', 'Private'], ['alpha_50%', 'Private'], ['Gamma', 'Public']]) {
+      for (const [name, visibility] of [
+        ['Alpha summarizer', 'Public'],
+        ['Beta translator', 'Private'],
+        ['alpha_50%', 'Private'],
+        ['Gamma', 'Public'],
+      ]) {
         const res = await create({ name, path: uniquePath('list'), visibility }, listed.admin);
         ids[name] = res.body.data.id;
       }
@@ -202,7 +260,7 @@ describe('endpoints admin API', () => {
       return res.body.data.map((e: { name: string }) => e.name);
     };
 
-    it('lists the tenant\'s endpoints that are not deleted, oldest first', async () => {
+    it("lists the tenant's endpoints that are not deleted, oldest first", async () => {
       expect(await names('')).toEqual(['Alpha summarizer', 'Beta translator', 'alpha_50%']);
     });
 
@@ -225,7 +283,10 @@ describe('endpoints admin API', () => {
     });
 
     it('includes the fields of each endpoint', async () => {
-      await t.http.post(`/admin/v1/endpoints/${ids['Beta translator']}/input-fields`).set(auth(listed.admin)).send({ name: 'text', dataType: 'string' });
+      await t.http
+        .post(`/admin/v1/endpoints/${ids['Beta translator']}/input-fields`)
+        .set(auth(listed.admin))
+        .send({ name: 'text', dataType: 'string' });
       const res = await t.http.get('/admin/v1/endpoints').set(auth(listed.admin));
       const beta = res.body.data.find((e: { id: string }) => e.id === ids['Beta translator']);
       expect(beta.inputFields.map((f: { name: string }) => f.name)).toEqual(['text']);
@@ -240,7 +301,7 @@ describe('endpoints admin API', () => {
       expectFailure(await t.http.get(`/admin/v1/endpoints${query}`).set(auth(listed.admin)), 400, messages);
     });
 
-    it('never lists another tenant\'s endpoints', async () => {
+    it("never lists another tenant's endpoints", async () => {
       const res = await t.http.get('/admin/v1/endpoints?search=alpha').set(auth(other.admin));
       expect(res.body.data.map((e: { id: string }) => e.id)).not.toContain(ids['Alpha summarizer']);
     });
@@ -248,14 +309,25 @@ describe('endpoints admin API', () => {
 
   describe('update', () => {
     it('changes any subset and leaves the rest', async () => {
-      const created = await create({ name: 'Before', path: uniquePath('upd'), description: 'keep me', rateLimitPerMinute: 5, category: 'A' });
+      const created = await create({
+        name: 'Before',
+        path: uniquePath('upd'),
+        description: 'keep me',
+        rateLimitPerMinute: 5,
+        category: 'A',
+      });
       const id = created.body.data.id;
       await new Promise((resolve) => setTimeout(resolve, 5));
       const path = uniquePath('upd-new');
-      const res = await t.http
-        .put(`/admin/v1/endpoints/${id}`)
-        .set(admin())
-        .send({ name: 'After', path, visibility: 'Private', cacheEnabled: true, timeoutSeconds: 10, rateLimitPerMinute: null, category: null });
+      const res = await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({
+        name: 'After',
+        path,
+        visibility: 'Private',
+        cacheEnabled: true,
+        timeoutSeconds: 10,
+        rateLimitPerMinute: null,
+        category: null,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
         id,
@@ -269,11 +341,19 @@ describe('endpoints admin API', () => {
         rateLimitPerMinute: null,
         category: null,
       });
-      expect(new Date(res.body.data.updatedAt).getTime()).toBeGreaterThan(new Date(created.body.data.updatedAt).getTime());
+      expect(new Date(res.body.data.updatedAt).getTime()).toBeGreaterThan(
+        new Date(created.body.data.updatedAt).getTime(),
+      );
       expect(res.body.data.createdAt).toBe(created.body.data.createdAt);
       const got = await t.http.get(`/admin/v1/endpoints/${id}`).set(admin());
       expect(got.body.data).toEqual(res.body.data);
-      expect(await row(id)).toMatchObject({ name: 'After', path, description: 'keep me', rate_limit_per_minute: null, category: null });
+      expect(await row(id)).toMatchObject({
+        name: 'After',
+        path,
+        description: 'keep me',
+        rate_limit_per_minute: null,
+        category: null,
+      });
     });
 
     it('accepts an empty update and its own path', async () => {
@@ -288,15 +368,22 @@ describe('endpoints admin API', () => {
       const taken = await create({ name: 'Taken', path: uniquePath('upd-taken') });
       const mine = await create({ name: 'Mine', path: uniquePath('upd-mine') });
       const id = mine.body.data.id;
-      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ path: taken.body.data.path }), 409, [
-        `path ${taken.body.data.path} is already used by another endpoint`,
+      expectFailure(
+        await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ path: taken.body.data.path }),
+        409,
+        [`path ${taken.body.data.path} is already used by another endpoint`],
+      );
+      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ name: null }), 400, [
+        'name must be a string',
       ]);
-      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ name: null }), 400, ['name must be a string']);
-      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ timeoutSeconds: 0, visibility: 'x' }), 400, [
-        'visibility must be one of the following values: Public, Private',
-        'timeoutSeconds must not be less than 1',
+      expectFailure(
+        await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ timeoutSeconds: 0, visibility: 'x' }),
+        400,
+        ['visibility must be one of the following values: Public, Private', 'timeoutSeconds must not be less than 1'],
+      );
+      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ cacheEnabled: null }), 400, [
+        'cacheEnabled must be a boolean value',
       ]);
-      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ cacheEnabled: null }), 400, ['cacheEnabled must be a boolean value']);
       expect(await row(id)).toMatchObject({ name: 'Mine', path: mine.body.data.path, timeout_seconds: 60 });
     });
   });
@@ -312,13 +399,27 @@ describe('endpoints admin API', () => {
       expect((await row(id))?.deleted_at).toBeInstanceOf(Date);
 
       expectFailure(await t.http.get(`/admin/v1/endpoints/${id}`).set(admin()), 404, [`Endpoint ${id} not found`]);
-      expect((await t.http.get('/admin/v1/endpoints').set(admin())).body.data.map((e: { id: string }) => e.id)).not.toContain(id);
+      expect(
+        (await t.http.get('/admin/v1/endpoints').set(admin())).body.data.map((e: { id: string }) => e.id),
+      ).not.toContain(id);
       const deleted = await t.http.get('/admin/v1/endpoints?deleted=true').set(admin());
-      expect(deleted.body.data.find((e: { id: string }) => e.id === id)).toMatchObject({ id, deletedAt: expect.any(String) });
+      expect(deleted.body.data.find((e: { id: string }) => e.id === id)).toMatchObject({
+        id,
+        deletedAt: expect.any(String),
+      });
       // Nothing else works on a deleted endpoint.
-      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ name: 'x' }), 404, [`Endpoint ${id} not found`]);
+      expectFailure(await t.http.put(`/admin/v1/endpoints/${id}`).set(admin()).send({ name: 'x' }), 404, [
+        `Endpoint ${id} not found`,
+      ]);
       expectFailure(await t.http.delete(`/admin/v1/endpoints/${id}`).set(admin()), 404, [`Endpoint ${id} not found`]);
-      expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/input-fields`).set(admin()).send({ name: 'a', dataType: 'string' }), 404, [`Endpoint ${id} not found`]);
+      expectFailure(
+        await t.http
+          .post(`/admin/v1/endpoints/${id}/input-fields`)
+          .set(admin())
+          .send({ name: 'a', dataType: 'string' }),
+        404,
+        [`Endpoint ${id} not found`],
+      );
 
       // The path is free for a new endpoint.
       const reused = await create({ name: 'Reuse', path });
@@ -332,7 +433,12 @@ describe('endpoints admin API', () => {
       await t.http.delete(`/admin/v1/endpoints/${id}`).set(admin());
       const res = await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin());
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id, name: 'Back', deletedAt: null, inputFields: [expect.objectContaining({ name: 'q' })] });
+      expect(res.body.data).toMatchObject({
+        id,
+        name: 'Back',
+        deletedAt: null,
+        inputFields: [expect.objectContaining({ name: 'q' })],
+      });
       expect((await row(id))?.deleted_at).toBeNull();
       expect((await t.http.get(`/admin/v1/endpoints/${id}`).set(admin())).status).toBe(200);
     });
@@ -341,10 +447,14 @@ describe('endpoints admin API', () => {
       const path = uniquePath('restore-taken');
       const created = await create({ name: 'Old', path });
       const id = created.body.data.id;
-      expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 409, [`Endpoint ${id} is not deleted`]);
+      expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 409, [
+        `Endpoint ${id} is not deleted`,
+      ]);
       await t.http.delete(`/admin/v1/endpoints/${id}`).set(admin());
       expect((await create({ name: 'New', path })).status).toBe(201);
-      expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 409, [`path ${path} is already used by another endpoint`]);
+      expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 409, [
+        `path ${path} is already used by another endpoint`,
+      ]);
       expect((await row(id))?.deleted_at).toBeInstanceOf(Date);
     });
 
@@ -352,8 +462,14 @@ describe('endpoints admin API', () => {
       for (const softFirst of [false, true]) {
         const created = await create({ name: 'Gone', path: uniquePath('perm') });
         const id = created.body.data.id;
-        await t.http.post(`/admin/v1/endpoints/${id}/input-fields`).set(admin()).send({ name: 'a', dataType: 'string' });
-        await t.http.post(`/admin/v1/endpoints/${id}/output-fields`).set(admin()).send({ name: 'b', dataType: 'string' });
+        await t.http
+          .post(`/admin/v1/endpoints/${id}/input-fields`)
+          .set(admin())
+          .send({ name: 'a', dataType: 'string' });
+        await t.http
+          .post(`/admin/v1/endpoints/${id}/output-fields`)
+          .set(admin())
+          .send({ name: 'b', dataType: 'string' });
         if (softFirst) await t.http.delete(`/admin/v1/endpoints/${id}`).set(admin());
         const res = await t.http.delete(`/admin/v1/endpoints/${id}?permanent=true`).set(admin());
         expect(res.status).toBe(200);
@@ -361,19 +477,32 @@ describe('endpoints admin API', () => {
         expect(await row(id)).toBeUndefined();
         expect(await db.query('SELECT id FROM input_fields WHERE endpoint_id = $1', [id])).toEqual([]);
         expect(await db.query('SELECT id FROM output_fields WHERE endpoint_id = $1', [id])).toEqual([]);
-        expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 404, [`Endpoint ${id} not found`]);
-        expect((await t.http.get('/admin/v1/endpoints?deleted=true').set(admin())).body.data.map((e: { id: string }) => e.id)).not.toContain(id);
+        expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 404, [
+          `Endpoint ${id} not found`,
+        ]);
+        expect(
+          (await t.http.get('/admin/v1/endpoints?deleted=true').set(admin())).body.data.map(
+            (e: { id: string }) => e.id,
+          ),
+        ).not.toContain(id);
       }
-      expectFailure(await t.http.delete(`/admin/v1/endpoints/${MISSING}?permanent=true`).set(admin()), 404, [`Endpoint ${MISSING} not found`]);
-      expectFailure(await t.http.delete(`/admin/v1/endpoints/${MISSING}?permanent=maybe`).set(admin()), 400, ['permanent must be true or false']);
+      expectFailure(await t.http.delete(`/admin/v1/endpoints/${MISSING}?permanent=true`).set(admin()), 404, [
+        `Endpoint ${MISSING} not found`,
+      ]);
+      expectFailure(await t.http.delete(`/admin/v1/endpoints/${MISSING}?permanent=maybe`).set(admin()), 400, [
+        'permanent must be true or false',
+      ]);
     });
   });
 
   describe('tenant isolation and ids', () => {
-    it('answers 404 for another tenant\'s endpoint on every route and changes nothing', async () => {
+    it("answers 404 for another tenant's endpoint on every route and changes nothing", async () => {
       const theirs = await create({ name: 'Theirs', path: uniquePath('iso') }, other.admin);
       const id = theirs.body.data.id;
-      const field = await t.http.post(`/admin/v1/endpoints/${id}/input-fields`).set(auth(other.admin)).send({ name: 'a', dataType: 'string' });
+      const field = await t.http
+        .post(`/admin/v1/endpoints/${id}/input-fields`)
+        .set(auth(other.admin))
+        .send({ name: 'a', dataType: 'string' });
       const fieldId = field.body.data.id;
       const calls = [
         t.http.get(`/admin/v1/endpoints/${id}`),
@@ -392,14 +521,20 @@ describe('endpoints admin API', () => {
       }
       expect(await row(id)).toMatchObject({ name: 'Theirs', deleted_at: null });
       const stillTheirs = await t.http.get(`/admin/v1/endpoints/${id}`).set(auth(other.admin));
-      expect(stillTheirs.body.data.inputFields).toEqual([expect.objectContaining({ id: fieldId, name: 'a', description: '' })]);
+      expect(stillTheirs.body.data.inputFields).toEqual([
+        expect.objectContaining({ id: fieldId, name: 'a', description: '' }),
+      ]);
     });
 
     it('answers 404 for an unknown id and 400 naming the parameter for a malformed one', async () => {
-      expectFailure(await t.http.get(`/admin/v1/endpoints/${MISSING}`).set(admin()), 404, [`Endpoint ${MISSING} not found`]);
+      expectFailure(await t.http.get(`/admin/v1/endpoints/${MISSING}`).set(admin()), 404, [
+        `Endpoint ${MISSING} not found`,
+      ]);
       expectFailure(await t.http.get('/admin/v1/endpoints/42').set(admin()), 400, ['id must be a UUID']);
       expectFailure(await t.http.put('/admin/v1/endpoints/42').set(admin()).send({}), 400, ['id must be a UUID']);
-      expectFailure(await t.http.delete(`/admin/v1/endpoints/${MISSING}/input-fields/nope`).set(admin()), 400, ['fieldId must be a UUID']);
+      expectFailure(await t.http.delete(`/admin/v1/endpoints/${MISSING}/input-fields/nope`).set(admin()), 400, [
+        'fieldId must be a UUID',
+      ]);
     });
   });
 });

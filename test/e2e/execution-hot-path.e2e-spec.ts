@@ -21,10 +21,15 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
   afterAll(() => t.close());
 
   const run = (path: string, body: unknown, query = '') =>
-    t.http.post(path + query).set(auth(tenant.endpointKey)).send(body as object);
+    t.http
+      .post(path + query)
+      .set(auth(tenant.endpointKey))
+      .send(body as object);
 
   it('answers a warm cache-less call without a database query besides the batched log write', async () => {
-    const { id, path } = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const { id, path } = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
     await createPrompt(t, tenant.admin, id, { name: 'main', template: 'Say {{ inputs.text }}' });
     expect((await run(path, { text: 'warm-up' })).status).toBe(200);
     expect((await run(path, { text: 'warm-up' }, '?prompt=main')).status).toBe(200);
@@ -32,7 +37,10 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
 
     const statements: string[] = [];
     const original = PostgresQueryRunner.prototype.query;
-    const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args: Parameters<typeof original>) {
+    const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (
+      this: PostgresQueryRunner,
+      ...args: Parameters<typeof original>
+    ) {
       statements.push(String(args[0]));
       return original.apply(this, args);
     });
@@ -78,15 +86,29 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
   });
 
   it('sees a new template version, a new default, a new field, a setting change and a soft delete on the next call', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
-    const first = await createPrompt(t, tenant.admin, endpoint.id, { name: 'first', template: 'First {{ inputs.text }}' });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    const first = await createPrompt(t, tenant.admin, endpoint.id, {
+      name: 'first',
+      template: 'First {{ inputs.text }}',
+    });
     expect((await run(endpoint.path, { text: 'a' })).body).toBe('First a');
 
-    const updated = await t.http.put(`/admin/v1/prompts/${first.id}`).set(auth(tenant.admin)).send({ template: 'Updated {{ inputs.text }}' });
+    const updated = await t.http
+      .put(`/admin/v1/prompts/${first.id}`)
+      .set(auth(tenant.admin))
+      .send({ template: 'Updated {{ inputs.text }}' });
     expect(updated.status).toBe(200);
     expect((await run(endpoint.path, { text: 'b' })).body).toBe('Updated b');
 
-    const second = await createPrompt(t, tenant.admin, endpoint.id, { name: 'second', template: 'Second {{ inputs.text }}' }, 'Live');
+    const second = await createPrompt(
+      t,
+      tenant.admin,
+      endpoint.id,
+      { name: 'second', template: 'Second {{ inputs.text }}' },
+      'Live',
+    );
     expect((await run(endpoint.path, { text: 'c' })).body).toBe('Updated c');
     expect((await run(endpoint.path, { text: 'c' }, '?prompt=second')).body).toBe('Second c');
     const setDefault = await t.http.post(`/admin/v1/prompts/${second.id}/set-default`).set(auth(tenant.admin));
@@ -123,7 +145,10 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ error: 'validation_error', message: "Field 'tone' is required", field: 'tone' });
 
-    const moved = await t.http.put(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin)).send({ visibility: 'Private' });
+    const moved = await t.http
+      .put(`/admin/v1/endpoints/${endpoint.id}`)
+      .set(auth(tenant.admin))
+      .send({ visibility: 'Private' });
     expect(moved.status).toBe(200);
     expect((await run(endpoint.path, { text: 'h', tone: 'x' })).status).toBe(403);
 

@@ -18,7 +18,12 @@ describe('execution answer and log row', () => {
     fake = await FakeLlmServer.start();
     modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-outcome-'));
     const modelsFile = path.join(modelsDir, 'models.json');
-    fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] }));
+    fs.writeFileSync(
+      modelsFile,
+      JSON.stringify({
+        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
+      }),
+    );
     t = await createTestApp({}, { MODELS_FILE: modelsFile });
     tenant = await seedTenant(t.app);
   });
@@ -34,7 +39,8 @@ describe('execution answer and log row', () => {
     for (;;) {
       const res = await t.http.get(`/admin/v1/logs?requestId=${requestId}`).set(auth(tenant.admin)).expect(200);
       const rows: any[] = res.body.data.items ?? res.body.data;
-      if (rows.length > 0) return (await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(tenant.admin)).expect(200)).body.data;
+      if (rows.length > 0)
+        return (await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(tenant.admin)).expect(200)).body.data;
       if (Date.now() > deadline) throw new Error(`No log row for request ${requestId}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -50,7 +56,8 @@ describe('execution answer and log row', () => {
     return endpoint;
   }
 
-  const execute = (endpointPath: string, body: object) => t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
+  const execute = (endpointPath: string, body: object) =>
+    t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
 
   it('agree on a miss and on the hit that follows', async () => {
     const endpoint = await cachedEndpoint();
@@ -61,9 +68,23 @@ describe('execution answer and log row', () => {
     expect([hit.status, hit.headers['x-cache'], hit.body]).toEqual([200, 'HIT', 'fresh']);
 
     const missRow = await logRowOf(miss.headers['x-request-id']);
-    expect(missRow).toMatchObject({ status: 'success', httpStatus: 200, cached: false, parsedOutput: miss.body, inputTokens: 7, outputTokens: 3 });
+    expect(missRow).toMatchObject({
+      status: 'success',
+      httpStatus: 200,
+      cached: false,
+      parsedOutput: miss.body,
+      inputTokens: 7,
+      outputTokens: 3,
+    });
     const hitRow = await logRowOf(hit.headers['x-request-id']);
-    expect(hitRow).toMatchObject({ status: 'success', httpStatus: 200, cached: true, parsedOutput: hit.body, inputTokens: null, outputTokens: null });
+    expect(hitRow).toMatchObject({
+      status: 'success',
+      httpStatus: 200,
+      cached: true,
+      parsedOutput: hit.body,
+      inputTokens: null,
+      outputTokens: null,
+    });
     expect(hitRow.renderedPrompt).toBe(missRow.renderedPrompt);
   });
 
@@ -92,7 +113,13 @@ describe('execution answer and log row', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.headers['x-cache']).toBeUndefined();
     const row = await logRowOf(invalid.headers['x-request-id']);
-    expect(row).toMatchObject({ status: 'error', httpStatus: 400, errorCode: invalid.body.error, errorMessage: invalid.body.message, promptId: null });
+    expect(row).toMatchObject({
+      status: 'error',
+      httpStatus: 400,
+      errorCode: invalid.body.error,
+      errorMessage: invalid.body.message,
+      promptId: null,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -25,9 +25,18 @@ describe('execution through the provider adapters', () => {
       modelsFile,
       JSON.stringify({
         providers: [
-          { name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test', displayName: 'Llama (test)' }] },
+          {
+            name: 'local',
+            baseUrl: `${fake.url}/local/v1`,
+            models: [{ id: 'llama-test', displayName: 'Llama (test)' }],
+          },
           // Its key variable is unset, so the provider is not configured.
-          { name: 'keyless', baseUrl: `${fake.url}/keyless/v1`, apiKeyEnv: 'PROMPTGATE_TEST_UNSET_KEY', models: [{ id: 'keyless-model' }] },
+          {
+            name: 'keyless',
+            baseUrl: `${fake.url}/keyless/v1`,
+            apiKeyEnv: 'PROMPTGATE_TEST_UNSET_KEY',
+            models: [{ id: 'keyless-model' }],
+          },
         ],
       }),
     );
@@ -52,7 +61,11 @@ describe('execution through the provider adapters', () => {
   });
   beforeEach(() => fake.reset());
 
-  const execute = (endpointPath: string, body: unknown) => t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body as object);
+  const execute = (endpointPath: string, body: unknown) =>
+    t.http
+      .post(endpointPath)
+      .set(auth(tenant.endpointKey))
+      .send(body as object);
 
   async function logOf(endpointId: string, requestId: string): Promise<any> {
     const deadline = Date.now() + 3000;
@@ -85,7 +98,11 @@ describe('execution through the provider adapters', () => {
       maxTokens: 300,
       customParameters: { topP: 0.9 },
     });
-    fake.reply({ text: '{"summary":"A greeting.","sentiment":"positive","score":8,"extra":"dropped"}', inputTokens: 1000, outputTokens: 200 });
+    fake.reply({
+      text: '{"summary":"A greeting.","sentiment":"positive","score":8,"extra":"dropped"}',
+      inputTokens: 1000,
+      outputTokens: 200,
+    });
     const res = await execute(endpoint.path, { text: 'hello there' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ summary: 'A greeting.', sentiment: 'positive', score: 8 });
@@ -101,7 +118,11 @@ describe('execution through the provider adapters', () => {
       name: 'response',
       schema: {
         type: 'object',
-        properties: { summary: { type: 'string', description: 'One sentence' }, sentiment: { type: 'string' }, score: { type: 'integer' } },
+        properties: {
+          summary: { type: 'string', description: 'One sentence' },
+          sentiment: { type: 'string' },
+          score: { type: 'integer' },
+        },
         required: ['summary', 'sentiment', 'score'],
         additionalProperties: false,
       },
@@ -122,7 +143,10 @@ describe('execution through the provider adapters', () => {
 
   it('Anthropic: image inputs become image parts of the message; raw text output', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'photo', dataType: 'image', isRequired: true }, { name: 'question', dataType: 'string' }],
+      inputs: [
+        { name: 'photo', dataType: 'image', isRequired: true },
+        { name: 'question', dataType: 'string' },
+      ],
     });
     await createPrompt(t, tenant.admin, endpoint.id, {
       template: '{{ inputs.question | default: "What is in this picture?" }}',
@@ -148,7 +172,11 @@ describe('execution through the provider adapters', () => {
 
   it('Google: a JSON answer without output fields is answered as that JSON value', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'city', dataType: 'string' }] });
-    await createPrompt(t, tenant.admin, endpoint.id, { template: 'Facts about {{ inputs.city }} as JSON', llmModel: 'gemini-2.5-flash', maxTokens: 100 });
+    await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Facts about {{ inputs.city }} as JSON',
+      llmModel: 'gemini-2.5-flash',
+      maxTokens: 100,
+    });
     fake.reply({ text: '{"city":"Paris","population":2100000}' });
     const res = await execute(endpoint.path, { city: 'Paris' });
     expect(res.status).toBe(200);
@@ -163,7 +191,10 @@ describe('execution through the provider adapters', () => {
   it('OpenAI-compatible (MODELS_FILE): chat completions with the schema and custom parameters in the body', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
       inputs: [{ name: 'text', dataType: 'string' }],
-      outputs: [{ name: 'tags', dataType: 'array' }, { name: 'language', dataType: 'string' }],
+      outputs: [
+        { name: 'tags', dataType: 'array' },
+        { name: 'language', dataType: 'string' },
+      ],
     });
     await createPrompt(t, tenant.admin, endpoint.id, {
       template: 'Tag: {{ inputs.text }}',
@@ -187,7 +218,12 @@ describe('execution through the provider adapters', () => {
         type: 'json_schema',
         json_schema: {
           strict: false,
-          schema: { type: 'object', properties: { tags: { type: 'array' }, language: { type: 'string' } }, required: ['tags', 'language'], additionalProperties: false },
+          schema: {
+            type: 'object',
+            properties: { tags: { type: 'array' }, language: { type: 'string' } },
+            required: ['tags', 'language'],
+            additionalProperties: false,
+          },
         },
       },
     });
@@ -196,14 +232,24 @@ describe('execution through the provider adapters', () => {
   it('image endpoints: the output field settings, overridden by customParameters, reach the image API', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
       inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
-      outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024","quality":"low","background":"opaque"}' }],
+      outputs: [
+        {
+          name: 'image',
+          dataType: 'image',
+          exampleValue: '{"size":"1024x1024","quality":"low","background":"opaque"}',
+        },
+      ],
     });
     await createPrompt(t, tenant.admin, endpoint.id, {
       template: 'A watercolor of {{ inputs.subject }}',
       llmModel: 'gpt-image-1',
       customParameters: { quality: 'high', size: '1536x1024' },
     });
-    fake.reply({ images: [{ b64: FAKE_PNG, revisedPrompt: 'A soft watercolor of a lighthouse' }], inputTokens: 15, outputTokens: 4160 });
+    fake.reply({
+      images: [{ b64: FAKE_PNG, revisedPrompt: 'A soft watercolor of a lighthouse' }],
+      inputTokens: 15,
+      outputTokens: 4160,
+    });
     const res = await execute(endpoint.path, { subject: 'a lighthouse' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -212,10 +258,23 @@ describe('execution through the provider adapters', () => {
     });
     const sent = fake.last();
     expect(sent.path).toBe('/v1/images/generations');
-    expect(sent.body).toMatchObject({ model: 'gpt-image-1', prompt: 'A watercolor of a lighthouse', size: '1536x1024', quality: 'high', background: 'opaque' });
+    expect(sent.body).toMatchObject({
+      model: 'gpt-image-1',
+      prompt: 'A watercolor of a lighthouse',
+      size: '1536x1024',
+      quality: 'high',
+      background: 'opaque',
+    });
     const log = await logOf(endpoint.id, res.headers['x-request-id']);
-    expect(log).toMatchObject({ status: 'success', inputTokens: 15, outputTokens: 4160, renderedPrompt: 'A watercolor of a lighthouse' });
-    expect(log.parsedOutput.generatedImages).toEqual([{ revisedPrompt: 'A soft watercolor of a lighthouse', base64Length: FAKE_PNG.length }]);
+    expect(log).toMatchObject({
+      status: 'success',
+      inputTokens: 15,
+      outputTokens: 4160,
+      renderedPrompt: 'A watercolor of a lighthouse',
+    });
+    expect(log.parsedOutput.generatedImages).toEqual([
+      { revisedPrompt: 'A soft watercolor of a lighthouse', base64Length: FAKE_PNG.length },
+    ]);
   });
 
   describe('failures', () => {
@@ -225,7 +284,10 @@ describe('execution through the provider adapters', () => {
       endpoint = await createEndpoint(t, tenant.admin, {
         timeoutSeconds: 1,
         inputs: [{ name: 'text', dataType: 'string' }],
-        outputs: [{ name: 'answer', dataType: 'string' }, { name: 'confidence', dataType: 'number' }],
+        outputs: [
+          { name: 'answer', dataType: 'string' },
+          { name: 'confidence', dataType: 'number' },
+        ],
       });
       await createPrompt(t, tenant.admin, endpoint.id, { template: 'Q: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
     });
@@ -234,7 +296,10 @@ describe('execution through the provider adapters', () => {
       fake.reply({ text: '{"answer":"yes","confidence":"very"}' });
       const res = await execute(endpoint.path, { text: 'q1' });
       expect(res.status).toBe(502);
-      expect(res.body).toEqual({ error: 'upstream_error', message: expect.stringContaining("field 'confidence' is not a number") });
+      expect(res.body).toEqual({
+        error: 'upstream_error',
+        message: expect.stringContaining("field 'confidence' is not a number"),
+      });
       expect(res.headers['x-request-id']).toBeDefined();
       const log = await logOf(endpoint.id, res.headers['x-request-id']);
       expect(log).toMatchObject({
@@ -259,9 +324,16 @@ describe('execution through the provider adapters', () => {
       fake.reply({ status: 500, message: 'The server had an error while processing your request' });
       const res = await execute(endpoint.path, { text: 'q3' });
       expect(res.status).toBe(502);
-      expect(res.body).toEqual({ error: 'upstream_error', message: expect.stringContaining('The server had an error while processing your request') });
+      expect(res.body).toEqual({
+        error: 'upstream_error',
+        message: expect.stringContaining('The server had an error while processing your request'),
+      });
       expect(fake.requests).toHaveLength(1);
-      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({ status: 'error', httpStatus: 502, errorCode: 'upstream_error' });
+      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({
+        status: 'error',
+        httpStatus: 502,
+        errorCode: 'upstream_error',
+      });
     });
 
     it('a provider slower than the endpoint timeout is a 504 timeout, answered when the timeout expires', async () => {
@@ -287,7 +359,11 @@ describe('execution through the provider adapters', () => {
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ error: 'upstream_error', message: expect.stringContaining("provider 'keyless'") });
       expect(fake.requests).toHaveLength(0);
-      expect(await logOf(other.id, res.headers['x-request-id'])).toMatchObject({ status: 'error', errorCode: 'upstream_error', llmModel: 'keyless-model' });
+      expect(await logOf(other.id, res.headers['x-request-id'])).toMatchObject({
+        status: 'error',
+        errorCode: 'upstream_error',
+        llmModel: 'keyless-model',
+      });
     });
   });
 });

@@ -2,7 +2,8 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
 const UUID_RE = /^[0-9a-f-]{36}$/;
 
 /** Execution with the built-in mock-echo model: routing, keys, prompt selection, validation, outputs, logs. */
@@ -16,7 +17,11 @@ describe('execution (mock-echo)', () => {
   });
   afterAll(() => t.close());
 
-  const execute = (path: string, key: string, body: unknown = {}) => t.http.post(path).set(auth(key)).send(body as object);
+  const execute = (path: string, key: string, body: unknown = {}) =>
+    t.http
+      .post(path)
+      .set(auth(key))
+      .send(body as object);
 
   /** Log rows of an endpoint, newest first, once the batched writer has written `count` of them. */
   async function logsOf(endpointId: string, count: number): Promise<any[]> {
@@ -34,7 +39,9 @@ describe('execution (mock-echo)', () => {
     let endpoint: { id: string; path: string };
 
     beforeAll(async () => {
-      endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+      endpoint = await createEndpoint(t, tenant.admin, {
+        inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+      });
       await createPrompt(t, tenant.admin, endpoint.id, { template: 'Summarize: {{ inputs.text }}' });
     });
 
@@ -47,10 +54,16 @@ describe('execution (mock-echo)', () => {
     });
 
     it('serves the tenant of a <tenant>.localhost host, and refuses another tenant host with 401', async () => {
-      const own = await execute(endpoint.path, tenant.endpointKey, { text: 'x' }).set('Host', `${tenant.slug}.localhost:3000`);
+      const own = await execute(endpoint.path, tenant.endpointKey, { text: 'x' }).set(
+        'Host',
+        `${tenant.slug}.localhost:3000`,
+      );
       expect(own.status).toBe(200);
       const other = await seedTenant(t.app);
-      const res = await execute(endpoint.path, tenant.endpointKey, { text: 'x' }).set('Host', `${other.slug}.localhost`);
+      const res = await execute(endpoint.path, tenant.endpointKey, { text: 'x' }).set(
+        'Host',
+        `${other.slug}.localhost`,
+      );
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
       expect(res.headers['x-request-id']).toBeDefined();
@@ -61,10 +74,16 @@ describe('execution (mock-echo)', () => {
       expect(none.status).toBe(401);
       expect(none.body).toEqual({ error: 'unauthorized', message: expect.any(String) });
       expect((await execute(endpoint.path, 'ep_live_nonsense', { text: 'x' })).status).toBe(401);
-      const bearer = await t.http.post(endpoint.path).set('Authorization', `Bearer ${tenant.endpointKey}`).send({ text: 'x' });
+      const bearer = await t.http
+        .post(endpoint.path)
+        .set('Authorization', `Bearer ${tenant.endpointKey}`)
+        .send({ text: 'x' });
       expect(bearer.status).toBe(401);
 
-      const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'short-lived', type: 'endpoint' });
+      const created = await t.http
+        .post('/admin/v1/keys')
+        .set(auth(tenant.admin))
+        .send({ name: 'short-lived', type: 'endpoint' });
       expect(created.status).toBe(201);
       expect((await execute(endpoint.path, created.body.data.key, { text: 'x' })).status).toBe(200);
       await t.http.post(`/admin/v1/keys/${created.body.data.id}/revoke`).set(auth(tenant.admin)).expect(200);
@@ -73,7 +92,7 @@ describe('execution (mock-echo)', () => {
       expect(revoked.body.error).toBe('unauthorized');
     });
 
-    it('answers 404 not_found for an unknown path, a deleted endpoint and another tenant\'s path', async () => {
+    it("answers 404 not_found for an unknown path, a deleted endpoint and another tenant's path", async () => {
       const unknown = await execute('/api/v1/no-such-endpoint', tenant.endpointKey, {});
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual({ error: 'not_found', message: expect.any(String) });
@@ -177,7 +196,8 @@ describe('execution (mock-echo)', () => {
         ],
       });
       await createPrompt(t, tenant.admin, endpoint.id, {
-        template: '{{ inputs.text }}|{{ inputs.count }}|{{ inputs.loud }}|{{ inputs.meta.author.name | default: "anon" }}|{{ inputs.tags | join: "," }}',
+        template:
+          '{{ inputs.text }}|{{ inputs.count }}|{{ inputs.loud }}|{{ inputs.meta.author.name | default: "anon" }}|{{ inputs.tags | join: "," }}',
       });
     });
 
@@ -192,8 +212,16 @@ describe('execution (mock-echo)', () => {
       [{ text: 'a', loud: 'yes' }, "Field 'loud' must be a boolean", 'loud'],
       [{ text: 'a', meta: 'm' }, "Field 'meta' must be an object", 'meta'],
       [{ text: 'a', tags: 'x' }, "Field 'tags' must be an array", 'tags'],
-      [{ text: 'a', photo: 'data:image/svg+xml;base64,PHN2Zz4=' }, "Field 'photo' must be a PNG, JPEG, WebP or GIF image", 'photo'],
-      [{ text: 'a', photo: `data:image/png;base64,${'A'.repeat(200)}` }, "Field 'photo' must be an image of at most 100 bytes", 'photo'],
+      [
+        { text: 'a', photo: 'data:image/svg+xml;base64,PHN2Zz4=' },
+        "Field 'photo' must be a PNG, JPEG, WebP or GIF image",
+        'photo',
+      ],
+      [
+        { text: 'a', photo: `data:image/png;base64,${'A'.repeat(200)}` },
+        "Field 'photo' must be an image of at most 100 bytes",
+        'photo',
+      ],
     ])('refuses %j with 400 validation_error', async (body, message, field) => {
       const res = await execute(endpoint.path, tenant.endpointKey, body);
       expect(res.status).toBe(400);
@@ -202,9 +230,17 @@ describe('execution (mock-echo)', () => {
     });
 
     it('refuses a body that is not a JSON object with field null', async () => {
-      const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).set('Content-Type', 'application/json').send('[1,2]');
+      const res = await t.http
+        .post(endpoint.path)
+        .set(auth(tenant.endpointKey))
+        .set('Content-Type', 'application/json')
+        .send('[1,2]');
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'validation_error', message: 'Request body must be a JSON object', field: null });
+      expect(res.body).toEqual({
+        error: 'validation_error',
+        message: 'Request body must be a JSON object',
+        field: null,
+      });
     });
 
     it('applies defaults, ignores unknown fields and renders nested objects and arrays', async () => {
@@ -220,7 +256,9 @@ describe('execution (mock-echo)', () => {
     });
 
     it('logs validation failures with the inputs and error, and successes with the rendered prompt', async () => {
-      const probe = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'n', dataType: 'integer', isRequired: true }] });
+      const probe = await createEndpoint(t, tenant.admin, {
+        inputs: [{ name: 'n', dataType: 'integer', isRequired: true }],
+      });
       await createPrompt(t, tenant.admin, probe.id, { template: 'n={{ inputs.n }}' });
       const failed = await execute(probe.path, tenant.endpointKey, { n: 'x' });
       const ok = await execute(probe.path, tenant.admin, { n: 3 });
@@ -238,19 +276,36 @@ describe('execution (mock-echo)', () => {
         keyEnvironment: 'live',
         cached: false,
       });
-      expect(success).toMatchObject({ requestId: ok.headers['x-request-id'], httpStatus: 200, keyEnvironment: null, llmModel: 'mock-echo', costUsd: 0 });
+      expect(success).toMatchObject({
+        requestId: ok.headers['x-request-id'],
+        httpStatus: 200,
+        keyEnvironment: null,
+        llmModel: 'mock-echo',
+        costUsd: 0,
+      });
       const detail = await t.http.get(`/admin/v1/logs/${success.id}`).set(auth(tenant.admin));
       expect(detail.status).toBe(200);
-      expect(detail.body.data).toMatchObject({ inputs: { n: 3 }, renderedPrompt: 'n=3', rawResponse: 'n=3', parsedOutput: 'n=3' });
+      expect(detail.body.data).toMatchObject({
+        inputs: { n: 3 },
+        renderedPrompt: 'n=3',
+        rawResponse: 'n=3',
+        parsedOutput: 'n=3',
+      });
       const failureDetail = await t.http.get(`/admin/v1/logs/${failure.id}`).set(auth(tenant.admin));
-      expect(failureDetail.body.data).toMatchObject({ inputs: { n: 'x' }, errorMessage: "Field 'n' must be an integer", renderedPrompt: null });
+      expect(failureDetail.body.data).toMatchObject({
+        inputs: { n: 'x' },
+        errorMessage: "Field 'n' must be an integer",
+        renderedPrompt: null,
+      });
     });
   });
 
   describe('outputs', () => {
     it('answers the JSON value when the raw output parses as JSON', async () => {
       const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'n', dataType: 'integer' }] });
-      await createPrompt(t, tenant.admin, endpoint.id, { template: '{"answer": {{ inputs.n | default: 1 }}, "ok": true}' });
+      await createPrompt(t, tenant.admin, endpoint.id, {
+        template: '{"answer": {{ inputs.n | default: 1 }}, "ok": true}',
+      });
       const res = await execute(endpoint.path, tenant.endpointKey, { n: 42 });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ answer: 42, ok: true });
@@ -295,43 +350,67 @@ describe('execution (mock-echo)', () => {
     let draft: { id: string };
 
     beforeAll(async () => {
-      endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+      endpoint = await createEndpoint(t, tenant.admin, {
+        inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+      });
       draft = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Draft says {{ inputs.text }}' }, 'Draft');
     });
 
     it('runs a Draft prompt for ReadWrite and ReadOnly admin keys, answering the execution body as data.output', async () => {
       for (const key of [tenant.admin, tenant.readOnly]) {
-        const res = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(key)).send({ promptId: draft.id, inputs: { text: 'hi' } });
+        const res = await t.http
+          .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+          .set(auth(key))
+          .send({ promptId: draft.id, inputs: { text: 'hi' } });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
           succeeded: true,
           messages: [],
-          data: expect.objectContaining({ output: 'Draft says hi', renderedPrompt: 'Draft says hi', promptId: draft.id, promptVersion: 1 }),
+          data: expect.objectContaining({
+            output: 'Draft says hi',
+            renderedPrompt: 'Draft says hi',
+            promptId: draft.id,
+            promptVersion: 1,
+          }),
         });
         expect(res.headers['x-request-id']).toBeDefined();
       }
       const rows = await logsOf(endpoint.id, 2);
       expect(rows).toHaveLength(2);
-      expect(rows.every((row) => row.source === 'TestPage' && row.promptId === draft.id && row.status === 'success')).toBe(true);
+      expect(
+        rows.every((row) => row.source === 'TestPage' && row.promptId === draft.id && row.status === 'success'),
+      ).toBe(true);
     });
 
     it('validates inputs like an execution (400 in the envelope)', async () => {
-      const res = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(tenant.admin)).send({ promptId: draft.id, inputs: {} });
+      const res = await t.http
+        .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+        .set(auth(tenant.admin))
+        .send({ promptId: draft.id, inputs: {} });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ succeeded: false, messages: ["Field 'text' is required"], data: null });
     });
 
     it('refuses endpoint keys (403), another tenant (404) and a prompt of another endpoint (404)', async () => {
-      const byEndpointKey = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(tenant.endpointKey)).send({ promptId: draft.id });
+      const byEndpointKey = await t.http
+        .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+        .set(auth(tenant.endpointKey))
+        .send({ promptId: draft.id });
       expect(byEndpointKey.status).toBe(403);
       expect(byEndpointKey.body.succeeded).toBe(false);
 
       const other = await seedTenant(t.app);
-      const foreign = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(other.admin)).send({ promptId: draft.id, inputs: { text: 'x' } });
+      const foreign = await t.http
+        .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+        .set(auth(other.admin))
+        .send({ promptId: draft.id, inputs: { text: 'x' } });
       expect(foreign.status).toBe(404);
 
       const elsewhere = await createEndpoint(t, tenant.admin);
-      const res = await t.http.post(`/admin/v1/endpoints/${elsewhere.id}/test`).set(auth(tenant.admin)).send({ promptId: draft.id, inputs: { text: 'x' } });
+      const res = await t.http
+        .post(`/admin/v1/endpoints/${elsewhere.id}/test`)
+        .set(auth(tenant.admin))
+        .send({ promptId: draft.id, inputs: { text: 'x' } });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ succeeded: false, messages: [expect.stringContaining(draft.id)], data: null });
     });

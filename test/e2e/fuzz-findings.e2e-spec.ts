@@ -22,8 +22,14 @@ describe('fuzz findings', () => {
       outputs: [{ name: 'answer', dataType: 'string', description: 'kept' }],
     });
     const fields = (await t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data;
-    for (const [kind, field] of [['input-fields', fields.inputFields[0]], ['output-fields', fields.outputFields[0]]]) {
-      const res = await t.http.put(`/admin/v1/endpoints/${endpoint.id}/${kind}/${field.id}`).set(auth(tenant.admin)).send({});
+    for (const [kind, field] of [
+      ['input-fields', fields.inputFields[0]],
+      ['output-fields', fields.outputFields[0]],
+    ]) {
+      const res = await t.http
+        .put(`/admin/v1/endpoints/${endpoint.id}/${kind}/${field.id}`)
+        .set(auth(tenant.admin))
+        .send({});
       expect({ kind, status: res.status }).toEqual({ kind, status: 200 });
       expect(res.body).toEqual({ succeeded: true, messages: [], data: field });
     }
@@ -33,10 +39,17 @@ describe('fuzz findings', () => {
   });
 
   it('an update of a key that changes nothing answers the key unchanged', async () => {
-    const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'unchanged', type: 'endpoint', environment: 'live' });
+    const created = await t.http
+      .post('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .send({ name: 'unchanged', type: 'endpoint', environment: 'live' });
     const before = (await t.http.get(`/admin/v1/keys/${created.body.data.id}`).set(auth(tenant.admin))).body.data;
     for (const body of ['{}', '']) {
-      const res = await t.http.put(`/admin/v1/keys/${before.id}`).set(auth(tenant.admin)).set('Content-Type', 'application/json').send(body);
+      const res = await t.http
+        .put(`/admin/v1/keys/${before.id}`)
+        .set(auth(tenant.admin))
+        .set('Content-Type', 'application/json')
+        .send(body);
       expect({ body, status: res.status }).toEqual({ body, status: 200 });
       expect(res.body).toEqual({ succeeded: true, messages: [], data: before });
     }
@@ -44,12 +57,19 @@ describe('fuzz findings', () => {
 
   it('logs an execution whose inputs hold lone surrogates, NUL and the text \\u0000', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }, { name: 'meta', dataType: 'object' }],
+      inputs: [
+        { name: 'text', dataType: 'string', isRequired: true },
+        { name: 'meta', dataType: 'object' },
+      ],
     });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'Echo {{ inputs.text }}' });
     // Raw JSON: a lone high and a lone low surrogate (one of them in a key), a NUL, and a backslash before u0000.
     const body = '{"text":"a\\ud800b \\\\u0000 c\\u0000d","meta":{"\\udc00":"x"}}';
-    const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).set('Content-Type', 'application/json').send(body);
+    const res = await t.http
+      .post(endpoint.path)
+      .set(auth(tenant.endpointKey))
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect(res.status).toBe(200);
     await t.app.get(ExecutionLogsService).flush();
     const list = await t.http.get(`/admin/v1/logs?endpointId=${endpoint.id}`).set(auth(tenant.admin));

@@ -68,7 +68,11 @@ function isComplete(text: string): boolean {
 }
 
 const head = (method: string, path: string, headers: Record<string, string | number>) =>
-  `${method} ${path} HTTP/1.1\r\n` + Object.entries({ host: 'localhost', ...headers }).map(([name, value]) => `${name}: ${value}\r\n`).join('') + '\r\n';
+  `${method} ${path} HTTP/1.1\r\n` +
+  Object.entries({ host: 'localhost', ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('') +
+  '\r\n';
 
 const NINE_MB = 9 * 1024 * 1024;
 const TWO_MIB = 2 * 1024 * 1024;
@@ -78,7 +82,11 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const flat = (error: string) => ({ error, message: expect.any(String) });
 const envelope = { succeeded: false, messages: [expect.any(String)], data: null };
-const mcpError = (prefix: string) => ({ jsonrpc: '2.0', error: { code: -32001, message: expect.stringMatching(new RegExp(`^${prefix}: `)) }, id: null });
+const mcpError = (prefix: string) => ({
+  jsonrpc: '2.0',
+  error: { code: -32001, message: expect.stringMatching(new RegExp(`^${prefix}: `)) },
+  id: null,
+});
 
 describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication before the body, body limits, request timeouts, Host`, () => {
   let t: TestApp;
@@ -107,9 +115,18 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
 
     it('refuses a 9 MB body declared without a key on each surface, in its own error shape, and closes', async () => {
       for (const surface of surfaces()) {
-        const answer = await rawRequest(port, head(surface.method, surface.path, { ...JSON_TYPE, ...surface.extra, 'content-length': NINE_MB, 'x-request-id': `edge-${surface.name}` }), {
-          awaitClose: true,
-        });
+        const answer = await rawRequest(
+          port,
+          head(surface.method, surface.path, {
+            ...JSON_TYPE,
+            ...surface.extra,
+            'content-length': NINE_MB,
+            'x-request-id': `edge-${surface.name}`,
+          }),
+          {
+            awaitClose: true,
+          },
+        );
         expect({ surface: surface.name, status: answer.status }).toEqual({ surface: surface.name, status: 401 });
         expect(JSON.parse(answer.body)).toEqual(surface.body);
         expect(answer.headers['x-request-id']).toBe(`edge-${surface.name}`);
@@ -118,37 +135,66 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('gives the MCP refusal its Bearer challenge', async () => {
-      const answer = await rawRequest(port, head('POST', '/mcp', { ...JSON_TYPE, ...MCP_ACCEPT, 'content-length': NINE_MB }));
+      const answer = await rawRequest(
+        port,
+        head('POST', '/mcp', { ...JSON_TYPE, ...MCP_ACCEPT, 'content-length': NINE_MB }),
+      );
       expect(answer.status).toBe(401);
       expect(answer.headers['www-authenticate']).toMatch(/^Bearer/);
     });
 
     it('refuses unknown, malformed and revoked keys before the body too', async () => {
-      const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'revoked soon', type: 'admin' });
+      const created = await t.http
+        .post('/admin/v1/keys')
+        .set(auth(tenant.admin))
+        .send({ name: 'revoked soon', type: 'admin' });
       await t.http.post(`/admin/v1/keys/${created.body.data.id}/revoke`).set(auth(tenant.admin)).expect(200);
       const keys = ['epa_' + 'Z'.repeat(40), 'ep_live_' + 'Z'.repeat(40), 'not-a-key', created.body.data.key as string];
       for (const key of keys) {
         for (const path of [endpoint.path, '/admin/v1/endpoints']) {
-          const answer = await rawRequest(port, head('POST', path, { ...JSON_TYPE, 'x-api-key': key, 'content-length': NINE_MB }));
+          const answer = await rawRequest(
+            port,
+            head('POST', path, { ...JSON_TYPE, 'x-api-key': key, 'content-length': NINE_MB }),
+          );
           expect({ key, path, status: answer.status }).toEqual({ key, path, status: 401 });
           expect(answer.body).toMatch(/invalid or revoked/);
         }
-        const mcp = await rawRequest(port, head('POST', '/mcp', { ...JSON_TYPE, ...MCP_ACCEPT, authorization: `Bearer ${key}`, 'content-length': NINE_MB }));
+        const mcp = await rawRequest(
+          port,
+          head('POST', '/mcp', {
+            ...JSON_TYPE,
+            ...MCP_ACCEPT,
+            authorization: `Bearer ${key}`,
+            'content-length': NINE_MB,
+          }),
+        );
         expect(mcp.status).toBe(401);
       }
     });
 
-    it('refuses a key on another tenant\'s host before the body', async () => {
+    it("refuses a key on another tenant's host before the body", async () => {
       const answer = await rawRequest(
         port,
-        head('POST', endpoint.path, { ...JSON_TYPE, host: `${other.slug}.localhost`, 'x-api-key': tenant.endpointKey, 'content-length': NINE_MB }),
+        head('POST', endpoint.path, {
+          ...JSON_TYPE,
+          host: `${other.slug}.localhost`,
+          'x-api-key': tenant.endpointKey,
+          'content-length': NINE_MB,
+        }),
       );
       expect(answer.status).toBe(401);
-      expect(JSON.parse(answer.body)).toEqual({ error: 'unauthorized', message: 'The API key does not belong to this tenant' });
+      expect(JSON.parse(answer.body)).toEqual({
+        error: 'unauthorized',
+        message: 'The API key does not belong to this tenant',
+      });
     });
 
     it('refuses a chunked body without a key before reading it', async () => {
-      const answer = await rawRequest(port, head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'transfer-encoding': 'chunked' }), { awaitClose: true });
+      const answer = await rawRequest(
+        port,
+        head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'transfer-encoding': 'chunked' }),
+        { awaitClose: true },
+      );
       expect(answer.status).toBe(401);
       expect(JSON.parse(answer.body)).toEqual(envelope);
       expect(answer.closed).toBe(true);
@@ -158,10 +204,17 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
       const none = await t.http.post(endpoint.path).send({ text: 'x' });
       expect(none.status).toBe(401);
       expect(none.body).toEqual({ error: 'unauthorized', message: 'An API key is required (x-api-key header)' });
-      const bearer = await t.http.post(endpoint.path).set('Authorization', `Bearer ${tenant.endpointKey}`).send({ text: 'x' });
+      const bearer = await t.http
+        .post(endpoint.path)
+        .set('Authorization', `Bearer ${tenant.endpointKey}`)
+        .send({ text: 'x' });
       expect(bearer.status).toBe(401);
       const admin = await t.http.post('/admin/v1/endpoints').send({ name: 'x', path: '/api/v1/x' });
-      expect(admin.body).toEqual({ succeeded: false, messages: ['An API key is required (x-api-key header)'], data: null });
+      expect(admin.body).toEqual({
+        succeeded: false,
+        messages: ['An API key is required (x-api-key header)'],
+        data: null,
+      });
       const endpointKeyOnAdmin = await t.http.get('/admin/v1/endpoints').set(auth(tenant.endpointKey));
       expect(endpointKeyOnAdmin.status).toBe(403);
     });
@@ -191,22 +244,38 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
 
   describe('body limits', () => {
     it('answers 413 to a 2 MiB admin or MCP body from a valid key, before reading it', async () => {
-      const admin = await rawRequest(port, head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'x-api-key': tenant.admin, 'content-length': TWO_MIB }), {
-        awaitClose: true,
-      });
+      const admin = await rawRequest(
+        port,
+        head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'x-api-key': tenant.admin, 'content-length': TWO_MIB }),
+        {
+          awaitClose: true,
+        },
+      );
       expect(admin.status).toBe(413);
       expect(JSON.parse(admin.body)).toEqual({ succeeded: false, messages: ['Request body is too large'], data: null });
       expect(admin.closed).toBe(true);
       const mcp = await rawRequest(
         port,
-        head('POST', '/mcp', { ...JSON_TYPE, ...MCP_ACCEPT, authorization: `Bearer ${tenant.admin}`, 'content-length': TWO_MIB }),
+        head('POST', '/mcp', {
+          ...JSON_TYPE,
+          ...MCP_ACCEPT,
+          authorization: `Bearer ${tenant.admin}`,
+          'content-length': TWO_MIB,
+        }),
       );
       expect(mcp.status).toBe(413);
       expect(JSON.parse(mcp.body)).toEqual(mcpError('payload_too_large'));
     });
 
     it('answers 413 to an execution body declared above MAX_BODY_BYTES, before reading it', async () => {
-      const answer = await rawRequest(port, head('POST', endpoint.path, { ...JSON_TYPE, 'x-api-key': tenant.endpointKey, 'content-length': 11 * 1024 * 1024 }));
+      const answer = await rawRequest(
+        port,
+        head('POST', endpoint.path, {
+          ...JSON_TYPE,
+          'x-api-key': tenant.endpointKey,
+          'content-length': 11 * 1024 * 1024,
+        }),
+      );
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.body)).toEqual({ error: 'payload_too_large', message: 'Request body is too large' });
     });
@@ -229,20 +298,42 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
 
     it('bounds a chunked admin body by the admin limit', async () => {
       const body = chunkedOverLimit((padding) => ({ name: padding, path: '/api/v1/chunked' }));
-      const answer = await rawRequest(port, head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'x-api-key': tenant.admin, 'transfer-encoding': 'chunked' }), {
-        body,
-      });
+      const answer = await rawRequest(
+        port,
+        head('POST', '/admin/v1/endpoints', {
+          ...JSON_TYPE,
+          'x-api-key': tenant.admin,
+          'transfer-encoding': 'chunked',
+        }),
+        {
+          body,
+        },
+      );
       expect(answer.status).toBe(413);
-      expect(JSON.parse(answer.body)).toEqual({ succeeded: false, messages: ['Request body is too large'], data: null });
+      expect(JSON.parse(answer.body)).toEqual({
+        succeeded: false,
+        messages: ['Request body is too large'],
+        data: null,
+      });
       const list = await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin));
       expect(list.body.data.map((item: { path: string }) => item.path)).not.toContain('/api/v1/chunked');
     });
 
     it('bounds a chunked MCP body by the admin limit, in the MCP error shape', async () => {
-      const body = chunkedOverLimit((padding) => ({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { padding } }));
+      const body = chunkedOverLimit((padding) => ({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { padding },
+      }));
       const answer = await rawRequest(
         port,
-        head('POST', '/mcp', { ...JSON_TYPE, ...MCP_ACCEPT, authorization: `Bearer ${tenant.admin}`, 'transfer-encoding': 'chunked' }),
+        head('POST', '/mcp', {
+          ...JSON_TYPE,
+          ...MCP_ACCEPT,
+          authorization: `Bearer ${tenant.admin}`,
+          'transfer-encoding': 'chunked',
+        }),
         { body },
       );
       expect(answer.status).toBe(413);
@@ -250,38 +341,64 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('takes a 2 MiB execution body (MAX_BODY_BYTES applies there)', async () => {
-      const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: 'x'.repeat(TWO_MIB) });
+      const res = await t.http
+        .post(endpoint.path)
+        .set(auth(tenant.endpointKey))
+        .send({ text: 'x'.repeat(TWO_MIB) });
       expect(res.status).toBe(200);
       expect(res.body).toBe('received');
     });
 
     it('takes an admin body under the admin limit', async () => {
-      const res = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'Fits', description: 'd'.repeat(1000), path: '/api/v1/fits' });
+      const res = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'Fits', description: 'd'.repeat(1000), path: '/api/v1/fits' });
       expect(res.status).toBe(201);
     });
   });
 
   describe('tenant hosts', () => {
-    const execute = (host: string, key = tenant.endpointKey) => t.http.post(endpoint.path).set('Host', host).set(auth(key)).send({ text: 'x' });
+    const execute = (host: string, key = tenant.endpointKey) =>
+      t.http.post(endpoint.path).set('Host', host).set(auth(key)).send({ text: 'x' });
 
     it('ignores a trailing dot on a tenant host', async () => {
-      for (const host of [`${tenant.slug}.localhost.`, `${tenant.slug}.localhost.:3000`, `${tenant.slug.toUpperCase()}.LOCALHOST.`]) {
+      for (const host of [
+        `${tenant.slug}.localhost.`,
+        `${tenant.slug}.localhost.:3000`,
+        `${tenant.slug.toUpperCase()}.LOCALHOST.`,
+      ]) {
         const res = await execute(host);
         expect({ host, status: res.status }).toEqual({ host, status: 200 });
       }
-      const admin = await t.http.get('/admin/v1/endpoints').set('Host', `${tenant.slug}.localhost.`).set(auth(tenant.admin));
+      const admin = await t.http
+        .get('/admin/v1/endpoints')
+        .set('Host', `${tenant.slug}.localhost.`)
+        .set(auth(tenant.admin));
       expect(admin.status).toBe(200);
     });
 
-    it('refuses another tenant\'s host written with a trailing dot, and a deeper host under the base domain (401)', async () => {
-      for (const host of [`${other.slug}.localhost.`, `${other.slug}.localhost.:3000`, `x.${tenant.slug}.localhost`, `x.${tenant.slug}.localhost.:3000`]) {
+    it("refuses another tenant's host written with a trailing dot, and a deeper host under the base domain (401)", async () => {
+      for (const host of [
+        `${other.slug}.localhost.`,
+        `${other.slug}.localhost.:3000`,
+        `x.${tenant.slug}.localhost`,
+        `x.${tenant.slug}.localhost.:3000`,
+      ]) {
         const res = await execute(host);
         expect({ host, status: res.status }).toEqual({ host, status: 401 });
         expect(res.body).toEqual({ error: 'unauthorized', message: 'The API key does not belong to this tenant' });
       }
-      const admin = await t.http.get('/admin/v1/endpoints').set('Host', `x.${tenant.slug}.localhost`).set(auth(tenant.admin));
+      const admin = await t.http
+        .get('/admin/v1/endpoints')
+        .set('Host', `x.${tenant.slug}.localhost`)
+        .set(auth(tenant.admin));
       expect(admin.status).toBe(401);
-      expect(admin.body).toEqual({ succeeded: false, messages: ['The API key does not belong to this tenant'], data: null });
+      expect(admin.body).toEqual({
+        succeeded: false,
+        messages: ['The API key does not belong to this tenant'],
+        data: null,
+      });
       const mcp = await t.http
         .post('/mcp')
         .set(MCP_ACCEPT)
@@ -296,7 +413,11 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
       const host = `${tenant.slug}.localhost:abc`;
       const res = await execute(host);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'validation_error', message: expect.stringMatching(/Host header/), field: null });
+      expect(res.body).toEqual({
+        error: 'validation_error',
+        message: expect.stringMatching(/Host header/),
+        field: null,
+      });
       const admin = await t.http.get('/admin/v1/endpoints').set('Host', host).set(auth(tenant.admin));
       expect(admin.status).toBe(400);
       expect(admin.body).toEqual({ succeeded: false, messages: [expect.stringMatching(/Host header/)], data: null });
@@ -310,7 +431,7 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
       expect(mcp.body).toEqual(mcpError('validation_error'));
     });
 
-    it('keeps hosts without a tenant working with any tenant\'s key', async () => {
+    it("keeps hosts without a tenant working with any tenant's key", async () => {
       for (const host of ['localhost', 'localhost.', 'localhost:3000', '127.0.0.1', '127.0.0.1:8080', '[::1]:3000']) {
         const res = await execute(host);
         expect({ host, status: res.status }).toEqual({ host, status: 200 });
@@ -379,7 +500,10 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('still serves requests whose body arrives in time', async () => {
-      const res = await slow.http.post('/admin/v1/endpoints').set(auth(slowTenant.admin)).send({ name: 'On time', path: '/api/v1/on-time' });
+      const res = await slow.http
+        .post('/admin/v1/endpoints')
+        .set(auth(slowTenant.admin))
+        .send({ name: 'On time', path: '/api/v1/on-time' });
       expect(res.status).toBe(201);
     });
   });

@@ -10,10 +10,10 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
   beforeAll(async () => {
     lines = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
       lines.push(...String(chunk).split('\n').filter(Boolean));
       return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    });
+    };
     restoreStdout = () => {
       process.stdout.write = write;
     };
@@ -42,7 +42,10 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
   });
 
   it('accepts a body just under the limit', async () => {
-    const res = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'x'.repeat(150), path: '/api/v1/fits' });
+    const res = await t.http
+      .post('/admin/v1/endpoints')
+      .set(auth(tenant.admin))
+      .send({ name: 'x'.repeat(150), path: '/api/v1/fits' });
     expect(res.status).toBe(201);
   });
 
@@ -57,7 +60,10 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
   });
 
   it('treats an empty body sent as application/json as no body (lifecycle actions sent by curl -H)', async () => {
-    const endpoint = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'Empty', path: '/api/v1/empty-body' });
+    const endpoint = await t.http
+      .post('/admin/v1/endpoints')
+      .set(auth(tenant.admin))
+      .send({ name: 'Empty', path: '/api/v1/empty-body' });
     const res = await t.http
       .delete(`/admin/v1/endpoints/${endpoint.body.data.id}`)
       .set(auth(tenant.admin))
@@ -114,14 +120,24 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
   });
 
   it('writes one JSON access-log line per request with its request id and never a key', async () => {
-    const res = await t.http.get('/admin/v1/keys').set(auth(tenant.admin)).set('Authorization', `Bearer ${tenant.admin}`);
+    const res = await t.http
+      .get('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .set('Authorization', `Bearer ${tenant.admin}`);
     expect(res.status).toBe(200);
     await new Promise((resolve) => setImmediate(resolve));
     const requestId = res.headers['x-request-id'];
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const access = entries.filter((entry) => entry.requestId === requestId);
     expect(access).toEqual([
-      expect.objectContaining({ level: 'info', msg: 'request', method: 'GET', path: '/admin/v1/keys', status: 200, time: expect.any(String) }),
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        method: 'GET',
+        path: '/admin/v1/keys',
+        status: 200,
+        time: expect.any(String),
+      }),
     ]);
     for (const key of [tenant.admin, tenant.readOnly, tenant.endpointKey]) {
       expect(lines.join('\n')).not.toContain(key);

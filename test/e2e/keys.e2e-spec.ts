@@ -5,8 +5,19 @@ import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const KEY_FIELDS = [
-  'id', 'name', 'type', 'environment', 'permission', 'last4', 'status', 'createdAt', 'lastUsedAt', 'endpointIds',
-  'rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay',
+  'id',
+  'name',
+  'type',
+  'environment',
+  'permission',
+  'last4',
+  'status',
+  'createdAt',
+  'lastUsedAt',
+  'endpointIds',
+  'rateLimitPerMinute',
+  'rateLimitPerHour',
+  'rateLimitPerDay',
 ].sort();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -24,15 +35,25 @@ describe('API keys admin API', () => {
   });
   afterAll(() => t.close());
 
-  const create = (body: Record<string, unknown>, key = tenant.admin) => t.http.post('/admin/v1/keys').set(auth(key)).send(body);
-  const row = async (id: string) => (await db.query('SELECT * FROM api_keys WHERE id = $1', [id]))[0] as Record<string, unknown>;
+  const create = (body: Record<string, unknown>, key = tenant.admin) =>
+    t.http.post('/admin/v1/keys').set(auth(key)).send(body);
+  const row = async (id: string) =>
+    (await db.query('SELECT * FROM api_keys WHERE id = $1', [id]))[0] as Record<string, unknown>;
 
   describe('create', () => {
     it.each([
       [{ type: 'endpoint' }, /^ep_live_[A-Za-z0-9]{32,}$/, { environment: 'live', permission: null }],
-      [{ type: 'endpoint', environment: 'test' }, /^ep_test_[A-Za-z0-9]{32,}$/, { environment: 'test', permission: null }],
+      [
+        { type: 'endpoint', environment: 'test' },
+        /^ep_test_[A-Za-z0-9]{32,}$/,
+        { environment: 'test', permission: null },
+      ],
       [{ type: 'admin' }, /^epa_[A-Za-z0-9]{32,}$/, { environment: null, permission: 'ReadWrite' }],
-      [{ type: 'admin', permission: 'ReadOnly' }, /^epa_[A-Za-z0-9]{32,}$/, { environment: null, permission: 'ReadOnly' }],
+      [
+        { type: 'admin', permission: 'ReadOnly' },
+        /^epa_[A-Za-z0-9]{32,}$/,
+        { environment: null, permission: 'ReadOnly' },
+      ],
     ])('creates %j with its value shown once', async (body, pattern, levels) => {
       const res = await create({ name: 'my key', ...body });
       expect(res.status).toBe(201);
@@ -81,7 +102,10 @@ describe('API keys admin API', () => {
     });
 
     it('stores per-key limit overrides and an endpoint restriction', async () => {
-      const endpoint = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'E', path: '/api/v1/keys-e' });
+      const endpoint = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'E', path: '/api/v1/keys-e' });
       const res = await create({
         name: 'limited',
         type: 'endpoint',
@@ -91,12 +115,22 @@ describe('API keys admin API', () => {
         rateLimitPerDay: 500,
       });
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ endpointIds: [endpoint.body.data.id], rateLimitPerMinute: 5, rateLimitPerHour: 50, rateLimitPerDay: 500 });
+      expect(res.body.data).toMatchObject({
+        endpointIds: [endpoint.body.data.id],
+        rateLimitPerMinute: 5,
+        rateLimitPerHour: 50,
+        rateLimitPerDay: 500,
+      });
       const stored = await row(res.body.data.id);
-      expect(stored).toMatchObject({ endpoint_ids: [endpoint.body.data.id], rate_limit_per_minute: 5, rate_limit_per_hour: 50, rate_limit_per_day: 500 });
+      expect(stored).toMatchObject({
+        endpoint_ids: [endpoint.body.data.id],
+        rate_limit_per_minute: 5,
+        rate_limit_per_hour: 50,
+        rate_limit_per_day: 500,
+      });
     });
 
-    it('lists only the tenant\'s keys, oldest first', async () => {
+    it("lists only the tenant's keys, oldest first", async () => {
       const list = await t.http.get('/admin/v1/keys').set(auth(other.admin));
       expect(list.status).toBe(200);
       expect(list.body.data.map((k: { name: string }) => k.name)).toEqual(['admin', 'reader', 'caller']);
@@ -109,13 +143,22 @@ describe('API keys admin API', () => {
       [{ name: '', type: 'endpoint' }, ['name must be longer than or equal to 1 characters']],
       [{ name: 'k' }, ['type must be one of the following values: endpoint, admin']],
       [{ name: 'k', type: 'root' }, ['type must be one of the following values: endpoint, admin']],
-      [{ name: 'k', type: 'endpoint', environment: 'prod' }, ['environment must be one of the following values: live, test']],
-      [{ name: 'k', type: 'admin', permission: 'Owner' }, ['permission must be one of the following values: ReadWrite, ReadOnly']],
+      [
+        { name: 'k', type: 'endpoint', environment: 'prod' },
+        ['environment must be one of the following values: live, test'],
+      ],
+      [
+        { name: 'k', type: 'admin', permission: 'Owner' },
+        ['permission must be one of the following values: ReadWrite, ReadOnly'],
+      ],
       [{ name: 'k', type: 'endpoint', rateLimitPerMinute: 0 }, ['rateLimitPerMinute must not be less than 1']],
       [{ name: 'k', type: 'endpoint', rateLimitPerHour: 1.5 }, ['rateLimitPerHour must be an integer number']],
       [{ name: 'k', type: 'endpoint', endpointIds: ['nope'] }, ['each value in endpointIds must be a UUID']],
       [{ name: 'k', type: 'endpoint', secret: 'x' }, ['property secret should not exist']],
-      [{ name: 'k', type: 'endpoint', environment: null }, ['environment must be one of the following values: live, test']],
+      [
+        { name: 'k', type: 'endpoint', environment: null },
+        ['environment must be one of the following values: live, test'],
+      ],
     ])('rejects %j', async (body, messages) => {
       const res = await create(body);
       expect(res.status).toBe(400);
@@ -134,16 +177,28 @@ describe('API keys admin API', () => {
       expect(restricted.body.messages).toEqual(['endpointIds applies to endpoint keys only']);
     });
 
-    it('rejects unknown endpoint ids, another tenant\'s and soft-deleted ones, naming endpointIds', async () => {
-      const theirs = await t.http.post('/admin/v1/endpoints').set(auth(other.admin)).send({ name: 'Theirs', path: '/api/v1/theirs' });
-      const gone = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'Gone', path: '/api/v1/gone' });
+    it("rejects unknown endpoint ids, another tenant's and soft-deleted ones, naming endpointIds", async () => {
+      const theirs = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(other.admin))
+        .send({ name: 'Theirs', path: '/api/v1/theirs' });
+      const gone = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'Gone', path: '/api/v1/gone' });
       await t.http.delete(`/admin/v1/endpoints/${gone.body.data.id}`).set(auth(tenant.admin));
       for (const id of ['00000000-0000-4000-8000-000000000000', theirs.body.data.id, gone.body.data.id]) {
         const res = await create({ name: 'k', type: 'endpoint', endpointIds: [id] });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ succeeded: false, messages: [`endpointIds contains unknown endpoints: ${id}`], data: null });
+        expect(res.body).toEqual({
+          succeeded: false,
+          messages: [`endpointIds contains unknown endpoints: ${id}`],
+          data: null,
+        });
       }
-      const names = (await t.http.get('/admin/v1/keys').set(auth(tenant.admin))).body.data.map((k: { name: string }) => k.name);
+      const names = (await t.http.get('/admin/v1/keys').set(auth(tenant.admin))).body.data.map(
+        (k: { name: string }) => k.name,
+      );
       expect(names).not.toContain('k');
     });
   });
@@ -151,7 +206,10 @@ describe('API keys admin API', () => {
   describe('update', () => {
     it('changes the name, the restriction and the limits; null restores the default limit', async () => {
       const created = await create({ name: 'before', type: 'endpoint', rateLimitPerMinute: 7 });
-      const endpoint = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'U', path: '/api/v1/keys-u' });
+      const endpoint = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'U', path: '/api/v1/keys-u' });
       const id = created.body.data.id;
       const res = await t.http
         .put(`/admin/v1/keys/${id}`)
@@ -169,7 +227,12 @@ describe('API keys admin API', () => {
         environment: 'live',
         status: 'Active',
       });
-      expect(await row(id)).toMatchObject({ name: 'after', rate_limit_per_minute: null, rate_limit_per_day: 99, endpoint_ids: [endpoint.body.data.id] });
+      expect(await row(id)).toMatchObject({
+        name: 'after',
+        rate_limit_per_minute: null,
+        rate_limit_per_day: 99,
+        endpoint_ids: [endpoint.body.data.id],
+      });
       const got = await t.http.get(`/admin/v1/keys/${id}`).set(auth(tenant.admin));
       expect(got.body.data).toEqual(res.body.data);
 
@@ -184,11 +247,18 @@ describe('API keys admin API', () => {
         [{ name: null }, ['name must be a string']],
         [{ type: 'admin' }, ['property type should not exist']],
         [{ permission: 'ReadOnly' }, ['property permission should not exist']],
-        [{ endpointIds: ['00000000-0000-4000-8000-000000000001'] }, ['endpointIds contains unknown endpoints: 00000000-0000-4000-8000-000000000001']],
+        [
+          { endpointIds: ['00000000-0000-4000-8000-000000000001'] },
+          ['endpointIds contains unknown endpoints: 00000000-0000-4000-8000-000000000001'],
+        ],
       ];
       for (const [body, messages] of cases) {
         const res = await t.http.put(`/admin/v1/keys/${id}`).set(auth(tenant.admin)).send(body);
-        expect({ body, status: res.status, response: res.body }).toEqual({ body, status: 400, response: { succeeded: false, messages, data: null } });
+        expect({ body, status: res.status, response: res.body }).toEqual({
+          body,
+          status: 400,
+          response: { succeeded: false, messages, data: null },
+        });
       }
       expect(await row(id)).toMatchObject({ name: 'fixed', type: 'endpoint', endpoint_ids: null });
     });
@@ -200,11 +270,17 @@ describe('API keys admin API', () => {
       const id = created.body.data.id;
       const res = await t.http.post(`/admin/v1/keys/${id}/revoke`).set(auth(tenant.admin));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ succeeded: true, messages: [], data: expect.objectContaining({ id, status: 'Revoked' }) });
+      expect(res.body).toEqual({
+        succeeded: true,
+        messages: [],
+        data: expect.objectContaining({ id, status: 'Revoked' }),
+      });
       const stored = await row(id);
       expect(stored.status).toBe('Revoked');
       expect(stored.revoked_at).toBeInstanceOf(Date);
-      const listed = (await t.http.get('/admin/v1/keys').set(auth(tenant.admin))).body.data.find((k: { id: string }) => k.id === id);
+      const listed = (await t.http.get('/admin/v1/keys').set(auth(tenant.admin))).body.data.find(
+        (k: { id: string }) => k.id === id,
+      );
       expect(listed.status).toBe('Revoked');
       expect(await t.app.get(KeysService).authenticate(created.body.data.key)).toBeNull();
       // Revoking again changes nothing.
@@ -239,8 +315,12 @@ describe('API keys admin API', () => {
         const seeded = await seedTenant(second.app);
         expect((await second.http.get('/admin/v1/keys').set(auth(seeded.readOnly))).status).toBe(200);
         const dataSource = second.app.get(DataSource);
-        const id = (await second.http.get('/admin/v1/keys').set(auth(seeded.admin))).body.data.find((k: { name: string }) => k.name === 'reader').id;
-        expect((await dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [id]))[0].last_used_at).toBeNull();
+        const id = (await second.http.get('/admin/v1/keys').set(auth(seeded.admin))).body.data.find(
+          (k: { name: string }) => k.name === 'reader',
+        ).id;
+        expect(
+          (await dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [id]))[0].last_used_at,
+        ).toBeNull();
         // Closing flushes before the database goes away: read the row at the moment it is being closed.
         let flushed: unknown;
         const destroy = dataSource.destroy.bind(dataSource);
@@ -257,7 +337,7 @@ describe('API keys admin API', () => {
   });
 
   describe('tenant isolation', () => {
-    it('answers 404 for another tenant\'s key on every route and changes nothing', async () => {
+    it("answers 404 for another tenant's key on every route and changes nothing", async () => {
       const theirs = await create({ name: 'theirs', type: 'endpoint' }, other.admin);
       const id = theirs.body.data.id;
       const responses = [

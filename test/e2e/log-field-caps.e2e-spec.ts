@@ -44,7 +44,10 @@ describe('execution log field caps', () => {
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
-    t = await createTestApp({ logFieldMaxBytes: MAX }, { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1` });
+    t = await createTestApp(
+      { logFieldMaxBytes: MAX },
+      { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1` },
+    );
     await t.app.listen(0, '127.0.0.1');
     tenant = await seedTenant(t.app);
     endpoint = await createEndpoint(t, tenant.admin, {

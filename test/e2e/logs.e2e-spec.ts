@@ -11,10 +11,34 @@ import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const SUMMARY_FIELDS = [
-  'id', 'endpointId', 'promptId', 'promptVersion', 'source', 'keyId', 'keyEnvironment', 'requestId', 'status', 'httpStatus',
-  'errorCode', 'cached', 'llmModel', 'inputTokens', 'outputTokens', 'costUsd', 'latencyMs', 'createdAt', 'truncatedFields',
+  'id',
+  'endpointId',
+  'promptId',
+  'promptVersion',
+  'source',
+  'keyId',
+  'keyEnvironment',
+  'requestId',
+  'status',
+  'httpStatus',
+  'errorCode',
+  'cached',
+  'llmModel',
+  'inputTokens',
+  'outputTokens',
+  'costUsd',
+  'latencyMs',
+  'createdAt',
+  'truncatedFields',
 ].sort();
-const DETAIL_FIELDS = [...SUMMARY_FIELDS, 'inputs', 'renderedPrompt', 'rawResponse', 'parsedOutput', 'errorMessage'].sort();
+const DETAIL_FIELDS = [
+  ...SUMMARY_FIELDS,
+  'inputs',
+  'renderedPrompt',
+  'rawResponse',
+  'parsedOutput',
+  'errorMessage',
+].sort();
 const MINUTE = 60_000;
 
 type Log = Record<string, any>;
@@ -148,15 +172,24 @@ describe('GET /admin/v1/logs', () => {
   });
 
   it.each([
-    ['endpointId', (ids: Record<string, string>) => `?endpointId=${ids.first}`, (log: NewExecutionLog, ids: Record<string, string>) => log.endpointId === ids.first],
+    [
+      'endpointId',
+      (ids: Record<string, string>) => `?endpointId=${ids.first}`,
+      (log: NewExecutionLog, ids: Record<string, string>) => log.endpointId === ids.first,
+    ],
     ['source', () => '?source=TestPage', (log: NewExecutionLog) => log.source === 'TestPage'],
     ['source Api', () => '?source=Api', (log: NewExecutionLog) => log.source === 'Api'],
     ['status', () => '?status=error', (log: NewExecutionLog) => log.status === 'error'],
-    ['promptId', (ids: Record<string, string>) => `?promptId=${ids.promptA}`, (log: NewExecutionLog, ids: Record<string, string>) => log.promptId === ids.promptA],
+    [
+      'promptId',
+      (ids: Record<string, string>) => `?promptId=${ids.promptA}`,
+      (log: NewExecutionLog, ids: Record<string, string>) => log.promptId === ids.promptA,
+    ],
     [
       'endpointId, status and source together',
       (ids: Record<string, string>) => `?endpointId=${ids.second}&status=error&source=TestPage`,
-      (log: NewExecutionLog, ids: Record<string, string>) => log.endpointId === ids.second && log.status === 'error' && log.source === 'TestPage',
+      (log: NewExecutionLog, ids: Record<string, string>) =>
+        log.endpointId === ids.second && log.status === 'error' && log.source === 'TestPage',
     ],
   ])('filters by %s', async (_name, query, keep) => {
     const ids = { first, second, promptA };
@@ -171,7 +204,9 @@ describe('GET /admin/v1/logs', () => {
     const from = new Date(base + 5 * MINUTE).toISOString();
     const to = new Date(base + 12 * MINUTE).toISOString();
     const page = await list(`?from=${from}&to=${to}&pageSize=50`);
-    expect(requestIds(page.items)).toEqual(expected((log) => log.createdAt.getTime() >= base + 5 * MINUTE && log.createdAt.getTime() < base + 12 * MINUTE));
+    expect(requestIds(page.items)).toEqual(
+      expected((log) => log.createdAt.getTime() >= base + 5 * MINUTE && log.createdAt.getTime() < base + 12 * MINUTE),
+    );
     expect(page.total).toBe(7);
   });
 
@@ -281,7 +316,7 @@ describe('GET /admin/v1/logs', () => {
     expect(requestIds(found)).toEqual([entry.requestId]);
   });
 
-  it('removes an endpoint\'s logs with the endpoint when it is deleted permanently', async () => {
+  it("removes an endpoint's logs with the endpoint when it is deleted permanently", async () => {
     const endpoint = await createEndpoint(t, tenant, 'doomed');
     for (let i = 0; i < 3; i++) logs.record(logEntry(tenant.id, endpoint));
     await logs.flush();
@@ -290,7 +325,9 @@ describe('GET /admin/v1/logs', () => {
     // A soft delete keeps them.
     expect((await t.http.delete(`/admin/v1/endpoints/${endpoint}`).set(auth(tenant.admin))).status).toBe(200);
     expect((await list(`?endpointId=${endpoint}`)).total).toBe(3);
-    expect((await t.http.delete(`/admin/v1/endpoints/${endpoint}?permanent=true`).set(auth(tenant.admin))).status).toBe(200);
+    expect((await t.http.delete(`/admin/v1/endpoints/${endpoint}?permanent=true`).set(auth(tenant.admin))).status).toBe(
+      200,
+    );
     expect(await list(`?endpointId=${endpoint}`)).toMatchObject({ items: [], total: 0 });
     expect((await get(`/${before.items[0].id}`)).status).toBe(404);
   });
@@ -314,14 +351,20 @@ describe('execution log retention', () => {
       const endpoint = await createEndpoint(t, tenant, 'aging');
       const logs = t.app.get(ExecutionLogsService);
       const day = 24 * 60 * MINUTE;
-      const old = [45, 40, 31].map((days) => logEntry(tenant.id, endpoint, { createdAt: new Date(Date.now() - days * day) }));
-      const recent = [29, 10, 0].map((days) => logEntry(tenant.id, endpoint, { createdAt: new Date(Date.now() - days * day) }));
+      const old = [45, 40, 31].map((days) =>
+        logEntry(tenant.id, endpoint, { createdAt: new Date(Date.now() - days * day) }),
+      );
+      const recent = [29, 10, 0].map((days) =>
+        logEntry(tenant.id, endpoint, { createdAt: new Date(Date.now() - days * day) }),
+      );
       for (const entry of [...old, ...recent]) logs.record(entry);
       await logs.flush();
       const deleted = await t.app.get(LogRetentionService).sweep();
       expect(deleted).toBeGreaterThanOrEqual(3);
       const res = await t.http.get(`/admin/v1/logs?endpointId=${endpoint}`).set(auth(tenant.admin));
-      expect(res.body.data.items.map((item: Log) => item.requestId)).toEqual(recent.map((entry) => entry.requestId).reverse());
+      expect(res.body.data.items.map((item: Log) => item.requestId)).toEqual(
+        recent.map((entry) => entry.requestId).reverse(),
+      );
       expect(res.body.data.total).toBe(3);
     } finally {
       await t.close();
@@ -341,7 +384,10 @@ describe('execution logs at shutdown', () => {
     const tenant = await seedTenant(app);
     const request = (await import('supertest')).default;
     const endpoint = (
-      await request(app.getHttpServer()).post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'closing', path: '/api/v1/closing' })
+      await request(app.getHttpServer())
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'closing', path: '/api/v1/closing' })
     ).body.data.id as string;
     const logs = app.get(ExecutionLogsService);
     for (let i = 0; i < 120; i++) logs.record(logEntry(tenant.id, endpoint, { requestId: `closing-${i}` }));
@@ -353,14 +399,19 @@ describe('execution logs at shutdown', () => {
       const close = embedded.close.bind(embedded);
       embedded.close = async () => undefined;
       await app.close();
-      const result = await embedded.pglite.query<{ count: number }>('SELECT count(*)::int AS count FROM execution_logs WHERE tenant_id = $1', [tenant.id]);
+      const result = await embedded.pglite.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM execution_logs WHERE tenant_id = $1',
+        [tenant.id],
+      );
       count = result.rows[0].count;
       await close();
     } else {
       await app.close();
       const client = new Client({ connectionString: config.databaseUrl });
       await client.connect();
-      const result = await client.query('SELECT count(*)::int AS count FROM execution_logs WHERE tenant_id = $1', [tenant.id]);
+      const result = await client.query('SELECT count(*)::int AS count FROM execution_logs WHERE tenant_id = $1', [
+        tenant.id,
+      ]);
       count = result.rows[0].count;
       await client.end();
     }

@@ -5,7 +5,17 @@ import { ModelsService } from '../../src/modules/models/models.service';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
-const MODEL_FIELDS = ['available', 'capabilities', 'contextWindow', 'displayName', 'id', 'isTestModel', 'maxOutputTokens', 'pricing', 'provider'];
+const MODEL_FIELDS = [
+  'available',
+  'capabilities',
+  'contextWindow',
+  'displayName',
+  'id',
+  'isTestModel',
+  'maxOutputTokens',
+  'pricing',
+  'provider',
+];
 const CAPABILITY_FIELDS = ['imageGeneration', 'jsonMode', 'reasoning', 'streaming', 'tools', 'vision'];
 const PRICING_FIELDS = ['currency', 'inputPerMillionTokens', 'outputPerMillionTokens', 'perImage'];
 
@@ -62,8 +72,21 @@ describe('GET /admin/v1/prompts/models (no provider keys)', () => {
 
   it('has the common provider ids with packaged prices and context windows', async () => {
     const models = await listModels(t, tenant.admin);
-    const ids = ['gpt-4o', 'gpt-4o-mini', 'gpt-4.1', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'claude-sonnet-4-5', 'claude-haiku-4-5',
-      'claude-opus-4-1', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gpt-image-1', 'dall-e-3'];
+    const ids = [
+      'gpt-4o',
+      'gpt-4o-mini',
+      'gpt-4.1',
+      'gpt-5',
+      'gpt-5-mini',
+      'gpt-5-nano',
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5',
+      'claude-opus-4-1',
+      'gemini-2.5-pro',
+      'gemini-2.5-flash',
+      'gpt-image-1',
+      'dall-e-3',
+    ];
     for (const id of ids) expect(byId(models, id)).toBeDefined();
     expect(byId(models, 'gpt-4o')).toMatchObject({
       provider: 'openai',
@@ -80,13 +103,20 @@ describe('GET /admin/v1/prompts/models (no provider keys)', () => {
       pricing: { inputPerMillionTokens: 3, outputPerMillionTokens: 15 },
       capabilities: { reasoning: true, jsonMode: true },
     });
-    expect(byId(models, 'gemini-2.5-pro')).toMatchObject({ provider: 'google', contextWindow: 1048576, capabilities: { reasoning: true } });
+    expect(byId(models, 'gemini-2.5-pro')).toMatchObject({
+      provider: 'google',
+      contextWindow: 1048576,
+      capabilities: { reasoning: true },
+    });
     expect(byId(models, 'dall-e-3')).toMatchObject({
       provider: 'openai',
       capabilities: { imageGeneration: true, jsonMode: false, streaming: false },
       pricing: { perImage: 0.04, inputPerMillionTokens: null, outputPerMillionTokens: null },
     });
-    expect(byId(models, 'gpt-image-1')).toMatchObject({ capabilities: { imageGeneration: true }, pricing: { perImage: 0.042 } });
+    expect(byId(models, 'gpt-image-1')).toMatchObject({
+      capabilities: { imageGeneration: true },
+      pricing: { perImage: 0.042 },
+    });
   });
 
   it('marks only the mock provider available when no provider key is set', async () => {
@@ -125,7 +155,11 @@ describe('GET /admin/v1/prompts/models with provider keys and MODELS_FILE', () =
       expect(models.filter((m) => m.provider === 'openai').every((m) => m.available)).toBe(true);
       expect(models.filter((m) => m.provider === 'google').every((m) => m.available)).toBe(true);
       expect(models.filter((m) => m.provider === 'anthropic').some((m) => m.available)).toBe(false);
-      expect(t.app.get(ModelsService).provider('openai')).toMatchObject({ kind: 'openai', apiKey: 'sk-test', configured: true });
+      expect(t.app.get(ModelsService).provider('openai')).toMatchObject({
+        kind: 'openai',
+        apiKey: 'sk-test',
+        configured: true,
+      });
       expect(t.app.get(ModelsService).provider('anthropic')).toMatchObject({ kind: 'anthropic', configured: false });
     } finally {
       await t.close();
@@ -176,7 +210,14 @@ describe('GET /admin/v1/prompts/models with provider keys and MODELS_FILE', () =
         displayName: 'Llama 3.1 8B',
         contextWindow: 131072,
         maxOutputTokens: null,
-        capabilities: { reasoning: false, streaming: true, tools: true, jsonMode: true, vision: false, imageGeneration: false },
+        capabilities: {
+          reasoning: false,
+          streaming: true,
+          tools: true,
+          jsonMode: true,
+          vision: false,
+          imageGeneration: false,
+        },
         pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0, perImage: null, currency: 'USD' },
         available: true,
         isTestModel: false,
@@ -195,7 +236,11 @@ describe('GET /admin/v1/prompts/models with provider keys and MODELS_FILE', () =
         pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 2 },
         available: false,
       });
-      expect(byId(models, 'gpt-future')).toMatchObject({ provider: 'openai', displayName: 'GPT Future', contextWindow: 500000 });
+      expect(byId(models, 'gpt-future')).toMatchObject({
+        provider: 'openai',
+        displayName: 'GPT Future',
+        contextWindow: 500000,
+      });
       expect(byId(models, 'mock-echo')).toMatchObject({ available: true, isTestModel: true });
 
       const service = t.app.get(ModelsService);
@@ -217,12 +262,17 @@ describe('GET /admin/v1/prompts/models with provider keys and MODELS_FILE', () =
   it('reads a JSON file', async () => {
     const file = writeTemp(
       'models.json',
-      JSON.stringify({ providers: [{ name: 'vllm', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'k', models: [{ id: 'qwen2.5-7b' }] }] }),
+      JSON.stringify({
+        providers: [{ name: 'vllm', baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'k', models: [{ id: 'qwen2.5-7b' }] }],
+      }),
     );
     const t = await createTestApp({}, { MODELS_FILE: file });
     try {
       const tenant = await seedTenant(t.app);
-      expect(byId(await listModels(t, tenant.admin), 'qwen2.5-7b')).toMatchObject({ provider: 'vllm', available: true });
+      expect(byId(await listModels(t, tenant.admin), 'qwen2.5-7b')).toMatchObject({
+        provider: 'vllm',
+        available: true,
+      });
     } finally {
       await t.close();
     }
@@ -231,14 +281,35 @@ describe('GET /admin/v1/prompts/models with provider keys and MODELS_FILE', () =
   it.each([
     ['a missing file', null, /cannot be read \(ENOENT\)/],
     ['bad YAML', 'providers: [\n  - name: x\n', /not valid YAML/],
-    ['a bad base URL', 'providers:\n  - name: x\n    baseUrl: nope\n    models: [{ id: m }]\n', /providers\[0\]\.baseUrl /],
-    ['an unknown key', 'providers:\n  - name: x\n    baseUrl: http://h/v1\n    models: [{ id: m }]\n    apiKeyEnvv: K\n', /providers\[0\] .*apiKeyEnvv/],
+    [
+      'a bad base URL',
+      'providers:\n  - name: x\n    baseUrl: nope\n    models: [{ id: m }]\n',
+      /providers\[0\]\.baseUrl /,
+    ],
+    [
+      'an unknown key',
+      'providers:\n  - name: x\n    baseUrl: http://h/v1\n    models: [{ id: m }]\n    apiKeyEnvv: K\n',
+      /providers\[0\] .*apiKeyEnvv/,
+    ],
     ['a missing field', 'providers:\n  - name: x\n    baseUrl: http://h/v1\n', /providers\[0\]\.models is required/],
-    ['a built-in provider name', 'providers:\n  - name: openai\n    baseUrl: http://h/v1\n    models: [{ id: m }]\n', /providers\[0\]\.name is a built-in provider name/],
-    ['an override of an unknown provider', 'models:\n  - id: gpt-4o\n    provider: nowhere\n', /models\[0\]\.provider 'nowhere'/],
-    ['a negative price', 'models:\n  - id: gpt-4o\n    provider: openai\n    pricing: { inputPerMillionTokens: -1 }\n', /models\[0\]\.pricing\.inputPerMillionTokens/],
+    [
+      'a built-in provider name',
+      'providers:\n  - name: openai\n    baseUrl: http://h/v1\n    models: [{ id: m }]\n',
+      /providers\[0\]\.name is a built-in provider name/,
+    ],
+    [
+      'an override of an unknown provider',
+      'models:\n  - id: gpt-4o\n    provider: nowhere\n',
+      /models\[0\]\.provider 'nowhere'/,
+    ],
+    [
+      'a negative price',
+      'models:\n  - id: gpt-4o\n    provider: openai\n    pricing: { inputPerMillionTokens: -1 }\n',
+      /models\[0\]\.pricing\.inputPerMillionTokens/,
+    ],
   ])('refuses to start with %s, naming the file and the problem in one line', async (_case, text, problem) => {
-    const file = text === null ? path.join(os.tmpdir(), 'promptgate-no-such-models.yaml') : writeTemp('models.yaml', text);
+    const file =
+      text === null ? path.join(os.tmpdir(), 'promptgate-no-such-models.yaml') : writeTemp('models.yaml', text);
     const started = createTestApp({}, { MODELS_FILE: file });
     await expect(started).rejects.toThrow(`Invalid MODELS_FILE ${file}: `);
     await expect(started).rejects.toThrow(problem);

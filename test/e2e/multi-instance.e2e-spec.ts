@@ -35,22 +35,32 @@ withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL an
     await Promise.all([a?.close(), b?.close()]);
   });
 
-  const execute = (t: TestApp, path: string, key: string, body: object = {}) => t.http.post(path).set(auth(key)).send(body);
+  const execute = (t: TestApp, path: string, key: string, body: object = {}) =>
+    t.http.post(path).set(auth(key)).send(body);
 
   it('shares rate-limit counters exactly: limit 5, 14 concurrent requests over both instances, 5 succeed', async () => {
     const endpoint = await createEndpoint(a, tenant.admin);
     await createPrompt(a, tenant.admin, endpoint.id, { template: 'ok' });
-    const created = await a.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'shared', type: 'endpoint', rateLimitPerMinute: 5 });
+    const created = await a.http
+      .post('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .send({ name: 'shared', type: 'endpoint', rateLimitPerMinute: 5 });
     const key = created.body.data.key as string;
     const results = await Promise.all(Array.from({ length: 14 }, (_, i) => execute(i % 2 ? a : b, endpoint.path, key)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(9);
-    const remaining = results.filter((r) => r.status === 200).map((r) => r.headers['x-ratelimit-remaining']).sort();
+    const remaining = results
+      .filter((r) => r.status === 200)
+      .map((r) => r.headers['x-ratelimit-remaining'])
+      .sort();
     expect(remaining).toEqual(['0', '1', '2', '3', '4']);
   });
 
   it('shares the response cache: a miss on one instance is a hit on the other', async () => {
-    const endpoint = await createEndpoint(a, tenant.admin, { cacheEnabled: true, inputs: [{ name: 'text', dataType: 'string' }] });
+    const endpoint = await createEndpoint(a, tenant.admin, {
+      cacheEnabled: true,
+      inputs: [{ name: 'text', dataType: 'string' }],
+    });
     await createPrompt(a, tenant.admin, endpoint.id, { template: 'cached {{ inputs.text }}' });
     const miss = await execute(a, endpoint.path, tenant.endpointKey, { text: 'x' });
     expect([miss.status, miss.headers['x-cache']]).toEqual([200, 'MISS']);
@@ -61,7 +71,10 @@ withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL an
   it('revokes a key on every instance within a second', async () => {
     const endpoint = await createEndpoint(a, tenant.admin);
     await createPrompt(a, tenant.admin, endpoint.id, { template: 'ok' });
-    const created = await a.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'to-revoke', type: 'endpoint' });
+    const created = await a.http
+      .post('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .send({ name: 'to-revoke', type: 'endpoint' });
     const { id, key } = created.body.data;
     // Both instances now hold the key in memory.
     await execute(a, endpoint.path, key).expect(200);
@@ -75,10 +88,13 @@ withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL an
     });
   });
 
-  it('applies a key\'s new limits on every instance within a second', async () => {
+  it("applies a key's new limits on every instance within a second", async () => {
     const endpoint = await createEndpoint(a, tenant.admin);
     await createPrompt(a, tenant.admin, endpoint.id, { template: 'ok' });
-    const created = await a.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'to-limit', type: 'endpoint' });
+    const created = await a.http
+      .post('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .send({ name: 'to-limit', type: 'endpoint' });
     const { id, key } = created.body.data;
     expect((await execute(b, endpoint.path, key)).headers['x-ratelimit-limit']).toBe('60');
     await a.http.put(`/admin/v1/keys/${id}`).set(auth(tenant.admin)).send({ rateLimitPerMinute: 30 }).expect(200);
@@ -98,27 +114,33 @@ withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL an
   });
 });
 
-withPostgres('two instances on PostgreSQL without Redis: LISTEN/NOTIFY carries invalidations (skipped unless DATABASE_URL is set)', () => {
-  let a: TestApp;
-  let b: TestApp;
+withPostgres(
+  'two instances on PostgreSQL without Redis: LISTEN/NOTIFY carries invalidations (skipped unless DATABASE_URL is set)',
+  () => {
+    let a: TestApp;
+    let b: TestApp;
 
-  beforeAll(async () => {
-    [a, b] = await Promise.all([createTestApp({ redisUrl: undefined }), createTestApp({ redisUrl: undefined })]);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
-
-  it('revokes a key on every instance within a second', async () => {
-    const tenant = await seedTenant(a.app);
-    const created = await a.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'pg-revoke', type: 'admin' });
-    const { id, key } = created.body.data;
-    await b.http.get('/admin/v1/keys').set(auth(key)).expect(200);
-    await a.http.post(`/admin/v1/keys/${id}/revoke`).set(auth(tenant.admin)).expect(200);
-    await withinASecond(async () => {
-      const res = await b.http.get('/admin/v1/keys').set(auth(key));
-      expect(res.status).toBe(401);
-      expect(res.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
+    beforeAll(async () => {
+      [a, b] = await Promise.all([createTestApp({ redisUrl: undefined }), createTestApp({ redisUrl: undefined })]);
     });
-  });
-});
+    afterAll(async () => {
+      await Promise.all([a?.close(), b?.close()]);
+    });
+
+    it('revokes a key on every instance within a second', async () => {
+      const tenant = await seedTenant(a.app);
+      const created = await a.http
+        .post('/admin/v1/keys')
+        .set(auth(tenant.admin))
+        .send({ name: 'pg-revoke', type: 'admin' });
+      const { id, key } = created.body.data;
+      await b.http.get('/admin/v1/keys').set(auth(key)).expect(200);
+      await a.http.post(`/admin/v1/keys/${id}/revoke`).set(auth(tenant.admin)).expect(200);
+      await withinASecond(async () => {
+        const res = await b.http.get('/admin/v1/keys').set(auth(key));
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
+      });
+    });
+  },
+);

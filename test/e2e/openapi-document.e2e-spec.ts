@@ -39,7 +39,8 @@ describe('the OpenAPI document', () => {
       timeout: 150_000,
     });
     // The drift test: the committed client types are what today's document generates.
-    if (run.status !== 0) throw new Error(`scripts/openapi-client.mjs --check failed (${run.status}):\n${run.stderr}${run.error ?? ''}`);
+    if (run.status !== 0)
+      throw new Error(`scripts/openapi-client.mjs --check failed (${run.status}):\n${run.stderr}${run.error ?? ''}`);
     document = JSON.parse(fs.readFileSync(file, 'utf8'));
     operations = Object.entries(document.paths as Json).flatMap(([route, item]) =>
       METHODS.filter((method) => item[method]).map((method) => ({ method, path: route, operation: item[method] })),
@@ -64,7 +65,9 @@ describe('the OpenAPI document', () => {
       { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
     );
     const report = JSON.parse(lint.stdout);
-    const problems = (report.problems as Json[]).map((problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0].pointer}: ${problem.message}`);
+    const problems = (report.problems as Json[]).map(
+      (problem) => `${problem.severity} ${problem.ruleId} at ${problem.location[0].pointer}: ${problem.message}`,
+    );
     expect(problems.filter((problem) => problem.startsWith('error'))).toEqual([]);
     expect(report.totals.errors).toBe(0);
   }, 60_000);
@@ -77,8 +80,22 @@ describe('the OpenAPI document', () => {
       expect(ids.filter((id) => /Controller/.test(id))).toEqual([]);
       expect(ids).toEqual(
         expect.arrayContaining([
-          'createEndpoint', 'listEndpoints', 'getEndpoint', 'updateEndpoint', 'deleteEndpoint', 'restoreEndpoint', 'addInputField',
-          'setDefaultPrompt', 'runTest', 'getSession', 'listModels', 'validatePrompt', 'compareVersions', 'getStats', 'listLogs', 'createKey',
+          'createEndpoint',
+          'listEndpoints',
+          'getEndpoint',
+          'updateEndpoint',
+          'deleteEndpoint',
+          'restoreEndpoint',
+          'addInputField',
+          'setDefaultPrompt',
+          'runTest',
+          'getSession',
+          'listModels',
+          'validatePrompt',
+          'compareVersions',
+          'getStats',
+          'listLogs',
+          'createKey',
         ]),
       );
       const tags = new Map((document.tags as Json[]).map((tag) => [tag.name, tag.description]));
@@ -94,7 +111,8 @@ describe('the OpenAPI document', () => {
       expect(bearer).toMatchObject({ type: 'http', scheme: 'bearer', description: expect.stringMatching(/opaque/) });
       expect(bearer.bearerFormat).toBeUndefined();
       expect(apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
-      for (const { operation } of admin) expect(operation.security).toEqual(expect.arrayContaining([{ 'api-key': [] }, { bearer: [] }]));
+      for (const { operation } of admin)
+        expect(operation.security).toEqual(expect.arrayContaining([{ 'api-key': [] }, { bearer: [] }]));
       for (const probe of ['getLiveness', 'getReadiness']) {
         expect(named(probe).operation.security).toEqual([]);
         expect(Object.keys(named(probe).operation.responses)).not.toContain('401');
@@ -107,7 +125,10 @@ describe('the OpenAPI document', () => {
       expect(schemas().FailureEnvelope).toMatchObject({
         type: 'object',
         required: ['succeeded', 'messages', 'data'],
-        properties: { succeeded: { type: 'boolean', enum: [false] }, messages: { type: 'array', items: { type: 'string' } } },
+        properties: {
+          succeeded: { type: 'boolean', enum: [false] },
+          messages: { type: 'array', items: { type: 'string' } },
+        },
       });
       let inline = 0;
       for (const { operation } of admin) {
@@ -134,15 +155,26 @@ describe('the OpenAPI document', () => {
         expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining(['401', '403', '429', '503']) });
         const hasBody = Boolean(operation.requestBody);
         const hasInput = hasBody || (operation.parameters ?? []).length > 0;
-        const looksUpId = /\{/.test(route) || ['listPrompts', 'validatePrompt', 'createPrompt'].includes(operation.operationId);
+        const looksUpId =
+          /\{/.test(route) || ['listPrompts', 'validatePrompt', 'createPrompt'].includes(operation.operationId);
         expect({ where, 400: statuses.includes('400') }).toEqual({ where, 400: hasInput });
         expect({ where, 413: statuses.includes('413') }).toEqual({ where, 413: hasBody });
         expect({ where, 404: statuses.includes('404') }).toEqual({ where, 404: looksUpId });
         if (method === 'get') expect({ where, 409: statuses.includes('409') }).toEqual({ where, 409: false });
         const refusesReadOnly = method !== 'get' && !['validatePrompt', 'runTest'].includes(operation.operationId);
-        expect({ where, readOnly: /ReadOnly/.test(operation.responses['403'].description) }).toEqual({ where, readOnly: refusesReadOnly });
+        expect({ where, readOnly: /ReadOnly/.test(operation.responses['403'].description) }).toEqual({
+          where,
+          readOnly: refusesReadOnly,
+        });
       }
-      expect(Object.keys(named('listLogs').operation.responses).sort()).toEqual(['200', '400', '401', '403', '429', '503']);
+      expect(Object.keys(named('listLogs').operation.responses).sort()).toEqual([
+        '200',
+        '400',
+        '401',
+        '403',
+        '429',
+        '503',
+      ]);
       expect(Object.keys(named('createEndpoint').operation.responses)).toEqual(expect.arrayContaining(['409', '413']));
       expect(Object.keys(named('getSession').operation.responses).sort()).toEqual(['200', '401', '403', '429', '503']);
     });
@@ -154,10 +186,14 @@ describe('the OpenAPI document', () => {
         }
       }
       for (const { operation } of admin) {
-        const success = Object.entries(operation.responses as Record<string, Json>).find(([status]) => status.startsWith('2'))![1];
+        const success = Object.entries(operation.responses as Record<string, Json>).find(([status]) =>
+          status.startsWith('2'),
+        )![1];
         const limited = operation.responses['429'];
         for (const headers of [success.headers, limited.headers]) {
-          expect(Object.keys(headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+          expect(Object.keys(headers)).toEqual(
+            expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+          );
         }
         expect(limited.headers['Retry-After']).toEqual({ $ref: '#/components/headers/RetryAfter' });
         expect(operation.responses['503'].headers['Retry-After']).toBeDefined();
@@ -175,10 +211,12 @@ describe('the OpenAPI document', () => {
       const visit = (where: string, schema: Json | undefined) => {
         if (!schema || schema.$ref) return;
         found.push([where, schema]);
-        for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) visit(`${where}.${name}`, property);
+        for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Json>))
+          visit(`${where}.${name}`, property);
         if (schema.items) visit(`${where}[]`, schema.items);
         if (typeof schema.additionalProperties === 'object') visit(`${where}{}`, schema.additionalProperties);
-        for (const part of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) visit(where, part);
+        for (const part of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])])
+          visit(where, part);
       };
       for (const [name, schema] of Object.entries(schemas())) visit(name, schema);
       for (const { operation } of operations) {
@@ -198,10 +236,15 @@ describe('the OpenAPI document', () => {
       expect(schemas().SettingChangeResponse.properties.from).toEqual(anyJson);
       expect(schemas().SettingChangeResponse.properties.to).toEqual(anyJson);
       const shapeless = everySchema().filter(
-        ([, schema]) => schema.type === 'object' && !schema.properties && schema.additionalProperties === undefined && !schema.enum,
+        ([, schema]) =>
+          schema.type === 'object' && !schema.properties && schema.additionalProperties === undefined && !schema.enum,
       );
       expect(shapeless.map(([where]) => where)).toEqual([]);
-      expect(everySchema().filter(([, schema]) => schema.format === 'any-json').map(([where]) => where)).toEqual([]);
+      expect(
+        everySchema()
+          .filter(([, schema]) => schema.format === 'any-json')
+          .map(([where]) => where),
+      ).toEqual([]);
     });
 
     it('let a generated client pass any JSON where any JSON is accepted', () => {
@@ -218,11 +261,15 @@ describe('the OpenAPI document', () => {
           `export const list: S['TestRunDto'] = { promptId: '00000000-0000-4000-8000-000000000000', inputs: [1, 'two', null] };\n` +
           `export const endpoint: S['CreateEndpointDto'] = { name: 'n', path: '/api/v1/n', visibility: 'Private', timeoutSeconds: 30 };\n`,
       );
-      const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--skipLibCheck', file], {
-        cwd: directory,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const tsc = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--skipLibCheck', file],
+        {
+          cwd: directory,
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       expect(tsc.stdout + tsc.stderr).toBe('');
       expect(tsc.status).toBe(0);
     }, 60_000);
@@ -234,37 +281,91 @@ describe('the OpenAPI document', () => {
       for (const limit of ['rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay']) {
         expect(create[limit]).toMatchObject({ type: 'integer', nullable: true, minimum: 1, maximum: MAX_INTEGER });
         expect(schemas().EndpointResponse.properties[limit]).toMatchObject({ type: 'integer', nullable: true });
-        expect(schemas().CreateKeyDto.properties[limit]).toMatchObject({ type: 'integer', minimum: 1, maximum: MAX_INTEGER });
+        expect(schemas().CreateKeyDto.properties[limit]).toMatchObject({
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_INTEGER,
+        });
         expect(schemas().KeyResponse.properties[limit]).toMatchObject({ type: 'integer' });
       }
-      expect(schemas().EndpointResponse.properties.cacheDurationSeconds).toMatchObject({ type: 'integer', minimum: 1, maximum: 2592000 });
-      expect(schemas().CreatePromptDto.properties.maxTokens).toMatchObject({ type: 'integer', minimum: 1, maximum: 2_000_000 });
-      expect(schemas().CreateInputFieldDto.properties.maxLength).toMatchObject({ type: 'integer', minimum: 1, maximum: MAX_INTEGER });
+      expect(schemas().EndpointResponse.properties.cacheDurationSeconds).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: 2592000,
+      });
+      expect(schemas().CreatePromptDto.properties.maxTokens).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: 2_000_000,
+      });
+      expect(schemas().CreateInputFieldDto.properties.maxLength).toMatchObject({
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_INTEGER,
+      });
       expect(schemas().PromptVersionResponse.properties.versionNumber).toMatchObject({ type: 'integer', minimum: 1 });
-      expect(schemas().ExecutionLogResponse.properties.inputTokens).toMatchObject({ type: 'integer', nullable: true, minimum: 0 });
+      expect(schemas().ExecutionLogResponse.properties.inputTokens).toMatchObject({
+        type: 'integer',
+        nullable: true,
+        minimum: 0,
+      });
       expect(schemas().ExecutionLogPageResponse.properties.total).toMatchObject({ type: 'integer' });
-      for (const end of ['from', 'to']) expect(parameter('compareVersions', end).schema).toEqual({ type: 'integer', minimum: 1, maximum: MAX_INTEGER });
-      expect(parameter('getVersion', 'versionNumber').schema).toEqual({ type: 'integer', minimum: 1, maximum: MAX_INTEGER });
+      for (const end of ['from', 'to'])
+        expect(parameter('compareVersions', end).schema).toEqual({ type: 'integer', minimum: 1, maximum: MAX_INTEGER });
+      expect(parameter('getVersion', 'versionNumber').schema).toEqual({
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_INTEGER,
+      });
       expect(parameter('listLogs', 'pageSize').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
       // Whole-number fields are never plain numbers: those left are the decimals (temperature, prices, rates, bounds).
-      const numbers = everySchema().filter(([, schema]) => schema.type === 'number').map(([where]) => where.split('.').pop());
+      const numbers = everySchema()
+        .filter(([, schema]) => schema.type === 'number')
+        .map(([where]) => where.split('.').pop());
       expect(new Set(numbers)).toEqual(
-        new Set(['minimum', 'maximum', 'temperature', 'costUsd', 'p50', 'p95', 'errorRate', 'cacheHitRate', 'inputPerMillionTokens', 'outputPerMillionTokens', 'perImage']),
+        new Set([
+          'minimum',
+          'maximum',
+          'temperature',
+          'costUsd',
+          'p50',
+          'p95',
+          'errorRate',
+          'cacheHitRate',
+          'inputPerMillionTokens',
+          'outputPerMillionTokens',
+          'perImage',
+        ]),
       );
     });
 
     it('name their enums and formats', () => {
-      expect(resolve(parameter('listLogs', 'source').schema)).toEqual({ type: 'string', enum: ['Api', 'TestPage', 'Internal'] });
+      expect(resolve(parameter('listLogs', 'source').schema)).toEqual({
+        type: 'string',
+        enum: ['Api', 'TestPage', 'Internal'],
+      });
       expect(resolve(parameter('listLogs', 'status').schema)).toEqual({ type: 'string', enum: ['success', 'error'] });
       expect(resolve(parameter('getStats', 'interval').schema)).toEqual({ type: 'string', enum: ['hour', 'day'] });
       for (const operation of ['listLogs', 'getStats']) {
-        for (const end of ['from', 'to']) expect(parameter(operation, end).schema).toEqual({ type: 'string', format: 'date-time' });
+        for (const end of ['from', 'to'])
+          expect(parameter(operation, end).schema).toEqual({ type: 'string', format: 'date-time' });
       }
       const log = schemas().ExecutionLogResponse.properties;
       expect(resolve(log.source.allOf?.[0] ?? log.source).enum).toEqual(['Api', 'TestPage', 'Internal']);
       expect(resolve(log.status).enum).toEqual(['success', 'error']);
       expect(log.keyEnvironment).toMatchObject({ type: 'string', nullable: true, enum: ['live', 'test', null] });
-      expect(log.errorCode).toMatchObject({ type: 'string', nullable: true, enum: expect.arrayContaining(['timeout', 'upstream_error', 'validation_error', 'prompt_error', 'internal_error', null]) });
+      expect(log.errorCode).toMatchObject({
+        type: 'string',
+        nullable: true,
+        enum: expect.arrayContaining([
+          'timeout',
+          'upstream_error',
+          'validation_error',
+          'prompt_error',
+          'internal_error',
+          null,
+        ]),
+      });
       expect(schemas().Visibility).toEqual({ type: 'string', enum: ['Public', 'Private'] });
       expect(schemas().KeyType).toEqual({ type: 'string', enum: ['endpoint', 'admin'] });
       expect(schemas().Permission).toEqual({ type: 'string', enum: ['ReadWrite', 'ReadOnly'] });
@@ -277,7 +378,8 @@ describe('the OpenAPI document', () => {
 
       for (const { operation } of operations) {
         for (const each of operation.parameters ?? []) {
-          if (each.in === 'path' && /^(id|fieldId)$/.test(each.name)) expect(each.schema).toEqual({ type: 'string', format: 'uuid' });
+          if (each.in === 'path' && /^(id|fieldId)$/.test(each.name))
+            expect(each.schema).toEqual({ type: 'string', format: 'uuid' });
         }
       }
       expect(schemas().EndpointResponse.properties.id).toMatchObject({ type: 'string', format: 'uuid' });
@@ -288,7 +390,10 @@ describe('the OpenAPI document', () => {
 
     it('close request bodies: unknown properties are refused', () => {
       for (const { operation } of operations.filter((each) => each.operation.requestBody)) {
-        expect(resolve(operation.requestBody.content['application/json'].schema)).toMatchObject({ type: 'object', additionalProperties: false });
+        expect(resolve(operation.requestBody.content['application/json'].schema)).toMatchObject({
+          type: 'object',
+          additionalProperties: false,
+        });
       }
     });
   });
@@ -306,7 +411,8 @@ describe('the OpenAPI document', () => {
     });
 
     /** The operation's path with every parameter filled: an unknown id, version 1. */
-    const target = ({ path: route }: Operation) => route.replace(/\{versionNumber\}/g, '1').replace(/\{[^}]+\}/g, () => randomUUID());
+    const target = ({ path: route }: Operation) =>
+      route.replace(/\{versionNumber\}/g, '1').replace(/\{[^}]+\}/g, () => randomUUID());
     const send = (operation: Operation, key?: string) => {
       const call = t.http[operation.method](target(operation));
       if (key) call.set(auth(key));
@@ -323,9 +429,15 @@ describe('the OpenAPI document', () => {
         expect({ where, status: endpointKey.status }).toEqual({ where, status: 403 });
         const readOnly = await send(operation, tenant.readOnly);
         const refusesReadOnly = /ReadOnly/.test(operation.operation.responses['403'].description);
-        expect({ where, readOnlyRefused: readOnly.status === 403 }).toEqual({ where, readOnlyRefused: refusesReadOnly });
+        expect({ where, readOnlyRefused: readOnly.status === 403 }).toEqual({
+          where,
+          readOnlyRefused: refusesReadOnly,
+        });
         const readWrite = await send(operation, tenant.admin);
-        expect({ where, documented: documented(operation).includes(readWrite.status) }).toEqual({ where, documented: true });
+        expect({ where, documented: documented(operation).includes(readWrite.status) }).toEqual({
+          where,
+          documented: true,
+        });
         for (const name of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
           expect({ where, name, sent: readWrite.headers[name] !== undefined }).toEqual({ where, name, sent: true });
         }
@@ -333,7 +445,10 @@ describe('the OpenAPI document', () => {
     }, 120_000);
 
     it('refuses an unknown property of a request body, as additionalProperties false says', async () => {
-      const answer = await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send({ name: 'E', path: '/api/v1/closed', colour: 'red' });
+      const answer = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'E', path: '/api/v1/closed', colour: 'red' });
       expect(answer.status).toBe(400);
       expect(answer.body.messages).toEqual(['property colour should not exist']);
     });

@@ -44,7 +44,10 @@ async function freePort(): Promise<number> {
 }
 
 function start(env: Record<string, string>, port: number): Service {
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }) });
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }),
+  });
   const stdout: string[] = [];
   const stderr: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
@@ -77,9 +80,14 @@ interface Run {
 
 function run(script: string, args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script, ...args], { cwd: ROOT, env: baseEnv(env), timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [script, ...args],
+      { cwd: ROOT, env: baseEnv(env), timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -139,46 +147,103 @@ describe('the built service as a process', () => {
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['api-key', 'bearer']);
     const schemas = document.components.schemas;
     // The CLI plugin ran in `nest build`: request bodies and responses are typed.
-    expect(schemas.CreateEndpointDto.properties).toEqual(expect.objectContaining({ name: expect.any(Object), path: expect.any(Object), visibility: expect.any(Object) }));
+    expect(schemas.CreateEndpointDto.properties).toEqual(
+      expect.objectContaining({ name: expect.any(Object), path: expect.any(Object), visibility: expect.any(Object) }),
+    );
     expect(schemas.CreateEndpointDto.required).toEqual(expect.arrayContaining(['name', 'path']));
-    expect(schemas.EndpointResponse.properties).toEqual(expect.objectContaining({ id: expect.any(Object), inputFields: expect.any(Object), cacheDurationSeconds: expect.any(Object) }));
-    expect(schemas.CreateKeyDto.properties).toEqual(expect.objectContaining({ name: expect.any(Object), type: expect.any(Object) }));
+    expect(schemas.EndpointResponse.properties).toEqual(
+      expect.objectContaining({
+        id: expect.any(Object),
+        inputFields: expect.any(Object),
+        cacheDurationSeconds: expect.any(Object),
+      }),
+    );
+    expect(schemas.CreateKeyDto.properties).toEqual(
+      expect.objectContaining({ name: expect.any(Object), type: expect.any(Object) }),
+    );
     expect(schemas.CreatedKeyResponse.properties ?? schemas.CreatedKeyResponse.allOf).toBeTruthy();
     // Every log response names the fields stored cut to LOG_FIELD_MAX_BYTES.
-    expect(schemas.ExecutionLogResponse.properties.truncatedFields).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(schemas.ExecutionLogResponse.properties.truncatedFields).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
     expect(schemas.ExecutionLogResponse.required).toContain('truncatedFields');
 
     const one = document.paths['/admin/v1/endpoints/{id}'];
-    expect(one.get.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/EndpointResponse' });
-    expect(one.put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UpdateEndpointDto' });
+    expect(one.get.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/EndpointResponse',
+    });
+    expect(one.put.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/UpdateEndpointDto',
+    });
     expect(one.get.security).toEqual(expect.arrayContaining([{ 'api-key': [] }, { bearer: [] }]));
     const list = document.paths['/admin/v1/endpoints'];
-    expect(list.get.responses['200'].content['application/json'].schema.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/EndpointResponse' } });
-    expect(list.post.responses['201'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/EndpointResponse' });
-    expect(list.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateEndpointDto' });
-    expect(list.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['category', 'deleted', 'page', 'pageSize', 'search', 'visibility']);
-    const pageSize = (path: string) => document.paths[path].get.parameters.find((p: { name: string }) => p.name === 'pageSize');
-    expect(pageSize('/admin/v1/endpoints')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } });
-    expect(pageSize('/admin/v1/keys')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 } });
+    expect(list.get.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/EndpointResponse' },
+    });
+    expect(list.post.responses['201'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/EndpointResponse',
+    });
+    expect(list.post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateEndpointDto',
+    });
+    expect(list.get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'category',
+      'deleted',
+      'page',
+      'pageSize',
+      'search',
+      'visibility',
+    ]);
+    const pageSize = (path: string) =>
+      document.paths[path].get.parameters.find((p: { name: string }) => p.name === 'pageSize');
+    expect(pageSize('/admin/v1/endpoints')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+    });
+    expect(pageSize('/admin/v1/keys')).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+    });
     expect(pageSize('/admin/v1/logs')).toMatchObject({ schema: { type: 'integer', maximum: 50, default: 20 } });
-    expect(document.paths['/admin/v1/keys'].get.responses['200'].headers.Link).toEqual(expect.objectContaining({ schema: { type: 'string' } }));
+    expect(document.paths['/admin/v1/keys'].get.responses['200'].headers.Link).toEqual(
+      expect.objectContaining({ schema: { type: 'string' } }),
+    );
     const field = document.paths['/admin/v1/endpoints/{id}/input-fields'];
-    expect(field.post.responses['201'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/InputFieldResponse' });
+    expect(field.post.responses['201'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/InputFieldResponse',
+    });
   });
 
   it('creates the INITIAL_ADMIN_KEY tenant and key at start', async () => {
     const res = await fetch(`${base}/admin/v1/endpoints`, { headers: { 'x-api-key': ADMIN_KEY } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ succeeded: true, messages: [], data: [] });
-    const onHost = await fetch(`${base}/admin/v1/keys`, { headers: { 'x-api-key': ADMIN_KEY, host: `acme.localhost:${service.port}` } });
+    const onHost = await fetch(`${base}/admin/v1/keys`, {
+      headers: { 'x-api-key': ADMIN_KEY, host: `acme.localhost:${service.port}` },
+    });
     expect(onHost.status).toBe(200);
     const keys = (await onHost.json()).data;
-    expect(keys).toEqual([expect.objectContaining({ name: 'initial admin key', type: 'admin', permission: 'ReadWrite', last4: ADMIN_KEY.slice(-4) })]);
+    expect(keys).toEqual([
+      expect.objectContaining({
+        name: 'initial admin key',
+        type: 'admin',
+        permission: 'ReadWrite',
+        last4: ADMIN_KEY.slice(-4),
+      }),
+    ]);
   });
 
   it('runs the CLI against the running service through its socket', async () => {
     // Through the npm script's wrapper once; the rest calls the built CLI directly.
-    const created = await run(path.join(ROOT, 'scripts', 'cli.js'), ['tenant', 'create', 'beta', '--name', 'Beta Inc', '--plan', 'pro'], { DATA_DIR: dataDir });
+    const created = await run(
+      path.join(ROOT, 'scripts', 'cli.js'),
+      ['tenant', 'create', 'beta', '--name', 'Beta Inc', '--plan', 'pro'],
+      { DATA_DIR: dataDir },
+    );
     expect(created).toMatchObject({ code: 0 });
     expect(created.stdout).toContain('Created tenant beta (name: Beta Inc, plan: pro)');
 
@@ -230,7 +295,9 @@ describe('the built service as a process', () => {
   it('refuses a second service on the same data directory with a clear message', async () => {
     const second = start({ DATA_DIR: dataDir }, await freePort());
     expect(await second.exited).toBe(1);
-    expect(second.stderr).toEqual([`The data directory ${dataDir} is in use by process ${service.child.pid}; only one process may open an embedded database`]);
+    expect(second.stderr).toEqual([
+      `The data directory ${dataDir} is in use by process ${service.child.pid}; only one process may open an embedded database`,
+    ]);
   });
 
   it('logs JSON lines with request ids and never a key', () => {

@@ -20,9 +20,15 @@ describe('prompt operations are atomic', () => {
   afterAll(() => t.close());
 
   /** Runs `work` while every `event` on `table` for this tenant's rows fails in the database. */
-  async function whileFailing<T>(event: 'INSERT' | 'UPDATE', table: 'prompts' | 'prompt_versions', work: () => Promise<T>): Promise<T> {
+  async function whileFailing<T>(
+    event: 'INSERT' | 'UPDATE',
+    table: 'prompts' | 'prompt_versions',
+    work: () => Promise<T>,
+  ): Promise<T> {
     const name = `fail_${randomUUID().replace(/-/g, '')}`;
-    await db.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
+    await db.query(
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
+    );
     await db.query(
       `CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW WHEN (NEW.tenant_id = '${tenant.id}'::uuid) EXECUTE FUNCTION ${name}()`,
     );
@@ -51,10 +57,15 @@ describe('prompt operations are atomic', () => {
     const unchanged = await get(`/admin/v1/prompts/${prompt.id}`);
     expect([unchanged.body.data.template, unchanged.body.data.currentVersion]).toEqual(['first', 1]);
 
-    const saved = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ template: 'second' });
+    const saved = await t.http
+      .put(`/admin/v1/prompts/${prompt.id}`)
+      .set(auth(tenant.admin))
+      .send({ template: 'second' });
     expect([saved.status, saved.body.data.currentVersion]).toEqual([200, 2]);
     const after = await get(`/admin/v1/prompts/${prompt.id}/versions`);
-    expect(after.body.data.map((v: { versionNumber: number; template: string }) => [v.versionNumber, v.template])).toEqual([
+    expect(
+      after.body.data.map((v: { versionNumber: number; template: string }) => [v.versionNumber, v.template]),
+    ).toEqual([
       [1, 'first'],
       [2, 'second'],
     ]);
@@ -90,10 +101,16 @@ describe('prompt operations are atomic', () => {
 
     const listed = await get(`/admin/v1/prompts?endpointId=${endpoint.id}`);
     expect(listed.body.data.map((p: { name: string }) => p.name)).toEqual(['restorable']);
-    const rows = await db.query('SELECT count(*)::int AS n FROM prompts WHERE tenant_id = $1 AND endpoint_id = $2', [tenant.id, endpoint.id]);
+    const rows = await db.query('SELECT count(*)::int AS n FROM prompts WHERE tenant_id = $1 AND endpoint_id = $2', [
+      tenant.id,
+      endpoint.id,
+    ]);
     expect(rows[0].n).toBe(1);
 
-    const restored = await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`).set(auth(tenant.admin)).send();
+    const restored = await t.http
+      .post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`)
+      .set(auth(tenant.admin))
+      .send();
     expect([restored.status, restored.body.data.name]).toEqual([201, 'restorable (v1)']);
   });
 });

@@ -32,7 +32,12 @@ describe('prompt limits', () => {
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
     modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-')), 'models.json');
-    fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] }));
+    fs.writeFileSync(
+      modelsFile,
+      JSON.stringify({
+        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
+      }),
+    );
     t = await createTestApp(
       { renderTimeoutMs: 200, maxRenderedPromptBytes: MAX_RENDERED_BYTES, maxImagesPerCall: 4 },
       { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1`, MODELS_FILE: modelsFile },
@@ -47,7 +52,8 @@ describe('prompt limits', () => {
   });
   beforeEach(() => fake.reset());
 
-  const execute = (endpointPath: string, body: object = {}) => t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
+  const execute = (endpointPath: string, body: object = {}) =>
+    t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
 
   async function logOf(endpointId: string, requestId: string): Promise<any> {
     const deadline = Date.now() + 3000;
@@ -73,7 +79,10 @@ describe('prompt limits', () => {
 
   /** Sets a prompt's saved customParameters directly, as a row saved before the rules existed would hold them. */
   async function storeCustomParameters(promptId: string, parameters: Record<string, unknown>): Promise<void> {
-    await db.query('UPDATE prompts SET custom_parameters = $1::jsonb WHERE id = $2', [JSON.stringify(parameters), promptId]);
+    await db.query('UPDATE prompts SET custom_parameters = $1::jsonb WHERE id = $2', [
+      JSON.stringify(parameters),
+      promptId,
+    ]);
   }
 
   describe('templates that cannot render', () => {
@@ -81,9 +90,20 @@ describe('prompt limits', () => {
       const endpoint = await endpointWith(NESTED_LOOPS);
       const res = await execute(endpoint.path);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'prompt_error', message: expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}the template (took longer|builds strings)`)) });
+      expect(res.body).toEqual({
+        error: 'prompt_error',
+        message: expect.stringMatching(
+          new RegExp(`^${escape(RENDER_FAILED)}the template (took longer|builds strings)`),
+        ),
+      });
       const log = await logOf(endpoint.id, res.headers['x-request-id']);
-      expect(log).toMatchObject({ status: 'error', httpStatus: 422, errorCode: 'prompt_error', errorMessage: res.body.message, renderedPrompt: null });
+      expect(log).toMatchObject({
+        status: 'error',
+        httpStatus: 422,
+        errorCode: 'prompt_error',
+        errorMessage: res.body.message,
+        renderedPrompt: null,
+      });
       expect(log.promptId).toEqual(expect.any(String));
       expect(fake.requests).toHaveLength(0);
     });
@@ -92,7 +112,10 @@ describe('prompt limits', () => {
       const endpoint = await endpointWith(DOUBLING);
       const res = await execute(endpoint.path);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'prompt_error', message: `${RENDER_FAILED}the template builds strings larger than its memory budget` });
+      expect(res.body).toEqual({
+        error: 'prompt_error',
+        message: `${RENDER_FAILED}the template builds strings larger than its memory budget`,
+      });
       const log = await logOf(endpoint.id, res.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', renderedPrompt: null });
     });
@@ -101,7 +124,10 @@ describe('prompt limits', () => {
       const endpoint = await endpointWith(SLOW_LOOPS);
       const res = await execute(endpoint.path);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'prompt_error', message: `${RENDER_FAILED}the template took longer than 200 ms to render` });
+      expect(res.body).toEqual({
+        error: 'prompt_error',
+        message: `${RENDER_FAILED}the template took longer than 200 ms to render`,
+      });
     });
 
     it('a rendered prompt over MAX_RENDERED_PROMPT_BYTES: 422, while one at the limit runs', async () => {
@@ -110,7 +136,10 @@ describe('prompt limits', () => {
       expect(atLimit.status).toBe(200);
       const over = await execute(endpoint.path, { text: `${'é'.repeat(MAX_RENDERED_BYTES / 2)}x` });
       expect(over.status).toBe(422);
-      expect(over.body).toEqual({ error: 'prompt_error', message: `${RENDER_FAILED}the rendered prompt is larger than ${MAX_RENDERED_BYTES} bytes` });
+      expect(over.body).toEqual({
+        error: 'prompt_error',
+        message: `${RENDER_FAILED}the rendered prompt is larger than ${MAX_RENDERED_BYTES} bytes`,
+      });
       const looped = await endpointWith('{% for i in (1..3000) %}{{ i }}{% endfor %}');
       expect((await execute(looped.path)).body).toEqual(over.body);
       const log = await logOf(endpoint.id, over.headers['x-request-id']);
@@ -122,18 +151,31 @@ describe('prompt limits', () => {
       const hostile = await createPrompt(t, tenant.admin, endpoint.id, { template: NESTED_LOOPS }, 'Draft');
       const fine = await createPrompt(t, tenant.admin, endpoint.id, { template: 'fine' }, 'Draft');
       const [refused, answered] = await Promise.all([
-        t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(tenant.readOnly)).send({ promptId: hostile.id, inputs: {} }),
-        t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(tenant.readOnly)).send({ promptId: fine.id, inputs: {} }),
+        t.http
+          .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+          .set(auth(tenant.readOnly))
+          .send({ promptId: hostile.id, inputs: {} }),
+        t.http
+          .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+          .set(auth(tenant.readOnly))
+          .send({ promptId: fine.id, inputs: {} }),
       ]);
       expect(refused.status).toBe(422);
-      expect(refused.body).toEqual({ succeeded: false, messages: [expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`))], data: null });
+      expect(refused.body).toEqual({
+        succeeded: false,
+        messages: [expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`))],
+        data: null,
+      });
       expect(answered.status).toBe(200);
       expect(answered.body.data.output).toBe('fine');
     });
 
     it('the validator and save-time syntax checks still parse without rendering', async () => {
       const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
-      const validated = await t.http.post('/admin/v1/prompts/validate').set(auth(tenant.admin)).send({ endpointId: endpoint.id, template: NESTED_LOOPS });
+      const validated = await t.http
+        .post('/admin/v1/prompts/validate')
+        .set(auth(tenant.admin))
+        .send({ endpointId: endpoint.id, template: NESTED_LOOPS });
       expect(validated.status).toBe(200);
       expect(validated.body.data).toMatchObject({ valid: true, errors: [] });
       const broken = await t.http
@@ -157,7 +199,10 @@ describe('prompt limits', () => {
         const endpoint = await endpointWith(template);
         const res = await execute(endpoint.path);
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: 'prompt_error', message: expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`)) });
+        expect(res.body).toEqual({
+          error: 'prompt_error',
+          message: expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`)),
+        });
       }
       expect(pooledTemplates()).toEqual([NESTED_LOOPS, DOUBLING, SLOW_LOOPS]);
     });
@@ -168,17 +213,26 @@ describe('prompt limits', () => {
 
       const small = await execute(endpoint.path, { text: 'hi' });
       expect(small.status).toBe(200);
-      expect(await logOf(endpoint.id, small.headers['x-request-id'])).toMatchObject({ status: 'success', renderedPrompt: 'hi hi hi' });
+      expect(await logOf(endpoint.id, small.headers['x-request-id'])).toMatchObject({
+        status: 'success',
+        renderedPrompt: 'hi hi hi',
+      });
       expect(pooled).not.toHaveBeenCalled();
 
       // 1,952 bytes rendered, within the limit; the bound (three times the inputs' JSON, plus the text) is over it.
       const within = await execute(endpoint.path, { text: 'a'.repeat(650) });
       expect(within.status).toBe(200);
-      expect(await logOf(endpoint.id, within.headers['x-request-id'])).toMatchObject({ status: 'success', renderedPrompt: Array(3).fill('a'.repeat(650)).join(' ') });
+      expect(await logOf(endpoint.id, within.headers['x-request-id'])).toMatchObject({
+        status: 'success',
+        renderedPrompt: Array(3).fill('a'.repeat(650)).join(' '),
+      });
       // 2,102 bytes: over the limit.
       const over = await execute(endpoint.path, { text: 'a'.repeat(700) });
       expect(over.status).toBe(422);
-      expect(over.body).toEqual({ error: 'prompt_error', message: `${RENDER_FAILED}the rendered prompt is larger than ${MAX_RENDERED_BYTES} bytes` });
+      expect(over.body).toEqual({
+        error: 'prompt_error',
+        message: `${RENDER_FAILED}the rendered prompt is larger than ${MAX_RENDERED_BYTES} bytes`,
+      });
       expect(pooledTemplates()).toEqual([template, template]);
     });
   });
@@ -189,14 +243,30 @@ describe('prompt limits', () => {
 
     beforeAll(async () => {
       textEndpoint = await createEndpoint(t, tenant.admin);
-      imageEndpoint = await createEndpoint(t, tenant.admin, { outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }] });
+      imageEndpoint = await createEndpoint(t, tenant.admin, {
+        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
+      });
     });
 
     const create = (endpointId: string, customParameters: unknown, llmModel = 'mock-echo') =>
-      t.http.post('/admin/v1/prompts').set(auth(tenant.admin)).send({ endpointId, name: `p-${Math.random().toString(36).slice(2)}`, template: 'x', llmModel, customParameters });
+      t.http
+        .post('/admin/v1/prompts')
+        .set(auth(tenant.admin))
+        .send({
+          endpointId,
+          name: `p-${Math.random().toString(36).slice(2)}`,
+          template: 'x',
+          llmModel,
+          customParameters,
+        });
 
     it('refuses what the service controls, naming each key, on create and update; nothing is saved', async () => {
-      const refused = await create(textEndpoint.id, { model: 'openai/o1-pro', n: 64, max_completion_tokens: 100000, top_p: 0.5 });
+      const refused = await create(textEndpoint.id, {
+        model: 'openai/o1-pro',
+        n: 64,
+        max_completion_tokens: 100000,
+        top_p: 0.5,
+      });
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual({
         succeeded: false,
@@ -212,7 +282,10 @@ describe('prompt limits', () => {
 
       const created = await create(textEndpoint.id, { top_p: 0.5 });
       expect(created.status).toBe(201);
-      const updated = await t.http.put(`/admin/v1/prompts/${created.body.data.id}`).set(auth(tenant.admin)).send({ customParameters: { messages: [], stream: true } });
+      const updated = await t.http
+        .put(`/admin/v1/prompts/${created.body.data.id}`)
+        .set(auth(tenant.admin))
+        .send({ customParameters: { messages: [], stream: true } });
       expect(updated.status).toBe(400);
       expect(updated.body.messages).toEqual([
         'customParameters.messages cannot be set: the service controls it',
@@ -229,16 +302,25 @@ describe('prompt limits', () => {
       expect(tooMany.body.messages).toEqual(['customParameters must have at most 50 keys; it has 51']);
       const tooLarge = await create(textEndpoint.id, { note: 'x'.repeat(16 * 1024) });
       expect(tooLarge.status).toBe(400);
-      expect(tooLarge.body.messages).toEqual([expect.stringMatching(/^customParameters must be at most 16384 bytes of JSON; it has \d+$/)]);
+      expect(tooLarge.body.messages).toEqual([
+        expect.stringMatching(/^customParameters must be at most 16384 bytes of JSON; it has \d+$/),
+      ]);
     });
 
     it('image endpoints: n is an integer from 1 to MAX_IMAGES_PER_CALL', async () => {
       const huge = await create(imageEndpoint.id, { n: 100000000 }, 'gpt-image-1');
       expect(huge.status).toBe(400);
-      expect(huge.body).toEqual({ succeeded: false, messages: ['customParameters.n must be an integer from 1 to 4'], data: null });
+      expect(huge.body).toEqual({
+        succeeded: false,
+        messages: ['customParameters.n must be an integer from 1 to 4'],
+        data: null,
+      });
       const created = await create(imageEndpoint.id, { n: 4, quality: 'high' }, 'gpt-image-1');
       expect(created.status).toBe(201);
-      const updated = await t.http.put(`/admin/v1/prompts/${created.body.data.id}`).set(auth(tenant.admin)).send({ customParameters: { n: 0 } });
+      const updated = await t.http
+        .put(`/admin/v1/prompts/${created.body.data.id}`)
+        .set(auth(tenant.admin))
+        .send({ customParameters: { n: 0 } });
       expect(updated.status).toBe(400);
       expect(updated.body.messages).toEqual(['customParameters.n must be an integer from 1 to 4']);
     });
@@ -254,10 +336,18 @@ describe('prompt limits', () => {
       it('the prompt tools apply the same rules, as a tool error naming the key', async () => {
         const result = await client.callTool({
           name: 'create_prompt',
-          arguments: { endpointId: textEndpoint.id, name: 'mcp-prompt', template: 'x', llmModel: 'mock-echo', customParameters: { max_tokens: 100000 } },
+          arguments: {
+            endpointId: textEndpoint.id,
+            name: 'mcp-prompt',
+            template: 'x',
+            llmModel: 'mock-echo',
+            customParameters: { max_tokens: 100000 },
+          },
         });
         expect(result.isError).toBe(true);
-        expect(toolText(result)).toMatch(/^validation_error: customParameters\.max_tokens cannot be set: the service controls it/);
+        expect(toolText(result)).toMatch(
+          /^validation_error: customParameters\.max_tokens cannot be set: the service controls it/,
+        );
       });
     });
   });
@@ -270,39 +360,85 @@ describe('prompt limits', () => {
 
       const res = await execute(endpoint.path);
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 'prompt_error', message: expect.stringMatching(/^The prompt's settings are out of bounds: /) });
+      expect(res.body).toEqual({
+        error: 'prompt_error',
+        message: expect.stringMatching(/^The prompt's settings are out of bounds: /),
+      });
       // The database keeps JSON object keys in an order of its own.
-      expect(res.body.message.replace(/^The prompt's settings are out of bounds: /, '').split('; ').sort()).toEqual([
+      expect(
+        res.body.message
+          .replace(/^The prompt's settings are out of bounds: /, '')
+          .split('; ')
+          .sort(),
+      ).toEqual([
         'customParameters.max_completion_tokens cannot be set: the service controls it',
         'customParameters.model cannot be set: the service controls it',
         'customParameters.n cannot be set: the service controls it',
       ]);
       const log = await logOf(endpoint.id, res.headers['x-request-id']);
-      expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', llmModel: 'llama-test', costUsd: null, renderedPrompt: 'Hello' });
+      expect(log).toMatchObject({
+        httpStatus: 422,
+        errorCode: 'prompt_error',
+        llmModel: 'llama-test',
+        costUsd: null,
+        renderedPrompt: 'Hello',
+      });
 
-      const tested = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(tenant.readOnly)).send({ promptId: prompt.id, inputs: {} });
+      const tested = await t.http
+        .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+        .set(auth(tenant.readOnly))
+        .send({ promptId: prompt.id, inputs: {} });
       expect(tested.status).toBe(422);
       expect(tested.body).toEqual({ succeeded: false, messages: [res.body.message], data: null });
       expect(fake.requests).toHaveLength(0);
     });
 
     it('image n out of bounds, from customParameters or the image field defaults: 422 on a ReadOnly test run, nothing sent', async () => {
-      const endpoint = await createEndpoint(t, tenant.admin, { outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }] });
-      const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'A lighthouse', llmModel: 'gpt-image-1' }, 'Draft');
+      const endpoint = await createEndpoint(t, tenant.admin, {
+        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
+      });
+      const prompt = await createPrompt(
+        t,
+        tenant.admin,
+        endpoint.id,
+        { template: 'A lighthouse', llmModel: 'gpt-image-1' },
+        'Draft',
+      );
       await storeCustomParameters(prompt.id, { n: 100000000 });
-      const tested = await t.http.post(`/admin/v1/endpoints/${endpoint.id}/test`).set(auth(tenant.readOnly)).send({ promptId: prompt.id, inputs: {} });
+      const tested = await t.http
+        .post(`/admin/v1/endpoints/${endpoint.id}/test`)
+        .set(auth(tenant.readOnly))
+        .send({ promptId: prompt.id, inputs: {} });
       expect(tested.status).toBe(422);
-      expect(tested.body).toEqual({ succeeded: false, messages: ["The prompt's settings are out of bounds: customParameters.n must be an integer from 1 to 4"], data: null });
+      expect(tested.body).toEqual({
+        succeeded: false,
+        messages: ["The prompt's settings are out of bounds: customParameters.n must be an integer from 1 to 4"],
+        data: null,
+      });
 
-      const defaults = await createEndpoint(t, tenant.admin, { outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"n":10}' }] });
-      const plain = await createPrompt(t, tenant.admin, defaults.id, { template: 'A lighthouse', llmModel: 'gpt-image-1' }, 'Draft');
-      const merged = await t.http.post(`/admin/v1/endpoints/${defaults.id}/test`).set(auth(tenant.readOnly)).send({ promptId: plain.id, inputs: {} });
+      const defaults = await createEndpoint(t, tenant.admin, {
+        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"n":10}' }],
+      });
+      const plain = await createPrompt(
+        t,
+        tenant.admin,
+        defaults.id,
+        { template: 'A lighthouse', llmModel: 'gpt-image-1' },
+        'Draft',
+      );
+      const merged = await t.http
+        .post(`/admin/v1/endpoints/${defaults.id}/test`)
+        .set(auth(tenant.readOnly))
+        .send({ promptId: plain.id, inputs: {} });
       expect(merged.status).toBe(422);
       expect(fake.requests).toHaveLength(0);
 
       await storeCustomParameters(plain.id, { n: 2 });
       fake.reply({ images: [{ b64: FAKE_PNG }, { b64: FAKE_PNG }] });
-      const within = await t.http.post(`/admin/v1/endpoints/${defaults.id}/test`).set(auth(tenant.readOnly)).send({ promptId: plain.id, inputs: {} });
+      const within = await t.http
+        .post(`/admin/v1/endpoints/${defaults.id}/test`)
+        .set(auth(tenant.readOnly))
+        .send({ promptId: plain.id, inputs: {} });
       expect(within.status).toBe(200);
       expect(fake.last().body).toMatchObject({ model: 'gpt-image-1', prompt: 'A lighthouse', n: 2 });
     });

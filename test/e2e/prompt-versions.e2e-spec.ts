@@ -33,24 +33,37 @@ describe('prompt versions, default prompt and execution lookups', () => {
     const res = await t.http
       .post('/admin/v1/prompts')
       .set(auth(key))
-      .send({ endpointId, name: `p-${randomUUID().slice(0, 8)}`, template: 'v1 {{ inputs.topic }}', llmModel: 'mock-echo', ...body });
+      .send({
+        endpointId,
+        name: `p-${randomUUID().slice(0, 8)}`,
+        template: 'v1 {{ inputs.topic }}',
+        llmModel: 'mock-echo',
+        ...body,
+      });
     expect(res.status).toBe(201);
     return res.body.data;
   }
 
-  const put = (id: string, body: Record<string, unknown>, key = tenant.admin) => t.http.put(`/admin/v1/prompts/${id}`).set(auth(key)).send(body);
-  const action = (id: string, name: string, key = tenant.admin) => t.http.post(`/admin/v1/prompts/${id}/${name}`).set(auth(key));
-  const versionsOf = async (id: string, key = tenant.admin) => (await t.http.get(`/admin/v1/prompts/${id}/versions`).set(auth(key))).body.data;
+  const put = (id: string, body: Record<string, unknown>, key = tenant.admin) =>
+    t.http.put(`/admin/v1/prompts/${id}`).set(auth(key)).send(body);
+  const action = (id: string, name: string, key = tenant.admin) =>
+    t.http.post(`/admin/v1/prompts/${id}/${name}`).set(auth(key));
+  const versionsOf = async (id: string, key = tenant.admin) =>
+    (await t.http.get(`/admin/v1/prompts/${id}/versions`).set(auth(key))).body.data;
   const defaultOf = async (endpointId: string) =>
     (await t.http.get(`/admin/v1/endpoints/${endpointId}`).set(auth(tenant.admin))).body.data.defaultPromptId;
 
   describe('numbering', () => {
     it('numbers 20 concurrent template changes 2..21 without gaps or duplicates', async () => {
       const prompt = await createPrompt(await createEndpoint());
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => put(prompt.id, { template: `edit ${i} {{ inputs.topic }}` })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => put(prompt.id, { template: `edit ${i} {{ inputs.topic }}` })),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
       const versions = await versionsOf(prompt.id);
-      expect(versions.map((v: { versionNumber: number }) => v.versionNumber)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+      expect(versions.map((v: { versionNumber: number }) => v.versionNumber)).toEqual(
+        Array.from({ length: 21 }, (_, i) => i + 1),
+      );
       const templates = new Set(versions.slice(1).map((v: { template: string }) => v.template));
       expect(templates.size).toBe(20);
       const current = (await t.http.get(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin))).body.data;
@@ -77,16 +90,20 @@ describe('prompt versions, default prompt and execution lookups', () => {
         createdAt: expect.any(String),
       });
       expect((await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/3`).set(auth(tenant.admin))).status).toBe(404);
-      expect((await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/abc`).set(auth(tenant.admin))).status).toBe(400);
-      expect((await t.http.get(`/admin/v1/prompts/${randomUUID()}/versions/1`).set(auth(tenant.admin))).status).toBe(404);
+      expect((await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/abc`).set(auth(tenant.admin))).status).toBe(
+        400,
+      );
+      expect((await t.http.get(`/admin/v1/prompts/${randomUUID()}/versions/1`).set(auth(tenant.admin))).status).toBe(
+        404,
+      );
     });
 
     it('keeps versions immutable in the database', async () => {
       const prompt = await createPrompt(await createEndpoint());
       const dataSource = t.app.get(DataSource);
-      await expect(dataSource.query(`UPDATE prompt_versions SET template = 'tampered' WHERE prompt_id = $1`, [prompt.id])).rejects.toThrow(
-        /immutable/,
-      );
+      await expect(
+        dataSource.query(`UPDATE prompt_versions SET template = 'tampered' WHERE prompt_id = $1`, [prompt.id]),
+      ).rejects.toThrow(/immutable/);
       expect((await versionsOf(prompt.id))[0].template).toBe('v1 {{ inputs.topic }}');
     });
   });
@@ -98,7 +115,11 @@ describe('prompt versions, default prompt and execution lookups', () => {
       for (let i = 2; i <= 12; i++) expect((await put(prompt.id, { template: `v${i}` }, free.admin)).status).toBe(200);
       const versions = await versionsOf(prompt.id, free.admin);
       expect(versions).toHaveLength(12);
-      expect(versions.filter((v: { archived: boolean }) => v.archived).map((v: { versionNumber: number }) => v.versionNumber)).toEqual([1, 2]);
+      expect(
+        versions
+          .filter((v: { archived: boolean }) => v.archived)
+          .map((v: { versionNumber: number }) => v.versionNumber),
+      ).toEqual([1, 2]);
       const oldest = await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/1`).set(auth(free.admin));
       expect(oldest.status).toBe(200);
       expect(oldest.body.data).toMatchObject({ versionNumber: 1, archived: true, template: 'v1 {{ inputs.topic }}' });
@@ -118,9 +139,18 @@ describe('prompt versions, default prompt and execution lookups', () => {
 
   describe('compare', () => {
     it('shows a line diff of the templates and the changed settings', async () => {
-      const prompt = await createPrompt(await createEndpoint(), { template: 'Hello\n{{ inputs.topic }}\nBye', temperature: 0.5 });
-      await put(prompt.id, { template: 'Hello\n{{ inputs.topic | upcase }}\nBye', temperature: 0.9, customParameters: { style: 'brief' } });
-      const res = await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1&to=2`).set(auth(tenant.readOnly));
+      const prompt = await createPrompt(await createEndpoint(), {
+        template: 'Hello\n{{ inputs.topic }}\nBye',
+        temperature: 0.5,
+      });
+      await put(prompt.id, {
+        template: 'Hello\n{{ inputs.topic | upcase }}\nBye',
+        temperature: 0.9,
+        customParameters: { style: 'brief' },
+      });
+      const res = await t.http
+        .get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1&to=2`)
+        .set(auth(tenant.readOnly));
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
         promptId: prompt.id,
@@ -141,16 +171,22 @@ describe('prompt versions, default prompt and execution lookups', () => {
       expect(res.body.data.unifiedDiff).toContain('--- v1');
       expect(res.body.data.unifiedDiff).toContain('-{{ inputs.topic }}');
       expect(res.body.data.unifiedDiff).toContain('+{{ inputs.topic | upcase }}');
-      const same = await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=2&to=2`).set(auth(tenant.admin));
+      const same = await t.http
+        .get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=2&to=2`)
+        .set(auth(tenant.admin));
       expect(same.body.data).toMatchObject({ templateChanged: false, changedSettings: [] });
     });
 
     it('needs two version numbers (400) that exist (404)', async () => {
       const prompt = await createPrompt(await createEndpoint());
-      const missing = await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1`).set(auth(tenant.admin));
+      const missing = await t.http
+        .get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1`)
+        .set(auth(tenant.admin));
       expect(missing.status).toBe(400);
       expect(missing.body.messages.join(' ')).toContain('to');
-      const unknown = await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1&to=9`).set(auth(tenant.admin));
+      const unknown = await t.http
+        .get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1&to=9`)
+        .set(auth(tenant.admin));
       expect(unknown.status).toBe(404);
     });
   });
@@ -175,13 +211,21 @@ describe('prompt versions, default prompt and execution lookups', () => {
       });
       const restoredVersions = await versionsOf(res.body.data.id);
       expect(restoredVersions).toHaveLength(1);
-      expect(restoredVersions[0]).toMatchObject({ versionNumber: 1, template: 'v1 {{ inputs.topic }}', temperature: 0.1 });
+      expect(restoredVersions[0]).toMatchObject({
+        versionNumber: 1,
+        template: 'v1 {{ inputs.topic }}',
+        temperature: 0.1,
+      });
       const original = (await t.http.get(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin))).body.data;
       expect(original).toMatchObject({ name: 'Writer', template: 'v2 {{ inputs.topic }}', currentVersion: 2 });
       expect(await versionsOf(prompt.id)).toHaveLength(2);
       // The same version again would reuse the name: a uniqueness conflict.
-      expect((await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`).set(auth(tenant.admin))).status).toBe(409);
-      expect((await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/5/restore`).set(auth(tenant.admin))).status).toBe(404);
+      expect(
+        (await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`).set(auth(tenant.admin))).status,
+      ).toBe(409);
+      expect(
+        (await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/5/restore`).set(auth(tenant.admin))).status,
+      ).toBe(404);
     });
 
     it('rolls back (restore, promote, set-default) without a moment without a default', async () => {
@@ -192,7 +236,8 @@ describe('prompt versions, default prompt and execution lookups', () => {
       await put(prompt.id, { template: 'broken v2' });
       expect(await defaultOf(endpointId)).toBe(prompt.id);
 
-      const restored = (await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`).set(auth(tenant.admin))).body.data;
+      const restored = (await t.http.post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`).set(auth(tenant.admin)))
+        .body.data;
       expect(await defaultOf(endpointId)).toBe(prompt.id);
       expect((await action(restored.id, 'promote')).body.data.status).toBe('Live');
       expect(await defaultOf(endpointId)).toBe(prompt.id);
@@ -214,7 +259,9 @@ describe('prompt versions, default prompt and execution lookups', () => {
       const watcher = (async () => {
         while (!done) observed.push(await defaultOf(endpointId));
       })();
-      const results = await Promise.all(prompts.flatMap((p) => [action(p.id, 'set-default'), action(p.id, 'set-default')]));
+      const results = await Promise.all(
+        prompts.flatMap((p) => [action(p.id, 'set-default'), action(p.id, 'set-default')]),
+      );
       done = true;
       await watcher;
       expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
@@ -222,7 +269,9 @@ describe('prompt versions, default prompt and execution lookups', () => {
       expect(observed.every((id) => prompts.some((p) => p.id === id))).toBe(true);
       const finalDefault = await defaultOf(endpointId);
       const list = (await t.http.get(`/admin/v1/prompts?endpointId=${endpointId}`).set(auth(tenant.admin))).body.data;
-      expect(list.filter((p: { isDefault: boolean }) => p.isDefault).map((p: { id: string }) => p.id)).toEqual([finalDefault]);
+      expect(list.filter((p: { isDefault: boolean }) => p.isDefault).map((p: { id: string }) => p.id)).toEqual([
+        finalDefault,
+      ]);
     });
 
     it('keeps the default Live when set-default races with demote', async () => {
@@ -249,9 +298,9 @@ describe('prompt versions, default prompt and execution lookups', () => {
       const second = await createEndpoint();
       const foreign = await createPrompt(second);
       const dataSource = t.app.get(DataSource);
-      await expect(dataSource.query('UPDATE endpoints SET default_prompt_id = $1 WHERE id = $2', [foreign.id, first])).rejects.toThrow(
-        /fk_endpoints_default_prompt/,
-      );
+      await expect(
+        dataSource.query('UPDATE endpoints SET default_prompt_id = $1 WHERE id = $2', [foreign.id, first]),
+      ).rejects.toThrow(/fk_endpoints_default_prompt/);
       expect(await defaultOf(first)).toBeNull();
     });
   });
@@ -260,7 +309,10 @@ describe('prompt versions, default prompt and execution lookups', () => {
     it('resolves the default, or a Live prompt by name or slug, with the latest version', async () => {
       const prompts = t.app.get(PromptsService);
       const endpointId = await createEndpoint();
-      await expect(prompts.resolveForExecution(tenant.id, endpointId)).rejects.toMatchObject({ code: 'conflict', reason: 'no_default_prompt' });
+      await expect(prompts.resolveForExecution(tenant.id, endpointId)).rejects.toMatchObject({
+        code: 'conflict',
+        reason: 'no_default_prompt',
+      });
       const live = await createPrompt(endpointId, { name: 'Fancy Name', customParameters: { k: 1 } });
       await action(live.id, 'promote');
       await put(live.id, { template: 'v2 {{ inputs.topic }}' });
@@ -283,14 +335,30 @@ describe('prompt versions, default prompt and execution lookups', () => {
           customParameters: { k: 1 },
         });
       }
-      await expect(prompts.resolveForExecution(tenant.id, endpointId, 'Draft One')).rejects.toMatchObject({ code: 'conflict', reason: 'prompt_not_live' });
-      await expect(prompts.resolveForExecution(tenant.id, endpointId, 'old-one')).rejects.toMatchObject({ code: 'not_found', reason: 'prompt_not_found' });
-      await expect(prompts.resolveForExecution(tenant.id, endpointId, 'nope')).rejects.toMatchObject({ code: 'not_found', reason: 'prompt_not_found' });
-      await expect(prompts.resolveForExecution(tenant.id, endpointId)).rejects.toMatchObject({ reason: 'no_default_prompt' });
+      await expect(prompts.resolveForExecution(tenant.id, endpointId, 'Draft One')).rejects.toMatchObject({
+        code: 'conflict',
+        reason: 'prompt_not_live',
+      });
+      await expect(prompts.resolveForExecution(tenant.id, endpointId, 'old-one')).rejects.toMatchObject({
+        code: 'not_found',
+        reason: 'prompt_not_found',
+      });
+      await expect(prompts.resolveForExecution(tenant.id, endpointId, 'nope')).rejects.toMatchObject({
+        code: 'not_found',
+        reason: 'prompt_not_found',
+      });
+      await expect(prompts.resolveForExecution(tenant.id, endpointId)).rejects.toMatchObject({
+        reason: 'no_default_prompt',
+      });
       await action(live.id, 'set-default');
-      await expect(prompts.resolveForExecution(tenant.id, endpointId)).resolves.toMatchObject({ id: live.id, version: 2 });
+      await expect(prompts.resolveForExecution(tenant.id, endpointId)).resolves.toMatchObject({
+        id: live.id,
+        version: 2,
+      });
       const other = await seedTenant(t.app);
-      await expect(prompts.resolveForExecution(other.id, endpointId, 'Fancy Name')).rejects.toMatchObject({ reason: 'prompt_not_found' });
+      await expect(prompts.resolveForExecution(other.id, endpointId, 'Fancy Name')).rejects.toMatchObject({
+        reason: 'prompt_not_found',
+      });
       expect(draft.status).toBe('Draft');
     });
 
@@ -302,10 +370,22 @@ describe('prompt versions, default prompt and execution lookups', () => {
       await action(live.id, 'promote');
       const archived = await createPrompt(endpointId);
       await action(archived.id, 'archive');
-      await expect(prompts.getForTestRun(tenant.id, endpointId, draft.id)).resolves.toMatchObject({ id: draft.id, status: 'Draft', version: 1 });
-      await expect(prompts.getForTestRun(tenant.id, endpointId, live.id)).resolves.toMatchObject({ id: live.id, status: 'Live' });
-      await expect(prompts.getForTestRun(tenant.id, endpointId, archived.id)).rejects.toMatchObject({ code: 'conflict', reason: 'prompt_archived' });
-      await expect(prompts.getForTestRun(tenant.id, await createEndpoint(), draft.id)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(prompts.getForTestRun(tenant.id, endpointId, draft.id)).resolves.toMatchObject({
+        id: draft.id,
+        status: 'Draft',
+        version: 1,
+      });
+      await expect(prompts.getForTestRun(tenant.id, endpointId, live.id)).resolves.toMatchObject({
+        id: live.id,
+        status: 'Live',
+      });
+      await expect(prompts.getForTestRun(tenant.id, endpointId, archived.id)).rejects.toMatchObject({
+        code: 'conflict',
+        reason: 'prompt_archived',
+      });
+      await expect(prompts.getForTestRun(tenant.id, await createEndpoint(), draft.id)).rejects.toMatchObject({
+        code: 'not_found',
+      });
       const other = await seedTenant(t.app);
       await expect(prompts.getForTestRun(other.id, endpointId, draft.id)).rejects.toMatchObject({ code: 'not_found' });
     });
@@ -314,7 +394,9 @@ describe('prompt versions, default prompt and execution lookups', () => {
       const templates = t.app.get(TemplateService);
       const template = 'About {{ inputs.topic }} in a {{ inputs.tone | default: "neutral" }} tone';
       await expect(templates.render('p:1', template, { topic: 'cats' })).resolves.toBe('About cats in a neutral tone');
-      await expect(templates.render('p:1', template, { topic: 'dogs', tone: 'warm' })).resolves.toBe('About dogs in a warm tone');
+      await expect(templates.render('p:1', template, { topic: 'dogs', tone: 'warm' })).resolves.toBe(
+        'About dogs in a warm tone',
+      );
     });
   });
 });

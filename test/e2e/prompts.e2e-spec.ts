@@ -32,12 +32,19 @@ describe('prompts (admin API)', () => {
     const res = await t.http
       .post('/admin/v1/prompts')
       .set(auth(key))
-      .send({ endpointId, name: `p-${randomUUID().slice(0, 8)}`, template: 'Summarize {{ inputs.topic }}', llmModel: 'mock-echo', ...body });
+      .send({
+        endpointId,
+        name: `p-${randomUUID().slice(0, 8)}`,
+        template: 'Summarize {{ inputs.topic }}',
+        llmModel: 'mock-echo',
+        ...body,
+      });
     expect(res.status).toBe(201);
     return res.body.data;
   }
 
-  const action = (id: string, name: string, key = tenant.admin) => t.http.post(`/admin/v1/prompts/${id}/${name}`).set(auth(key));
+  const action = (id: string, name: string, key = tenant.admin) =>
+    t.http.post(`/admin/v1/prompts/${id}/${name}`).set(auth(key));
   const getPrompt = (id: string, key = tenant.admin) => t.http.get(`/admin/v1/prompts/${id}`).set(auth(key));
   const getEndpoint = (id: string) => t.http.get(`/admin/v1/endpoints/${id}`).set(auth(tenant.admin));
 
@@ -72,14 +79,27 @@ describe('prompts (admin API)', () => {
       expect(read.body.data).toEqual(res.body.data);
       const versions = await t.http.get(`/admin/v1/prompts/${res.body.data.id}/versions`).set(auth(tenant.admin));
       expect(versions.body.data).toHaveLength(1);
-      expect(versions.body.data[0]).toMatchObject({ versionNumber: 1, status: 'Draft', template: 'Summarize {{ inputs.topic }}', archived: false });
+      expect(versions.body.data[0]).toMatchObject({
+        versionNumber: 1,
+        status: 'Draft',
+        template: 'Summarize {{ inputs.topic }}',
+        archived: false,
+      });
     });
 
     it('keeps given settings and custom parameters', async () => {
       const endpointId = await createEndpoint();
-      const prompt = await createPrompt(endpointId, { temperature: 1, maxTokens: 50, customParameters: { size: '1024x1024' } });
+      const prompt = await createPrompt(endpointId, {
+        temperature: 1,
+        maxTokens: 50,
+        customParameters: { size: '1024x1024' },
+      });
       expect(prompt).toMatchObject({ temperature: 1, maxTokens: 50, customParameters: { size: '1024x1024' } });
-      expect((await getPrompt(prompt.id)).body.data).toMatchObject({ temperature: 1, maxTokens: 50, customParameters: { size: '1024x1024' } });
+      expect((await getPrompt(prompt.id)).body.data).toMatchObject({
+        temperature: 1,
+        maxTokens: 50,
+        customParameters: { size: '1024x1024' },
+      });
     });
 
     it('requires endpointId, name, template and llmModel (400 naming each)', async () => {
@@ -118,7 +138,10 @@ describe('prompts (admin API)', () => {
       expect(res.status).toBe(400);
       expect(res.body.messages[0]).toContain('llmModel');
       const prompt = await createPrompt(endpointId);
-      const update = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ llmModel: 'no-such-model' });
+      const update = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ llmModel: 'no-such-model' });
       expect(update.status).toBe(400);
       expect(update.body.messages[0]).toContain('llmModel');
       expect((await getPrompt(prompt.id)).body.data.llmModel).toBe('mock-echo');
@@ -137,7 +160,10 @@ describe('prompts (admin API)', () => {
       const update = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ template: big });
       expect(update.status).toBe(400);
       expect(update.body.messages[0]).toContain('template');
-      const validate = await t.http.post('/admin/v1/prompts/validate').set(auth(tenant.admin)).send({ endpointId, template: big });
+      const validate = await t.http
+        .post('/admin/v1/prompts/validate')
+        .set(auth(tenant.admin))
+        .send({ endpointId, template: big });
       expect(validate.status).toBe(400);
       expect(validate.body.messages[0]).toContain('template');
       const exactly = await createPrompt(endpointId, { template: 'y'.repeat(102_400) });
@@ -154,7 +180,10 @@ describe('prompts (admin API)', () => {
       expect(res.body.messages[0]).toContain('template is not valid Liquid');
       expect(res.body.messages[0]).toContain('line 2, column 1');
       const prompt = await createPrompt(endpointId);
-      const update = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ template: '{{ x | nosuchfilter }}' });
+      const update = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ template: '{{ x | nosuchfilter }}' });
       expect(update.status).toBe(400);
       expect(update.body.messages[0]).toContain('undefined filter: nosuchfilter');
     });
@@ -185,7 +214,8 @@ describe('prompts (admin API)', () => {
       const gamma = await createPrompt(endpointId, { name: 'Gamma' });
       expect((await action(beta.id, 'promote')).status).toBe(200);
       expect((await action(gamma.id, 'archive')).status).toBe(200);
-      const list = (query: string) => t.http.get(`/admin/v1/prompts?endpointId=${endpointId}${query}`).set(auth(tenant.readOnly));
+      const list = (query: string) =>
+        t.http.get(`/admin/v1/prompts?endpointId=${endpointId}${query}`).set(auth(tenant.readOnly));
       expect((await list('')).body.data.map((p: { id: string }) => p.id)).toEqual([alpha.id, beta.id]);
       expect((await list('&status=Live')).body.data.map((p: { id: string }) => p.id)).toEqual([beta.id]);
       expect((await list('&status=Draft')).body.data.map((p: { id: string }) => p.id)).toEqual([alpha.id]);
@@ -199,10 +229,21 @@ describe('prompts (admin API)', () => {
     it('changes only name or changeNotes without a new version, and updates the slug', async () => {
       const endpointId = await createEndpoint();
       const prompt = await createPrompt(endpointId);
-      const res = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ name: 'Renamed Prompt', changeNotes: 'just a rename' });
+      const res = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ name: 'Renamed Prompt', changeNotes: 'just a rename' });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ name: 'Renamed Prompt', slug: 'renamed-prompt', currentVersion: 1, changeNotes: 'just a rename' });
-      const same = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ template: prompt.template, temperature: 0.7 });
+      expect(res.body.data).toMatchObject({
+        name: 'Renamed Prompt',
+        slug: 'renamed-prompt',
+        currentVersion: 1,
+        changeNotes: 'just a rename',
+      });
+      const same = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ template: prompt.template, temperature: 0.7 });
       expect(same.body.data.currentVersion).toBe(1);
       const versions = await t.http.get(`/admin/v1/prompts/${prompt.id}/versions`).set(auth(tenant.admin));
       expect(versions.body.data).toHaveLength(1);
@@ -226,17 +267,40 @@ describe('prompts (admin API)', () => {
       }
       const versions = (await t.http.get(`/admin/v1/prompts/${prompt.id}/versions`).set(auth(tenant.admin))).body.data;
       expect(versions.map((v: { versionNumber: number }) => v.versionNumber)).toEqual([1, 2, 3, 4, 5]);
-      expect(versions[0]).toMatchObject({ status: 'Draft', template: 'Summarize {{ inputs.topic }}', changeNotes: null });
-      expect(versions[1]).toMatchObject({ status: 'Live', template: 'New {{ inputs.topic }}', changeNotes: 'reworded', temperature: 0.7 });
-      expect(versions[4]).toMatchObject({ template: 'New {{ inputs.topic }}', temperature: 0.2, maxTokens: 99, customParameters: { quality: 'high' } });
+      expect(versions[0]).toMatchObject({
+        status: 'Draft',
+        template: 'Summarize {{ inputs.topic }}',
+        changeNotes: null,
+      });
+      expect(versions[1]).toMatchObject({
+        status: 'Live',
+        template: 'New {{ inputs.topic }}',
+        changeNotes: 'reworded',
+        temperature: 0.7,
+      });
+      expect(versions[4]).toMatchObject({
+        template: 'New {{ inputs.topic }}',
+        temperature: 0.2,
+        maxTokens: 99,
+        customParameters: { quality: 'high' },
+      });
       const current = (await getPrompt(prompt.id)).body.data;
-      expect(current).toMatchObject({ template: 'New {{ inputs.topic }}', temperature: 0.2, maxTokens: 99, customParameters: { quality: 'high' }, currentVersion: 5 });
+      expect(current).toMatchObject({
+        template: 'New {{ inputs.topic }}',
+        temperature: 0.2,
+        maxTokens: 99,
+        customParameters: { quality: 'high' },
+        currentVersion: 5,
+      });
     });
 
     it('does not accept endpointId or unknown properties on update', async () => {
       const endpointId = await createEndpoint();
       const prompt = await createPrompt(endpointId);
-      const res = await t.http.put(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin)).send({ endpointId: await createEndpoint() });
+      const res = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ endpointId: await createEndpoint() });
       expect(res.status).toBe(400);
       expect(res.body.messages[0]).toContain('endpointId');
       expect((await getPrompt(prompt.id)).body.data.endpointId).toBe(endpointId);
@@ -256,10 +320,16 @@ describe('prompts (admin API)', () => {
         expect(res.body.succeeded).toBe(false);
       }
       const other = await createPrompt(endpointId, { name: 'Other' });
-      const rename = await t.http.put(`/admin/v1/prompts/${other.id}`).set(auth(tenant.admin)).send({ name: 'daily digest' });
+      const rename = await t.http
+        .put(`/admin/v1/prompts/${other.id}`)
+        .set(auth(tenant.admin))
+        .send({ name: 'daily digest' });
       expect(rename.status).toBe(409);
       // Renaming a prompt to a name with its own slug is fine.
-      const self = await t.http.put(`/admin/v1/prompts/${first.id}`).set(auth(tenant.admin)).send({ name: 'daily digest' });
+      const self = await t.http
+        .put(`/admin/v1/prompts/${first.id}`)
+        .set(auth(tenant.admin))
+        .send({ name: 'daily digest' });
       expect(self.status).toBe(200);
       // Another endpoint may use the same name.
       await createPrompt(await createEndpoint(), { name: 'Daily Digest' });
@@ -284,7 +354,10 @@ describe('prompts (admin API)', () => {
       const endpointId = await createEndpoint();
       const results = await Promise.all(
         Array.from({ length: 6 }, () =>
-          t.http.post('/admin/v1/prompts').set(auth(tenant.admin)).send({ endpointId, name: 'Race', template: 'x', llmModel: 'mock-echo' }),
+          t.http
+            .post('/admin/v1/prompts')
+            .set(auth(tenant.admin))
+            .send({ endpointId, name: 'Race', template: 'x', llmModel: 'mock-echo' }),
         ),
       );
       expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
@@ -371,7 +444,10 @@ describe('prompts (admin API)', () => {
       const endpointId = await createEndpoint();
       const original = await createPrompt(endpointId, { name: 'Source', temperature: 0.3 });
       await action(original.id, 'promote');
-      await t.http.put(`/admin/v1/prompts/${original.id}`).set(auth(tenant.admin)).send({ template: 'v2 {{ inputs.topic }}' });
+      await t.http
+        .put(`/admin/v1/prompts/${original.id}`)
+        .set(auth(tenant.admin))
+        .send({ template: 'v2 {{ inputs.topic }}' });
       const copy = await action(original.id, 'duplicate');
       expect(copy.status).toBe(201);
       expect(copy.body.data).toMatchObject({
@@ -401,7 +477,10 @@ describe('prompts (admin API)', () => {
 
     it('reports the inputs the template reads and accepts the default filter', async () => {
       const endpointId = await createEndpoint(tenant.admin, ['topic', 'tone']);
-      const res = await validate(endpointId, 'About {{ inputs.topic }} in a {{ inputs.tone | default: "neutral" }} tone.\n{% if inputs.topic %}!{% endif %}');
+      const res = await validate(
+        endpointId,
+        'About {{ inputs.topic }} in a {{ inputs.tone | default: "neutral" }} tone.\n{% if inputs.topic %}!{% endif %}',
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         succeeded: true,
@@ -449,10 +528,13 @@ describe('prompts (admin API)', () => {
       expect(saved.status).toBe(400);
     });
 
-    it('is open to ReadOnly keys, needs a valid endpointId, and hides other tenants\' endpoints', async () => {
+    it("is open to ReadOnly keys, needs a valid endpointId, and hides other tenants' endpoints", async () => {
       const endpointId = await createEndpoint();
       expect((await validate(endpointId, '{{ inputs.topic }}', tenant.readOnly)).status).toBe(200);
-      const bad = await t.http.post('/admin/v1/prompts/validate').set(auth(tenant.admin)).send({ endpointId: 'x', template: 'x' });
+      const bad = await t.http
+        .post('/admin/v1/prompts/validate')
+        .set(auth(tenant.admin))
+        .send({ endpointId: 'x', template: 'x' });
       expect(bad.status).toBe(400);
       expect(bad.body.messages[0]).toContain('endpointId');
       const other = await seedTenant(t.app);
@@ -469,7 +551,9 @@ describe('prompts (admin API)', () => {
       const writes = [
         t.http.post('/admin/v1/prompts').send({ endpointId, name: 'ro', template: 'x', llmModel: 'mock-echo' }),
         t.http.put(`/admin/v1/prompts/${prompt.id}`).send({ template: 'changed' }),
-        ...['promote', 'demote', 'set-default', 'archive', 'unarchive', 'duplicate'].map((name) => t.http.post(`/admin/v1/prompts/${live.id}/${name}`)),
+        ...['promote', 'demote', 'set-default', 'archive', 'unarchive', 'duplicate'].map((name) =>
+          t.http.post(`/admin/v1/prompts/${live.id}/${name}`),
+        ),
         t.http.post(`/admin/v1/prompts/${prompt.id}/versions/1/restore`),
       ];
       for (const write of writes) {
@@ -480,7 +564,10 @@ describe('prompts (admin API)', () => {
       const list = await t.http.get(`/admin/v1/prompts?endpointId=${endpointId}`).set(auth(tenant.readOnly));
       expect(list.status).toBe(200);
       expect(list.body.data).toHaveLength(2);
-      expect((await getPrompt(prompt.id, tenant.readOnly)).body.data).toMatchObject({ template: prompt.template, currentVersion: 1 });
+      expect((await getPrompt(prompt.id, tenant.readOnly)).body.data).toMatchObject({
+        template: prompt.template,
+        currentVersion: 1,
+      });
       expect((await getPrompt(live.id)).body.data).toMatchObject({ status: 'Live', isDefault: false });
     });
 
@@ -500,7 +587,9 @@ describe('prompts (admin API)', () => {
         t.http.get(`/admin/v1/prompts/${prompt.id}`),
         t.http.post('/admin/v1/prompts').send({ endpointId, name: 'steal', template: 'x', llmModel: 'mock-echo' }),
         t.http.put(`/admin/v1/prompts/${prompt.id}`).send({ template: 'mine' }),
-        ...['promote', 'demote', 'set-default', 'archive', 'unarchive', 'duplicate'].map((name) => t.http.post(`/admin/v1/prompts/${prompt.id}/${name}`)),
+        ...['promote', 'demote', 'set-default', 'archive', 'unarchive', 'duplicate'].map((name) =>
+          t.http.post(`/admin/v1/prompts/${prompt.id}/${name}`),
+        ),
         t.http.get(`/admin/v1/prompts/${prompt.id}/versions`),
         t.http.get(`/admin/v1/prompts/${prompt.id}/versions/1`),
         t.http.get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1&to=1`),
@@ -511,7 +600,11 @@ describe('prompts (admin API)', () => {
         expect(res.status).toBe(404);
         expect(res.body.succeeded).toBe(false);
       }
-      expect((await getPrompt(prompt.id)).body.data).toMatchObject({ status: 'Draft', template: prompt.template, currentVersion: 1 });
+      expect((await getPrompt(prompt.id)).body.data).toMatchObject({
+        status: 'Draft',
+        template: prompt.template,
+        currentVersion: 1,
+      });
       const list = await t.http.get(`/admin/v1/prompts?endpointId=${endpointId}`).set(auth(tenant.admin));
       expect(list.body.data).toHaveLength(1);
     });

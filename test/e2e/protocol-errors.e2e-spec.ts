@@ -15,7 +15,11 @@ interface RawAnswer {
  * Writes `bytes` on a fresh connection (then each of `later`, `pauseMs` apart) and reads the first answer: complete
  * by its Content-Length, or when the server closes the connection (or after 10 s, with what arrived).
  */
-function sendRaw(port: number, bytes: string, options: { later?: string[]; pauseMs?: number } = {}): Promise<RawAnswer> {
+function sendRaw(
+  port: number,
+  bytes: string,
+  options: { later?: string[]; pauseMs?: number } = {},
+): Promise<RawAnswer> {
   const { later = [], pauseMs = 0 } = options;
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -25,7 +29,9 @@ function sendRaw(port: number, bytes: string, options: { later?: string[]; pause
     const finish = (closed: boolean) => {
       if (done) return;
       // An interim 100 Continue comes before the answer.
-      const text = Buffer.concat(chunks).toString('latin1').replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+      const text = Buffer.concat(chunks)
+        .toString('latin1')
+        .replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) {
         if (!closed) return;
@@ -62,14 +68,20 @@ function sendRaw(port: number, bytes: string, options: { later?: string[]; pause
     socket.on('close', () => finish(true));
     socket.write(bytes, 'latin1');
     timers.push(setTimeout(() => finish(true), 10_000));
-    later.forEach((piece, index) => timers.push(setTimeout(() => socket.writable && socket.write(piece), pauseMs * (index + 1))));
+    later.forEach((piece, index) =>
+      timers.push(setTimeout(() => socket.writable && socket.write(piece), pauseMs * (index + 1))),
+    );
   });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const envelope = { succeeded: false, messages: [expect.any(String)], data: null };
 const flat = (error: string) => expect.objectContaining({ error, message: expect.any(String) });
-const jsonRpc = (prefix: string) => ({ jsonrpc: '2.0', error: { code: -32001, message: expect.stringMatching(new RegExp(`^${prefix}: `)) }, id: null });
+const jsonRpc = (prefix: string) => ({
+  jsonrpc: '2.0',
+  error: { code: -32001, message: expect.stringMatching(new RegExp(`^${prefix}: `)) },
+  id: null,
+});
 
 /** Every answer given outside Nest's pipeline still has a request id, a JSON body, and closes the connection. */
 function expectProtocolAnswer(answer: RawAnswer, status: number, body: unknown): void {
@@ -98,39 +110,80 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
   const request = (method: string, target: string, headers: string[], body = '') =>
     `${method} ${target} HTTP/1.1\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n${body}`;
-  const adminGet = (...headers: string[]) => request('GET', '/admin/v1/endpoints', ['Host: localhost', `x-api-key: ${tenant.admin}`, ...headers]);
+  const adminGet = (...headers: string[]) =>
+    request('GET', '/admin/v1/endpoints', ['Host: localhost', `x-api-key: ${tenant.admin}`, ...headers]);
   const execution = (headers: string[], body = '{"text":"hi"}') =>
-    request('POST', endpoint.path, ['Host: localhost', `x-api-key: ${tenant.endpointKey}`, 'Content-Type: application/json', ...headers], body);
+    request(
+      'POST',
+      endpoint.path,
+      ['Host: localhost', `x-api-key: ${tenant.endpointKey}`, 'Content-Type: application/json', ...headers],
+      body,
+    );
   const mcp = (headers: string[], body = '{}') =>
-    request('POST', '/mcp', ['Host: localhost', `Authorization: Bearer ${tenant.admin}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', ...headers], body);
+    request(
+      'POST',
+      '/mcp',
+      [
+        'Host: localhost',
+        `Authorization: Bearer ${tenant.admin}`,
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        ...headers,
+      ],
+      body,
+    );
 
   describe('paths the router refuses', () => {
     it('answers a malformed percent escape 400 in the admin envelope', async () => {
-      const answer = await sendRaw(port, request('PUT', `/admin/v1/endpoints/${endpoint.id}/input-fields/%`, ['Host: localhost', `x-api-key: ${tenant.admin}`, 'Content-Type: application/json', 'Content-Length: 2'], '{}'));
+      const answer = await sendRaw(
+        port,
+        request(
+          'PUT',
+          `/admin/v1/endpoints/${endpoint.id}/input-fields/%`,
+          ['Host: localhost', `x-api-key: ${tenant.admin}`, 'Content-Type: application/json', 'Content-Length: 2'],
+          '{}',
+        ),
+      );
       expectProtocolAnswer(answer, 400, envelope);
       expect(answer.headers['x-request-id']).toMatch(UUID);
     });
 
     it('answers a malformed percent escape 400 in the execution shape', async () => {
-      const answer = await sendRaw(port, execution(['Content-Length: 2'], '{}').replace(`POST ${endpoint.path} `, `POST ${endpoint.path}%ZZ `));
+      const answer = await sendRaw(
+        port,
+        execution(['Content-Length: 2'], '{}').replace(`POST ${endpoint.path} `, `POST ${endpoint.path}%ZZ `),
+      );
       expect(answer.status).toBe(400);
       expect(answer.json).toEqual(flat('validation_error'));
       expect(answer.headers['x-request-id']).toBeTruthy();
     });
 
     it('keeps an incoming X-Request-Id on a path the router refuses', async () => {
-      const answer = await sendRaw(port, request('GET', '/admin/v1/endpoints/%', ['Host: localhost', `x-api-key: ${tenant.admin}`, 'X-Request-Id: router-refusal-1']));
+      const answer = await sendRaw(
+        port,
+        request('GET', '/admin/v1/endpoints/%', [
+          'Host: localhost',
+          `x-api-key: ${tenant.admin}`,
+          'X-Request-Id: router-refusal-1',
+        ]),
+      );
       expect(answer.status).toBe(400);
       expect(answer.headers['x-request-id']).toBe('router-refusal-1');
     });
 
     it('answers a path parameter of a few hundred characters like any malformed id (400)', async () => {
-      const answer = await sendRaw(port, request('GET', `/admin/v1/keys/${'a'.repeat(500)}`, ['Host: localhost', `x-api-key: ${tenant.admin}`]));
+      const answer = await sendRaw(
+        port,
+        request('GET', `/admin/v1/keys/${'a'.repeat(500)}`, ['Host: localhost', `x-api-key: ${tenant.admin}`]),
+      );
       expectProtocolAnswer(answer, 400, envelope);
     });
 
     it('answers a path parameter of 5,000 characters in the admin envelope', async () => {
-      const answer = await sendRaw(port, request('GET', `/admin/v1/keys/${'a'.repeat(5000)}`, ['Host: localhost', `x-api-key: ${tenant.admin}`]));
+      const answer = await sendRaw(
+        port,
+        request('GET', `/admin/v1/keys/${'a'.repeat(5000)}`, ['Host: localhost', `x-api-key: ${tenant.admin}`]),
+      );
       // Fastify's router refuses a parameter over its maximum length itself (414); Express passes it to the id pipe.
       expectProtocolAnswer(answer, adapter === 'fastify' ? 414 : 400, envelope);
     });
@@ -138,7 +191,11 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
   describe('Host', () => {
     it('refuses an HTTP/1.1 request without Host, in the shape of its surface', async () => {
-      expectProtocolAnswer(await sendRaw(port, request('GET', '/admin/v1/endpoints', [`x-api-key: ${tenant.admin}`])), 400, envelope);
+      expectProtocolAnswer(
+        await sendRaw(port, request('GET', '/admin/v1/endpoints', [`x-api-key: ${tenant.admin}`])),
+        400,
+        envelope,
+      );
       expectProtocolAnswer(await sendRaw(port, request('GET', '/health', [])), 400, flat('validation_error'));
     });
 
@@ -148,12 +205,24 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
     });
 
     it('refuses a repeated Host (400) instead of picking one', async () => {
-      const twice = (target: string, key: string) => request('GET', target, ['Host: localhost', 'Host: evil.example', `x-api-key: ${key}`]);
+      const twice = (target: string, key: string) =>
+        request('GET', target, ['Host: localhost', 'Host: evil.example', `x-api-key: ${key}`]);
       const admin = await sendRaw(port, twice('/admin/v1/endpoints', tenant.admin));
       expectProtocolAnswer(admin, 400, envelope);
       expect((admin.json as { messages: string[] }).messages[0]).toMatch(/Host/);
       expectProtocolAnswer(await sendRaw(port, twice('/health', tenant.admin)), 400, flat('validation_error'));
-      const otherCase = request('POST', endpoint.path, ['host: localhost', 'HOST: localhost', `x-api-key: ${tenant.endpointKey}`, 'Content-Type: application/json', 'Content-Length: 13'], '{"text":"hi"}');
+      const otherCase = request(
+        'POST',
+        endpoint.path,
+        [
+          'host: localhost',
+          'HOST: localhost',
+          `x-api-key: ${tenant.endpointKey}`,
+          'Content-Type: application/json',
+          'Content-Length: 13',
+        ],
+        '{"text":"hi"}',
+      );
       expectProtocolAnswer(await sendRaw(port, otherCase), 400, flat('validation_error'));
     });
   });
@@ -161,8 +230,16 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
   describe('Expect', () => {
     it('answers an Expect other than 100-continue 417 in the shape of each surface', async () => {
       expectProtocolAnswer(await sendRaw(port, adminGet('Expect: nonsense')), 417, envelope);
-      expectProtocolAnswer(await sendRaw(port, execution(['Expect: nonsense', 'Content-Length: 13'])), 417, flat('expectation_failed'));
-      expectProtocolAnswer(await sendRaw(port, mcp(['Expect: nonsense', 'Content-Length: 2'])), 417, jsonRpc('expectation_failed'));
+      expectProtocolAnswer(
+        await sendRaw(port, execution(['Expect: nonsense', 'Content-Length: 13'])),
+        417,
+        flat('expectation_failed'),
+      );
+      expectProtocolAnswer(
+        await sendRaw(port, mcp(['Expect: nonsense', 'Content-Length: 2'])),
+        417,
+        jsonRpc('expectation_failed'),
+      );
     });
 
     it('keeps an incoming X-Request-Id on a 417', async () => {
@@ -185,7 +262,15 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
     ];
 
     it.each(framing)('answers %s 400 in the shape of each surface, and closes', async (_what, headers) => {
-      const admin = await sendRaw(port, request('POST', '/admin/v1/endpoints', ['Host: localhost', `x-api-key: ${tenant.admin}`, 'Content-Type: application/json', ...headers], '{"text":"hi"}'));
+      const admin = await sendRaw(
+        port,
+        request(
+          'POST',
+          '/admin/v1/endpoints',
+          ['Host: localhost', `x-api-key: ${tenant.admin}`, 'Content-Type: application/json', ...headers],
+          '{"text":"hi"}',
+        ),
+      );
       expectProtocolAnswer(admin, 400, envelope);
       expect(admin.headers.connection).toBe('close');
       expectProtocolAnswer(await sendRaw(port, execution(headers)), 400, flat('validation_error'));
@@ -193,14 +278,25 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
     });
 
     it('answers an absolute-form target in the shape of its path', async () => {
-      const answer = await sendRaw(port, request('POST', 'http://localhost/admin/v1/endpoints', ['Host: localhost', 'Content-Length: abc']));
+      const answer = await sendRaw(
+        port,
+        request('POST', 'http://localhost/admin/v1/endpoints', ['Host: localhost', 'Content-Length: abc']),
+      );
       expectProtocolAnswer(answer, 400, envelope);
     });
 
     it('answers a request line over 16 KB 414 and a head over 16 KB 431, in the shape of the surface', async () => {
-      expectProtocolAnswer(await sendRaw(port, adminGet().replace('/admin/v1/endpoints', `/admin/v1/endpoints?q=${'q'.repeat(100_000)}`)), 414, envelope);
+      expectProtocolAnswer(
+        await sendRaw(port, adminGet().replace('/admin/v1/endpoints', `/admin/v1/endpoints?q=${'q'.repeat(100_000)}`)),
+        414,
+        envelope,
+      );
       expectProtocolAnswer(await sendRaw(port, adminGet(`X-Filler: ${'x'.repeat(20_000)}`)), 431, envelope);
-      expectProtocolAnswer(await sendRaw(port, execution([`X-Filler: ${'x'.repeat(20_000)}`, 'Content-Length: 13'])), 431, flat('header_fields_too_large'));
+      expectProtocolAnswer(
+        await sendRaw(port, execution([`X-Filler: ${'x'.repeat(20_000)}`, 'Content-Length: 13'])),
+        431,
+        flat('header_fields_too_large'),
+      );
     });
 
     it('keeps serving after each refusal', async () => {
@@ -223,7 +319,13 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
     afterAll(() => slow.close());
 
     it('answers a body slower than REQUEST_TIMEOUT_MS 408 in the admin envelope, with the request id it was given', async () => {
-      const head = request('POST', '/admin/v1/endpoints', ['Host: localhost', `x-api-key: ${slowTenant.admin}`, 'Content-Type: application/json', 'Content-Length: 40', 'X-Request-Id: slow-body-1']);
+      const head = request('POST', '/admin/v1/endpoints', [
+        'Host: localhost',
+        `x-api-key: ${slowTenant.admin}`,
+        'Content-Type: application/json',
+        'Content-Length: 40',
+        'X-Request-Id: slow-body-1',
+      ]);
       const answer = await sendRaw(slowPort, head, { later: ['{', '"', 'n'], pauseMs: 400 });
       expectProtocolAnswer(answer, 408, envelope);
       expect(answer.headers['x-request-id']).toBe('slow-body-1');
@@ -231,7 +333,10 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
     });
 
     it('answers headers slower than REQUEST_TIMEOUT_MS 408 in the flat shape', async () => {
-      const answer = await sendRaw(slowPort, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', { later: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'], pauseMs: 400 });
+      const answer = await sendRaw(slowPort, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', {
+        later: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
+        pauseMs: 400,
+      });
       expectProtocolAnswer(answer, 408, flat('request_timeout'));
       expect(answer.headers['x-request-id']).toMatch(UUID);
     });

@@ -1,4 +1,4 @@
-import { type AppLogger } from '../../src/common/logging/app-logger';
+import { AppLogger } from '../../src/common/logging/app-logger';
 import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../src/common/redis/redis-client';
 import { RedisConnection } from '../../src/common/redis/redis-connection';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
@@ -10,7 +10,10 @@ const withRedis = redisUrl ? describe : describe.skip;
 
 /** This instance's connections in CLIENT LIST (name, last command), by the connection name the service sets. */
 async function connectionsOf(observer: RedisClient, name: string): Promise<{ name: string; cmd: string }[]> {
-  const list = String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'normal'])) + String(await observer.sendCommand(['CLIENT', 'LIST', 'TYPE', 'pubsub']));
+  // CLIENT LIST answers one bulk string, a line per connection.
+  const list =
+    (await observer.sendCommand<string>(['CLIENT', 'LIST', 'TYPE', 'normal'])) +
+    (await observer.sendCommand<string>(['CLIENT', 'LIST', 'TYPE', 'pubsub']));
   return list
     .split('\n')
     .map((line) => Object.fromEntries(line.split(' ').map((field) => field.split('=') as [string, string])))
@@ -20,17 +23,19 @@ async function connectionsOf(observer: RedisClient, name: string): Promise<{ nam
 
 withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)', () => {
   let t: TestApp;
+  /** The last test closes the app itself. */
+  let isClosed = false;
   let observer: RedisClient;
   let name: string;
 
   beforeAll(async () => {
-    observer = createRedisClient(redisUrl!, 'promptgate-connections-observer', { write: () => undefined } as unknown as AppLogger);
+    observer = createRedisClient(redisUrl!, 'promptgate-connections-observer', new AppLogger({ logLevel: 'silent' }));
     await whenReady(observer);
     t = await createTestApp({ redisUrl });
     name = t.app.get(RedisConnection).name;
   });
   afterAll(async () => {
-    await t?.close();
+    if (!isClosed) await t?.close();
     await closeRedisClient(observer);
   });
 
@@ -41,7 +46,10 @@ withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)',
     // An execution reads the cache and counts rate limits; a key change publishes on the bus.
     await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({}).expect(200);
     await t.http.get('/health/ready').expect(200);
-    expect((await connectionsOf(observer, name)).map((connection) => connection.name).sort()).toEqual([name, `${name}-subscriber`]);
+    expect((await connectionsOf(observer, name)).map((connection) => connection.name).sort()).toEqual([
+      name,
+      `${name}-subscriber`,
+    ]);
   });
 
   it('answers /health/ready by pinging the client that serves requests', async () => {
@@ -52,6 +60,6 @@ withRedis('Redis connections of one instance (skipped unless REDIS_URL is set)',
   it('closes both at shutdown', async () => {
     await t.close();
     await expect(connectionsOf(observer, name)).resolves.toEqual([]);
-    t = undefined as unknown as TestApp;
+    isClosed = true;
   });
 });

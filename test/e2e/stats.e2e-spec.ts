@@ -46,10 +46,40 @@ describe('GET /admin/v1/stats', () => {
       ),
     );
     // 11:00-11:59: two failures.
-    logs.record(logEntry(tenant.id, first, { createdAt: at(11, 5), latencyMs: 1000, status: 'error', httpStatus: 504, errorCode: 'timeout', inputTokens: null, outputTokens: null, costUsd: null }));
-    logs.record(logEntry(tenant.id, first, { createdAt: at(11, 30), latencyMs: 2000, status: 'error', httpStatus: 502, errorCode: 'upstream_error', inputTokens: 500, outputTokens: 0, costUsd: 0.00125 }));
+    logs.record(
+      logEntry(tenant.id, first, {
+        createdAt: at(11, 5),
+        latencyMs: 1000,
+        status: 'error',
+        httpStatus: 504,
+        errorCode: 'timeout',
+        inputTokens: null,
+        outputTokens: null,
+        costUsd: null,
+      }),
+    );
+    logs.record(
+      logEntry(tenant.id, first, {
+        createdAt: at(11, 30),
+        latencyMs: 2000,
+        status: 'error',
+        httpStatus: 502,
+        errorCode: 'upstream_error',
+        inputTokens: 500,
+        outputTokens: 0,
+        costUsd: 0.00125,
+      }),
+    );
     // Second endpoint, next day.
-    logs.record(logEntry(tenant.id, second, { createdAt: at(29), latencyMs: 50, inputTokens: 10, outputTokens: 20, costUsd: 0.5 }));
+    logs.record(
+      logEntry(tenant.id, second, {
+        createdAt: at(29),
+        latencyMs: 50,
+        inputTokens: 10,
+        outputTokens: 20,
+        costUsd: 0.5,
+      }),
+    );
     // Another tenant, same first hour.
     const otherEndpoint = await createEndpoint(t, other, 'stats-other');
     logs.record(logEntry(other.id, otherEndpoint, { createdAt: at(10), latencyMs: 9999, costUsd: 9 }));
@@ -107,9 +137,24 @@ describe('GET /admin/v1/stats', () => {
   it('splits by UTC hour, with empty hours present', async () => {
     const data = await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(24))}&interval=hour`);
     expect(data.series).toHaveLength(24);
-    expect(data.series.map((bucket: { start: string }) => bucket.start)).toEqual(Array.from({ length: 24 }, (_, h) => iso(at(h))));
-    expect(data.series[10]).toMatchObject({ calls: 4, errors: 0, errorsByCode: {}, cacheHits: 1, latencyMs: { p50: 250, p95: 385 }, inputTokens: 3000, costUsd: 0.0135 });
-    expect(data.series[11]).toMatchObject({ calls: 2, errors: 2, errorsByCode: { timeout: 1, upstream_error: 1 }, latencyMs: { p50: 1500, p95: 1950 } });
+    expect(data.series.map((bucket: { start: string }) => bucket.start)).toEqual(
+      Array.from({ length: 24 }, (_, h) => iso(at(h))),
+    );
+    expect(data.series[10]).toMatchObject({
+      calls: 4,
+      errors: 0,
+      errorsByCode: {},
+      cacheHits: 1,
+      latencyMs: { p50: 250, p95: 385 },
+      inputTokens: 3000,
+      costUsd: 0.0135,
+    });
+    expect(data.series[11]).toMatchObject({
+      calls: 2,
+      errors: 2,
+      errorsByCode: { timeout: 1, upstream_error: 1 },
+      latencyMs: { p50: 1500, p95: 1950 },
+    });
     expect(data.series.filter((bucket: { calls: number }) => bucket.calls === 0)).toHaveLength(22);
     expect(data.totals).toMatchObject({ calls: 6, errors: 2 });
   });
@@ -128,7 +173,14 @@ describe('GET /admin/v1/stats', () => {
     const theirs = await stats(`?from=${iso(day)}&to=${iso(at(48))}`, other.admin);
     expect(theirs.totals).toMatchObject({ calls: 1, costUsd: 9, latencyMs: { p50: 9999, p95: 9999 } });
     const foreignEndpoint = await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(48))}`, other.admin);
-    expect(foreignEndpoint.totals).toMatchObject({ calls: 0, errors: 0, cacheHits: 0, costUsd: 0, errorRate: null, cacheHitRate: null });
+    expect(foreignEndpoint.totals).toMatchObject({
+      calls: 0,
+      errors: 0,
+      cacheHits: 0,
+      costUsd: 0,
+      errorRate: null,
+      cacheHitRate: null,
+    });
   });
 
   it('defaults to the last 7 days by day, or the last 24 hours by hour', async () => {
@@ -143,7 +195,9 @@ describe('GET /admin/v1/stats', () => {
   });
 
   it('answers ReadOnly keys and refuses endpoint keys', async () => {
-    expect((await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(48))}`, tenant.readOnly)).totals.calls).toBe(6);
+    expect((await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(48))}`, tenant.readOnly)).totals.calls).toBe(
+      6,
+    );
     const res = await get('', tenant.endpointKey);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ succeeded: false, data: null });

@@ -34,14 +34,24 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   beforeEach(() => fake.reset());
 
   const testRun = (endpointId: string, body: unknown, key = tenant.admin) =>
-    t.http.post(`/admin/v1/endpoints/${endpointId}/test`).set(auth(key)).send(body as object);
+    t.http
+      .post(`/admin/v1/endpoints/${endpointId}/test`)
+      .set(auth(key))
+      .send(body as object);
   const logOf = (id: string) => t.http.get(`/admin/v1/logs/${id}`).set(auth(tenant.admin));
   const costOf = (inputTokens: number, outputTokens: number) =>
-    Math.round(((inputTokens * price.inputPerMillionTokens + outputTokens * price.outputPerMillionTokens) / 1_000_000) * 1e9) / 1e9;
+    Math.round(
+      ((inputTokens * price.inputPerMillionTokens + outputTokens * price.outputPerMillionTokens) / 1_000_000) * 1e9,
+    ) / 1e9;
 
   it('a text endpoint: the output with the rendered prompt, the prompt version and model, tokens and cost from the provider, latency and the log row', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Summarize: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Summarize: {{ inputs.text }}',
+      llmModel: 'gpt-4o-mini',
+    });
     fake.reply({ text: 'A greeting.', inputTokens: 1200, outputTokens: 345 });
 
     const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'hello there' } });
@@ -61,7 +71,17 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
         logId: expect.stringMatching(UUID),
       },
     });
-    expect(Object.keys(res.body.data)).toEqual(['output', 'renderedPrompt', 'promptId', 'promptVersion', 'llmModel', 'usage', 'costUsd', 'latencyMs', 'logId']);
+    expect(Object.keys(res.body.data)).toEqual([
+      'output',
+      'renderedPrompt',
+      'promptId',
+      'promptVersion',
+      'llmModel',
+      'usage',
+      'costUsd',
+      'latencyMs',
+      'logId',
+    ]);
     expect(res.body.data.costUsd).toBeGreaterThan(0);
     expect(Number.isInteger(res.body.data.latencyMs)).toBe(true);
     expect(res.body.data.latencyMs).toBeGreaterThanOrEqual(0);
@@ -94,9 +114,15 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   it('a structured-output endpoint: the output is the object of its output fields', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
       inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-      outputs: [{ name: 'summary', dataType: 'string' }, { name: 'score', dataType: 'integer' }],
+      outputs: [
+        { name: 'summary', dataType: 'string' },
+        { name: 'score', dataType: 'integer' },
+      ],
     });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Rate: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Rate: {{ inputs.text }}',
+      llmModel: 'gpt-4o-mini',
+    });
     fake.reply({ text: '{"summary":"Kind words.","score":8,"extra":"dropped"}', inputTokens: 40, outputTokens: 12 });
 
     const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'thank you' } });
@@ -113,13 +139,24 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       logId: expect.stringMatching(UUID),
     });
     expect(fake.last().body.text.format).toMatchObject({ type: 'json_schema', strict: true });
-    expect((await logOf(res.body.data.logId)).body.data).toMatchObject({ parsedOutput: { summary: 'Kind words.', score: 8 }, source: 'TestPage' });
+    expect((await logOf(res.body.data.logId)).body.data).toMatchObject({
+      parsedOutput: { summary: 'Kind words.', score: 8 },
+      source: 'TestPage',
+    });
   });
 
   it('a Draft prompt runs at its latest version, for ReadWrite and ReadOnly admin keys', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'Live: {{ inputs.text }}' });
-    const draft = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Draft v1: {{ inputs.text }}' }, 'Draft');
+    const draft = await createPrompt(
+      t,
+      tenant.admin,
+      endpoint.id,
+      { template: 'Draft v1: {{ inputs.text }}' },
+      'Draft',
+    );
     const updated = await t.http
       .put(`/admin/v1/prompts/${draft.id}`)
       .set(auth(tenant.admin))
@@ -142,7 +179,12 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
         logId: expect.stringMatching(UUID),
       });
       const log = await logOf(res.body.data.logId);
-      expect(log.body.data).toMatchObject({ source: 'TestPage', promptId: draft.id, promptVersion: 2, keyEnvironment: null });
+      expect(log.body.data).toMatchObject({
+        source: 'TestPage',
+        promptId: draft.id,
+        promptVersion: 2,
+        keyEnvironment: null,
+      });
     }
   });
 
@@ -151,13 +193,26 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
       outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
     });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' }, 'Draft');
-    fake.reply({ images: [{ b64: FAKE_PNG, revisedPrompt: 'A drawing of a cat, softly lit' }], inputTokens: 15, outputTokens: 4160 });
+    const prompt = await createPrompt(
+      t,
+      tenant.admin,
+      endpoint.id,
+      { template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' },
+      'Draft',
+    );
+    fake.reply({
+      images: [{ b64: FAKE_PNG, revisedPrompt: 'A drawing of a cat, softly lit' }],
+      inputTokens: 15,
+      outputTokens: 4160,
+    });
 
     const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { subject: 'a cat' } });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
-      output: { generatedImages: [{ base64Data: FAKE_PNG, revisedPrompt: 'A drawing of a cat, softly lit' }], usage: { inputTokens: 15, outputTokens: 4160 } },
+      output: {
+        generatedImages: [{ base64Data: FAKE_PNG, revisedPrompt: 'A drawing of a cat, softly lit' }],
+        usage: { inputTokens: 15, outputTokens: 4160 },
+      },
       renderedPrompt: 'A drawing of a cat',
       promptId: prompt.id,
       promptVersion: 1,
@@ -170,8 +225,14 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('never answers from the response cache nor stores in it: each run calls the model and is logged with cached false', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { cacheEnabled: true, inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Cache: {{ inputs.text }}', llmModel: 'gpt-4o-mini' });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      cacheEnabled: true,
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Cache: {{ inputs.text }}',
+      llmModel: 'gpt-4o-mini',
+    });
     const execute = () => t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: 'same' });
 
     // A test run first: nothing is stored, so the execution API then misses.
@@ -190,13 +251,21 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     fake.reply({ text: 'fresh', inputTokens: 5, outputTokens: 2 });
     const second = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'same' } });
     expect(second.status).toBe(200);
-    expect(second.body.data).toMatchObject({ output: 'fresh', renderedPrompt: 'Cache: same', usage: { inputTokens: 5, outputTokens: 2 }, costUsd: costOf(5, 2) });
+    expect(second.body.data).toMatchObject({
+      output: 'fresh',
+      renderedPrompt: 'Cache: same',
+      usage: { inputTokens: 5, outputTokens: 2 },
+      costUsd: costOf(5, 2),
+    });
     expect(fake.requests).toHaveLength(3);
-    for (const run of [first, second]) expect((await logOf(run.body.data.logId)).body.data).toMatchObject({ cached: false, source: 'TestPage' });
+    for (const run of [first, second])
+      expect((await logOf(run.body.data.logId)).body.data).toMatchObject({ cached: false, source: 'TestPage' });
   });
 
   it('the log id of every run of a burst finds its row right after the answer', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'n', dataType: 'integer', isRequired: true }] });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'n', dataType: 'integer', isRequired: true }],
+    });
     const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Run {{ inputs.n }}' }, 'Draft');
     // Each run's row is read as soon as its answer arrives, while the other runs are still being answered and logged.
     const runs = await Promise.all(
@@ -214,7 +283,9 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('a failure answers as before: the execution error in the envelope with its status, logged without a log id', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
     const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Say {{ inputs.text }}' }, 'Draft');
 
     const invalid = await testRun(endpoint.id, { promptId: prompt.id, inputs: {} });
@@ -222,7 +293,10 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(invalid.body).toEqual({ succeeded: false, messages: ["Field 'text' is required"], data: null });
     expect(invalid.headers['x-request-id']).toMatch(UUID);
 
-    const unknownPrompt = await testRun(endpoint.id, { promptId: '00000000-0000-4000-8000-000000000000', inputs: { text: 'x' } });
+    const unknownPrompt = await testRun(endpoint.id, {
+      promptId: '00000000-0000-4000-8000-000000000000',
+      inputs: { text: 'x' },
+    });
     expect(unknownPrompt.status).toBe(404);
     expect(unknownPrompt.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
 

@@ -10,18 +10,20 @@ const DATABASE = 'promptgate_fault_pg_restart';
 async function logLinesDuring<T>(work: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
   const lines: Record<string, unknown>[] = [];
   const original = process.stdout.write.bind(process.stdout);
-  const spy = jest.spyOn(process.stdout, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    for (const line of String(chunk).split('\n')) {
-      if (!line.startsWith('{')) continue;
-      try {
-        lines.push(JSON.parse(line));
-        continue;
-      } catch {
-        // not one of the service's lines
+  const spy = jest
+    .spyOn(process.stdout, 'write')
+    .mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      for (const line of String(chunk).split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          lines.push(JSON.parse(line));
+          continue;
+        } catch {
+          // not one of the service's lines
+        }
       }
-    }
-    return original(chunk, ...(rest as []));
-  }));
+      return original(chunk, ...(rest as []));
+    });
   try {
     return { result: await work(), lines };
   } finally {
@@ -61,15 +63,20 @@ describe('PostgreSQL restarted mid-traffic', () => {
   });
 
   it('keeps executing from memory, answers 503 where the database is needed, and writes every buffered log once it is back', async () => {
-    const warm = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const warm = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
     await createPrompt(t, tenant.admin, warm.id, { template: 'Echo: {{ text }}' });
     // Never called before the outage: its definition is not in memory, so calling it needs the database.
     const cold = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
     await createPrompt(t, tenant.admin, cold.id, { template: 'Cold' });
-    const key = await t.http
-      .post('/admin/v1/keys')
-      .set(auth(tenant.admin))
-      .send({ name: 'traffic', type: 'endpoint', rateLimitPerMinute: 100_000, rateLimitPerHour: 100_000, rateLimitPerDay: 100_000 });
+    const key = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({
+      name: 'traffic',
+      type: 'endpoint',
+      rateLimitPerMinute: 100_000,
+      rateLimitPerHour: 100_000,
+      rateLimitPerDay: 100_000,
+    });
     const execute = (path: string) => t.http.post(path).set(auth(key.body.data.key)).send({ text: 'hi' });
     expect((await execute(warm.path)).status).toBe(200);
     expect((await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin))).status).toBe(200);
@@ -103,20 +110,34 @@ describe('PostgreSQL restarted mid-traffic', () => {
         .set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${tenant.admin}` })
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_endpoints', arguments: {} } });
       const ready = await t.http.get('/health/ready');
-      await eventually(async () => answered.length >= answeredBefore + 20, 'executions answered while PostgreSQL is down');
+      await eventually(
+        async () => answered.length >= answeredBefore + 20,
+        'executions answered while PostgreSQL is down',
+      );
       return { admins, coldKey, coldExecution, mcp, ready, answeredWhileDown: answered.length - answeredBefore };
     });
 
     for (const response of [...down.admins, down.coldKey]) {
       expect(response.status).toBe(503);
       expect(response.headers['retry-after']).toBe('5');
-      expect(response.body).toEqual({ succeeded: false, messages: ['The database is unavailable; retry shortly'], data: null });
+      expect(response.body).toEqual({
+        succeeded: false,
+        messages: ['The database is unavailable; retry shortly'],
+        data: null,
+      });
     }
     expect(down.coldExecution.status).toBe(503);
     expect(down.coldExecution.headers['retry-after']).toBe('5');
-    expect(down.coldExecution.body).toEqual({ error: 'service_unavailable', message: 'The database is unavailable; retry shortly', retry_after: 5 });
+    expect(down.coldExecution.body).toEqual({
+      error: 'service_unavailable',
+      message: 'The database is unavailable; retry shortly',
+      retry_after: 5,
+    });
     expect(down.mcp.status).toBe(200);
-    expect(down.mcp.body.result).toEqual({ isError: true, content: [{ type: 'text', text: 'service_unavailable: The database is unavailable; retry shortly' }] });
+    expect(down.mcp.body.result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'service_unavailable: The database is unavailable; retry shortly' }],
+    });
     expect(down.ready.status).toBe(503);
     expect(down.answeredWhileDown).toBeGreaterThanOrEqual(20);
     // One warning, without a stack, and nothing logged as an error.
@@ -128,7 +149,10 @@ describe('PostgreSQL restarted mid-traffic', () => {
 
     // Back on the same port: the same service answers admin calls again, by itself.
     await postgres.start();
-    await eventually(async () => (await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin))).status === 200, 'admin calls answered again');
+    await eventually(
+      async () => (await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin))).status === 200,
+      'admin calls answered again',
+    );
     expect((await execute(cold.path)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     trafficRuns = false;
@@ -138,7 +162,11 @@ describe('PostgreSQL restarted mid-traffic', () => {
     // Every answered execution's log row is written without anyone asking: the writer retries on its own.
     const loggedIds = async () =>
       (
-        await postgres.query<{ request_id: string }>(DATABASE, 'SELECT request_id FROM execution_logs WHERE endpoint_id = $1', [warm.id])
+        await postgres.query<{ request_id: string }>(
+          DATABASE,
+          'SELECT request_id FROM execution_logs WHERE endpoint_id = $1',
+          [warm.id],
+        )
       ).map((row) => row.request_id);
     await eventually(async () => (await loggedIds()).length >= answered.length + 1, 'every buffered log written');
     const logged = new Set(await loggedIds());

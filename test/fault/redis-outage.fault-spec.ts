@@ -46,16 +46,26 @@ describe('Redis stopped mid-traffic', () => {
     const created = await a.http
       .post('/admin/v1/keys')
       .set(auth(tenant.admin))
-      .send({ name: `limit ${limit}`, type: 'endpoint', rateLimitPerMinute: limit, rateLimitPerHour: 100_000, rateLimitPerDay: 100_000 });
+      .send({
+        name: `limit ${limit}`,
+        type: 'endpoint',
+        rateLimitPerMinute: limit,
+        rateLimitPerHour: 100_000,
+        rateLimitPerDay: 100_000,
+      });
     expect(created.status).toBe(201);
     return created.body.data;
   }
 
   /** The statuses of `LIMIT + 1` executions with one fresh key of limit LIMIT, sent alternately to the instances in `order`. */
-  async function statusesWithFreshKey(path: string, order: TestApp[]): Promise<{ key: { id: string; key: string }; statuses: number[] }> {
+  async function statusesWithFreshKey(
+    path: string,
+    order: TestApp[],
+  ): Promise<{ key: { id: string; key: string }; statuses: number[] }> {
     const key = await newKey(LIMIT);
     const statuses: number[] = [];
-    for (const instance of order) statuses.push((await instance.http.post(path).set(auth(key.key)).send({ text: 'limits' })).status);
+    for (const instance of order)
+      statuses.push((await instance.http.post(path).set(auth(key.key)).send({ text: 'limits' })).status);
     return { key, statuses };
   }
 
@@ -85,7 +95,8 @@ describe('Redis stopped mid-traffic', () => {
     expect(shared.statuses).toEqual([200, 200, 200, 200, 429]);
     expect((await countersInRedis(shared.key.id)).sort()).toEqual([LIMIT, LIMIT, LIMIT]);
     const traffic = await newKey(100_000);
-    const cached = (instance: TestApp, text = 'cached') => instance.http.post(endpoint.path).set(auth(traffic.key)).send({ text });
+    const cached = (instance: TestApp, text = 'cached') =>
+      instance.http.post(endpoint.path).set(auth(traffic.key)).send({ text });
     expect((await cached(a)).headers['x-cache']).toBe('MISS');
     expect((await cached(b)).headers['x-cache']).toBe('HIT');
 
@@ -95,7 +106,14 @@ describe('Redis stopped mid-traffic', () => {
     const running = Promise.all(
       [a, b].map(async (instance) => {
         while (trafficRuns) {
-          statuses.push((await instance.http.post(endpoint.path).set(auth(traffic.key)).send({ text: `t${statuses.length}` })).status);
+          statuses.push(
+            (
+              await instance.http
+                .post(endpoint.path)
+                .set(auth(traffic.key))
+                .send({ text: `t${statuses.length}` })
+            ).status,
+          );
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       }),
@@ -116,15 +134,24 @@ describe('Redis stopped mid-traffic', () => {
 
     // Back on the same port, empty: both instances use it again without a restart.
     await redis.start();
-    await eventually(async () => (await a.http.get('/health/ready')).status === 200 && (await b.http.get('/health/ready')).status === 200, 'ready again');
+    await eventually(
+      async () =>
+        (await a.http.get('/health/ready')).status === 200 && (await b.http.get('/health/ready')).status === 200,
+      'ready again',
+    );
     await eventually(async () => {
       const again = await statusesWithFreshKey(endpoint.path, alternate);
-      return again.statuses.join() === '200,200,200,200,429' && (await countersInRedis(again.key.id)).sort().join() === [LIMIT, LIMIT, LIMIT].join();
+      return (
+        again.statuses.join() === '200,200,200,200,429' &&
+        (await countersInRedis(again.key.id)).sort().join() === [LIMIT, LIMIT, LIMIT].join()
+      );
     }, 'one shared limit across both instances, counted in Redis');
     let attempt = 0;
     await eventually(async () => {
       const text = `cached again ${++attempt}`;
-      return (await cached(a, text)).headers['x-cache'] === 'MISS' && (await cached(b, text)).headers['x-cache'] === 'HIT';
+      return (
+        (await cached(a, text)).headers['x-cache'] === 'MISS' && (await cached(b, text)).headers['x-cache'] === 'HIT'
+      );
     }, 'a cache shared again');
 
     trafficRuns = false;

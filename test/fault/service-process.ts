@@ -19,9 +19,16 @@ export interface ServiceProcess {
 }
 
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npx nest build" (npm run test:fault does it first)`);
+  if (!fs.existsSync(MAIN))
+    throw new Error(`${MAIN} is missing: run "npx nest build" (npm run test:fault does it first)`);
   const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...env,
+  };
   for (const name of ['DATABASE_URL', 'REDIS_URL']) if (!(name in env)) delete childEnv[name];
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv });
   const output: string[] = [];
@@ -46,30 +53,57 @@ export async function startService(env: Record<string, string>): Promise<Service
   for (;;) {
     if (hasExited) throw new Error(`The service exited at start:\n${output.join('\n')}`);
     if (Date.now() > deadline) throw new Error(`The service did not become healthy:\n${output.join('\n')}`);
-    const status = await fetch(`${service.base}/health`).then((r) => r.status, () => 0);
+    const status = await fetch(`${service.base}/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return service;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /** One JSON call through the admin API; throws unless it answers `expected`. */
-export async function admin(base: string, key: string, method: string, url: string, body?: unknown, expected = [200, 201]): Promise<any> {
+export async function admin(
+  base: string,
+  key: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  expected = [200, 201],
+): Promise<any> {
   const response = await fetch(`${base}${url}`, {
     method,
     headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = await response.json().catch(() => null);
-  if (!expected.includes(response.status)) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+  if (!expected.includes(response.status))
+    throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
   return json?.data;
 }
 
 /** An endpoint on the fake provider's OpenAI-compatible model, its default prompt Live, and an endpoint key without practical limits. */
-export async function seedExecution(base: string, adminKey: string, model: string): Promise<{ path: string; endpointId: string; key: string }> {
+export async function seedExecution(
+  base: string,
+  adminKey: string,
+  model: string,
+): Promise<{ path: string; endpointId: string; key: string }> {
   const endpointPath = `/api/v1/fault-${Date.now().toString(36)}`;
-  const endpoint = await admin(base, adminKey, 'POST', '/admin/v1/endpoints', { name: 'Fault test', path: endpointPath });
-  await admin(base, adminKey, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, { name: 'text', dataType: 'string', isRequired: true });
-  const prompt = await admin(base, adminKey, 'POST', '/admin/v1/prompts', { name: 'Echo', endpointId: endpoint.id, llmModel: model, template: 'Say {{ text }}' });
+  const endpoint = await admin(base, adminKey, 'POST', '/admin/v1/endpoints', {
+    name: 'Fault test',
+    path: endpointPath,
+  });
+  await admin(base, adminKey, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, {
+    name: 'text',
+    dataType: 'string',
+    isRequired: true,
+  });
+  const prompt = await admin(base, adminKey, 'POST', '/admin/v1/prompts', {
+    name: 'Echo',
+    endpointId: endpoint.id,
+    llmModel: model,
+    template: 'Say {{ text }}',
+  });
   await admin(base, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
   await admin(base, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
   const created = await admin(base, adminKey, 'POST', '/admin/v1/keys', {
@@ -113,7 +147,11 @@ export async function executeUnderLoad(
           port: url.port,
           method: 'POST',
           path: options.path,
-          headers: { 'x-api-key': options.key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'x-api-key': options.key,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
         },
         (response) => {
           response.resume();

@@ -28,7 +28,12 @@ describe('SIGTERM under load', () => {
     fake = await FakeLlmServer.start();
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-fault-shutdown-'));
     modelsFile = path.join(workDir, 'models.json');
-    fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] }));
+    fs.writeFileSync(
+      modelsFile,
+      JSON.stringify({
+        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
+      }),
+    );
   });
 
   afterEach(async () => {
@@ -46,18 +51,29 @@ describe('SIGTERM under load', () => {
   async function loadAndStop(env: Record<string, string>): Promise<{ answered: string[]; endpointId: string }> {
     fake.reset();
     fake.reply(...Array.from({ length: 50_000 }, () => ({ text: 'hello back', delayMs: PROVIDER_LATENCY_MS })));
-    service = await startService({ INITIAL_ADMIN_KEY: ADMIN_KEY, INITIAL_TENANT: 'shutdown', MODELS_FILE: modelsFile, ...env });
+    service = await startService({
+      INITIAL_ADMIN_KEY: ADMIN_KEY,
+      INITIAL_TENANT: 'shutdown',
+      MODELS_FILE: modelsFile,
+      ...env,
+    });
     const seeded = await seedExecution(service.base, ADMIN_KEY, 'llama-test').catch((error) => {
       throw new Error(`${error.message}\n${service!.output.join('\n')}`);
     });
-    const running = executeUnderLoad({ base: service.base, path: seeded.path, key: seeded.key, connections: CONNECTIONS, maxMs: 20_000 }, () => false);
+    const running = executeUnderLoad(
+      { base: service.base, path: seeded.path, key: seeded.key, connections: CONNECTIONS, maxMs: 20_000 },
+      () => false,
+    );
     await new Promise((resolve) => setTimeout(resolve, LOAD_BEFORE_SIGNAL_MS));
     service.child.kill('SIGTERM');
     const result = await running;
     const code = await service.exited;
     expect(code).toBe(0);
     // Every request either got its answer or was refused at the door: nothing answered with an error.
-    expect({ otherStatuses: result.otherStatuses, errors: service.output.filter((line) => /"level":"error"/.test(line)).slice(0, 3) }).toEqual({
+    expect({
+      otherStatuses: result.otherStatuses,
+      errors: service.output.filter((line) => /"level":"error"/.test(line)).slice(0, 3),
+    }).toEqual({
       otherStatuses: {},
       errors: [],
     });
@@ -78,9 +94,11 @@ describe('SIGTERM under load', () => {
     postgres = await startOwnPostgres();
     await postgres.createDatabase('promptgate_fault_shutdown');
     const { answered, endpointId } = await loadAndStop({ DATABASE_URL: postgres.url('promptgate_fault_shutdown') });
-    const rows = await postgres.query<{ request_id: string }>('promptgate_fault_shutdown', 'SELECT request_id FROM execution_logs WHERE endpoint_id = $1', [
-      endpointId,
-    ]);
+    const rows = await postgres.query<{ request_id: string }>(
+      'promptgate_fault_shutdown',
+      'SELECT request_id FROM execution_logs WHERE endpoint_id = $1',
+      [endpointId],
+    );
     expectEveryAnswerLogged(
       answered,
       rows.map((row) => row.request_id),
@@ -92,7 +110,10 @@ describe('SIGTERM under load', () => {
     const { answered, endpointId } = await loadAndStop({ DATA_DIR: dataDir });
     const embedded = EmbeddedDatabase.open(dataDir);
     try {
-      const result = await embedded.pglite.query<{ request_id: string }>('SELECT request_id FROM execution_logs WHERE endpoint_id = $1', [endpointId]);
+      const result = await embedded.pglite.query<{ request_id: string }>(
+        'SELECT request_id FROM execution_logs WHERE endpoint_id = $1',
+        [endpointId],
+      );
       expectEveryAnswerLogged(
         answered,
         result.rows.map((row) => row.request_id),

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import type { FuzzWorld } from './fuzz-world';
-import { applyMutation, bodyMutation, hostileIdSegment, hostileQueryValue, hostileValue, hostileVersionSegment, malformedJson } from './hostile';
+import {
+  applyMutation,
+  bodyMutation,
+  hostileIdSegment,
+  hostileQueryValue,
+  hostileValue,
+  hostileVersionSegment,
+  malformedJson,
+} from './hostile';
 import { RawJson, Ref, Repeat, toJsonText, toText } from './json-text';
 import type { OpenApiDocument, Operation } from './openapi-document';
 import type { SentRequest } from './raw-http';
@@ -55,7 +63,12 @@ export const ADMIN_HINTS: Hints = {
   promptId: fc.constantFrom(new Ref('prompt'), new Ref('draftPrompt')),
   endpointIds: fc.option(fc.array(fc.constant(new Ref('endpoint')), { maxLength: 1 }), { nil: null }),
   llmModel: fc.constantFrom('mock-echo', 'mock-echo', 'gpt-4o-mini', 'gpt-image-1'),
-  template: fc.constantFrom('Hello {{ inputs.text }}', 'plain text', '{% if inputs.text %}{{ inputs.text | upcase }}{% endif %}', '{{ inputs | json }}'),
+  template: fc.constantFrom(
+    'Hello {{ inputs.text }}',
+    'plain text',
+    '{% if inputs.text %}{{ inputs.text | upcase }}{% endif %}',
+    '{{ inputs | json }}',
+  ),
   customParameters: fc.constantFrom({}, { seed: 7 }, { top_p: 0.5 }),
   exampleValue: fc.constantFrom(null, 'an example', '{"size":"1024x1024"}'),
   defaultValue: fc.constantFrom('text', 3, 1.5, true, {}, [], null),
@@ -81,10 +94,14 @@ type Segment = fc.Arbitrary<string | Ref | Repeat>;
 
 function pathParameter(operation: Operation, name: string): Segment {
   if (name === 'versionNumber') {
-    return fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '2') }, { weight: 2, arbitrary: hostileVersionSegment });
+    return fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('1', '2') },
+      { weight: 2, arbitrary: hostileVersionSegment },
+    );
   }
   const fixture = fixtureOf(operation, name);
-  const own = fixture === 'prompt' ? fc.constantFrom(new Ref('prompt'), new Ref('draftPrompt')) : fc.constant(new Ref(fixture));
+  const own =
+    fixture === 'prompt' ? fc.constantFrom(new Ref('prompt'), new Ref('draftPrompt')) : fc.constant(new Ref(fixture));
   return fc.oneof(
     { weight: 6, arbitrary: own },
     { weight: 1, arbitrary: fc.constant(new Ref(`other.${fixture}`)) },
@@ -102,8 +119,14 @@ function queryParameters(document: OpenApiDocument, operation: Operation): fc.Ar
       : validValue(document, parameter.schema, {}).map((value) => (value === null ? '' : value));
     return one(parameter.name, valid);
   });
-  const extra = fc.tuple(fc.constantFrom('page', 'pageSize', 'unknown', '__proto__', 'constructor', 'a[b]', 'a[]', ''), hostileQueryValue);
-  const pairs = choices.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.oneof(...choices) }, { weight: 1, arbitrary: extra }) : extra;
+  const extra = fc.tuple(
+    fc.constantFrom('page', 'pageSize', 'unknown', '__proto__', 'constructor', 'a[b]', 'a[]', ''),
+    hostileQueryValue,
+  );
+  const pairs =
+    choices.length > 0
+      ? fc.oneof({ weight: 4, arbitrary: fc.oneof(...choices) }, { weight: 1, arbitrary: extra })
+      : extra;
   return fc.array(pairs, { maxLength: choices.length > 0 ? 4 : 1 });
 }
 
@@ -137,7 +160,9 @@ export function adminCase(document: OpenApiDocument, operation: Operation): fc.A
 
 export function adminRequest(world: FuzzWorld, operation: Operation, fuzzCase: AdminCase): SentRequest {
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => toText(fuzzCase.params[name], world.resolve));
-  const query = fuzzCase.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(toText(value, world.resolve))}`);
+  const query = fuzzCase.query.map(
+    ([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(toText(value, world.resolve))}`,
+  );
   const headers: Record<string, string> = authHeaders(world, fuzzCase.who);
   const hasBody = fuzzCase.body !== undefined;
   if (hasBody) headers['content-type'] = 'application/json';
@@ -145,6 +170,10 @@ export function adminRequest(world: FuzzWorld, operation: Operation, fuzzCase: A
     method: operation.method.toUpperCase(),
     target: query.length > 0 ? `${path}?${query.join('&')}` : path,
     headers,
-    body: hasBody ? (fuzzCase.body instanceof RawJson ? fuzzCase.body.text : toJsonText(fuzzCase.body, world.resolve)) : undefined,
+    body: hasBody
+      ? fuzzCase.body instanceof RawJson
+        ? fuzzCase.body.text
+        : toJsonText(fuzzCase.body, world.resolve)
+      : undefined,
   };
 }

@@ -33,19 +33,27 @@ describe('admin API under fuzzing', () => {
     // A difference means dist/ is older than the source: `npm run build` (npm run test:fuzz builds first).
     expect(operationKeys(served.json as OpenApiDocument)).toEqual(operationKeys(document));
     expect(operations.length).toBeGreaterThan(30);
-    expect(operations.filter((operation) => operation.body).every((operation) => Object.keys(operation.body!.properties ?? {}).length > 0)).toBe(true);
+    expect(
+      operations
+        .filter((operation) => operation.body)
+        .every((operation) => Object.keys(operation.body!.properties ?? {}).length > 0),
+    ).toBe(true);
   });
 
   for (const operation of operations) {
-    it(`${operation.method.toUpperCase()} ${operation.path}`, async () => {
-      // Operations that may change or delete the fixtures they target get fresh ones.
-      if (operation.method !== 'get') await world.createScratch();
-      await fc.assert(
-        fc.asyncProperty(adminCase(document, operation), async (fuzzCase) => {
-          await world.send(adminRequest(world, operation, fuzzCase));
-        }),
-        fuzzParameters(operation.body ? 60 : 40),
-      );
-    }, PROPERTY_TIMEOUT_MS);
+    it(
+      `${operation.method.toUpperCase()} ${operation.path}`,
+      async () => {
+        // Operations that may change or delete the fixtures they target get fresh ones.
+        if (operation.method !== 'get') await world.createScratch();
+        await fc.assert(
+          fc.asyncProperty(adminCase(document, operation), async (fuzzCase) => {
+            await world.send(adminRequest(world, operation, fuzzCase));
+          }),
+          fuzzParameters(operation.body ? 60 : 40),
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   }
 });

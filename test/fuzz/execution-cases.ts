@@ -53,7 +53,12 @@ function validFieldValue(field: InputFieldSpec): fc.Arbitrary<unknown> {
     case 'integer':
       return fc.integer({ min: field.minimum ?? -2147483648, max: field.maximum ?? 2147483647 });
     case 'number':
-      return fc.double({ min: field.minimum ?? -1e12, max: field.maximum ?? 1e12, noNaN: true, noDefaultInfinity: true });
+      return fc.double({
+        min: field.minimum ?? -1e12,
+        max: field.maximum ?? 1e12,
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
     case 'boolean':
       return fc.boolean();
     case 'object':
@@ -101,18 +106,56 @@ export function executionCase(endpoints: FuzzedEndpoint[]): fc.Arbitrary<Executi
         who: executionCaller,
         pathSuffix: fc.oneof(
           { weight: 20, arbitrary: fc.constant('') },
-          { weight: 1, arbitrary: fc.constantFrom('/', '//', '%00', '/..%2f..%2fadmin%2fv1%2fkeys', '/.', '%2F', '/%F0%9F%98%80', 'X', '?') },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              '/',
+              '//',
+              '%00',
+              '/..%2f..%2fadmin%2fv1%2fkeys',
+              '/.',
+              '%2F',
+              '/%F0%9F%98%80',
+              'X',
+              '?',
+            ),
+          },
         ),
         body: fc
           .tuple(validInputs(endpoint.inputs), bodyMutation(endpoint.inputs.map((field) => field.name)))
           .map(([valid, mutation]) => applyMutation(valid, mutation)),
         prompt: fc.oneof(
-          fc.constantFrom(new Ref(`${endpoint.name}.alt`), new Ref(`${endpoint.name}.draft`), new Ref('other.prompt.slug')),
+          fc.constantFrom(
+            new Ref(`${endpoint.name}.alt`),
+            new Ref(`${endpoint.name}.draft`),
+            new Ref('other.prompt.slug'),
+          ),
           // Kept under Node's 16 KB of request head; longer request lines have their own case in headers.fuzz-spec.ts.
-          hostileString.map((value) => (value instanceof Repeat && value.count > 1_000 ? new Repeat(value.unit, 1_000) : value)),
+          hostileString.map((value) =>
+            value instanceof Repeat && value.count > 1_000 ? new Repeat(value.unit, 1_000) : value,
+          ),
         ),
-        cacheBypass: fc.constantFrom('true', 'TRUE', ' true ', 'false', '1', 'yes', '', 'true, true', 'x'.repeat(2_000), '\u00e9t\u00e9'),
-        extraQuery: fc.constantFrom('stream=true', 'prompt=a&prompt=b', 'prompt[]=x', 'prompt[a]=b', '__proto__[polluted]=yes', 'constructor[prototype][polluted]=yes', 'x=' + '%ZZ'),
+        cacheBypass: fc.constantFrom(
+          'true',
+          'TRUE',
+          ' true ',
+          'false',
+          '1',
+          'yes',
+          '',
+          'true, true',
+          'x'.repeat(2_000),
+          '\u00e9t\u00e9',
+        ),
+        extraQuery: fc.constantFrom(
+          'stream=true',
+          'prompt=a&prompt=b',
+          'prompt[]=x',
+          'prompt[a]=b',
+          '__proto__[polluted]=yes',
+          'constructor[prototype][polluted]=yes',
+          'x=' + '%ZZ',
+        ),
       },
       { requiredKeys: ['endpoint', 'who', 'pathSuffix', 'body'] },
     ),
@@ -141,7 +184,10 @@ export function executionRequest(world: FuzzWorld, fuzzCase: ExecutionCase): Sen
   if (fuzzCase.prompt !== undefined) query.push(`prompt=${encodeURIComponent(toText(fuzzCase.prompt, world.resolve))}`);
   if (fuzzCase.extraQuery !== undefined) query.push(fuzzCase.extraQuery);
   const path = world.resolve(new Ref(`${fuzzCase.endpoint}.path`)) + fuzzCase.pathSuffix;
-  const headers: Record<string, string> = { ...executionHeaders(world, fuzzCase.who), 'content-type': 'application/json' };
+  const headers: Record<string, string> = {
+    ...executionHeaders(world, fuzzCase.who),
+    'content-type': 'application/json',
+  };
   if (fuzzCase.cacheBypass !== undefined) headers['x-cache-bypass'] = fuzzCase.cacheBypass;
   return {
     method: 'POST',

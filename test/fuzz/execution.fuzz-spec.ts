@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { EVERY_INPUT_TEMPLATE, EVERY_INPUT_TYPE, executionCase, executionRequest, type FuzzedEndpoint, type InputFieldSpec } from './execution-cases';
+import {
+  EVERY_INPUT_TEMPLATE,
+  EVERY_INPUT_TYPE,
+  executionCase,
+  executionRequest,
+  type FuzzedEndpoint,
+  type InputFieldSpec,
+} from './execution-cases';
 import { fuzzParameters, PROPERTY_TIMEOUT_MS } from './fuzz-settings';
 import { FuzzWorld } from './fuzz-world';
 
@@ -89,10 +96,25 @@ describe('execution API under fuzzing', () => {
     const otherPrompt = await world.admin(world.other, 'GET', `/admin/v1/prompts/${world.refs.get('other.prompt')}`);
     world.refs.set('other.prompt.slug', otherPrompt.slug);
     for (const [name, setup] of Object.entries(ENDPOINTS)) {
-      const endpoint = await world.createEndpoint(world.tenant, { name, inputs: setup.inputs, outputs: setup.outputs, ...setup.settings });
+      const endpoint = await world.createEndpoint(world.tenant, {
+        name,
+        inputs: setup.inputs,
+        outputs: setup.outputs,
+        ...setup.settings,
+      });
       await world.createPrompt(world.tenant, endpoint.id, { template: setup.template, llmModel: setup.llmModel });
-      const alt = await world.createPrompt(world.tenant, endpoint.id, { template: `Alt ${setup.template}`, llmModel: setup.llmModel }, 'Live');
-      const draft = await world.createPrompt(world.tenant, endpoint.id, { template: `Draft ${setup.template}`, llmModel: setup.llmModel }, 'Draft');
+      const alt = await world.createPrompt(
+        world.tenant,
+        endpoint.id,
+        { template: `Alt ${setup.template}`, llmModel: setup.llmModel },
+        'Live',
+      );
+      const draft = await world.createPrompt(
+        world.tenant,
+        endpoint.id,
+        { template: `Draft ${setup.template}`, llmModel: setup.llmModel },
+        'Draft',
+      );
       world.refs.set(`${name}.path`, endpoint.path);
       world.refs.set(`${name}.alt`, alt.slug);
       world.refs.set(`${name}.draft`, draft.slug);
@@ -108,14 +130,18 @@ describe('execution API under fuzzing', () => {
   });
 
   for (const [name, setup] of Object.entries(ENDPOINTS)) {
-    it(`executions of the ${name} endpoint`, async () => {
-      const endpoint = endpoints.find((candidate) => candidate.name === name)!;
-      await fc.assert(
-        fc.asyncProperty(executionCase([endpoint]), async (fuzzCase) => {
-          await world.send(executionRequest(world, fuzzCase));
-        }),
-        fuzzParameters(setup.runs),
-      );
-    }, PROPERTY_TIMEOUT_MS);
+    it(
+      `executions of the ${name} endpoint`,
+      async () => {
+        const endpoint = endpoints.find((candidate) => candidate.name === name)!;
+        await fc.assert(
+          fc.asyncProperty(executionCase([endpoint]), async (fuzzCase) => {
+            await world.send(executionRequest(world, fuzzCase));
+          }),
+          fuzzParameters(setup.runs),
+        );
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   }
 });

@@ -61,13 +61,19 @@ export class FuzzWorld {
       if (level === 'error') world.loggedErrors.push({ message, fields });
       write(level, message, fields);
     };
-    for (const [prefix, keys] of [['', world.tenant], ['other.', world.other]] as const) {
+    for (const [prefix, keys] of [
+      ['', world.tenant],
+      ['other.', world.other],
+    ] as const) {
       world.refs.set(`${prefix}key.readWrite`, keys.readWrite);
       world.refs.set(`${prefix}key.readOnly`, keys.readOnly);
       world.refs.set(`${prefix}key.endpoint`, keys.endpoint);
       world.refs.set(`${prefix}tenant.slug`, keys.slug);
     }
-    const known = await world.createEndpoint(world.tenant, { name: 'known good', inputs: [{ name: 'text', dataType: 'string', isRequired: true }] });
+    const known = await world.createEndpoint(world.tenant, {
+      name: 'known good',
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
     await world.createPrompt(world.tenant, known.id, { template: 'Known: {{ inputs.text }}' });
     world.known = { endpointId: known.id, path: known.path };
     return world;
@@ -120,8 +126,12 @@ export class FuzzWorld {
     const endpoint = await this.admin(keys, 'POST', '/admin/v1/endpoints', { path, ...rest });
     const inputFieldIds: string[] = [];
     const outputFieldIds: string[] = [];
-    for (const field of inputs) inputFieldIds.push((await this.admin(keys, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, field)).id);
-    for (const field of outputs) outputFieldIds.push((await this.admin(keys, 'POST', `/admin/v1/endpoints/${endpoint.id}/output-fields`, field)).id);
+    for (const field of inputs)
+      inputFieldIds.push((await this.admin(keys, 'POST', `/admin/v1/endpoints/${endpoint.id}/input-fields`, field)).id);
+    for (const field of outputs)
+      outputFieldIds.push(
+        (await this.admin(keys, 'POST', `/admin/v1/endpoints/${endpoint.id}/output-fields`, field)).id,
+      );
     return { id: endpoint.id, path, inputFieldIds, outputFieldIds };
   }
 
@@ -132,7 +142,12 @@ export class FuzzWorld {
     spec: { template: string; name?: string; llmModel?: string; [setting: string]: unknown },
     state: 'Draft' | 'Live' | 'default' = 'default',
   ): Promise<{ id: string; slug: string }> {
-    const prompt = await this.admin(keys, 'POST', '/admin/v1/prompts', { name: `Prompt ${randomUUID().slice(0, 8)}`, llmModel: 'mock-echo', ...spec, endpointId });
+    const prompt = await this.admin(keys, 'POST', '/admin/v1/prompts', {
+      name: `Prompt ${randomUUID().slice(0, 8)}`,
+      llmModel: 'mock-echo',
+      ...spec,
+      endpointId,
+    });
     if (state !== 'Draft') await this.admin(keys, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
     if (state === 'default') await this.admin(keys, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
     return prompt;
@@ -151,10 +166,16 @@ export class FuzzWorld {
       outputs: [{ name: 'answer', dataType: 'string' }],
     });
     const prompt = await this.createPrompt(keys, endpoint.id, { template: 'Scratch: {{ inputs.text }}' });
-    await this.admin(keys, 'PUT', `/admin/v1/prompts/${prompt.id}`, { template: 'Scratch v2: {{ inputs.text }}', changeNotes: 'second version' });
+    await this.admin(keys, 'PUT', `/admin/v1/prompts/${prompt.id}`, {
+      template: 'Scratch v2: {{ inputs.text }}',
+      changeNotes: 'second version',
+    });
     const draft = await this.createPrompt(keys, endpoint.id, { template: 'Draft: {{ inputs.text }}' }, 'Draft');
     const key = await this.admin(keys, 'POST', '/admin/v1/keys', { name: 'scratch', type: 'endpoint' });
-    const run = await this.admin(keys, 'POST', `/admin/v1/endpoints/${endpoint.id}/test`, { promptId: prompt.id, inputs: { text: 'hi' } });
+    const run = await this.admin(keys, 'POST', `/admin/v1/endpoints/${endpoint.id}/test`, {
+      promptId: prompt.id,
+      inputs: { text: 'hi' },
+    });
     this.refs.set(`${prefix}endpoint`, endpoint.id);
     this.refs.set(`${prefix}endpoint.path`, endpoint.path);
     this.refs.set(`${prefix}inputField`, endpoint.inputFieldIds[0]);
@@ -200,7 +221,11 @@ export class FuzzWorld {
     }
     const health = await this.client.send({ method: 'GET', target: '/health', headers: {} }, 5_000);
     if (health.status !== 200) throw new Error(`GET /health answered ${health.status} ${health.text}`);
-    const read = await this.send({ method: 'GET', target: `/admin/v1/endpoints/${this.known.endpointId}`, headers: { 'x-api-key': this.tenant.readWrite } });
+    const read = await this.send({
+      method: 'GET',
+      target: `/admin/v1/endpoints/${this.known.endpointId}`,
+      headers: { 'x-api-key': this.tenant.readWrite },
+    });
     if (read.status !== 200) throw new Error(`The known-good admin read answered ${read.status} ${read.text}`);
     const execution = await this.send({
       method: 'POST',
@@ -223,8 +248,23 @@ async function seedTenant(t: TestApp): Promise<TenantKeys> {
   const slug = `fz-${randomUUID().slice(0, 12)}`;
   const tenant = await t.app.get(TenantsService).create(slug, { plan: 'enterprise' });
   const keys = t.app.get(KeysService);
-  const readWrite = await keys.create(tenant.id, { name: 'fuzz admin', type: 'admin', permission: 'ReadWrite', ...UNREACHED_LIMITS });
-  const readOnly = await keys.create(tenant.id, { name: 'fuzz reader', type: 'admin', permission: 'ReadOnly', ...UNREACHED_LIMITS });
-  const endpoint = await keys.create(tenant.id, { name: 'fuzz caller', type: 'endpoint', environment: 'live', ...UNREACHED_LIMITS });
+  const readWrite = await keys.create(tenant.id, {
+    name: 'fuzz admin',
+    type: 'admin',
+    permission: 'ReadWrite',
+    ...UNREACHED_LIMITS,
+  });
+  const readOnly = await keys.create(tenant.id, {
+    name: 'fuzz reader',
+    type: 'admin',
+    permission: 'ReadOnly',
+    ...UNREACHED_LIMITS,
+  });
+  const endpoint = await keys.create(tenant.id, {
+    name: 'fuzz caller',
+    type: 'endpoint',
+    environment: 'live',
+    ...UNREACHED_LIMITS,
+  });
   return { id: tenant.id, slug, readWrite: readWrite.key, readOnly: readOnly.key, endpoint: endpoint.key };
 }

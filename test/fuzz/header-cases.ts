@@ -4,7 +4,8 @@ import { Repeat } from './json-text';
 import type { SentRequest } from './raw-http';
 
 /** Requests that change nothing the other cases rely on, to send with odd headers. */
-export type BaseRequest = 'adminRead' | 'adminValidate' | 'adminCreate' | 'execution' | 'health' | 'unknownAdmin' | 'unknownPath';
+export type BaseRequest =
+  'adminRead' | 'adminValidate' | 'adminCreate' | 'execution' | 'health' | 'unknownAdmin' | 'unknownPath';
 
 /** Which key a header carries: one of the tenant's, the other tenant's, or a made-up one. */
 type KeyChoice = 'readWrite' | 'readOnly' | 'endpoint' | 'other' | 'made-up';
@@ -17,15 +18,51 @@ export interface HeaderCase {
   headers: Record<string, HeaderValue>;
 }
 
-const key: fc.Arbitrary<KeyChoice> = fc.constantFrom('readWrite', 'readWrite', 'readOnly', 'endpoint', 'other', 'made-up');
+const key: fc.Arbitrary<KeyChoice> = fc.constantFrom(
+  'readWrite',
+  'readWrite',
+  'readOnly',
+  'endpoint',
+  'other',
+  'made-up',
+);
 const keyed = (...patterns: string[]) => fc.record({ pattern: fc.constantFrom(...patterns), key });
 
 const hosts: fc.Arbitrary<HeaderValue> = fc.oneof(
   fc.constantFrom(
-    'localhost', 'LOCALHOST', 'localhost.', 'localhost:', 'localhost:0', 'localhost:99999', 'localhost:abc', '127.0.0.1:1', '[::1]', '[::1]:80',
-    '', ' ', '-', '.localhost', '..localhost', 'a b', 'évil.localhost', 'evil.example', 'localhost/admin', 'localhost?x', 'localhost#x', 'user@localhost',
-    '{tenant}.localhost', '{tenant}.localhost.', '{tenant}.localhost:3000', '{tenant}.localhost.:3000', 'x.{tenant}.localhost', '{tenant}.localhost:abc',
-    '{tenant}.localhost:3000:1', '{tenant}..localhost', '{TENANT}.LOCALHOST', '{other}.localhost', 'nope.localhost',
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'localhost:',
+    'localhost:0',
+    'localhost:99999',
+    'localhost:abc',
+    '127.0.0.1:1',
+    '[::1]',
+    '[::1]:80',
+    '',
+    ' ',
+    '-',
+    '.localhost',
+    '..localhost',
+    'a b',
+    'évil.localhost',
+    'evil.example',
+    'localhost/admin',
+    'localhost?x',
+    'localhost#x',
+    'user@localhost',
+    '{tenant}.localhost',
+    '{tenant}.localhost.',
+    '{tenant}.localhost:3000',
+    '{tenant}.localhost.:3000',
+    'x.{tenant}.localhost',
+    '{tenant}.localhost:abc',
+    '{tenant}.localhost:3000:1',
+    '{tenant}..localhost',
+    '{TENANT}.LOCALHOST',
+    '{other}.localhost',
+    'nope.localhost',
   ),
   // A repeated Host is written byte by byte (RAW_REQUESTS): node:http sends one Host only.
   fc.constant(new Repeat('a', 2_000)),
@@ -33,27 +70,82 @@ const hosts: fc.Arbitrary<HeaderValue> = fc.oneof(
 
 const apiKeys: fc.Arbitrary<HeaderValue> = fc.oneof(
   keyed('{key}', ' {key}', '{key} ', '{key}\t', '{KEY}', '{key},{key}', '{key}x', 'x{key}', '{key};', '"{key}"'),
-  fc.constantFrom('', ' ', 'epa_', 'ep_live_', 'ep_test_', 'epa_' + 'x'.repeat(40), 'ep_live_' + 'x'.repeat(40), 'épa_clé', 'null', 'undefined', '%00'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'epa_',
+    'ep_live_',
+    'ep_test_',
+    'epa_' + 'x'.repeat(40),
+    'ep_live_' + 'x'.repeat(40),
+    'épa_clé',
+    'null',
+    'undefined',
+    '%00',
+  ),
   fc.integer({ min: 1, max: 8_000 }).map((count) => new Repeat('k', count)),
-  fc.tuple(key, key).map(([first, second]) => [{ pattern: '{key}', key: first }, { pattern: '{key}', key: second }]),
+  fc.tuple(key, key).map(([first, second]) => [
+    { pattern: '{key}', key: first },
+    { pattern: '{key}', key: second },
+  ]),
 );
 
 const authorizations: fc.Arbitrary<HeaderValue> = fc.oneof(
-  keyed('Bearer {key}', 'Bearer  {key}', 'Bearer {key} extra', 'bearer {key}', 'BEARER {key}', 'Bearer\t{key}', ' Bearer {key}', 'Bearer {key},', 'Token {key}', 'Basic {key}', 'Bearer "{key}"'),
+  keyed(
+    'Bearer {key}',
+    'Bearer  {key}',
+    'Bearer {key} extra',
+    'bearer {key}',
+    'BEARER {key}',
+    'Bearer\t{key}',
+    ' Bearer {key}',
+    'Bearer {key},',
+    'Token {key}',
+    'Basic {key}',
+    'Bearer "{key}"',
+  ),
   fc.constantFrom('Bearer', 'Bearer ', 'Bearer  ', 'Basic dXNlcjpwYXNz', 'Bearer null', 'Digest username="x"', ''),
   fc.constant(new Repeat('B', 8_000)),
 );
 
 const contentTypes: fc.Arbitrary<HeaderValue> = fc.constantFrom(
-  'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'Application/Json; Charset=UTF-8', 'application/json; charset=latin1',
-  'application/json;charset=utf-16', 'application/json; charset=nonsense', 'application/json;;;', 'application/json, text/plain',
-  'text/plain', 'text/html', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/vnd.api+json',
-  'application/merge-patch+json', 'application/xml', 'application/octet-stream', '*/*', '', ' ', 'json', 'application/', '/',
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'Application/Json; Charset=UTF-8',
+  'application/json; charset=latin1',
+  'application/json;charset=utf-16',
+  'application/json; charset=nonsense',
+  'application/json;;;',
+  'application/json, text/plain',
+  'text/plain',
+  'text/html',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/vnd.api+json',
+  'application/merge-patch+json',
+  'application/xml',
+  'application/octet-stream',
+  '*/*',
+  '',
+  ' ',
+  'json',
+  'application/',
+  '/',
 );
 
 const otherHeaders: Record<string, fc.Arbitrary<HeaderValue>> = {
   'x-cache-bypass': fc.constantFrom('true', 'TRUE', ' true ', 'false', '1', 'yes', '', 'tru', 'x'.repeat(4_000)),
-  'x-request-id': fc.constantFrom('', 'fuzz-id-1', 'a'.repeat(129), 'a'.repeat(128), '../../', 'a b', 'id\u00e9', '<script>'),
+  'x-request-id': fc.constantFrom(
+    '',
+    'fuzz-id-1',
+    'a'.repeat(129),
+    'a'.repeat(128),
+    '../../',
+    'a b',
+    'id\u00e9',
+    '<script>',
+  ),
   accept: fc.constantFrom('text/event-stream', 'application/xml', '*/*', 'application/json;q=0', '', 'text/html'),
   'content-encoding': fc.constantFrom('gzip', 'br', 'deflate', 'identity', 'x', 'gzip, gzip'),
   'accept-encoding': fc.constantFrom('gzip', 'br', '*', 'x'),
@@ -65,7 +157,18 @@ const otherHeaders: Record<string, fc.Arbitrary<HeaderValue>> = {
 };
 
 export const headerCase: fc.Arbitrary<HeaderCase> = fc.record({
-  base: fc.constantFrom<BaseRequest>('adminRead', 'adminRead', 'adminValidate', 'adminCreate', 'execution', 'execution', 'execution', 'health', 'unknownAdmin', 'unknownPath'),
+  base: fc.constantFrom<BaseRequest>(
+    'adminRead',
+    'adminRead',
+    'adminValidate',
+    'adminCreate',
+    'execution',
+    'execution',
+    'execution',
+    'health',
+    'unknownAdmin',
+    'unknownPath',
+  ),
   headers: fc.record(
     { host: hosts, 'x-api-key': apiKeys, authorization: authorizations, 'content-type': contentTypes, ...otherHeaders },
     { requiredKeys: [] },
@@ -131,10 +234,18 @@ function baseRequest(world: FuzzWorld, base: BaseRequest): SentRequest {
         method: 'POST',
         target: '/admin/v1/endpoints',
         headers: { ...admin, ...json },
-        body: JSON.stringify({ name: 'from the header fuzz', path: `/api/v1/fz-h-${Date.now().toString(36)}-${++created}` }),
+        body: JSON.stringify({
+          name: 'from the header fuzz',
+          path: `/api/v1/fz-h-${Date.now().toString(36)}-${++created}`,
+        }),
       };
     case 'execution':
-      return { method: 'POST', target: world.known.path, headers: { 'x-api-key': world.tenant.endpoint, ...json }, body: JSON.stringify({ text: 'hi' }) };
+      return {
+        method: 'POST',
+        target: world.known.path,
+        headers: { 'x-api-key': world.tenant.endpoint, ...json },
+        body: JSON.stringify({ text: 'hi' }),
+      };
     case 'health':
       return { method: 'GET', target: '/health', headers: {} };
     case 'unknownAdmin':

@@ -23,22 +23,33 @@ describe('odd headers and request heads', () => {
     await world.checkHealthy();
   });
 
-  it('requests with generated headers', async () => {
-    await fc.assert(
-      fc.asyncProperty(headerCase, async (fuzzCase) => {
-        await world.send(headerRequest(world, fuzzCase));
-      }),
-      fuzzParameters(400),
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'requests with generated headers',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(headerCase, async (fuzzCase) => {
+          await world.send(headerRequest(world, fuzzCase));
+        }),
+        fuzzParameters(400),
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('requests written byte by byte', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...RAW_REQUESTS), async (template) => {
-        const bytes = rawRequestBytes(world, template);
-        checkResponse(rawTarget(bytes), await world.client.sendBytes(bytes));
-      }),
-      { ...fuzzParameters<[string]>(RAW_REQUESTS.length * 2), examples: RAW_REQUESTS.map((template): [string] => [template]) },
-    );
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'requests written byte by byte',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...RAW_REQUESTS), async (template) => {
+          const bytes = rawRequestBytes(world, template);
+          checkResponse(rawTarget(bytes), await world.client.sendBytes(bytes));
+        }),
+        {
+          ...fuzzParameters<[string]>(RAW_REQUESTS.length * 2),
+          examples: RAW_REQUESTS.map((template): [string] => [template]),
+        },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

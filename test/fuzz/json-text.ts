@@ -48,7 +48,13 @@ export type Resolve = (ref: Ref) => string;
 /** An object with `key` as an own, enumerable property, `__proto__` included (an object literal cannot do that). */
 export function withOwnKey(target: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const existing of Object.keys(target)) Object.defineProperty(copy, existing, { value: target[existing], enumerable: true, writable: true, configurable: true });
+  for (const existing of Object.keys(target))
+    Object.defineProperty(copy, existing, {
+      value: target[existing],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   return copy;
 }
@@ -61,7 +67,8 @@ export function toJsonText(value: unknown, resolve: Resolve): string {
   if (value === null || typeof value === 'boolean') return String(value);
   if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : toJsonText(item, resolve))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : toJsonText(item, resolve))).join(',')}]`;
   if (typeof value === 'object') {
     const members: string[] = [];
     for (const key of Object.keys(value)) {
@@ -78,11 +85,13 @@ export function toText(value: unknown, resolve: Resolve): string {
   if (value instanceof Ref) return resolve(value);
   if (value instanceof Repeat) return value.value;
   if (value instanceof RawJson) return value.text;
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
 /** `[[[…]]]` nested `depth` deep. */
-export const deepArray = (depth: number) => new RawJson('['.repeat(depth) + ']'.repeat(depth), `[ nested ${depth} deep ]`);
+export const deepArray = (depth: number) =>
+  new RawJson('['.repeat(depth) + ']'.repeat(depth), `[ nested ${depth} deep ]`);
 
 /** `{"a":{"a":…1}}` nested `depth` deep. */
-export const deepObject = (depth: number) => new RawJson('{"a":'.repeat(depth) + '1' + '}'.repeat(depth), `{ nested ${depth} deep }`);
+export const deepObject = (depth: number) =>
+  new RawJson('{"a":'.repeat(depth) + '1' + '}'.repeat(depth), `{ nested ${depth} deep }`);

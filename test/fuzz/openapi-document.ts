@@ -58,16 +58,24 @@ const BUILD_INFO = path.join(ROOT, 'dist', 'tsconfig.tsbuildinfo');
  * suite's files share one start.
  */
 export function builtOpenApiDocument(): OpenApiDocument {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first (npm run test:fuzz does it)`);
+  if (!fs.existsSync(MAIN))
+    throw new Error(`${MAIN} is missing: run "npm run build" first (npm run test:fuzz does it)`);
   const build = fs.statSync(fs.existsSync(BUILD_INFO) ? BUILD_INFO : MAIN);
   const cached = path.join(os.tmpdir(), `promptgate-fuzz-openapi-${Math.round(build.mtimeMs)}-${build.size}.json`);
   if (!fs.existsSync(cached)) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-fuzz-docs-'));
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' };
-      for (const name of ['DATABASE_URL', 'REDIS_URL', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT', 'PORT', 'HOST']) delete env[name];
-      const result = spawnSync(process.execPath, ['-e', FETCH_DOCUMENT, MAIN, cached], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
-      if (result.status !== 0) throw new Error(`The built service did not serve /docs-json: ${result.stderr || result.error}`);
+      for (const name of ['DATABASE_URL', 'REDIS_URL', 'INITIAL_ADMIN_KEY', 'INITIAL_TENANT', 'PORT', 'HOST'])
+        delete env[name];
+      const result = spawnSync(process.execPath, ['-e', FETCH_DOCUMENT, MAIN, cached], {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (result.status !== 0)
+        throw new Error(`The built service did not serve /docs-json: ${result.stderr || result.error}`);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -115,7 +123,8 @@ export function operationKeys(document: OpenApiDocument): string[] {
 /** Resolves `$ref`s (and a single-member `allOf`, Swagger's way of annotating one) in place of their schemas. */
 export function resolveSchema(document: OpenApiDocument, schema: Schema | undefined): Schema | undefined {
   if (!schema) return undefined;
-  if (schema.$ref) return resolveSchema(document, document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
+  if (schema.$ref)
+    return resolveSchema(document, document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]);
   if (schema.allOf?.length === 1) return { ...schema, ...resolveSchema(document, schema.allOf[0]), allOf: undefined };
   return schema;
 }

@@ -39,7 +39,12 @@ export class RawHttpClient {
 
   send(request: SentRequest, timeoutMs = 30_000): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
-      const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+      const body =
+        request.body === undefined
+          ? undefined
+          : Buffer.isBuffer(request.body)
+            ? request.body
+            : Buffer.from(request.body, 'utf8');
       const headers: Record<string, string | string[]> = { ...request.headers };
       if (body !== undefined && !hasHeader(headers, 'content-length')) headers['content-length'] = String(body.length);
       const outgoing = http.request({
@@ -87,7 +92,12 @@ export class RawHttpClient {
       socket.on('close', () => {
         const parsed = parseRawResponse(Buffer.concat(chunks), true, isHead);
         if (parsed) resolve(parsed);
-        else reject(new Error(`connection closed without an answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 300))}`));
+        else
+          reject(
+            new Error(
+              `connection closed without an answer: ${JSON.stringify(Buffer.concat(chunks).toString('latin1').slice(0, 300))}`,
+            ),
+          );
       });
       socket.write(bytes, 'utf8');
     });

@@ -9,7 +9,9 @@ import type { RawResponse, SentRequest } from './raw-http';
 export function checkResponse(request: SentRequest, response: RawResponse): void {
   const problems = responseProblems(request, response);
   if (problems.length > 0) {
-    throw new Error(`${problems.join('; ')}\n  request:  ${describeRequest(request)}\n  response: ${describeResponse(response)}`);
+    throw new Error(
+      `${problems.join('; ')}\n  request:  ${describeRequest(request)}\n  response: ${describeResponse(response)}`,
+    );
   }
 }
 
@@ -28,7 +30,10 @@ const INTERNALS: [RegExp, string][] = [
   [/node_modules/, 'a dependency path'],
   [/\/src\/|\/dist\/|\.ts:\d+|\.js:\d+/, 'a source path'],
   [/127\.0\.0\.1|\blocalhost:\d+|\[::1\]|0\.0\.0\.0/, 'a host of the service'],
-  [/TypeError|ReferenceError|RangeError|Maximum call stack|Cannot read propert|is not a function|undefined is not/, 'a JavaScript error'],
+  [
+    /TypeError|ReferenceError|RangeError|Maximum call stack|Cannot read propert|is not a function|undefined is not/,
+    'a JavaScript error',
+  ],
 ];
 
 export function responseProblems(request: SentRequest, response: RawResponse): string[] {
@@ -46,7 +51,8 @@ export function responseProblems(request: SentRequest, response: RawResponse): s
     } else {
       const keys = Object.keys(body).sort().join(',');
       if (keys !== 'data,messages,succeeded') problems.push(`the admin envelope has the keys ${keys}`);
-      if (body.succeeded !== response.status < 400) problems.push(`succeeded is ${String(body.succeeded)} with status ${response.status}`);
+      if (body.succeeded !== response.status < 400)
+        problems.push(`succeeded is ${String(body.succeeded)} with status ${response.status}`);
       if (!Array.isArray(body.messages) || !body.messages.every((message) => typeof message === 'string')) {
         problems.push('messages is not an array of strings');
       } else {
@@ -59,9 +65,12 @@ export function responseProblems(request: SentRequest, response: RawResponse): s
     if (!isPlainObject(body)) {
       problems.push('the error answer is not a JSON object');
     } else {
-      if (typeof body.error !== 'string' || !/^[a-z][a-z_]*$/.test(body.error)) problems.push(`error is ${JSON.stringify(body.error)}`);
-      if (typeof body.message !== 'string' || body.message === '') problems.push(`message is ${JSON.stringify(body.message)}`);
-      if ('field' in body && body.field !== null && typeof body.field !== 'string') problems.push(`field is ${JSON.stringify(body.field)}`);
+      if (typeof body.error !== 'string' || !/^[a-z][a-z_]*$/.test(body.error))
+        problems.push(`error is ${JSON.stringify(body.error)}`);
+      if (typeof body.message !== 'string' || body.message === '')
+        problems.push(`message is ${JSON.stringify(body.message)}`);
+      if ('field' in body && body.field !== null && typeof body.field !== 'string')
+        problems.push(`field is ${JSON.stringify(body.field)}`);
       if ('succeeded' in body) problems.push('an execution error in the admin envelope');
       messages = typeof body.message === 'string' ? [body.message] : [];
     }
@@ -70,7 +79,8 @@ export function responseProblems(request: SentRequest, response: RawResponse): s
   for (const message of messages) {
     for (const [pattern, what] of INTERNALS) {
       // A message may repeat what the caller sent (a path, a value): only what the request did not carry counts.
-      if (pattern.test(message) && !pattern.test(sent)) problems.push(`a message shows ${what}: ${JSON.stringify(message.slice(0, 300))}`);
+      if (pattern.test(message) && !pattern.test(sent))
+        problems.push(`a message shows ${what}: ${JSON.stringify(message.slice(0, 300))}`);
     }
   }
   return problems;
@@ -97,7 +107,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const clip = (text: string, length = 400) => (text.length > length ? `${text.slice(0, length)}… (${text.length} chars)` : text);
+const clip = (text: string, length = 400) =>
+  text.length > length ? `${text.slice(0, length)}… (${text.length} chars)` : text;
 
 export function describeRequest(request: SentRequest): string {
   const headers = Object.entries(request.headers)

@@ -9,13 +9,23 @@ import { resolveSchema } from './openapi-document';
  */
 export type Hints = Record<string, fc.Arbitrary<unknown>>;
 
-export function validValue(document: OpenApiDocument, schema: Schema | undefined, hints: Hints, schemaName = ''): fc.Arbitrary<unknown> {
+export function validValue(
+  document: OpenApiDocument,
+  schema: Schema | undefined,
+  hints: Hints,
+  schemaName = '',
+): fc.Arbitrary<unknown> {
   const resolved = resolveSchema(document, schema) ?? {};
   const value = plainValue(document, resolved, hints, schemaName);
   return resolved.nullable ? fc.option(value, { nil: null, freq: 6 }) : value;
 }
 
-function plainValue(document: OpenApiDocument, schema: Schema, hints: Hints, schemaName: string): fc.Arbitrary<unknown> {
+function plainValue(
+  document: OpenApiDocument,
+  schema: Schema,
+  hints: Hints,
+  schemaName: string,
+): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   switch (schema.type) {
     case 'string':
@@ -32,7 +42,9 @@ function plainValue(document: OpenApiDocument, schema: Schema, hints: Hints, sch
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(validValue(document, schema.items, hints, schemaName), { maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(validValue(document, schema.items, hints, schemaName), {
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     case 'object':
     default: {
       if (!schema.properties || Object.keys(schema.properties).length === 0) {
@@ -40,7 +52,8 @@ function plainValue(document: OpenApiDocument, schema: Schema, hints: Hints, sch
       }
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(schema.properties)) {
-        record[name] = hints[`${schemaName}.${name}`] ?? hints[name] ?? validValue(document, property, hints, schemaName);
+        record[name] =
+          hints[`${schemaName}.${name}`] ?? hints[name] ?? validValue(document, property, hints, schemaName);
       }
       return fc.record(record, { requiredKeys: schema.required ?? [] });
     }

@@ -67,11 +67,20 @@ export async function startDashboard(): Promise<DashboardHarness> {
 }
 
 export function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`Chromium is missing at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     // The machine has no network: no background services, no sandbox (CI runs as root).
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -79,7 +88,8 @@ export function launchChromium(): Promise<Browser> {
 export function watchProblems(page: Page, problems: string[]): void {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`CSP: ${message.text()}`);
+    if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+      problems.push(`CSP: ${message.text()}`);
   });
 }
 
@@ -105,14 +115,23 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   );
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(', ')}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    );
 }
 
 /**
  * Tabs through the page and returns the enabled, visible controls that keyboard focus never reached, and the focused
  * elements that showed no focus indicator (outline or box-shadow).
  */
-export async function keyboardProblems(page: Page, maxTabs = 250): Promise<{ unreachable: string[]; noVisibleFocus: string[] }> {
+export async function keyboardProblems(
+  page: Page,
+  maxTabs = 250,
+): Promise<{ unreachable: string[]; noVisibleFocus: string[] }> {
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
@@ -127,8 +146,13 @@ export async function keyboardProblems(page: Page, maxTabs = 250): Promise<{ unr
       if (!element || element === document.body) return null;
       const id = element.dataset.kbId ?? (element.dataset.kbId = String(Math.random()).slice(2));
       const style = getComputedStyle(element);
-      const visible = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
-      return { id, visible, label: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"` };
+      const visible =
+        (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+      return {
+        id,
+        visible,
+        label: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`,
+      };
     });
     if (!focused) continue;
     if (focused.id === first) break;
@@ -136,21 +160,33 @@ export async function keyboardProblems(page: Page, maxTabs = 250): Promise<{ unr
     reached.add(focused.id);
     if (!focused.visible) noVisibleFocus.add(focused.label);
   }
-  const unreachable = await page.evaluate((ids) => {
-    const seen = new Set(ids);
-    // A radio group is one tab stop (the arrow keys move within it): reaching one of its radios reaches the group.
-    const radioGroups = new Set(
-      [...document.querySelectorAll<HTMLInputElement>('input[type=radio][name]')].filter((radio) => seen.has(radio.dataset.kbId ?? '')).map((radio) => radio.name),
-    );
-    const inReachedGroup = (element: HTMLElement) => element instanceof HTMLInputElement && element.type === 'radio' && radioGroups.has(element.name);
-    const controls = document.querySelectorAll<HTMLElement>(
-      'a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]',
-    );
-    return [...controls]
-      .filter((element) => element.offsetParent !== null && !element.closest('dialog:not([open])') && !element.closest('[inert]'))
-      .filter((element) => !seen.has(element.dataset.kbId ?? '') && !inReachedGroup(element))
-      .map((element) => `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`);
-  }, [...reached]);
+  const unreachable = await page.evaluate(
+    (ids) => {
+      const seen = new Set(ids);
+      // A radio group is one tab stop (the arrow keys move within it): reaching one of its radios reaches the group.
+      const radioGroups = new Set(
+        [...document.querySelectorAll<HTMLInputElement>('input[type=radio][name]')]
+          .filter((radio) => seen.has(radio.dataset.kbId ?? ''))
+          .map((radio) => radio.name),
+      );
+      const inReachedGroup = (element: HTMLElement) =>
+        element instanceof HTMLInputElement && element.type === 'radio' && radioGroups.has(element.name);
+      const controls = document.querySelectorAll<HTMLElement>(
+        'a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"]), [contenteditable="true"]',
+      );
+      return [...controls]
+        .filter(
+          (element) =>
+            element.offsetParent !== null && !element.closest('dialog:not([open])') && !element.closest('[inert]'),
+        )
+        .filter((element) => !seen.has(element.dataset.kbId ?? '') && !inReachedGroup(element))
+        .map(
+          (element) =>
+            `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`,
+        );
+    },
+    [...reached],
+  );
   return { unreachable, noVisibleFocus: [...noVisibleFocus] };
 }
 

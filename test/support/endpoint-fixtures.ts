@@ -25,7 +25,7 @@ export async function createEndpoint(
   options: { path?: string; inputs?: FieldSpec[]; outputs?: FieldSpec[]; [setting: string]: unknown } = {},
 ): Promise<{ id: string; path: string }> {
   const { inputs = [], outputs = [], ...settings } = options;
-  const path = (settings.path) ?? `/api/v1/e${++sequence}-${Date.now().toString(36)}`;
+  const path = settings.path ?? `/api/v1/e${++sequence}-${Date.now().toString(36)}`;
   const created = await t.http
     .post('/admin/v1/endpoints')
     .set(auth(adminKey))
@@ -37,7 +37,13 @@ export async function createEndpoint(
   return { id, path };
 }
 
-async function addField(t: TestApp, adminKey: string, endpointId: string, kind: string, field: FieldSpec): Promise<void> {
+async function addField(
+  t: TestApp,
+  adminKey: string,
+  endpointId: string,
+  kind: string,
+  field: FieldSpec,
+): Promise<void> {
   const response = await t.http.post(`/admin/v1/endpoints/${endpointId}/${kind}`).set(auth(adminKey)).send(field);
   if (response.status !== 201) throw new Error(`${kind} create: ${response.status} ${JSON.stringify(response.body)}`);
 }

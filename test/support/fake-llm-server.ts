@@ -18,14 +18,11 @@ export interface ReceivedRequest {
 }
 
 export type FakeRoute =
-  | 'openai.responses'
-  | 'openai.chat'
-  | 'openai.images'
-  | 'anthropic.messages'
-  | 'google.generateContent';
+  'openai.responses' | 'openai.chat' | 'openai.images' | 'anthropic.messages' | 'google.generateContent';
 
 /** A 1×1 PNG, what image replies send unless a test scripts other bytes. */
-export const FAKE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+export const FAKE_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
 
 /**
  * A real HTTP server on 127.0.0.1 speaking the wire formats our AI SDK adapters use: OpenAI Responses
@@ -113,7 +110,11 @@ function routeOf(method: string, path: string): FakeRoute | undefined {
   return undefined;
 }
 
-function successBody(route: FakeRoute, reply: Exclude<FakeReply, { status: number }>, request: Record<string, any>): unknown {
+function successBody(
+  route: FakeRoute,
+  reply: Exclude<FakeReply, { status: number }>,
+  request: Record<string, any>,
+): unknown {
   const text = 'text' in reply ? reply.text : '';
   const images = 'images' in reply ? reply.images : [{ b64: FAKE_PNG, revisedPrompt: 'fake revised prompt' }];
   const input = reply.inputTokens ?? 11;
@@ -156,7 +157,10 @@ function successBody(route: FakeRoute, reply: Exclude<FakeReply, { status: numbe
     case 'openai.images':
       return {
         created,
-        data: images.map((image) => ({ b64_json: image.b64, ...(image.revisedPrompt ? { revised_prompt: image.revisedPrompt } : {}) })),
+        data: images.map((image) => ({
+          b64_json: image.b64,
+          ...(image.revisedPrompt ? { revised_prompt: image.revisedPrompt } : {}),
+        })),
         usage: { input_tokens: input, output_tokens: output, total_tokens: input + output },
       };
     case 'anthropic.messages':
@@ -172,9 +176,10 @@ function successBody(route: FakeRoute, reply: Exclude<FakeReply, { status: numbe
       };
     case 'google.generateContent': {
       // Gemini image models answer image generation (responseModalities IMAGE) with inline data parts.
-      const parts = 'images' in reply
-        ? reply.images.map((image) => ({ inlineData: { mimeType: 'image/png', data: image.b64 } }))
-        : [{ text }];
+      const parts =
+        'images' in reply
+          ? reply.images.map((image) => ({ inlineData: { mimeType: 'image/png', data: image.b64 } }))
+          : [{ text }];
       return {
         candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
         usageMetadata: { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output },

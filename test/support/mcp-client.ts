@@ -5,7 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export async function connectMcp(baseUrl: string, key: string): Promise<Client> {
   const client = new Client({ name: 'promptgate-tests', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+    new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
   );
   return client;
 }

@@ -151,9 +151,13 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     url: `redis://127.0.0.1:${port}`,
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) return;
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], {
-        stdio: 'ignore',
-      });
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory],
+        {
+          stdio: 'ignore',
+        },
+      );
       fs.writeFileSync(path.join(directory, 'server.pid'), String(child.pid));
       const started = child;
       await waitUntil(async () => {
@@ -200,9 +204,12 @@ function postgresBinaries(): string {
   const onPath = (process.env.PATH ?? '').split(path.delimiter).find((dir) => fs.existsSync(path.join(dir, 'initdb')));
   if (onPath) return onPath;
   const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
+  const versions = fs.existsSync(root)
+    ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+    : [];
   versions.sort((a, b) => Number(b) - Number(a));
-  if (versions.length === 0) throw new Error('No PostgreSQL server binaries (initdb) found on PATH or in /usr/lib/postgresql');
+  if (versions.length === 0)
+    throw new Error('No PostgreSQL server binaries (initdb) found on PATH or in /usr/lib/postgresql');
   return path.join(root, versions[0], 'bin');
 }
 
@@ -219,7 +226,13 @@ function serverUser(): { uid: number; gid: number } | undefined {
 }
 
 async function postgresAnswers(port: number): Promise<boolean> {
-  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres', connectionTimeoutMillis: 1_000 });
+  const client = new Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    database: 'postgres',
+    connectionTimeoutMillis: 1_000,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -239,11 +252,15 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
   const user = serverUser();
   const data = path.join(directory, 'data');
   if (user) fs.chownSync(directory, user.uid, user.gid);
-  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], {
-    cwd: directory,
-    stdio: 'pipe',
-    ...user,
-  });
+  execFileSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+    {
+      cwd: directory,
+      stdio: 'pipe',
+      ...user,
+    },
+  );
   let child: ChildProcess | undefined;
   const server: OwnServer = { kind: 'postgres', directory, kill: () => signal(child?.pid, 'SIGKILL') };
   track(server);
@@ -265,9 +282,20 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     },
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) return;
-      const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${directory}`, '-c', 'fsync=off'];
+      const settings = [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${directory}`,
+        '-c',
+        'fsync=off',
+      ];
       settings.push('-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200');
-      child = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings], { cwd: directory, stdio: 'ignore', ...user });
+      child = spawn(path.join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings], {
+        cwd: directory,
+        stdio: 'ignore',
+        ...user,
+      });
       fs.writeFileSync(path.join(directory, 'server.pid'), String(child.pid));
       const started = child;
       await waitUntil(async () => {

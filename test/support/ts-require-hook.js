@@ -8,7 +8,11 @@ require.extensions['.ts'] = function compileTypeScript(module, filename) {
   swc ??= require('@swc/core');
   const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
-    jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+    },
     module: { type: 'commonjs' },
     sourceMaps: 'inline',
   });

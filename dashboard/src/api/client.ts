@@ -58,7 +58,8 @@ export async function unwrap<T>(request: Promise<FetchResult<T>>): Promise<T> {
 /** A page of a list: its rows, and whether the `Link: rel="next"` header announced another page. */
 export async function unwrapPage<T>(request: Promise<FetchResult<T[]>>): Promise<{ items: T[]; hasNextPage: boolean }> {
   const { data, error, response } = await request;
-  if (response.ok && data) return { items: data.data, hasNextPage: /rel="next"/.test(response.headers.get('link') ?? '') };
+  if (response.ok && data)
+    return { items: data.data, hasNextPage: /rel="next"/.test(response.headers.get('link') ?? '') };
   throw new ApiError(response.status, messagesOf(error, response.status));
 }
 

@@ -13,7 +13,15 @@ export function Problems({ error }: { error: unknown }) {
   const messages = error instanceof ApiError ? error.messages : [messageOf(error)];
   return (
     <div className="problems" role="alert">
-      {messages.length === 1 ? <p>{messages[0]}</p> : <ul>{messages.map((message) => <li key={message}>{message}</li>)}</ul>}
+      {messages.length === 1 ? (
+        <p>{messages[0]}</p>
+      ) : (
+        <ul>
+          {messages.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
@@ -49,7 +57,17 @@ export function Button({ blocked, kind = 'plain', className, children, ...rest }
 }
 
 /** A labelled form control with an optional hint and error, the label tied to the control. */
-export function Field({ label, hint, error, children }: { label: string; hint?: ReactNode; error?: string | null; children: (id: string) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string | null;
+  children: (id: string) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className={`field ${error ? 'invalid' : ''}`}>
@@ -86,7 +104,9 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     <>
       <Button onClick={copy}>{state === 'copied' ? 'Copied' : label}</Button>
       <span role="status" className={state === 'failed' ? 'copy-failed' : 'visually-hidden'}>
-        {state === 'failed' ? 'This browser gives no clipboard access here: select the text and copy it with Ctrl+C (⌘+C).' : ''}
+        {state === 'failed'
+          ? 'This browser gives no clipboard access here: select the text and copy it with Ctrl+C (⌘+C).'
+          : ''}
       </span>
     </>
   );
@@ -130,12 +150,19 @@ export function ConfirmDialog({
   }, [open]);
   const allowed = confirmText === undefined || typed === confirmText;
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), onCancel())}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => (event.preventDefault(), onCancel())}
+    >
       <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       {confirmText !== undefined && (
         <Field label={`Type ${confirmText} to confirm`}>
-          {(id) => <input id={id} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />}
+          {(id) => (
+            <input id={id} value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
+          )}
         </Field>
       )}
       <Problems error={error} />
@@ -150,7 +177,15 @@ export function ConfirmDialog({
 }
 
 /** Previous / next page controls for the API's paged lists. */
-export function Pager({ page, hasNextPage, onPage }: { page: number; hasNextPage: boolean; onPage: (page: number) => void }) {
+export function Pager({
+  page,
+  hasNextPage,
+  onPage,
+}: {
+  page: number;
+  hasNextPage: boolean;
+  onPage: (page: number) => void;
+}) {
   if (page === 1 && !hasNextPage) return null;
   return (
     <nav className="pager" aria-label="Pages">
@@ -193,5 +228,9 @@ export function JsonView({ value, label }: { value: unknown; label?: string }) {
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p className="loading" role="status">Loading {what}…</p>;
+  return (
+    <p className="loading" role="status">
+      Loading {what}…
+    </p>
+  );
 }

@@ -17,7 +17,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: DependencyList): Loaded
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => current === generation.current && setState({ data, loading: false }),
-      (error) => current === generation.current && setState((previous) => ({ data: previous.data, error, loading: false })),
+      (error) =>
+        current === generation.current && setState((previous) => ({ data: previous.data, error, loading: false })),
     );
     // The caller's deps decide when to load again: `load` is a new closure on every render.
   }, deps);

@@ -1,4 +1,11 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, UseFilters, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  UseFilters,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { AdminExceptionFilter } from '../http/exception-filters';
 import { KeyThrottlerGuard } from '../rate-limit/key-throttler.guard';

@@ -18,12 +18,21 @@ describe('keyedSurfaceOf', () => {
     expect(keyedSurfaceOf(url)).toBe(surface);
   });
 
-  it.each(['/', '/health', '/docs', '/docs-json', '/nothing-here', '/mcpx', '/admin', '/admin/v2/x', '/api/v2/x', '/apiv1/x', '/%E0%A4%A'])(
-    '%s needs no key',
-    (url) => {
-      expect(keyedSurfaceOf(url)).toBeNull();
-    },
-  );
+  it.each([
+    '/',
+    '/health',
+    '/docs',
+    '/docs-json',
+    '/nothing-here',
+    '/mcpx',
+    '/admin',
+    '/admin/v2/x',
+    '/api/v2/x',
+    '/apiv1/x',
+    '/%E0%A4%A',
+  ])('%s needs no key', (url) => {
+    expect(keyedSurfaceOf(url)).toBeNull();
+  });
 });
 
 describe('bodyLimitOf', () => {

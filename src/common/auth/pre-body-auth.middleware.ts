@@ -35,8 +35,13 @@ export function keyedSurfaceOf(url: string): KeyedSurface | null {
  * The largest body a surface takes: MAX_BODY_BYTES, and for admin and MCP requests MAX_ADMIN_BODY_BYTES too. Open
  * routes (null) take MAX_BODY_BYTES.
  */
-export function bodyLimitOf(surface: KeyedSurface | null, config: Pick<AppConfig, 'maxBodyBytes' | 'maxAdminBodyBytes'>): number {
-  return surface === 'admin' || surface === 'mcp' ? Math.min(config.maxAdminBodyBytes, config.maxBodyBytes) : config.maxBodyBytes;
+export function bodyLimitOf(
+  surface: KeyedSurface | null,
+  config: Pick<AppConfig, 'maxBodyBytes' | 'maxAdminBodyBytes'>,
+): number {
+  return surface === 'admin' || surface === 'mcp'
+    ? Math.min(config.maxAdminBodyBytes, config.maxBodyBytes)
+    : config.maxBodyBytes;
 }
 
 /** The Content-Length a request declares, or null when it has none (no body, or a chunked one). */
@@ -77,10 +82,17 @@ export class PreBodyAuthMiddleware {
   private async admit(request: AuthenticatedRequest, node: IncomingMessage, surface: KeyedSurface): Promise<void> {
     // The execution surface takes the key in x-api-key only; admin and MCP also as a Bearer token.
     await this.keys.authenticate(request, surface !== 'execution');
-    if ((declaredLength(node) ?? 0) > bodyLimitOf(surface, this.config)) throw new PayloadTooLargeError('Request body is too large');
+    if ((declaredLength(node) ?? 0) > bodyLimitOf(surface, this.config))
+      throw new PayloadTooLargeError('Request body is too large');
   }
 
-  private refuse(surface: KeyedSurface, error: unknown, request: HttpRequestLike, response: HttpResponseLike, node: IncomingMessage): void {
+  private refuse(
+    surface: KeyedSurface,
+    error: unknown,
+    request: HttpRequestLike,
+    response: HttpResponseLike,
+    node: IncomingMessage,
+  ): void {
     try {
       // The body is never read: the connection is closed after the answer instead of being drained for the next request.
       if (announcesBody(node)) setHeader(response, 'Connection', 'close');

@@ -29,7 +29,9 @@ describe('presentedKey', () => {
   });
 
   it('refuses two different keys', () => {
-    expect(() => presentedKey(request({ 'x-api-key': 'k1', authorization: 'Bearer k2' }), true)).toThrow(UnauthorizedError);
+    expect(() => presentedKey(request({ 'x-api-key': 'k1', authorization: 'Bearer k2' }), true)).toThrow(
+      UnauthorizedError,
+    );
   });
 });
 

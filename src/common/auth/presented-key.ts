@@ -30,7 +30,8 @@ const HOST = /^(?:\[[0-9a-f:.]+\]|([a-z0-9_-]+(?:\.[a-z0-9_-]+)*)\.?)(?::\d*)?$/
 export function tenantOfHost(host: string | undefined, baseDomain: string): string | null {
   if (!host) return null;
   const match = HOST.exec(host.toLowerCase());
-  if (!match) throw new ValidationError('The Host header must be a host name or address, optionally followed by :<port digits>');
+  if (!match)
+    throw new ValidationError('The Host header must be a host name or address, optionally followed by :<port digits>');
   const name = match[1];
   if (name === undefined) return null;
   const base = baseDomain.toLowerCase().replace(/\.$/, '');

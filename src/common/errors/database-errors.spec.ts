@@ -8,7 +8,11 @@ const failed = (driverError: Record<string, string>) =>
 describe('fromDatabaseError', () => {
   it('maps a unique violation to a conflict naming the columns but not the scope', () => {
     const error = fromDatabaseError(
-      failed({ code: '23505', constraint: 'uq_endpoints_tenant_path', detail: 'Key (tenant_id, path)=(abc, /api/v1/x) already exists.' }),
+      failed({
+        code: '23505',
+        constraint: 'uq_endpoints_tenant_path',
+        detail: 'Key (tenant_id, path)=(abc, /api/v1/x) already exists.',
+      }),
     );
     expect(error).toBeInstanceOf(ConflictError);
     expect(error?.message).toBe('path already exists');
@@ -28,7 +32,9 @@ describe('fromDatabaseError', () => {
   });
 
   it('maps a check violation to the field of the constraint, without its name', () => {
-    const error = fromDatabaseError(failed({ code: '23514', table: 'api_keys', constraint: 'api_keys_rate_limit_per_hour_check' }));
+    const error = fromDatabaseError(
+      failed({ code: '23514', table: 'api_keys', constraint: 'api_keys_rate_limit_per_hour_check' }),
+    );
     expect((error as ValidationError).messages).toEqual(['rateLimitPerHour is out of range']);
     expect((error as ValidationError).field).toBe('rateLimitPerHour');
     const unnamed = fromDatabaseError(failed({ code: '23514', table: 'api_keys', constraint: 'ck_api_keys_kind' }));
@@ -36,7 +42,9 @@ describe('fromDatabaseError', () => {
   });
 
   it('maps values the database cannot take to a 400 without the driver text', () => {
-    const outOfRange = fromDatabaseError(failed({ code: '22003', message: 'value "100000000000" is out of range for type integer' }));
+    const outOfRange = fromDatabaseError(
+      failed({ code: '22003', message: 'value "100000000000" is out of range for type integer' }),
+    );
     expect(outOfRange).toBeInstanceOf(ValidationError);
     expect(outOfRange?.message).toBe('A number is out of range');
     const badUuid = fromDatabaseError(failed({ code: '22P02', message: 'invalid input syntax for type uuid: "x"' }));

@@ -42,7 +42,9 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
       return new ConflictError('A record it refers to does not exist (any more)');
     case CHECK_VIOLATION: {
       const field = checkedField(driverError);
-      return field ? new ValidationError(`${field} is out of range`, field) : new ValidationError('A value is out of range');
+      return field
+        ? new ValidationError(`${field} is out of range`, field)
+        : new ValidationError('A value is out of range');
     }
     case NUMERIC_OUT_OF_RANGE:
       return new ValidationError('A number is out of range');
@@ -56,7 +58,10 @@ export function fromDatabaseError(error: unknown): AppError | undefined {
 function describeUnique(detail?: string): string {
   const match = detail && /Key \((.+)\)=\((.*)\) already exists/.exec(detail);
   if (match) {
-    const columns = match[1].split(',').map((c) => c.trim()).filter((c) => c !== 'tenant_id' && c !== 'endpoint_id');
+    const columns = match[1]
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== 'tenant_id' && c !== 'endpoint_id');
     return `${columns.map(camelCase).join(', ') || 'value'} already exists`;
   }
   return 'Conflicts with an existing record';

@@ -1,6 +1,11 @@
 import { QueryFailedError } from 'typeorm';
 import { statusOf } from './app-error';
-import { DATABASE_RETRY_AFTER_SECONDS, DatabaseUnavailableError, isDatabaseUnavailable, markAsDatabasePoolError } from './database-unavailable';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  markAsDatabasePoolError,
+} from './database-unavailable';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 const wrapped = (driverError: Error) => new QueryFailedError('SELECT 1', [], driverError);
@@ -20,14 +25,29 @@ describe('isDatabaseUnavailable', () => {
     ['a connection that ended under a query', new Error('Connection terminated unexpectedly')],
     ['a connection ended by its timeout', new Error('Connection terminated due to connection timeout')],
     ['the server shutting down (57P01)', coded('terminating connection due to administrator command', '57P01')],
-    ['the server after a crash (57P02)', coded('terminating connection due to crash of another server process', '57P02')],
+    [
+      'the server after a crash (57P02)',
+      coded('terminating connection due to crash of another server process', '57P02'),
+    ],
     ['the server starting up (57P03)', coded('the database system is starting up', '57P03')],
     ['no connection slot left (53300)', coded('sorry, too many clients already', '53300')],
     ['a connection exception (class 08)', coded('connection failure', '08006')],
-    ['a refused connection inside a QueryFailedError', wrapped(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))],
-    ['a terminated session inside a QueryFailedError', wrapped(coded('terminating connection due to administrator command', '57P01'))],
-    ['a dual-stack connect that failed on every address', fromPool(new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')]))],
-    ['a refusal given as the cause', new Error('could not load', { cause: fromPool(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')) })],
+    [
+      'a refused connection inside a QueryFailedError',
+      wrapped(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')),
+    ],
+    [
+      'a terminated session inside a QueryFailedError',
+      wrapped(coded('terminating connection due to administrator command', '57P01')),
+    ],
+    [
+      'a dual-stack connect that failed on every address',
+      fromPool(new AggregateError([coded('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')])),
+    ],
+    [
+      'a refusal given as the cause',
+      new Error('could not load', { cause: fromPool(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')) }),
+    ],
   ])('recognises %s', (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -38,7 +58,10 @@ describe('isDatabaseUnavailable', () => {
     ['a cancelled statement (57014)', wrapped(coded('canceling statement due to statement timeout', '57014'))],
     ['an invalid uuid', wrapped(coded('invalid input syntax for type uuid', '22P02'))],
     ['a plain error', new Error('something else')],
-    ["another client's refused connection (a provider, Redis)", coded('connect ECONNREFUSED 127.0.0.1:4710', 'ECONNREFUSED')],
+    [
+      "another client's refused connection (a provider, Redis)",
+      coded('connect ECONNREFUSED 127.0.0.1:4710', 'ECONNREFUSED'),
+    ],
     ["another client's reset connection", new Error('fetch failed', { cause: coded('read ECONNRESET', 'ECONNRESET') })],
     ['a string', 'ECONNREFUSED'],
     ['nothing', undefined],

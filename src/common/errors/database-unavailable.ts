@@ -14,7 +14,16 @@ export class DatabaseUnavailableError extends ServiceUnavailableError {
  * Socket-level failures of the driver's connection to the server. Other clients (providers, Redis) fail with the same
  * codes, so they count only inside TypeORM's QueryFailedError or on an error the database pool marked as its own.
  */
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
 /**
  * SQLSTATEs of a server that is away: 57P01 to 57P03 (shut down by the administrator, after a crash, or not accepting
  * connections yet) and 53300 (no connection slot left); class 08 (connection exception) is matched by its prefix.
@@ -22,7 +31,11 @@ const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const CONNECTION_EXCEPTION_CLASS = /^08[0-9A-Z]{3}$/;
 /** What `pg` and its pool say when a connection ends or cannot be made in time (these carry no code). */
-const CONNECTION_MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /^Client has encountered a connection error/];
+const CONNECTION_MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error/,
+];
 
 const FROM_DATABASE_POOL = Symbol.for('promptgate.databasePoolError');
 
@@ -57,7 +70,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true;
     // TypeORM keeps the driver's error in driverError; Node reports a failed dual-stack connect as an AggregateError.
     return (
-      visit(driverError, true) || visit(cause, isDatabases) || (Array.isArray(errors) && errors.some((each) => visit(each, isDatabases)))
+      visit(driverError, true) ||
+      visit(cause, isDatabases) ||
+      (Array.isArray(errors) && errors.some((each) => visit(each, isDatabases)))
     );
   };
   return visit(error, false);

@@ -2,7 +2,10 @@ import { withoutNetworkDetails } from './network-details';
 
 describe('withoutNetworkDetails', () => {
   it.each([
-    ['Cannot connect to API: connect ECONNREFUSED 127.0.0.1:4710', 'Cannot connect to API: connect ECONNREFUSED [address]'],
+    [
+      'Cannot connect to API: connect ECONNREFUSED 127.0.0.1:4710',
+      'Cannot connect to API: connect ECONNREFUSED [address]',
+    ],
     ['connect ECONNREFUSED ::1:4710', 'connect ECONNREFUSED [address]'],
     ['request to [fd00::12]:8080 failed', 'request to [address] failed'],
     ['getaddrinfo ENOTFOUND llm.internal:11434', 'getaddrinfo ENOTFOUND [address]'],

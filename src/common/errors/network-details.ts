@@ -14,11 +14,13 @@ const HOST_PORT = /\b(?=[a-z0-9.-]*[a-z])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-
  */
 export function withoutNetworkDetails(text: string): string {
   const bounded = text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
-  return bounded
-    // Punctuation that ends the sentence is not part of the URL.
-    .replace(URL_PATTERN, (url) => `[address]${/[.,;:!?]+$/.exec(url)?.[0] ?? ''}`)
-    .replace(BRACKETED_IPV6, '[address]')
-    .replace(IPV4, '[address]')
-    .replace(IPV6, (match) => (match.includes('::') || match.split(':').length >= 4 ? '[address]' : match))
-    .replace(HOST_PORT, '[address]');
+  return (
+    bounded
+      // Punctuation that ends the sentence is not part of the URL.
+      .replace(URL_PATTERN, (url) => `[address]${/[.,;:!?]+$/.exec(url)?.[0] ?? ''}`)
+      .replace(BRACKETED_IPV6, '[address]')
+      .replace(IPV4, '[address]')
+      .replace(IPV6, (match) => (match.includes('::') || match.split(':').length >= 4 ? '[address]' : match))
+      .replace(HOST_PORT, '[address]')
+  );
 }

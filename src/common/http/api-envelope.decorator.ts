@@ -1,5 +1,12 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath, type HeaderObject, type ReferenceObject, type SchemaObject } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiResponse,
+  getSchemaPath,
+  type HeaderObject,
+  type ReferenceObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
 
 /** The one schema of every admin refusal, referenced by each failure response (components.schemas). */
 export const FAILURE_ENVELOPE = 'FailureEnvelope';
@@ -10,7 +17,12 @@ export const FAILURE_ENVELOPE_SCHEMA: SchemaObject = {
   required: ['succeeded', 'messages', 'data'],
   properties: {
     succeeded: { type: 'boolean', enum: [false] },
-    messages: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'One message per problem, each naming its field when it has one.' },
+    messages: {
+      type: 'array',
+      items: { type: 'string' },
+      minItems: 1,
+      description: 'One message per problem, each naming its field when it has one.',
+    },
     data: { type: 'object', nullable: true, enum: [null], description: 'Always null.' },
   },
 };
@@ -24,11 +36,14 @@ export const RESPONSE_HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string' },
   },
   RateLimitLimit: {
-    description: "Requests the key may make in its rate-limit window that has the fewest left (admin: per minute).",
+    description: 'Requests the key may make in its rate-limit window that has the fewest left (admin: per minute).',
     schema: { type: 'integer', minimum: 1 },
   },
   RateLimitRemaining: { description: 'Requests left in that window.', schema: { type: 'integer', minimum: 0 } },
-  RateLimitReset: { description: 'When that window starts again, in Unix time (seconds).', schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: {
+    description: 'When that window starts again, in Unix time (seconds).',
+    schema: { type: 'integer', minimum: 0 },
+  },
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
 };
 

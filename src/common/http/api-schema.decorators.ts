@@ -18,7 +18,8 @@ export const ApiAnyJson = (options: Described = {}) => ApiProperty({ ...options,
  * An integer property. A request DTO's bounds come from its @Min/@Max through the CLI plugin; a response states the
  * bounds of the values it can hold.
  */
-export const ApiInteger = (bounds: { minimum?: number; maximum?: number } = {}) => ApiProperty({ type: 'integer', ...bounds });
+export const ApiInteger = (bounds: { minimum?: number; maximum?: number } = {}) =>
+  ApiProperty({ type: 'integer', ...bounds });
 
 /** A string (or each string of an array) that is a UUID. */
 export const ApiUuid = () => ApiProperty({ format: 'uuid' });
@@ -32,7 +33,8 @@ export const ApiEnum = (name: string, values: readonly string[]) => ApiProperty(
 /**
  * One of `values` or null. Inline, with null among the values: OpenAPI 3.0 cannot add null to a referenced schema.
  */
-export const ApiNullableEnum = (values: readonly string[]) => ApiProperty({ type: 'string', nullable: true, enum: [...values, null] });
+export const ApiNullableEnum = (values: readonly string[]) =>
+  ApiProperty({ type: 'string', nullable: true, enum: [...values, null] });
 
 /** Documents a route parameter on the handler the parameter decorator is applied to. */
 function documentParameter(target: object, key: string | symbol | undefined, options: ApiParamOptions): void {
@@ -46,7 +48,11 @@ export const UuidParam =
   (name: string, description?: string): ParameterDecorator =>
   (target, key, index) => {
     Param(name, UuidParamPipe)(target, key, index);
-    documentParameter(target, key, { name, schema: { type: 'string', format: 'uuid' }, ...(description && { description }) });
+    documentParameter(target, key, {
+      name,
+      schema: { type: 'string', format: 'uuid' },
+      ...(description && { description }),
+    });
   };
 
 /** `@Param(name)` that must be an integer from 1 to MAX_INTEGER (a 400 naming it otherwise). */
@@ -54,5 +60,9 @@ export const PositiveIntegerParam =
   (name: string, description?: string): ParameterDecorator =>
   (target, key, index) => {
     Param(name, PositiveIntegerParamPipe)(target, key, index);
-    documentParameter(target, key, { name, schema: { type: 'integer', minimum: 1, maximum: MAX_INTEGER }, ...(description && { description }) });
+    documentParameter(target, key, {
+      name,
+      schema: { type: 'integer', minimum: 1, maximum: MAX_INTEGER },
+      ...(description && { description }),
+    });
   };

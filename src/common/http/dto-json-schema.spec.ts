@@ -1,23 +1,46 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { dtoJsonSchema } from './dto-json-schema';
 import { Omittable } from './optional.decorator';
 
 class SampleDto {
-  @IsString() @MaxLength(20) @Matches(/^[a-z]+$/)
+  @IsString()
+  @MaxLength(20)
+  @Matches(/^[a-z]+$/)
   name: string;
 
   @ApiProperty({ description: 'How many, 1..10' })
-  @Omittable() @IsInt() @Min(1) @Max(10)
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(10)
   count?: number;
 
-  @IsOptional() @IsIn(['a', 'b'])
+  @IsOptional()
+  @IsIn(['a', 'b'])
   choice?: 'a' | 'b' | null;
 
-  @IsOptional() @IsArray() @ArrayMaxSize(3) @IsUUID('all', { each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(3)
+  @IsUUID('all', { each: true })
   ids?: string[] | null;
 
-  @Omittable() @IsBoolean()
+  @Omittable()
+  @IsBoolean()
   flag?: boolean;
 }
 

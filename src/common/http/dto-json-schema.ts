@@ -74,7 +74,7 @@ function propertySchema(rules: ValidationRule[], isNullable: boolean): JsonSchem
   }
   if (Object.keys(items).length > 0) schema.items = items;
   if (!isNullable) return schema;
-  if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+  if (Array.isArray(schema.enum)) schema.enum = schema.enum.concat(null);
   if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
   return schema;
 }
@@ -88,7 +88,11 @@ function withDocumentation(schema: JsonSchema, documented: Record<string, unknow
 /** Each property's OpenAPI metadata: the plugin's (a parent class's first) overlaid by explicit @ApiProperty options. */
 function openApiProperties(dto: new () => object): Record<string, Record<string, unknown>> {
   const chain: (new () => object)[] = [];
-  for (let current: unknown = dto; typeof current === 'function' && current !== Function.prototype; current = Object.getPrototypeOf(current)) {
+  for (
+    let current: unknown = dto;
+    typeof current === 'function' && current !== Function.prototype;
+    current = Object.getPrototypeOf(current)
+  ) {
     chain.unshift(current as new () => object);
   }
   const properties: Record<string, Record<string, unknown>> = {};
@@ -98,7 +102,7 @@ function openApiProperties(dto: new () => object): Record<string, Record<string,
     for (const [name, options] of Object.entries(plugin)) properties[name] = { ...properties[name], ...options };
   }
   for (const name of Object.keys(properties).concat(ownPropertyNames(dto))) {
-    const explicit: unknown = Reflect.getMetadata(API_PROPERTIES, dto.prototype, name);
+    const explicit: unknown = Reflect.getMetadata(API_PROPERTIES, dto.prototype as object, name);
     if (explicit && typeof explicit === 'object') properties[name] = { ...properties[name], ...explicit };
   }
   return properties;
@@ -106,5 +110,7 @@ function openApiProperties(dto: new () => object): Record<string, Record<string,
 
 /** The properties class-validator knows, so explicit @ApiProperty metadata is found without the plugin too. */
 function ownPropertyNames(dto: new () => object): string[] {
-  return (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[]).map((rule) => rule.propertyName);
+  return (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[]).map(
+    (rule) => rule.propertyName,
+  );
 }

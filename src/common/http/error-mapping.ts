@@ -96,14 +96,15 @@ function httpMessageOf(error: unknown, status: number): string {
   // type parser throws its own coded error.
   const cause = (error as { cause?: unknown }).cause ?? error;
   const { type, code } = cause as { type?: string; code?: string };
-  const isMalformedJson = type === 'entity.parse.failed' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || cause instanceof SyntaxError;
+  const isMalformedJson =
+    type === 'entity.parse.failed' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || cause instanceof SyntaxError;
   if (status === 400 && isMalformedJson) {
     return 'Request body is not valid JSON';
   }
   if (error instanceof HttpException) {
     const response = error.getResponse();
     if (typeof response === 'object' && response && 'message' in response) {
-      const message = (response).message;
+      const message = response.message;
       return withoutNetworkDetails(Array.isArray(message) ? message.join('; ') : String(message));
     }
     return withoutNetworkDetails(error.message);

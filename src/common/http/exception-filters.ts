@@ -81,7 +81,9 @@ export class ExecutionExceptionFilter extends SurfaceFilter {
 @Catch()
 export class McpExceptionFilter extends SurfaceFilter {
   protected headersOf(described: Failure): Record<string, string> {
-    return described.status === 401 ? { ...described.headers, 'WWW-Authenticate': 'Bearer realm="promptgate"' } : described.headers;
+    return described.status === 401
+      ? { ...described.headers, 'WWW-Authenticate': 'Bearer realm="promptgate"' }
+      : described.headers;
   }
 
   protected body(described: Failure): unknown {

@@ -26,18 +26,27 @@ const REQUEST_DTOS: (new () => object)[] = [
 ];
 
 describe('integer properties of request DTOs', () => {
-  it.each(REQUEST_DTOS.map((dto) => [dto.name, dto] as const))('%s: every integer property has a maximum of at most 2147483647', (_name, dto) => {
-    const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
-    const integers = new Set(metadata.filter((rule) => rule.name === 'isInt').map((rule) => rule.propertyName));
-    expect(integers.size).toBeGreaterThan(0);
-    for (const property of integers) {
-      const maximum = metadata.find((rule) => rule.propertyName === property && rule.name === 'max')?.constraints?.[0] as number | undefined;
-      expect({ property, bounded: maximum !== undefined && maximum <= MAX_INTEGER }).toEqual({ property, bounded: true });
-    }
-  });
+  it.each(REQUEST_DTOS.map((dto) => [dto.name, dto] as const))(
+    '%s: every integer property has a maximum of at most 2147483647',
+    (_name, dto) => {
+      const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+      const integers = new Set(metadata.filter((rule) => rule.name === 'isInt').map((rule) => rule.propertyName));
+      expect(integers.size).toBeGreaterThan(0);
+      for (const property of integers) {
+        const maximum = metadata.find((rule) => rule.propertyName === property && rule.name === 'max')
+          ?.constraints?.[0] as number | undefined;
+        expect({ property, bounded: maximum !== undefined && maximum <= MAX_INTEGER }).toEqual({
+          property,
+          bounded: true,
+        });
+      }
+    },
+  );
 
   it('refuses a value past the bound with one message naming the property', () => {
-    expect(() => validateDto(CreateKeyDto, { name: 'k', type: 'endpoint', rateLimitPerDay: MAX_INTEGER })).not.toThrow();
+    expect(() =>
+      validateDto(CreateKeyDto, { name: 'k', type: 'endpoint', rateLimitPerDay: MAX_INTEGER }),
+    ).not.toThrow();
     expect(() => validateDto(CreateKeyDto, { name: 'k', type: 'endpoint', rateLimitPerDay: 1e11 })).toThrow(
       `rateLimitPerDay must not be greater than ${MAX_INTEGER}`,
     );

@@ -34,7 +34,11 @@ describe('exceedsJsonDepth', () => {
   });
 
   it('finds the deep branch among shallow siblings', () => {
-    const body = { shallow: [1, 2, 3], wide: Array.from({ length: 1000 }, (_, i) => ({ i })), deep: nestedArrays(MAX_JSON_DEPTH) };
+    const body = {
+      shallow: [1, 2, 3],
+      wide: Array.from({ length: 1000 }, (_, i) => ({ i })),
+      deep: nestedArrays(MAX_JSON_DEPTH),
+    };
     expect(exceedsJsonDepth(body)).toBe(true);
     expect(exceedsJsonDepth({ ...body, deep: nestedArrays(MAX_JSON_DEPTH - 1) })).toBe(false);
   });

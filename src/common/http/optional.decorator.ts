@@ -10,4 +10,8 @@ export const Omittable = () => ValidateIf((_object: unknown, value: unknown) => 
 
 /** An optional ISO 8601 timestamp in a query (a time range's `from` or `to`): its format is in the document too. */
 export const OptionalTimestamp = () =>
-  applyDecorators(ApiDateTime(), Omittable(), IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 timestamp' }));
+  applyDecorators(
+    ApiDateTime(),
+    Omittable(),
+    IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 timestamp' }),
+  );

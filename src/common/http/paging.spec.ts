@@ -22,7 +22,9 @@ describe('paging', () => {
     it('appends page when absent and keeps the rest as sent', () => {
       expect(url('/admin/v1/keys')).toBe('/admin/v1/keys?page=2');
       expect(url('/admin/v1/keys?')).toBe('/admin/v1/keys?page=2');
-      expect(url('/admin/v1/endpoints?search=a%20b+c&pageSize=5')).toBe('/admin/v1/endpoints?search=a%20b+c&pageSize=5&page=2');
+      expect(url('/admin/v1/endpoints?search=a%20b+c&pageSize=5')).toBe(
+        '/admin/v1/endpoints?search=a%20b+c&pageSize=5&page=2',
+      );
     });
 
     it('replaces page where it was, whatever its spelling, and drops repeats', () => {

@@ -12,7 +12,13 @@ export const LIST_PAGE_SIZE = { default: 100, max: 500 } as const;
 /** `page` of a paged query: an integer from 1 to MAX_INTEGER, default 1 (query strings arrive as text). */
 export const PageNumber = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INTEGER, default: 1, description: 'Page number, from 1.' }),
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_INTEGER,
+      default: 1,
+      description: 'Page number, from 1.',
+    }),
     Omittable(),
     Type(() => Number),
     IsInt({ message: '$property must be an integer' }),
@@ -108,7 +114,13 @@ export function pageUrl(request: HttpRequestLike, page: number): string {
   const url = request.originalUrl ?? request.url ?? request.raw?.url ?? '/';
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
-  const params = mark === -1 ? [] : url.slice(mark + 1).split('&').filter(Boolean);
+  const params =
+    mark === -1
+      ? []
+      : url
+          .slice(mark + 1)
+          .split('&')
+          .filter(Boolean);
   const kept: string[] = [];
   let replaced = false;
   for (const param of params) {

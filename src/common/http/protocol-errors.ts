@@ -7,7 +7,14 @@ import { ValidationError } from '../errors/app-error';
 import { AppLogger } from '../logging/app-logger';
 import type { GlobalExceptionFilter } from './exception-filters';
 import { httpHost } from './http-host';
-import { type HttpRequestLike, type HttpResponseLike, nodeRequestOf, nodeResponseOf, pathOf, setHeader } from './http-context';
+import {
+  type HttpRequestLike,
+  type HttpResponseLike,
+  nodeRequestOf,
+  nodeResponseOf,
+  pathOf,
+  setHeader,
+} from './http-context';
 import { RequestIdMiddleware } from './request-id.middleware';
 
 /** What Node's HTTP parser reports with a request it could not read (`clientError`). */
@@ -145,7 +152,11 @@ export class ProtocolErrors {
    * Fastify's `frameworkErrors`: its router refuses a path with a malformed percent escape (400) or a parameter
    * over its maximum length (414) before any hook, so the request gets its id here.
    */
-  readonly onFrameworkError = (error: Error & { code?: string }, request: HttpRequestLike, reply: HttpResponseLike): void => {
+  readonly onFrameworkError = (
+    error: Error & { code?: string },
+    request: HttpRequestLike,
+    reply: HttpResponseLike,
+  ): void => {
     const failure =
       error.code === 'FST_ERR_BAD_URL'
         ? new ValidationError('The request path has a malformed percent escape')
@@ -196,17 +207,27 @@ export class ProtocolErrors {
       'X-Request-Id': id,
       Connection: 'close',
     };
-    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n${head}\r\n${body}`);
     // What the client still sends is read and dropped meanwhile, so closing does not reset the answer away.
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
     if (this.logger.isEnabled('info')) {
-      this.logger.access({ requestId: id, method: target.method, path: target.path, status: answer.status, durationMs: 0 });
+      this.logger.access({
+        requestId: id,
+        method: target.method,
+        path: target.path,
+        status: answer.status,
+        durationMs: 0,
+      });
     }
   }
 }
 
 /** The response Node is preparing on this connection, if a request's head was read. */
-function inFlightResponse(socket: Socket): (ServerResponse & { req?: IncomingMessage & { requestId?: string } }) | undefined {
+function inFlightResponse(
+  socket: Socket,
+): (ServerResponse & { req?: IncomingMessage & { requestId?: string } }) | undefined {
   return (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage ?? undefined;
 }

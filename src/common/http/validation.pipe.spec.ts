@@ -4,22 +4,29 @@ import { ValidationError } from '../errors/app-error';
 import { createValidationPipe, validationMessages } from './validation.pipe';
 
 class Item {
-  @IsString() @MaxLength(3) @Matches(/^[a-z]+$/, { message: 'name must be lower-case letters' })
+  @IsString()
+  @MaxLength(3)
+  @Matches(/^[a-z]+$/, { message: 'name must be lower-case letters' })
   name: string;
 }
 
 class Body {
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   count: number;
 
-  @ValidateNested({ each: true }) @Type(() => Item)
+  @ValidateNested({ each: true })
+  @Type(() => Item)
   items: Item[];
 }
 
 async function failure(body: unknown): Promise<ValidationError> {
   const result = await createValidationPipe()
     .transform(body, { type: 'body', metatype: Body })
-    .then(() => undefined, (error: unknown) => error);
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
   expect(result).toBeInstanceOf(ValidationError);
   return result as ValidationError;
 }

@@ -46,7 +46,11 @@ export function createValidationPipe(): ValidationPipe {
  */
 export function validateDto<T extends object>(dto: new () => T, plain: unknown): T {
   const instance = plainToInstance(dto, plain ?? {});
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    validationError: { target: false, value: false },
+  });
   if (errors.length > 0) throw new ValidationError(validationMessages(errors), errors[0]?.property ?? null);
   return instance;
 }

@@ -42,7 +42,8 @@ export class AppLogger implements LoggerService {
 
   write(level: Exclude<LogLevel, 'silent'>, message: unknown, fields: Record<string, unknown> = {}): void {
     if (RANK[level] < this.threshold) return;
-    const text = message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
+    const text =
+      message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
     const line: Record<string, unknown> = { time: new Date().toISOString(), level, msg: text };
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) line[key] = value;
     process.stdout.write(JSON.stringify(line) + '\n');

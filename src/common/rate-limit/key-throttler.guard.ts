@@ -59,7 +59,15 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     return windowKey(name, keyId, context.switchToHttp().getRequest<RateLimitedRequest>().rateLimitEndpoint!.id);
   }
 
-  protected async handleRequest({ context, limit, ttl, throttler, blockDuration, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+  protected async handleRequest({
+    context,
+    limit,
+    ttl,
+    throttler,
+    blockDuration,
+    getTracker,
+    generateKey,
+  }: ThrottlerRequest): Promise<boolean> {
     const { req, res } = this.getRequestResponse(context);
     const request = req as RateLimitedRequest;
     const name = throttler.name!;

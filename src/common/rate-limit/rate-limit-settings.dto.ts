@@ -7,17 +7,26 @@ import type { RateLimitSettings } from './rate-limit-settings';
 export class RateLimitSettingsDto implements Partial<RateLimitSettings> {
   /** Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
   @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER)
   rateLimitPerMinute?: number | null;
 
   /** Requests per hour allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 1,000). */
   @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER)
   rateLimitPerHour?: number | null;
 
   /** Requests per day allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 10,000). */
   @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER)
   rateLimitPerDay?: number | null;
 }
 

@@ -24,7 +24,11 @@ export const RATE_LIMIT_SETTINGS = RATE_LIMIT_WINDOWS.map(({ setting }) => setti
 export const DEFAULT_RATE_LIMITS: RateLimits = { perMinute: 60, perHour: 1000, perDay: 10000 };
 
 /** The settings of a new record that sets none. */
-export const NO_RATE_LIMITS: RateLimitSettings = { rateLimitPerMinute: null, rateLimitPerHour: null, rateLimitPerDay: null };
+export const NO_RATE_LIMITS: RateLimitSettings = {
+  rateLimitPerMinute: null,
+  rateLimitPerHour: null,
+  rateLimitPerDay: null,
+};
 
 /** The three nullable int4 columns holding the settings, shared by the tables of the records that have them. */
 export abstract class RateLimitColumns implements RateLimitSettings {

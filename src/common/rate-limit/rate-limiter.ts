@@ -41,7 +41,13 @@ export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increm
  * the same request refused it, so a refused request counts in none.
  */
 export abstract class KeyThrottlerStorage implements ThrottlerStorage {
-  abstract increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord>;
+  abstract increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord>;
   abstract release(key: string): Promise<void>;
 }
 

@@ -5,10 +5,12 @@ const endpoint = { id: 'e1', rateLimitPerMinute: 2, rateLimitPerHour: null, rate
 
 describe('surfaceWindows', () => {
   it('gives an admin request one per-key minute window of the admin limit', () => {
-    expect(surfaceWindows(600, ['admin'], principal)).toEqual([{ name: 'admin-minute', key: 'admin-minute:{k1}', limit: 600, ttlMs: 60_000 }]);
+    expect(surfaceWindows(600, ['admin'], principal)).toEqual([
+      { name: 'admin-minute', key: 'admin-minute:{k1}', limit: 600, ttlMs: 60_000 },
+    ]);
   });
 
-  it('gives an execution the key\'s three windows, and the endpoint\'s own ones that are set, per key per endpoint', () => {
+  it("gives an execution the key's three windows, and the endpoint's own ones that are set, per key per endpoint", () => {
     expect(surfaceWindows(600, ['execution'], principal, endpoint)).toEqual([
       { name: 'minute', key: 'minute:{k1}', limit: 60, ttlMs: 60_000 },
       { name: 'hour', key: 'hour:{k1}', limit: 1000, ttlMs: 3_600_000 },
@@ -21,6 +23,9 @@ describe('surfaceWindows', () => {
 
   it('counts a call on both surfaces in the windows of each, with the same keys as either alone', () => {
     const both = surfaceWindows(600, ['admin', 'execution'], principal, endpoint);
-    expect(both).toEqual([...surfaceWindows(600, ['admin'], principal), ...surfaceWindows(600, ['execution'], principal, endpoint)]);
+    expect(both).toEqual([
+      ...surfaceWindows(600, ['admin'], principal),
+      ...surfaceWindows(600, ['execution'], principal, endpoint),
+    ]);
   });
 });

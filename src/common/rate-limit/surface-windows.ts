@@ -56,7 +56,12 @@ export function surfaceWindows(
   const { keyId } = principal;
   for (const surface of surfaces) {
     if (surface === 'admin') {
-      windows.push({ name: ADMIN_WINDOW, key: windowKey(ADMIN_WINDOW, keyId), limit: adminPerMinute, ttlMs: MINUTE_MS });
+      windows.push({
+        name: ADMIN_WINDOW,
+        key: windowKey(ADMIN_WINDOW, keyId),
+        limit: adminPerMinute,
+        ttlMs: MINUTE_MS,
+      });
       continue;
     }
     for (const { name, ttlMs, keyLimit } of EXECUTION_WINDOWS) {

@@ -26,7 +26,12 @@ export class WindowAdmission {
       this.reported = this.reported && !hasFewerLeft(state, this.reported) ? this.reported : state;
       return { allowed: true, reported: this.reported, retryAfterSeconds: 0 };
     }
-    const full = { name: window.name, limit: window.limit, remaining: 0, resetAtMs: nowMs + record.timeToBlockExpire * 1000 };
+    const full = {
+      name: window.name,
+      limit: window.limit,
+      remaining: 0,
+      resetAtMs: nowMs + record.timeToBlockExpire * 1000,
+    };
     const given = this.counted.splice(0);
     await Promise.all(given.map(({ key }) => this.storage.release(key)));
     const states = given.map(({ state }) => ({ ...state, remaining: Math.min(state.limit, state.remaining + 1) }));

@@ -6,11 +6,15 @@ describe('withinRedisDeadline', () => {
   });
 
   it('passes a failure through', async () => {
-    await expect(withinRedisDeadline(Promise.reject(new Error('ERR wrong type')), 50)).rejects.toThrow('ERR wrong type');
+    await expect(withinRedisDeadline(Promise.reject(new Error('ERR wrong type')), 50)).rejects.toThrow(
+      'ERR wrong type',
+    );
   });
 
   it('gives up on a command that does not answer in time', async () => {
-    await expect(withinRedisDeadline(new Promise(() => undefined), 30)).rejects.toThrow('Redis did not answer within 30 ms');
+    await expect(withinRedisDeadline(new Promise(() => undefined), 30)).rejects.toThrow(
+      'Redis did not answer within 30 ms',
+    );
   });
 
   it('ignores a late answer after giving up', async () => {

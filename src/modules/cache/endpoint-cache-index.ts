@@ -50,8 +50,9 @@ export class RedisEndpointCacheIndex extends EndpointCacheIndex {
   async take(endpointId: string): Promise<string[]> {
     this.assertReady();
     const name = this.nameOf(endpointId);
-    const [keys] = await this.client.multi().sMembers(name).del(name).exec();
-    return (keys as unknown as string[]) ?? [];
+    // execTyped answers with each queued command's own reply type (SMEMBERS: an array, empty for a missing set).
+    const [keys] = await this.client.multi().sMembers(name).del(name).execTyped();
+    return keys;
   }
 
   /**

@@ -43,7 +43,10 @@ function boundedMemoryStore(max: number) {
       useFactory: async (connection: RedisConnection) => {
         if (!connection.client) return { stores: [new Keyv({ store: boundedMemoryStore(MEMORY_MAX_ENTRIES) })] };
         await connection.ready();
-        const store = new SharedConnectionRedisStore(connection.client, { namespace: NAMESPACE, keyPrefixSeparator: ':' });
+        const store = new SharedConnectionRedisStore(connection.client, {
+          namespace: NAMESPACE,
+          keyPrefixSeparator: ':',
+        });
         // keyv turns Redis failures into misses and no-op stores, and reports them as 'error' events (ResponseCacheService logs them).
         return { stores: [new Keyv(store, { namespace: NAMESPACE, useKeyPrefix: false })] };
       },
@@ -55,7 +58,9 @@ function boundedMemoryStore(max: number) {
       provide: EndpointCacheIndex,
       inject: [RedisConnection],
       useFactory: (connection: RedisConnection) =>
-        connection.client ? new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`) : new MemoryEndpointCacheIndex(MEMORY_MAX_ENTRIES),
+        connection.client
+          ? new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`)
+          : new MemoryEndpointCacheIndex(MEMORY_MAX_ENTRIES),
     },
   ],
   exports: [ResponseCacheService],

@@ -37,7 +37,9 @@ export class ResponseCacheService implements OnModuleInit {
     // Failures keyv absorbs (a miss, a skipped store) are reported as events; the deadlines below, as errors. One
     // warning covers both, at most twice a minute.
     for (const store of this.cache.stores) store.on('error', (error: unknown) => this.warn(error));
-    this.bus.subscribe(ENDPOINT_DELETED_TOPIC, (endpointId) => (endpointId ? this.removeEndpoint(endpointId) : undefined));
+    this.bus.subscribe(ENDPOINT_DELETED_TOPIC, (endpointId) =>
+      endpointId ? this.removeEndpoint(endpointId) : undefined,
+    );
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
@@ -72,6 +74,8 @@ export class ResponseCacheService implements OnModuleInit {
   private warn(error: unknown): void {
     if (Date.now() - this.lastWarning < WARN_EVERY_MS) return;
     this.lastWarning = Date.now();
-    this.logger.write('warn', `Response cache unavailable, serving uncached: ${(error as Error)?.message ?? error}`, { context: 'ResponseCache' });
+    this.logger.write('warn', `Response cache unavailable, serving uncached: ${(error as Error)?.message ?? error}`, {
+      context: 'ResponseCache',
+    });
   }
 }

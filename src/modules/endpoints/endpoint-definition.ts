@@ -85,6 +85,14 @@ export function toOutputField(entity: OutputFieldEntity): OutputField {
   };
 }
 
-export function toEndpointDefinition(endpoint: EndpointEntity, inputFields: InputFieldEntity[], outputFields: OutputFieldEntity[]): EndpointDefinition {
-  return { endpoint: toEndpoint(endpoint), inputFields: inputFields.map(toInputField), outputFields: outputFields.map(toOutputField) };
+export function toEndpointDefinition(
+  endpoint: EndpointEntity,
+  inputFields: InputFieldEntity[],
+  outputFields: OutputFieldEntity[],
+): EndpointDefinition {
+  return {
+    endpoint: toEndpoint(endpoint),
+    inputFields: inputFields.map(toInputField),
+    outputFields: outputFields.map(toOutputField),
+  };
 }

@@ -3,7 +3,15 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeor
 export type InputDataType = 'string' | 'integer' | 'number' | 'boolean' | 'image' | 'object' | 'array';
 export type OutputDataType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'image';
 export const INPUT_DATA_TYPES: InputDataType[] = ['string', 'integer', 'number', 'boolean', 'image', 'object', 'array'];
-export const OUTPUT_DATA_TYPES: OutputDataType[] = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'image'];
+export const OUTPUT_DATA_TYPES: OutputDataType[] = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'object',
+  'array',
+  'image',
+];
 
 @Entity('input_fields')
 export class InputFieldEntity {

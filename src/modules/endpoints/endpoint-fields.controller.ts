@@ -20,7 +20,11 @@ export class EndpointFieldsController {
 
   @Post('input-fields')
   @ApiOperation({ operationId: 'addInputField', summary: 'Add an input field to an endpoint' })
-  @ApiEnvelope(InputFieldResponse, { status: 201, write: true, failures: { 400: true, 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true } })
+  @ApiEnvelope(InputFieldResponse, {
+    status: 201,
+    write: true,
+    failures: { 400: true, 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true },
+  })
   addInput(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id', "The endpoint's id") id: string,
@@ -55,7 +59,11 @@ export class EndpointFieldsController {
 
   @Post('output-fields')
   @ApiOperation({ operationId: 'addOutputField', summary: 'Add an output field to an endpoint' })
-  @ApiEnvelope(OutputFieldResponse, { status: 201, write: true, failures: { 400: true, 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true } })
+  @ApiEnvelope(OutputFieldResponse, {
+    status: 201,
+    write: true,
+    failures: { 400: true, 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true },
+  })
   addOutput(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id', "The endpoint's id") id: string,

@@ -21,12 +21,18 @@ export class EndpointFieldsRepository {
 
   inputFieldsOf(tenantId: string, endpointIds: string[]): Promise<InputFieldEntity[]> {
     if (endpointIds.length === 0) return Promise.resolve([]);
-    return this.inputs.find({ where: { tenantId, endpointId: In(endpointIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.inputs.find({
+      where: { tenantId, endpointId: In(endpointIds) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
   }
 
   outputFieldsOf(tenantId: string, endpointIds: string[]): Promise<OutputFieldEntity[]> {
     if (endpointIds.length === 0) return Promise.resolve([]);
-    return this.outputs.find({ where: { tenantId, endpointId: In(endpointIds) }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.outputs.find({
+      where: { tenantId, endpointId: In(endpointIds) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
   }
 
   findInput(tenantId: string, endpointId: string, id: string): Promise<InputFieldEntity | null> {

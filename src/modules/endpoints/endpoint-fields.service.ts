@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
-import { InputFieldResponse, OutputFieldResponse, toInputFieldResponse, toOutputFieldResponse } from './dto/endpoint.response';
-import type { InputField, OutputField } from './endpoint-definition';
+import {
+  InputFieldResponse,
+  OutputFieldResponse,
+  toInputFieldResponse,
+  toOutputFieldResponse,
+} from './dto/endpoint.response';
 import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
 import { EndpointsService, stripUndefined } from './endpoints.service';
 import { inputFieldProblems, outputFieldProblems } from './field-rules';
@@ -34,7 +38,12 @@ export class EndpointFieldsService {
     return toInputFieldResponse(created);
   }
 
-  async updateInput(tenantId: string, endpointId: string, id: string, changes: Partial<InputFieldValues>): Promise<InputFieldResponse> {
+  async updateInput(
+    tenantId: string,
+    endpointId: string,
+    id: string,
+    changes: Partial<InputFieldValues>,
+  ): Promise<InputFieldResponse> {
     const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     const field = findField(inputFields, id, 'Input');
     const values = stripUndefined(changes);
@@ -42,7 +51,7 @@ export class EndpointFieldsService {
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
     await this.fields.updateInput(tenantId, id, values);
     await this.endpoints.notifyChanged(endpointId);
-    return toInputFieldResponse({ ...field, ...values } as InputField);
+    return toInputFieldResponse({ ...field, ...values });
   }
 
   async deleteInput(tenantId: string, endpointId: string, id: string): Promise<void> {
@@ -54,7 +63,11 @@ export class EndpointFieldsService {
 
   async addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
     const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    const values: OutputFieldValues = { description: '', exampleValue: null, ...stripUndefined(input) } as OutputFieldValues;
+    const values: OutputFieldValues = {
+      description: '',
+      exampleValue: null,
+      ...stripUndefined(input),
+    } as OutputFieldValues;
     check(outputFieldProblems(values));
     ensureNameFree(outputFields, values.name);
     const created = await this.fields.createOutput(tenantId, endpointId, values);
@@ -62,7 +75,12 @@ export class EndpointFieldsService {
     return toOutputFieldResponse(created);
   }
 
-  async updateOutput(tenantId: string, endpointId: string, id: string, changes: Partial<OutputFieldValues>): Promise<OutputFieldResponse> {
+  async updateOutput(
+    tenantId: string,
+    endpointId: string,
+    id: string,
+    changes: Partial<OutputFieldValues>,
+  ): Promise<OutputFieldResponse> {
     const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     const field = findField(outputFields, id, 'Output');
     const values = stripUndefined(changes);
@@ -70,7 +88,7 @@ export class EndpointFieldsService {
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
     await this.fields.updateOutput(tenantId, id, values);
     await this.endpoints.notifyChanged(endpointId);
-    return toOutputFieldResponse({ ...field, ...values } as OutputField);
+    return toOutputFieldResponse({ ...field, ...values });
   }
 
   async deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {
@@ -86,7 +104,8 @@ function check(problems: string[]): void {
 }
 
 function ensureNameFree(fields: { name: string }[], name: string): void {
-  if (fields.some((f) => f.name === name)) throw new ConflictError(`A field named '${name}' already exists on this endpoint`);
+  if (fields.some((f) => f.name === name))
+    throw new ConflictError(`A field named '${name}' already exists on this endpoint`);
 }
 
 function findField<T extends { id: string }>(fields: T[], id: string, kind: string): T {

@@ -60,7 +60,13 @@ export class EndpointsController {
   /** Soft delete; `?permanent=true` removes the endpoint with its prompts, versions, logs and cached responses. */
   @Delete(':id')
   @ApiOperation({ operationId: 'deleteEndpoint', summary: 'Delete an endpoint (soft, or permanently)' })
-  @ApiEnvelope(null, { write: true, failures: { 400: true, 404: 'No endpoint with this id in the tenant (without permanent=true: none that is not already deleted)' } })
+  @ApiEnvelope(null, {
+    write: true,
+    failures: {
+      400: true,
+      404: 'No endpoint with this id in the tenant (without permanent=true: none that is not already deleted)',
+    },
+  })
   async delete(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id') id: string,
@@ -76,7 +82,11 @@ export class EndpointsController {
   @ApiOperation({ operationId: 'restoreEndpoint', summary: 'Restore a soft-deleted endpoint' })
   @ApiEnvelope(EndpointResponse, {
     write: true,
-    failures: { 400: true, 404: 'No endpoint with this id in the tenant', 409: 'The endpoint is not deleted, or another endpoint now uses its path' },
+    failures: {
+      400: true,
+      404: 'No endpoint with this id in the tenant',
+      409: 'The endpoint is not deleted, or another endpoint now uses its path',
+    },
   })
   restore(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<EndpointResponse> {
     return this.endpoints.restore(principal.tenantId, id);

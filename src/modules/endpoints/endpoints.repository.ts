@@ -3,7 +3,10 @@ import { Brackets, In, IsNull, Repository } from 'typeorm';
 import { EndpointEntity, Visibility } from './endpoint.entity';
 import { TransactionHost } from '../../database/transactions';
 
-export type EndpointValues = Omit<EndpointEntity, 'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'>;
+export type EndpointValues = Omit<
+  EndpointEntity,
+  'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'
+>;
 
 export interface EndpointFilter {
   search?: string;
@@ -58,7 +61,10 @@ export class EndpointsRepository {
 
   async existingIds(tenantId: string, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = await this.endpoints.find({ select: { id: true }, where: { tenantId, id: In(ids), deletedAt: IsNull() } });
+    const rows = await this.endpoints.find({
+      select: { id: true },
+      where: { tenantId, id: In(ids), deletedAt: IsNull() },
+    });
     return rows.map((row) => row.id);
   }
 
@@ -66,13 +72,20 @@ export class EndpointsRepository {
     return this.endpoints.save(this.endpoints.create({ ...values, tenantId, deletedAt: null, defaultPromptId: null }));
   }
 
-  async update(tenantId: string, id: string, changes: Partial<EndpointValues> & { deletedAt?: Date | null }): Promise<void> {
+  async update(
+    tenantId: string,
+    id: string,
+    changes: Partial<EndpointValues> & { deletedAt?: Date | null },
+  ): Promise<void> {
     await this.endpoints.update({ tenantId, id }, changes);
   }
 
   /** The active endpoint, row-locked until the caller's transaction ends (TypeORM refuses the lock outside one). */
   lockActive(tenantId: string, id: string): Promise<EndpointEntity | null> {
-    return this.endpoints.findOne({ where: { tenantId, id, deletedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
+    return this.endpoints.findOne({
+      where: { tenantId, id, deletedAt: IsNull() },
+      lock: { mode: 'pessimistic_write' },
+    });
   }
 
   /** Inside the caller's transaction, which holds the endpoint's row lock (lockActive). */

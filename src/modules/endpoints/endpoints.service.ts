@@ -37,7 +37,12 @@ export class EndpointsService {
     private readonly fields: EndpointFieldsRepository,
     private readonly bus: InvalidationBus,
   ) {
-    this.definitions = new InvalidatingCache<EndpointDefinition>(bus, ENDPOINT_TOPIC, (d) => d.endpoint.id, DEFINITION_CACHE);
+    this.definitions = new InvalidatingCache<EndpointDefinition>(
+      bus,
+      ENDPOINT_TOPIC,
+      (d) => d.endpoint.id,
+      DEFINITION_CACHE,
+    );
   }
 
   /** A page of the tenant's endpoints, oldest first, with their fields. */
@@ -76,7 +81,12 @@ export class EndpointsService {
 
   async create(tenantId: string, input: NewEndpoint): Promise<EndpointResponse> {
     await this.ensurePathFree(tenantId, input.path);
-    const endpoint = await this.endpoints.create(tenantId, { ...DEFAULTS, ...stripUndefined(input), name: input.name, path: input.path });
+    const endpoint = await this.endpoints.create(tenantId, {
+      ...DEFAULTS,
+      ...stripUndefined(input),
+      name: input.name,
+      path: input.path,
+    });
     return toEndpointResponse(endpoint, [], []);
   }
 

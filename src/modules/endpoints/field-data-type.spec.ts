@@ -14,8 +14,10 @@ describe('matchesDataType', () => {
   });
 
   it('names each type with its article', () => {
-    expect((['string', 'integer', 'number', 'boolean', 'object', 'array', 'image'] as const).map((type) => dataTypeName(type))).toEqual([
-      'a string', 'an integer', 'a number', 'a boolean', 'an object', 'an array', 'an image',
-    ]);
+    expect(
+      (['string', 'integer', 'number', 'boolean', 'object', 'array', 'image'] as const).map((type) =>
+        dataTypeName(type),
+      ),
+    ).toEqual(['a string', 'an integer', 'a number', 'a boolean', 'an object', 'an array', 'an image']);
   });
 });

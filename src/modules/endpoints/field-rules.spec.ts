@@ -20,8 +20,12 @@ describe('inputFieldProblems', () => {
       'minimum applies to integer and number fields only, not string',
       'maximum applies to integer and number fields only, not string',
     ]);
-    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 0.5 })).toEqual(['minimum must be an integer']);
-    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: -2147483648, maximum: 2147483647 })).toEqual([]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: 0.5 })).toEqual([
+      'minimum must be an integer',
+    ]);
+    expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: -2147483648, maximum: 2147483647 })).toEqual(
+      [],
+    );
     expect(inputFieldProblems({ name: 'x', dataType: 'integer', minimum: -2147483649, maximum: 1e11 })).toEqual([
       'minimum must not be less than -2147483648',
       'maximum must not be greater than 2147483647',
@@ -76,7 +80,8 @@ describe('outputFieldProblems', () => {
   });
 
   it('refuses image settings nested deeper than a request body may be', () => {
-    const settings = (levels: number) => `{"size":"1024x1024","style":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const settings = (levels: number) =>
+      `{"size":"1024x1024","style":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
     expect(outputFieldProblems({ dataType: 'image', exampleValue: settings(64) })).toEqual([]);
     expect(outputFieldProblems({ dataType: 'image', exampleValue: settings(65) })).toEqual([
       'exampleValue of an image field must not be nested deeper than 64 levels',

@@ -32,8 +32,10 @@ export function inputFieldProblems(field: InputFieldShape): string[] {
     if (value == null) continue;
     if (!numeric) problems.push(`${bound} applies to integer and number fields only, not ${field.dataType}`);
     else if (field.dataType === 'integer' && !Number.isInteger(value)) problems.push(`${bound} must be an integer`);
-    else if (field.dataType === 'integer' && value > MAX_INTEGER) problems.push(`${bound} must not be greater than ${MAX_INTEGER}`);
-    else if (field.dataType === 'integer' && value < MIN_INTEGER) problems.push(`${bound} must not be less than ${MIN_INTEGER}`);
+    else if (field.dataType === 'integer' && value > MAX_INTEGER)
+      problems.push(`${bound} must not be greater than ${MAX_INTEGER}`);
+    else if (field.dataType === 'integer' && value < MIN_INTEGER)
+      problems.push(`${bound} must not be less than ${MIN_INTEGER}`);
   }
   if (numeric && field.minimum != null && field.maximum != null && field.minimum > field.maximum) {
     problems.push('minimum must not be greater than maximum');
@@ -52,7 +54,10 @@ function defaultValueProblem(field: InputFieldShape): string | undefined {
   if (typeof value === 'string' && field.maxLength != null && value.length > field.maxLength) {
     return `defaultValue must be at most ${field.maxLength} characters`;
   }
-  if (typeof value === 'number' && ((field.minimum != null && value < field.minimum) || (field.maximum != null && value > field.maximum))) {
+  if (
+    typeof value === 'number' &&
+    ((field.minimum != null && value < field.minimum) || (field.maximum != null && value > field.maximum))
+  ) {
     return `defaultValue must be between ${field.minimum ?? '-∞'} and ${field.maximum ?? '∞'}`;
   }
   return undefined;
@@ -65,7 +70,9 @@ export function outputFieldProblems(field: OutputFieldShape): string[] {
     const parsed: unknown = JSON.parse(field.exampleValue);
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       // The settings are sent to the provider: no deeper than a request body may be.
-      return exceedsJsonDepth(parsed) ? [`exampleValue of an image field must not be nested deeper than ${MAX_JSON_DEPTH} levels`] : [];
+      return exceedsJsonDepth(parsed)
+        ? [`exampleValue of an image field must not be nested deeper than ${MAX_JSON_DEPTH} levels`]
+        : [];
     }
   } catch {
     // reported below

@@ -33,7 +33,8 @@ export class ExecutionAccessGuard implements CanActivate {
     if (!definition) throw new NotFoundError(`No endpoint at ${path}`);
     const { endpoint } = definition;
     if (principal.type === 'endpoint') {
-      if (endpoint.visibility === 'Private') throw new ForbiddenError('This endpoint is private: only admin keys may call it');
+      if (endpoint.visibility === 'Private')
+        throw new ForbiddenError('This endpoint is private: only admin keys may call it');
       if (principal.endpointIds && !principal.endpointIds.includes(endpoint.id)) {
         throw new ForbiddenError('This key has no access to this endpoint');
       }

@@ -16,7 +16,11 @@ export function elapsedSince(startedMs: number): number {
 }
 
 /** Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment. */
-export async function withDeadline<T>(remainingMs: number, timeoutSeconds: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  remainingMs: number,
+  timeoutSeconds: number,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`;
   if (remainingMs <= 0) throw new UpstreamTimeoutError(message);
   const controller = new AbortController();

@@ -42,7 +42,8 @@ interface OutcomeDetail {
  * What one execution did, whatever its result: the HTTP answer (`toExecutionAnswer`) and the execution log row
  * (`toExecutionLog`) are both built from it, so they cannot disagree.
  */
-export type ExecutionOutcome = (OutcomeDetail & { status: 'success'; body: unknown }) | (OutcomeDetail & { status: 'error'; error: unknown });
+export type ExecutionOutcome =
+  (OutcomeDetail & { status: 'success'; body: unknown }) | (OutcomeDetail & { status: 'error'; error: unknown });
 
 /** Who ran the execution and with what, as the log row records it. */
 export interface ExecutionOrigin {
@@ -95,7 +96,9 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
   };
 }
 
-function resultOf(outcome: ExecutionOutcome): Pick<NewExecutionLog, 'status' | 'httpStatus' | 'errorCode' | 'errorMessage'> {
+function resultOf(
+  outcome: ExecutionOutcome,
+): Pick<NewExecutionLog, 'status' | 'httpStatus' | 'errorCode' | 'errorMessage'> {
   if (outcome.status === 'success') return { status: 'success', httpStatus: 200, errorCode: null, errorMessage: null };
   const described = describeFailure(outcome.error);
   return {
@@ -115,17 +118,32 @@ function totalsOf(attempts: ExecutionAttempt[]): { usage: TokenUsage; costUsd: n
   let costUsd: number | null = null;
   for (const attempt of attempts) {
     if (attempt.usage.inputTokens !== null) usage.inputTokens = (usage.inputTokens ?? 0) + attempt.usage.inputTokens;
-    if (attempt.usage.outputTokens !== null) usage.outputTokens = (usage.outputTokens ?? 0) + attempt.usage.outputTokens;
+    if (attempt.usage.outputTokens !== null)
+      usage.outputTokens = (usage.outputTokens ?? 0) + attempt.usage.outputTokens;
     if (attempt.costUsd !== null) costUsd = (costUsd ?? 0) + attempt.costUsd;
   }
   return { usage, costUsd };
 }
 
 /** A model call that failed, as its attempt records it. */
-export function failedAttempt(llmModel: string, latencyMs: number, error: unknown, usage: TokenUsage, costUsd: number | null): ExecutionAttempt {
+export function failedAttempt(
+  llmModel: string,
+  latencyMs: number,
+  error: unknown,
+  usage: TokenUsage,
+  costUsd: number | null,
+): ExecutionAttempt {
   const described = describeFailure(error);
   const outcome = error instanceof UpstreamTimeoutError ? 'timeout' : 'error';
-  return { llmModel, latencyMs, outcome, httpStatus: described.status, errorMessage: described.message, usage, costUsd };
+  return {
+    llmModel,
+    latencyMs,
+    outcome,
+    httpStatus: described.status,
+    errorMessage: described.message,
+    usage,
+    costUsd,
+  };
 }
 
 /**

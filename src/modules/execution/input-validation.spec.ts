@@ -10,11 +10,16 @@ const field = (overrides: Partial<InputFieldRule> & Pick<InputFieldRule, 'name' 
   ...overrides,
 });
 
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
 
 const NOT_A_DATA_URI = "Field 'photo' must be an image data URI (data:image/png;base64,...)";
 
-function failure(body: unknown, fields: InputFieldRule[], maxImageBytes = 1024): { message: string; field: string | null } {
+function failure(
+  body: unknown,
+  fields: InputFieldRule[],
+  maxImageBytes = 1024,
+): { message: string; field: string | null } {
   try {
     validateInputs(body, fields, maxImageBytes);
   } catch (error) {
@@ -44,7 +49,11 @@ describe('validateInputs', () => {
       field({ name: 'meta', dataType: 'object', defaultValue: { a: 1 } }),
     ];
     expect(validateInputs({ extra: true }, fields, 1)).toEqual({ values: { count: 3, meta: { a: 1 } }, images: [] });
-    expect(validateInputs({ count: 5, tone: 'dry' }, fields, 1).values).toEqual({ count: 5, tone: 'dry', meta: { a: 1 } });
+    expect(validateInputs({ count: 5, tone: 'dry' }, fields, 1).values).toEqual({
+      count: 5,
+      tone: 'dry',
+      meta: { a: 1 },
+    });
   });
 
   it.each([
@@ -64,7 +73,10 @@ describe('validateInputs', () => {
 
   it('refuses a number too large to be finite (1e999 in JSON)', () => {
     const body: unknown = JSON.parse('{"x": 1e999}');
-    expect(failure(body, [field({ name: 'x', dataType: 'number' })])).toEqual({ message: "Field 'x' must be a number", field: 'x' });
+    expect(failure(body, [field({ name: 'x', dataType: 'number' })])).toEqual({
+      message: "Field 'x' must be a number",
+      field: 'x',
+    });
   });
 
   it.each([
@@ -76,7 +88,10 @@ describe('validateInputs', () => {
     ['object', {}],
     ['array', []],
   ] as const)('type %s accepts %p', (dataType, value) => {
-    expect(validateInputs({ x: value }, [field({ name: 'x', dataType, isRequired: true })], 1)).toEqual({ values: { x: value }, images: [] });
+    expect(validateInputs({ x: value }, [field({ name: 'x', dataType, isRequired: true })], 1)).toEqual({
+      values: { x: value },
+      images: [],
+    });
   });
 
   it('accepts nested objects and arrays for object and array fields', () => {
@@ -90,8 +105,12 @@ describe('validateInputs', () => {
     expect(failure({ n: 11 }, both).message).toBe("Field 'n' must be between 1 and 10");
     expect(failure({ n: 0 }, both).message).toBe("Field 'n' must be between 1 and 10");
     expect(validateInputs({ n: 10 }, both, 1).values).toEqual({ n: 10 });
-    expect(failure({ n: -1 }, [field({ name: 'n', dataType: 'number', minimum: 0 })]).message).toBe("Field 'n' must be at least 0");
-    expect(failure({ n: 2.5 }, [field({ name: 'n', dataType: 'number', maximum: 2 })]).message).toBe("Field 'n' must be at most 2");
+    expect(failure({ n: -1 }, [field({ name: 'n', dataType: 'number', minimum: 0 })]).message).toBe(
+      "Field 'n' must be at least 0",
+    );
+    expect(failure({ n: 2.5 }, [field({ name: 'n', dataType: 'number', maximum: 2 })]).message).toBe(
+      "Field 'n' must be at most 2",
+    );
   });
 
   it('accepts a value exactly at either bound, and any value on the side without a bound', () => {
@@ -111,7 +130,10 @@ describe('validateInputs', () => {
     const fields = [field({ name: 's', dataType: 'string', maxLength: 3 })];
     expect(validateInputs({ s: '😀😀😀' }, fields, 1).values).toEqual({ s: '😀😀😀' });
     expect(failure({ s: 'abcd' }, fields)).toEqual({ message: "Field 's' must be at most 3 characters", field: 's' });
-    expect(failure({ s: '😀😀😀😀' }, fields)).toEqual({ message: "Field 's' must be at most 3 characters", field: 's' });
+    expect(failure({ s: '😀😀😀😀' }, fields)).toEqual({
+      message: "Field 's' must be at most 3 characters",
+      field: 's',
+    });
     expect(validateInputs({ s: 'abc' }, fields, 1).values).toEqual({ s: 'abc' });
   });
 
@@ -137,11 +159,18 @@ describe('validateInputs', () => {
   it('reads the media type case-insensitively and reports it in lower case', () => {
     const fields = [field({ name: 'photo', dataType: 'image' })];
     const upper = 'DATA:IMAGE/PNG;BASE64,AQID';
-    expect(validateInputs({ photo: upper }, fields, 1024)).toEqual({ values: { photo: upper }, images: [{ mediaType: 'image/png', dataUri: upper }] });
+    expect(validateInputs({ photo: upper }, fields, 1024)).toEqual({
+      values: { photo: upper },
+      images: [{ mediaType: 'image/png', dataUri: upper }],
+    });
   });
 
   it('returns every image field as an image part, in field order', () => {
-    const fields = [field({ name: 'b', dataType: 'image' }), field({ name: 'note', dataType: 'string' }), field({ name: 'a', dataType: 'image' })];
+    const fields = [
+      field({ name: 'b', dataType: 'image' }),
+      field({ name: 'note', dataType: 'string' }),
+      field({ name: 'a', dataType: 'image' }),
+    ];
     const first = 'data:image/gif;base64,AQID';
     expect(validateInputs({ a: PNG, note: 'n', b: first }, fields, 1024)).toEqual({
       values: { b: first, note: 'n', a: PNG },
@@ -161,7 +190,10 @@ describe('validateInputs', () => {
     const fields = [field({ name: 'photo', dataType: 'image' })];
     const uri = `data:image/png;base64,${base64}`;
     expect(validateInputs({ photo: uri }, fields, bytes).images).toEqual([{ mediaType: 'image/png', dataUri: uri }]);
-    expect(failure({ photo: uri }, fields, bytes - 1)).toEqual({ message: `Field 'photo' must be an image of at most ${bytes - 1} bytes`, field: 'photo' });
+    expect(failure({ photo: uri }, fields, bytes - 1)).toEqual({
+      message: `Field 'photo' must be an image of at most ${bytes - 1} bytes`,
+      field: 'photo',
+    });
   });
 
   it('refuses other media types, non data URIs and images over the byte limit', () => {
@@ -170,9 +202,18 @@ describe('validateInputs', () => {
       message: "Field 'photo' must be a PNG, JPEG, WebP or GIF image",
       field: 'photo',
     });
-    expect(failure({ photo: 'https://example.com/a.png' }, fields)).toEqual({ message: NOT_A_DATA_URI, field: 'photo' });
-    expect(failure({ photo: 'data:image/png;base64,***' }, fields)).toEqual({ message: NOT_A_DATA_URI, field: 'photo' });
-    expect(failure({ photo: PNG }, fields, 50)).toEqual({ message: "Field 'photo' must be an image of at most 50 bytes", field: 'photo' });
+    expect(failure({ photo: 'https://example.com/a.png' }, fields)).toEqual({
+      message: NOT_A_DATA_URI,
+      field: 'photo',
+    });
+    expect(failure({ photo: 'data:image/png;base64,***' }, fields)).toEqual({
+      message: NOT_A_DATA_URI,
+      field: 'photo',
+    });
+    expect(failure({ photo: PNG }, fields, 50)).toEqual({
+      message: "Field 'photo' must be an image of at most 50 bytes",
+      field: 'photo',
+    });
   });
 
   it.each([
@@ -192,11 +233,17 @@ describe('validateInputs', () => {
     ['a single padding character', 'data:image/png;base64,='],
     ['a value that is not a string', 42],
   ])('refuses %s as an image data URI', (_what, photo) => {
-    expect(failure({ photo }, [field({ name: 'photo', dataType: 'image' })])).toEqual({ message: NOT_A_DATA_URI, field: 'photo' });
+    expect(failure({ photo }, [field({ name: 'photo', dataType: 'image' })])).toEqual({
+      message: NOT_A_DATA_URI,
+      field: 'photo',
+    });
   });
 
   it('reports the first failing field in field order', () => {
-    const fields = [field({ name: 'a', dataType: 'string', isRequired: true }), field({ name: 'b', dataType: 'integer' })];
+    const fields = [
+      field({ name: 'a', dataType: 'string', isRequired: true }),
+      field({ name: 'b', dataType: 'integer' }),
+    ];
     expect(failure({ b: 'x' }, fields)).toEqual({ message: "Field 'a' is required", field: 'a' });
     expect(failure({ a: 'y', b: 'x' }, fields)).toEqual({ message: "Field 'b' must be an integer", field: 'b' });
   });

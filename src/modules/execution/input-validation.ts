@@ -51,7 +51,12 @@ export function validateInputs(body: unknown, fields: InputFieldRule[], maxImage
 
 function checkValue(field: InputFieldRule, dataType: JsonDataType, value: unknown): void {
   if (!matchesDataType(value, dataType)) fail(field, `must be ${dataTypeName(dataType)}`);
-  if (typeof value === 'string' && field.maxLength !== null && value.length > field.maxLength && characterCount(value) > field.maxLength) {
+  if (
+    typeof value === 'string' &&
+    field.maxLength !== null &&
+    value.length > field.maxLength &&
+    characterCount(value) > field.maxLength
+  ) {
     fail(field, `must be at most ${field.maxLength} characters`);
   }
   if (typeof value === 'number') checkBounds(field, value);
@@ -70,9 +75,9 @@ function checkBounds(field: InputFieldRule, value: number): void {
 function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number): ImageInput {
   const match = typeof value === 'string' ? DATA_URI.exec(value) : null;
   if (!match) fail(field, 'must be an image data URI (data:image/png;base64,...)');
-  const mediaType = match![1].toLowerCase();
+  const mediaType = match[1].toLowerCase();
   if (!IMAGE_TYPES.includes(mediaType)) fail(field, 'must be a PNG, JPEG, WebP or GIF image');
-  const base64 = match![2];
+  const base64 = match[2];
   const decodedBytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
   // No image data: empty, or padding alone (which counts below zero).
   if (decodedBytes <= 0) fail(field, 'must be an image data URI (data:image/png;base64,...)');

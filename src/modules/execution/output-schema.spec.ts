@@ -1,6 +1,18 @@
-import { conformOutput, imageOutputField, imageSettingsOf, OutputFieldRule, outputSchemaOf, rawOutputOf } from './output-schema';
+import {
+  conformOutput,
+  imageOutputField,
+  imageSettingsOf,
+  OutputFieldRule,
+  outputSchemaOf,
+  rawOutputOf,
+} from './output-schema';
 
-const field = (name: string, dataType: OutputFieldRule['dataType'], description = '', exampleValue: string | null = null): OutputFieldRule => ({
+const field = (
+  name: string,
+  dataType: OutputFieldRule['dataType'],
+  description = '',
+  exampleValue: string | null = null,
+): OutputFieldRule => ({
   name,
   dataType,
   description,
@@ -14,7 +26,14 @@ describe('outputSchemaOf', () => {
   });
 
   it('describes an object with exactly the fields, all required, strict when every type is fixed', () => {
-    expect(outputSchemaOf([field('summary', 'string', 'One sentence'), field('score', 'integer'), field('ok', 'boolean'), field('p', 'number')])).toEqual({
+    expect(
+      outputSchemaOf([
+        field('summary', 'string', 'One sentence'),
+        field('score', 'integer'),
+        field('ok', 'boolean'),
+        field('p', 'number'),
+      ]),
+    ).toEqual({
       jsonSchema: {
         type: 'object',
         properties: {
@@ -48,8 +67,14 @@ describe('conformOutput', () => {
   });
 
   it('names a missing or mistyped field', () => {
-    expect(conformOutput({ summary: 's', tags: [] }, fields)).toEqual({ ok: false, problem: "field 'score' is missing" });
-    expect(conformOutput({ summary: 's', score: 1.5, tags: [] }, fields)).toEqual({ ok: false, problem: "field 'score' is not an integer" });
+    expect(conformOutput({ summary: 's', tags: [] }, fields)).toEqual({
+      ok: false,
+      problem: "field 'score' is missing",
+    });
+    expect(conformOutput({ summary: 's', score: 1.5, tags: [] }, fields)).toEqual({
+      ok: false,
+      problem: "field 'score' is not an integer",
+    });
     expect(conformOutput(['x'], fields)).toEqual({ ok: false, problem: 'the answer is not a JSON object' });
   });
 });

@@ -55,7 +55,10 @@ export function imageOutputField<T extends OutputFieldRule>(fields: T[]): T | un
  * Image generation settings: the image field's exampleValue (a JSON object such as {"size":"1024x1024"}) overridden
  * Key by key by the prompt's customParameters.
  */
-export function imageSettingsOf(field: OutputFieldRule, customParameters: Record<string, unknown>): Record<string, unknown> {
+export function imageSettingsOf(
+  field: OutputFieldRule,
+  customParameters: Record<string, unknown>,
+): Record<string, unknown> {
   let defaults: Record<string, unknown> = {};
   if (field.exampleValue) {
     try {
@@ -86,7 +89,8 @@ export function conformOutput(answer: unknown, fields: OutputFieldRule[]): Confo
     if (dataType === 'image') continue;
     const item = source[field.name];
     if (item === undefined) return { ok: false, problem: `field '${field.name}' is missing` };
-    if (!matchesDataType(item, dataType)) return { ok: false, problem: `field '${field.name}' is not ${dataTypeName(dataType)}` };
+    if (!matchesDataType(item, dataType))
+      return { ok: false, problem: `field '${field.name}' is not ${dataTypeName(dataType)}` };
     value[field.name] = item;
   }
   return { ok: true, value };

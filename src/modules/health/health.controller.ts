@@ -22,7 +22,11 @@ export class HealthController {
   @Get('ready')
   @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness probe', security: [] })
   @ApiOkResponse({ type: HealthResponse, description: 'Every dependency answers', headers: REQUEST_ID_HEADER })
-  @ApiServiceUnavailableResponse({ type: HealthResponse, description: 'A dependency does not answer: `checks` names it', headers: REQUEST_ID_HEADER })
+  @ApiServiceUnavailableResponse({
+    type: HealthResponse,
+    description: 'A dependency does not answer: `checks` names it',
+    headers: REQUEST_ID_HEADER,
+  })
   async ready(@Res({ passthrough: true }) response: HttpResponseLike): Promise<HealthResponse> {
     const checks = await this.health.check();
     const ok = Object.values(checks).every((state) => state === 'ok');

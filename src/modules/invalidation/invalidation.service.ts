@@ -81,7 +81,9 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
       this.transports.map((transport) =>
         transport.send(message).catch((error: Error) => {
           // The change is committed; other instances catch up when that transport reconnects (they then drop everything).
-          this.logger.write('warn', `Invalidation of ${topic} not sent over ${transport.name}: ${error.message}`, { context: 'Invalidation' });
+          this.logger.write('warn', `Invalidation of ${topic} not sent over ${transport.name}: ${error.message}`, {
+            context: 'Invalidation',
+          });
         }),
       ),
     );
@@ -109,7 +111,9 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
       try {
         await handler(id);
       } catch (error) {
-        this.logger.write('error', `Invalidation handler for ${topic} failed: ${(error as Error).message}`, { context: 'Invalidation' });
+        this.logger.write('error', `Invalidation handler for ${topic} failed: ${(error as Error).message}`, {
+          context: 'Invalidation',
+        });
       }
     }
   }
@@ -218,7 +222,9 @@ class PostgresTransport implements Transport {
       if (this.connectedBefore) this.reset();
       this.connectedBefore = true;
     } catch (error) {
-      this.logger.write('warn', `Invalidation bus cannot listen: ${(error as Error).message}`, { context: 'Invalidation' });
+      this.logger.write('warn', `Invalidation bus cannot listen: ${(error as Error).message}`, {
+        context: 'Invalidation',
+      });
       this.lost(client);
     }
   }

@@ -47,7 +47,13 @@ describe('key format', () => {
   });
 
   it('rejects malformed keys', () => {
-    for (const raw of ['', 'epa_short', 'ep_prod_' + 'a'.repeat(40), 'xyz_' + 'a'.repeat(40), 'epa_' + 'a'.repeat(39) + '!']) {
+    for (const raw of [
+      '',
+      'epa_short',
+      'ep_prod_' + 'a'.repeat(40),
+      'xyz_' + 'a'.repeat(40),
+      'epa_' + 'a'.repeat(39) + '!',
+    ]) {
       expect(isWellFormedKey(raw)).toBe(false);
     }
   });

@@ -5,9 +5,7 @@ import { ApiKeyEntity } from './api-key.entity';
 import type { RateLimitSettings } from '../../common/rate-limit/rate-limit-settings';
 
 export type NewApiKey = Omit<ApiKeyEntity, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'status'>;
-export type ApiKeyChanges = Partial<
-  Pick<ApiKeyEntity, 'name' | 'endpointIds' | keyof RateLimitSettings>
->;
+export type ApiKeyChanges = Partial<Pick<ApiKeyEntity, 'name' | 'endpointIds' | keyof RateLimitSettings>>;
 
 @Injectable()
 export class KeysRepository {

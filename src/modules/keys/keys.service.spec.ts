@@ -1,17 +1,24 @@
-import type { AppLogger } from '../../common/logging/app-logger';
+import type { Repository } from 'typeorm';
+import { unused } from '../../../test/support/unused';
+import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
 import type { TenantsService } from '../tenants/tenants.service';
-import type { KeysRepository } from './keys.repository';
+import type { ApiKeyEntity } from './api-key.entity';
+import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
 
 /** The one repository method a flush uses; fails while `failing` is set, and records each batch it wrote. */
-class FakeKeysRepository {
+class FakeKeysRepository extends KeysRepository {
   failing = false;
   readonly written: Map<string, Date>[] = [];
 
-  async touchLastUsed(times: Map<string, Date>): Promise<void> {
+  constructor() {
+    super(unused<Repository<ApiKeyEntity>>('the TypeORM repository'));
+  }
+
+  override async touchLastUsed(times: Map<string, Date>): Promise<void> {
     if (this.failing) throw new Error('connection refused');
     this.written.push(new Map(times));
   }
@@ -22,27 +29,24 @@ class LocalBus extends InvalidationBus {
   subscribe(): void {}
 }
 
-/** A collaborator a flush never calls: any use fails the test. */
-function unused<T>(name: string): T {
-  const fail = (_: object, property: string | symbol) => {
-    throw new Error(`${name}.${String(property)} is not used here`);
-  };
-  return new Proxy({}, { get: fail }) as T;
-}
-
 function setup() {
   const repository = new FakeKeysRepository();
   const warnings: string[] = [];
-  const logger = { write: (level: string, message: string) => level === 'warn' && warnings.push(message) } as unknown as AppLogger;
+  const logger = new (class extends AppLogger {
+    override write(level: string, message: unknown): void {
+      if (level === 'warn') warnings.push(String(message));
+    }
+  })({ logLevel: 'debug' });
   const service = new KeysService(
-    repository as unknown as KeysRepository,
+    repository,
     unused<TenantsService>('tenants'),
     unused<EndpointsService>('endpoints'),
     new LocalBus(),
     new DatabaseShutdown(logger),
     logger,
   );
-  const pending = (service as unknown as { pendingLastUsed: Map<string, Date> }).pendingLastUsed;
+  // The batch waiting for the next flush, filled directly so each test controls it.
+  const pending = service['pendingLastUsed'];
   return { repository, warnings, service, pending };
 }
 
@@ -55,7 +59,9 @@ describe('KeysService last-use flush', () => {
     repository.failing = true;
     await expect(service.flushLastUsed()).resolves.toBeUndefined();
     expect(repository.written).toEqual([]);
-    expect(warnings).toEqual([expect.stringContaining('Last-use times of 2 keys not written, kept for the next flush')]);
+    expect(warnings).toEqual([
+      expect.stringContaining('Last-use times of 2 keys not written, kept for the next flush'),
+    ]);
 
     // k2 used again meanwhile: its newer time wins over the refused one.
     const later = new Date('2026-01-01T00:00:05Z');

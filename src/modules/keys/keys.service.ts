@@ -14,7 +14,11 @@ import { CreatedKeyResponse, KeyResponse, toKeyResponse } from './dto/key.respon
 import type { SessionResponse } from './dto/session.response';
 import { generateKey, hashesEqual, hashKey, isWellFormedKey, last4 } from './key-format';
 import { ApiKeyChanges, KeysRepository } from './keys.repository';
-import { type RateLimitSettings, rateLimitSettingsOf, rateLimitsInForce } from '../../common/rate-limit/rate-limit-settings';
+import {
+  type RateLimitSettings,
+  rateLimitSettingsOf,
+  rateLimitsInForce,
+} from '../../common/rate-limit/rate-limit-settings';
 
 const LAST_USED_FLUSH_MS = 5_000;
 /**
@@ -79,7 +83,10 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   async list(tenantId: string, request: PageRequest = {}): Promise<Page<KeyResponse>> {
     const window = pageWindow(request);
     const page = pageOf(await this.keys.listPage(tenantId, window.offset, window.limit), window);
-    return { ...page, items: page.items.map((key) => toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt)) };
+    return {
+      ...page,
+      items: page.items.map((key) => toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt)),
+    };
   }
 
   async get(tenantId: string, id: string): Promise<KeyResponse> {
@@ -148,9 +155,13 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
     } catch (error) {
       const dropped = this.keepForNextFlush(batch);
       const lost = dropped > 0 ? `; ${dropped} dropped beyond ${MAX_PENDING_LAST_USED} pending` : '';
-      this.logger.write('warn', `Last-use times of ${batch.size} keys not written, kept for the next flush${lost}: ${(error as Error).message}`, {
-        context: 'Keys',
-      });
+      this.logger.write(
+        'warn',
+        `Last-use times of ${batch.size} keys not written, kept for the next flush${lost}: ${(error as Error).message}`,
+        {
+          context: 'Keys',
+        },
+      );
     }
   }
 

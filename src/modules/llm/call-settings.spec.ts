@@ -1,4 +1,9 @@
-import { customParametersProblems, SERVICE_CONTROLLED_SETTINGS, splitCustomParameters, splitImageSettings } from './call-settings';
+import {
+  customParametersProblems,
+  SERVICE_CONTROLLED_SETTINGS,
+  splitCustomParameters,
+  splitImageSettings,
+} from './call-settings';
 
 describe('customParametersProblems', () => {
   const text = { imageEndpoint: false, maxImagesPerCall: 4 };
@@ -12,10 +17,16 @@ describe('customParametersProblems', () => {
 
   it('refuses every setting the service controls, naming each key', () => {
     for (const key of SERVICE_CONTROLLED_SETTINGS) {
-      expect(customParametersProblems({ [key]: 1 }, text)).toEqual([`customParameters.${key} cannot be set: the service controls it`]);
-      expect(customParametersProblems({ [key]: 1 }, image)).toEqual([`customParameters.${key} cannot be set: the service controls it`]);
+      expect(customParametersProblems({ [key]: 1 }, text)).toEqual([
+        `customParameters.${key} cannot be set: the service controls it`,
+      ]);
+      expect(customParametersProblems({ [key]: 1 }, image)).toEqual([
+        `customParameters.${key} cannot be set: the service controls it`,
+      ]);
     }
-    expect(customParametersProblems({ model: 'openai/o1-pro', n: 64, max_completion_tokens: 100000, seed: 1 }, text)).toEqual([
+    expect(
+      customParametersProblems({ model: 'openai/o1-pro', n: 64, max_completion_tokens: 100000, seed: 1 }, text),
+    ).toEqual([
       'customParameters.model cannot be set: the service controls it',
       'customParameters.n cannot be set: the service controls it',
       'customParameters.max_completion_tokens cannot be set: the service controls it',
@@ -36,12 +47,17 @@ describe('customParametersProblems', () => {
     expect(customParametersProblems(keys(51), text)).toEqual(['customParameters must have at most 50 keys; it has 51']);
     // {"s":"…"} is 8 bytes of JSON around the string.
     expect(customParametersProblems({ s: 'x'.repeat(16384 - 8) }, text)).toEqual([]);
-    expect(customParametersProblems({ s: 'x'.repeat(16384 - 7) }, text)).toEqual(['customParameters must be at most 16384 bytes of JSON; it has 16385']);
-    expect(customParametersProblems({ s: 'é'.repeat(8189) }, text)).toEqual(['customParameters must be at most 16384 bytes of JSON; it has 16386']);
+    expect(customParametersProblems({ s: 'x'.repeat(16384 - 7) }, text)).toEqual([
+      'customParameters must be at most 16384 bytes of JSON; it has 16385',
+    ]);
+    expect(customParametersProblems({ s: 'é'.repeat(8189) }, text)).toEqual([
+      'customParameters must be at most 16384 bytes of JSON; it has 16386',
+    ]);
   });
 
   it('refuses what is not an object', () => {
-    for (const value of [null, [], 'x', 1]) expect(customParametersProblems(value, text)).toEqual(['customParameters must be an object']);
+    for (const value of [null, [], 'x', 1])
+      expect(customParametersProblems(value, text)).toEqual(['customParameters must be an object']);
   });
 });
 
@@ -54,14 +70,25 @@ describe('splitCustomParameters', () => {
   });
 
   it('never passes on what the service controls, even from a row saved before it was refused', () => {
-    const parameters = { model: 'openai/o1-pro', messages: [], n: 64, max_completion_tokens: 100000, max_tokens: 9, stream: true, seed: 3, keep: 1 };
+    const parameters = {
+      model: 'openai/o1-pro',
+      messages: [],
+      n: 64,
+      max_completion_tokens: 100000,
+      max_tokens: 9,
+      stream: true,
+      seed: 3,
+      keep: 1,
+    };
     expect(splitCustomParameters(parameters)).toEqual({ common: { seed: 3 }, provider: { keep: 1 } });
   });
 });
 
 describe('splitImageSettings', () => {
   it("keeps the AI SDK's own settings apart and drops the model, the prompt and an n that is not a number", () => {
-    expect(splitImageSettings({ n: 2, size: '512x512', output_format: 'png', model: 'x', prompt: 'y', max_tokens: 1 })).toEqual({
+    expect(
+      splitImageSettings({ n: 2, size: '512x512', output_format: 'png', model: 'x', prompt: 'y', max_tokens: 1 }),
+    ).toEqual({
       n: 2,
       size: '512x512',
       provider: { outputFormat: 'png' },

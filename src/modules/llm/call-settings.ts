@@ -36,7 +36,8 @@ export interface CustomParameterRules {
  * as an integer from 1 to `maxImagesPerCall`. Checked when a prompt is saved and again before each provider call.
  */
 export function customParametersProblems(parameters: unknown, rules: CustomParameterRules): string[] {
-  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)) return ['customParameters must be an object'];
+  if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))
+    return ['customParameters must be an object'];
   const keys = Object.keys(parameters);
   if (keys.length > CUSTOM_PARAMETERS_MAX_KEYS) {
     return [`customParameters must have at most ${CUSTOM_PARAMETERS_MAX_KEYS} keys; it has ${keys.length}`];
@@ -124,7 +125,11 @@ export function splitImageSettings(settings: Record<string, unknown>): ImageSett
     if (name === 'n') {
       if (typeof value === 'number') split.n = value;
     } else if (name === 'size' && typeof value === 'string') split.size = value as `${number}x${number}`;
-    else if ((name === 'aspectRatio' || name === 'aspect_ratio') && typeof value === 'string' && /^\d+:\d+$/.test(value)) {
+    else if (
+      (name === 'aspectRatio' || name === 'aspect_ratio') &&
+      typeof value === 'string' &&
+      /^\d+:\d+$/.test(value)
+    ) {
       split.aspectRatio = value as `${number}:${number}`;
     } else if (name === 'seed' && typeof value === 'number') split.seed = value;
     else split.provider[toCamelCase(name)] = value;

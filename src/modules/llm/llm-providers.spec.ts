@@ -79,7 +79,11 @@ describe('LLM provider adapters against the fake provider server', () => {
   });
 
   it('OpenAI: generates images with size, n and provider settings, returning revised prompts and usage', async () => {
-    fake.reply({ images: [{ b64: FAKE_PNG, revisedPrompt: 'a red dot, centered' }], inputTokens: 20, outputTokens: 100 });
+    fake.reply({
+      images: [{ b64: FAKE_PNG, revisedPrompt: 'a red dot, centered' }],
+      inputTokens: 20,
+      outputTokens: 100,
+    });
     const result = await client('openai').generateImage({
       model: 'gpt-image-1',
       prompt: 'a red dot',
@@ -91,13 +95,24 @@ describe('LLM provider adapters against the fake provider server', () => {
       usage: { inputTokens: 20, outputTokens: 100 },
     });
     expect(fake.last().path).toBe('/v1/images/generations');
-    expect(fake.last().body).toMatchObject({ model: 'gpt-image-1', prompt: 'a red dot', size: '1024x1024', quality: 'high', n: 1, output_format: 'png' });
+    expect(fake.last().body).toMatchObject({
+      model: 'gpt-image-1',
+      prompt: 'a red dot',
+      size: '1024x1024',
+      quality: 'high',
+      n: 1,
+      output_format: 'png',
+    });
   });
 
   it('Anthropic: calls /v1/messages with its key header, image parts and a JSON schema', async () => {
     fake.reply({ text: '{"summary":"s","score":1}', inputTokens: 5, outputTokens: 6 });
     const result = await client('anthropic').generateText(
-      request({ model: 'claude-sonnet-4-5', images: [{ mediaType: 'image/png', dataUri: PNG_URI }], schema: { jsonSchema: SCHEMA, strict: true } }),
+      request({
+        model: 'claude-sonnet-4-5',
+        images: [{ mediaType: 'image/png', dataUri: PNG_URI }],
+        schema: { jsonSchema: SCHEMA, strict: true },
+      }),
     );
     expect(result.object).toEqual({ summary: 's', score: 1 });
     expect(result.usage).toEqual({ inputTokens: 5, outputTokens: 6 });
@@ -107,22 +122,36 @@ describe('LLM provider adapters against the fake provider server', () => {
     expect(sent.body).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 64, temperature: 0.3 });
     const content = sent.body.messages[0].content;
     expect(content[0]).toMatchObject({ type: 'text', text: 'Summarize: hello' });
-    expect(content[1]).toMatchObject({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: FAKE_PNG } });
+    expect(content[1]).toMatchObject({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: FAKE_PNG },
+    });
     expect(JSON.stringify(sent.body)).toContain('"summary"');
   });
 
   it('Google: calls :generateContent with its key header, inline image data and a response schema', async () => {
     fake.reply({ text: '{"summary":"g","score":2}' });
     const result = await client('google').generateText(
-      request({ model: 'gemini-2.5-flash', images: [{ mediaType: 'image/png', dataUri: PNG_URI }], schema: { jsonSchema: SCHEMA, strict: true } }),
+      request({
+        model: 'gemini-2.5-flash',
+        images: [{ mediaType: 'image/png', dataUri: PNG_URI }],
+        schema: { jsonSchema: SCHEMA, strict: true },
+      }),
     );
     expect(result.object).toEqual({ summary: 'g', score: 2 });
     const sent = fake.last();
     expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(sent.headers['x-goog-api-key']).toBe('g-key');
-    expect(sent.body.generationConfig).toMatchObject({ temperature: 0.3, maxOutputTokens: 64, responseMimeType: 'application/json' });
+    expect(sent.body.generationConfig).toMatchObject({
+      temperature: 0.3,
+      maxOutputTokens: 64,
+      responseMimeType: 'application/json',
+    });
     expect(JSON.stringify(sent.body.generationConfig)).toContain('"summary"');
-    expect(sent.body.contents[0].parts).toEqual([{ text: 'Summarize: hello' }, { inlineData: { mimeType: 'image/png', data: FAKE_PNG } }]);
+    expect(sent.body.contents[0].parts).toEqual([
+      { text: 'Summarize: hello' },
+      { inlineData: { mimeType: 'image/png', data: FAKE_PNG } },
+    ]);
   });
 
   it('Google: generates images with a Gemini image model through :generateContent', async () => {
@@ -136,13 +165,20 @@ describe('LLM provider adapters against the fake provider server', () => {
     expect(result.images).toEqual([{ base64Data: FAKE_PNG, revisedPrompt: 'a dot' }]);
     expect(fake.last().path).toBe('/v1beta/models/gemini-2.5-flash-image:generateContent');
     expect(fake.last().body.contents[0].parts[0]).toEqual({ text: 'a dot' });
-    expect(fake.last().body.generationConfig).toMatchObject({ responseModalities: ['IMAGE'], imageConfig: { aspectRatio: '1:1' } });
+    expect(fake.last().body.generationConfig).toMatchObject({
+      responseModalities: ['IMAGE'],
+      imageConfig: { aspectRatio: '1:1' },
+    });
   });
 
   it('OpenAI-compatible: posts to <baseUrl>/chat/completions with json_schema and passes unknown parameters through', async () => {
     fake.reply({ text: '{"summary":"o","score":3}' });
     const result = await client('ollama').generateText(
-      request({ model: 'llama3.2', customParameters: { num_ctx: 4096, top_p: 0.9 }, schema: { jsonSchema: SCHEMA, strict: false } }),
+      request({
+        model: 'llama3.2',
+        customParameters: { num_ctx: 4096, top_p: 0.9 },
+        schema: { jsonSchema: SCHEMA, strict: false },
+      }),
     );
     expect(result.object).toEqual({ summary: 'o', score: 3 });
     const sent = fake.last();
@@ -171,10 +207,13 @@ describe('LLM provider adapters against the fake provider server', () => {
     [{ topP: 'high' }, 'topP must be a number'],
     [{ seed: Number.NaN }, 'seed must be a number'],
     [{ stop: 42 }, 'stopSequences must be a string or a list of strings'],
-  ])('customParameters %p of the wrong type are an UpstreamError, and nothing is sent', async (customParameters, message) => {
-    await expect(client('openai').generateText(request({ customParameters }))).rejects.toThrow(message);
-    expect(fake.requests).toHaveLength(0);
-  });
+  ])(
+    'customParameters %p of the wrong type are an UpstreamError, and nothing is sent',
+    async (customParameters, message) => {
+      await expect(client('openai').generateText(request({ customParameters }))).rejects.toThrow(message);
+      expect(fake.requests).toHaveLength(0);
+    },
+  );
 
   it('an answer that is not JSON for a schema is an InvalidLlmOutputError carrying the raw text', async () => {
     fake.reply({ text: 'sorry, no JSON today' });
@@ -186,9 +225,9 @@ describe('LLM provider adapters against the fake provider server', () => {
   it('a provider slower than the deadline is an UpstreamTimeoutError', async () => {
     fake.reply({ text: 'late', delayMs: 3000 });
     const started = Date.now();
-    await expect(client('google').generateText(request({ abortSignal: AbortSignal.timeout(300) }))).rejects.toBeInstanceOf(
-      UpstreamTimeoutError,
-    );
+    await expect(
+      client('google').generateText(request({ abortSignal: AbortSignal.timeout(300) })),
+    ).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(Date.now() - started).toBeLessThan(2500);
   });
 

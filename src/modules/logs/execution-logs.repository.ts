@@ -28,7 +28,10 @@ export interface LogFilter {
 }
 
 /** The list columns: everything but the detail fields, which can be large. */
-export type ExecutionLogSummary = Omit<ExecutionLogEntity, 'inputs' | 'renderedPrompt' | 'rawResponse' | 'parsedOutput' | 'errorMessage'>;
+export type ExecutionLogSummary = Omit<
+  ExecutionLogEntity,
+  'inputs' | 'renderedPrompt' | 'rawResponse' | 'parsedOutput' | 'errorMessage'
+>;
 
 export interface StatsRow {
   /** null on the totals row. */
@@ -52,9 +55,31 @@ export interface ErrorCodeRow {
 export type StatsInterval = 'hour' | 'day';
 
 const INSERT_COLUMNS = [
-  'id', 'tenant_id', 'endpoint_id', 'prompt_id', 'prompt_version', 'source', 'key_id', 'key_environment', 'request_id',
-  'status', 'http_status', 'error_code', 'cached', 'llm_model', 'input_tokens', 'output_tokens', 'cost_usd', 'latency_ms',
-  'created_at', 'inputs', 'rendered_prompt', 'raw_response', 'parsed_output', 'error_message', 'truncated_fields',
+  'id',
+  'tenant_id',
+  'endpoint_id',
+  'prompt_id',
+  'prompt_version',
+  'source',
+  'key_id',
+  'key_environment',
+  'request_id',
+  'status',
+  'http_status',
+  'error_code',
+  'cached',
+  'llm_model',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'latency_ms',
+  'created_at',
+  'inputs',
+  'rendered_prompt',
+  'raw_response',
+  'parsed_output',
+  'error_message',
+  'truncated_fields',
 ];
 const JSONB_COLUMNS = new Set(['inputs', 'parsed_output']);
 
@@ -79,10 +104,31 @@ export class ExecutionLogsRepository {
     const params: unknown[] = [];
     const tuples = rows.map((row) => {
       const values = [
-        row.id, row.tenantId, row.endpointId, row.promptId, row.promptVersion, row.source, row.keyId, row.keyEnvironment,
-        row.requestId, row.status, row.httpStatus, row.errorCode, row.cached, row.llmModel, row.inputTokens, row.outputTokens,
-        row.costUsd, row.latencyMs, row.createdAt, row.inputsJson, row.renderedPrompt, row.rawResponse, row.parsedOutputJson,
-        row.errorMessage, row.truncatedFields,
+        row.id,
+        row.tenantId,
+        row.endpointId,
+        row.promptId,
+        row.promptVersion,
+        row.source,
+        row.keyId,
+        row.keyEnvironment,
+        row.requestId,
+        row.status,
+        row.httpStatus,
+        row.errorCode,
+        row.cached,
+        row.llmModel,
+        row.inputTokens,
+        row.outputTokens,
+        row.costUsd,
+        row.latencyMs,
+        row.createdAt,
+        row.inputsJson,
+        row.renderedPrompt,
+        row.rawResponse,
+        row.parsedOutputJson,
+        row.errorMessage,
+        row.truncatedFields,
       ];
       const placeholders = values.map((value, index) => {
         params.push(value);
@@ -90,7 +136,10 @@ export class ExecutionLogsRepository {
       });
       return `(${placeholders.join(', ')})`;
     });
-    await this.logs.query(`INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+    await this.logs.query(
+      `INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+      params,
+    );
   }
 
   /**
@@ -167,7 +216,11 @@ export class ExecutionLogsRepository {
        FROM execution_logs WHERE ${where} GROUP BY 1, 2`,
       params,
     );
-    return rows.map((row) => ({ bucket: row.bucket as Date, errorCode: String(row.error_code), count: Number(row.count) }));
+    return rows.map((row) => ({
+      bucket: row.bucket as Date,
+      errorCode: String(row.error_code),
+      count: Number(row.count),
+    }));
   }
 
   /**
@@ -177,7 +230,9 @@ export class ExecutionLogsRepository {
    */
   deleteOlderThan(cutoff: Date, limit: number, lockId: number): Promise<number | null> {
     return this.txHost.withTransaction(async () => {
-      const [lock] = await this.logs.query<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [lockId]);
+      const [lock] = await this.logs.query<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
+        lockId,
+      ]);
       if (!lock.locked) return null;
       const result = await this.logs.query<unknown[]>(
         `WITH doomed AS (SELECT id FROM execution_logs WHERE created_at < $1 ORDER BY created_at LIMIT $2)

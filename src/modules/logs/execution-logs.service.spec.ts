@@ -1,20 +1,27 @@
+import type { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { unused } from '../../../test/support/unused';
 import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
-import type { ExecutionLogsRepository, PreparedLog } from './execution-logs.repository';
+import { ExecutionLogsRepository, type PreparedLog } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import type { NewExecutionLog } from './new-execution-log';
 
 /** A repository whose inserts succeed, fail or hang as the test says. */
-class FakeRepository {
+class FakeRepository extends ExecutionLogsRepository {
   stored: PreparedLog[] = [];
   mode: 'up' | 'down' | 'hanging' = 'up';
 
-  insertBatch = async (rows: PreparedLog[]): Promise<void> => {
+  constructor() {
+    super(unused<TransactionHost<TransactionalAdapterTypeOrm>>('the transaction host'));
+  }
+
+  override async insertBatch(rows: PreparedLog[]): Promise<void> {
     if (this.mode === 'down') throw new Error('connection refused');
     if (this.mode === 'hanging') await new Promise((resolve) => setTimeout(resolve, 5000).unref());
     this.stored.push(...rows);
-  };
+  }
 }
 
 const ENTRY: NewExecutionLog = {
@@ -51,7 +58,7 @@ describe('ExecutionLogsService.record and flushWithin', () => {
     repository = new FakeRepository();
     const logger = new AppLogger({ logLevel: 'silent' });
     service = new ExecutionLogsService(
-      repository as unknown as ExecutionLogsRepository,
+      repository,
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
       new DatabaseShutdown(logger),

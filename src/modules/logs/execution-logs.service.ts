@@ -41,10 +41,17 @@ export class ExecutionLogsService {
     this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
       // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
       writeFailed: (error, retryInMs, queued) => {
-        if (!isDatabaseUnavailable(error)) logger.write('warn', 'Writing execution logs failed; will retry', { error: messageOf(error), retryInMs, queued });
+        if (!isDatabaseUnavailable(error))
+          logger.write('warn', 'Writing execution logs failed; will retry', {
+            error: messageOf(error),
+            retryInMs,
+            queued,
+          });
       },
       dropping: (dropped) =>
-        logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', { dropped }),
+        logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', {
+          dropped,
+        }),
     });
     // The final flush: after the HTTP server has closed (every answered execution has recorded its row), before the
     // database closes.
@@ -74,7 +81,13 @@ export class ExecutionLogsService {
       timer = setTimeout(() => resolve(false), maxWaitMs);
     });
     try {
-      return await Promise.race([this.queue.flush().then(() => true, () => false), expired]);
+      return await Promise.race([
+        this.queue.flush().then(
+          () => true,
+          () => false,
+        ),
+        expired,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -108,7 +121,8 @@ export class ExecutionLogsService {
 
   private async drainForShutdown(): Promise<void> {
     const lost = await this.queue.close(SHUTDOWN_FLUSH_MS);
-    if (lost > 0) this.logger.write('error', 'Execution logs lost at shutdown: the database did not accept them', { lost });
+    if (lost > 0)
+      this.logger.write('error', 'Execution logs lost at shutdown: the database did not accept them', { lost });
   }
 
   /**
@@ -140,17 +154,29 @@ export class ExecutionLogsService {
   }
 }
 
-export function filterOf(query: Pick<ListLogsQuery, 'endpointId' | 'source' | 'status' | 'promptId' | 'requestId' | 'from' | 'to'>): LogFilter {
+export function filterOf(
+  query: Pick<ListLogsQuery, 'endpointId' | 'source' | 'status' | 'promptId' | 'requestId' | 'from' | 'to'>,
+): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from >= to) throw new ValidationError('from must be before to', 'from');
-  return { endpointId: query.endpointId, source: query.source, status: query.status, promptId: query.promptId, requestId: query.requestId, from, to };
+  return {
+    endpointId: query.endpointId,
+    source: query.source,
+    status: query.status,
+    promptId: query.promptId,
+    requestId: query.requestId,
+    from,
+    to,
+  };
 }
 
 const UNIQUE_VIOLATION = '23505';
 
 function sqlStateOf(error: unknown): string | undefined {
-  return error instanceof QueryFailedError ? (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code : undefined;
+  return error instanceof QueryFailedError
+    ? (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code
+    : undefined;
 }
 
 /** SQLSTATE classes 22 (data exception) and 23 (integrity constraint): retrying the same row cannot help. */

@@ -13,7 +13,10 @@ describe('capLogText', () => {
   });
 
   it('cuts a longer text to its first bytes and says how many bytes were cut', () => {
-    expect(capLogText('a'.repeat(1030), 1024)).toEqual({ text: `${'a'.repeat(1024)}…[truncated 6 bytes]`, truncated: true });
+    expect(capLogText('a'.repeat(1030), 1024)).toEqual({
+      text: `${'a'.repeat(1024)}…[truncated 6 bytes]`,
+      truncated: true,
+    });
     expect(capLogText('abcdef', 4)).toEqual({ text: 'abcd…[truncated 2 bytes]', truncated: true });
   });
 

@@ -44,7 +44,9 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.sweep()
-        .catch((error) => this.logger.write('warn', 'Execution log retention sweep failed', { error: (error as Error).message }))
+        .catch((error) =>
+          this.logger.write('warn', 'Execution log retention sweep failed', { error: (error as Error).message }),
+        )
         .finally(() => this.plan(SWEEP_EVERY_MS));
     }, delayMs);
     this.timer.unref();
@@ -60,7 +62,11 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
       if (deleted < BATCH) break;
       await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
     }
-    if (total > 0) this.logger.write('info', 'Execution log retention removed old logs', { deleted: total, olderThan: cutoff.toISOString() });
+    if (total > 0)
+      this.logger.write('info', 'Execution log retention removed old logs', {
+        deleted: total,
+        olderThan: cutoff.toISOString(),
+      });
     return total;
   }
 }

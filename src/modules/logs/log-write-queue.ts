@@ -154,7 +154,10 @@ export class LogWriteQueue<T> {
         await this.sink(batch.map((pending) => pending.row));
       } catch (error) {
         this.failedWrites++;
-        this.backoffMs = Math.min(Math.max(this.backoffMs * 2, this.options.initialBackoffMs), this.options.maxBackoffMs);
+        this.backoffMs = Math.min(
+          Math.max(this.backoffMs * 2, this.options.initialBackoffMs),
+          this.options.maxBackoffMs,
+        );
         this.retryAt = Date.now() + this.backoffMs;
         this.events.writeFailed?.(error, this.backoffMs, this.queue.length);
         throw error;

@@ -26,7 +26,9 @@ export class LogsController {
   /** One execution with its inputs, rendered prompt, raw LLM response and parsed output. */
   @Get(':id')
   @ApiOperation({ operationId: 'getLog', summary: 'Get one execution log' })
-  @ApiEnvelope(ExecutionLogDetailResponse, { failures: { 400: true, 404: 'No execution log with this id in the tenant' } })
+  @ApiEnvelope(ExecutionLogDetailResponse, {
+    failures: { 400: true, 404: 'No execution log with this id in the tenant' },
+  })
   get(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<ExecutionLogDetailResponse> {
     return this.logs.get(principal.tenantId, id);
   }

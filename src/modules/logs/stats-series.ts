@@ -12,7 +12,8 @@ export function bucketStart(time: Date, interval: StatsInterval): Date {
 /** Every bucket start from the one holding `from` up to, not including, `to`. */
 export function bucketStarts(from: Date, to: Date, interval: StatsInterval): Date[] {
   const starts: Date[] = [];
-  for (let t = bucketStart(from, interval).getTime(); t < to.getTime(); t += STEP_MS[interval]) starts.push(new Date(t));
+  for (let t = bucketStart(from, interval).getTime(); t < to.getTime(); t += STEP_MS[interval])
+    starts.push(new Date(t));
   return starts;
 }
 
@@ -41,7 +42,10 @@ export function buildStats(
     start,
     ...figures(byBucket.get(start.getTime()), sortedCodes(errorsByBucket.get(start.getTime()) ?? {})),
   }));
-  const totals = figures(rows.find((r) => r.bucket === null), sortedCodes(totalErrorsByCode));
+  const totals = figures(
+    rows.find((r) => r.bucket === null),
+    sortedCodes(totalErrorsByCode),
+  );
   return {
     endpointId: range.endpointId,
     from: range.from,

@@ -16,7 +16,11 @@ export class StatsController {
   /** Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and a UTC hourly or daily series. */
   @Get()
   @ApiOperation({ operationId: 'getStats', summary: 'Usage statistics over time' })
-  @ApiEnvelope(StatsResponse, { failures: { 400: 'The request failed validation (unknown properties included), from is not before to, or the period has more than 1,000 buckets of the interval' } })
+  @ApiEnvelope(StatsResponse, {
+    failures: {
+      400: 'The request failed validation (unknown properties included), from is not before to, or the period has more than 1,000 buckets of the interval',
+    },
+  })
   get(@CurrentPrincipal() principal: Principal, @Query() query: StatsQuery): Promise<StatsResponse> {
     return this.stats.stats(principal.tenantId, query);
   }

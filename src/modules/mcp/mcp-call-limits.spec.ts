@@ -15,10 +15,18 @@ class CountingLimiter extends RateLimiter {
   consume(): Promise<RateLimitDecision> {
     throw new Error('not used');
   }
-  async consumeFor(_: Principal, surfaces: readonly RateLimitSurface[], limited?: { id: string } | null): Promise<RateLimitDecision> {
+  async consumeFor(
+    _: Principal,
+    surfaces: readonly RateLimitSurface[],
+    limited?: { id: string } | null,
+  ): Promise<RateLimitDecision> {
     this.counted.push({ surfaces, endpointId: limited?.id });
     const allowed = this.room-- > 0;
-    return { allowed, reported: { name: 'admin-minute', limit: 3, remaining: 0, resetAtMs: 0 }, retryAfterSeconds: allowed ? 0 : 42 };
+    return {
+      allowed,
+      reported: { name: 'admin-minute', limit: 3, remaining: 0, resetAtMs: 0 },
+      retryAfterSeconds: allowed ? 0 : 42,
+    };
   }
 }
 
@@ -57,7 +65,10 @@ describe('McpRequestLimits', () => {
     const limits = new McpRequestLimits(new CountingLimiter(0), principal, () => undefined);
     const refusal = limits.forCall(1).admitCall();
     await expect(refusal).rejects.toBeInstanceOf(RateLimitError);
-    await expect(refusal).rejects.toMatchObject({ code: 'rate_limit_exceeded', message: 'Rate limit exceeded: retry in 42 seconds' });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'rate_limit_exceeded',
+      message: 'Rate limit exceeded: retry in 42 seconds',
+    });
   });
 
   it('counts a call that never reached admission once, as its answer leaves, and an admitted one not again', async () => {

@@ -54,7 +54,11 @@ export class McpRequestLimits {
   private async admit(requestId: RequestId, endpoint: EndpointRateLimits | null): Promise<void> {
     if (this.counted.has(requestId)) throw new Error('A tool call was counted twice');
     this.counted.add(requestId);
-    const decision = await this.limiter.consumeFor(this.principal, endpoint ? ['admin', 'execution'] : ['admin'], endpoint);
+    const decision = await this.limiter.consumeFor(
+      this.principal,
+      endpoint ? ['admin', 'execution'] : ['admin'],
+      endpoint,
+    );
     this.onDecision(decision);
     if (!decision.allowed) throw rateLimitError(decision);
   }

@@ -8,7 +8,11 @@ export interface McpSdk {
   StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
   requests: Pick<
     typeof McpTypes,
-    'ListToolsRequestSchema' | 'CallToolRequestSchema' | 'ListResourcesRequestSchema' | 'ListResourceTemplatesRequestSchema' | 'ReadResourceRequestSchema'
+    | 'ListToolsRequestSchema'
+    | 'CallToolRequestSchema'
+    | 'ListResourcesRequestSchema'
+    | 'ListResourceTemplatesRequestSchema'
+    | 'ReadResourceRequestSchema'
   >;
   McpError: typeof McpTypes.McpError;
 }
@@ -23,7 +27,10 @@ let loaded: McpSdk | undefined;
 export function mcpSdk(): McpSdk {
   if (!loaded) {
     const { Server } = require('@modelcontextprotocol/sdk/server/index.js') as { Server: McpSdk['Server'] };
-    const http = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Pick<McpSdk, 'StreamableHTTPServerTransport'>;
+    const http = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as Pick<
+      McpSdk,
+      'StreamableHTTPServerTransport'
+    >;
     const types = require('@modelcontextprotocol/sdk/types.js') as typeof McpTypes;
     loaded = {
       Server,

@@ -61,7 +61,12 @@ export class McpServerFactory {
     return server;
   }
 
-  private async call(principal: Principal, tool: McpTool, args: Record<string, unknown>, limits: McpCallLimits): Promise<CallToolResult> {
+  private async call(
+    principal: Principal,
+    tool: McpTool,
+    args: Record<string, unknown>,
+    limits: McpCallLimits,
+  ): Promise<CallToolResult> {
     try {
       // Counted before the permission check, as on the admin API: a refused write still reached the service.
       if (tool.access !== 'execute') await limits.admitCall();
@@ -71,7 +76,10 @@ export class McpServerFactory {
       const structuredContent = await tool.call(principal, args, limits);
       return { structuredContent, content: [{ type: 'text', text: JSON.stringify(structuredContent) }] };
     } catch (thrown) {
-      return { isError: true, content: [{ type: 'text', text: mcpFailureOf(thrown, this.logger, { tool: tool.name }).message }] };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: mcpFailureOf(thrown, this.logger, { tool: tool.name }).message }],
+      };
     }
   }
 }

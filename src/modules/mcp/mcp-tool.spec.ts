@@ -8,7 +8,9 @@ class RenameDto {
   @IsString()
   name: string;
 
-  @IsInt() @Min(1) @Max(9)
+  @IsInt()
+  @Min(1)
+  @Max(9)
   size: number;
 }
 
@@ -30,7 +32,14 @@ describe('defineTool', () => {
     output: 'object',
     run: async ({ ids, input }) => ({ id: ids.id, name: input.name, size: input.size }),
   });
-  const list = defineTool({ name: 'list', title: 'List', description: 'Lists.', access: 'read', output: 'list', run: async () => [1, 2] });
+  const list = defineTool({
+    name: 'list',
+    title: 'List',
+    description: 'Lists.',
+    access: 'read',
+    output: 'list',
+    run: async () => [1, 2],
+  });
 
   it('advertises the path ids beside the DTO properties, all required, nothing else accepted', () => {
     expect(rename.inputSchema).toEqual({
@@ -47,9 +56,15 @@ describe('defineTool', () => {
 
   it('validates ids and arguments as the REST pipes do, naming the field', async () => {
     await expect(rename.call(principal, { id: 'x', name: 'a', size: 1 }, limits)).rejects.toThrow('id must be a UUID');
-    await expect(rename.call(principal, { id: ID, name: 'a', size: 10 }, limits)).rejects.toThrow('size must not be greater than 9');
+    await expect(rename.call(principal, { id: ID, name: 'a', size: 10 }, limits)).rejects.toThrow(
+      'size must not be greater than 9',
+    );
     await expect(list.call(principal, { extra: 1 }, limits)).rejects.toThrow(ValidationError);
-    await expect(rename.call(principal, { id: ID, name: 'a', size: 2 }, limits)).resolves.toEqual({ id: ID, name: 'a', size: 2 });
+    await expect(rename.call(principal, { id: ID, name: 'a', size: 2 }, limits)).resolves.toEqual({
+      id: ID,
+      name: 'a',
+      size: 2,
+    });
   });
 
   it('answers a list as {items}, says so in its description, and declares an object output schema', async () => {

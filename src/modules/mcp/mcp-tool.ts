@@ -20,12 +20,17 @@ export interface IdArgument<T> {
 
 export const uuidId = (description: string): IdArgument<string> => ({
   schema: { type: 'string', format: 'uuid', description },
-  parse: (value, name) => new UuidParamPipe().transform(typeof value === 'string' ? value : '', { type: 'param', data: name }),
+  parse: (value, name) =>
+    new UuidParamPipe().transform(typeof value === 'string' ? value : '', { type: 'param', data: name }),
 });
 
 export const versionNumberId = (description: string): IdArgument<number> => ({
   schema: { type: 'integer', minimum: 1, maximum: MAX_INTEGER, description },
-  parse: (value, name) => new PositiveIntegerParamPipe().transform(typeof value === 'number' ? value : String(value), { type: 'param', data: name }),
+  parse: (value, name) =>
+    new PositiveIntegerParamPipe().transform(typeof value === 'number' ? value : String(value), {
+      type: 'param',
+      data: name,
+    }),
 });
 
 type Ids = Record<string, IdArgument<unknown>>;
@@ -83,7 +88,9 @@ export const PAGED_RESULTS =
   `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
   'a full page means there may be more: ask for the next page.';
 
-export function defineTool<Input extends object, I extends Ids = Record<never, never>>(tool: ToolDefinition<Input, I>): McpTool {
+export function defineTool<Input extends object, I extends Ids = Record<never, never>>(
+  tool: ToolDefinition<Input, I>,
+): McpTool {
   const ids = tool.ids ?? ({} as Ids);
   const body = tool.input ? dtoJsonSchema(tool.input) : { properties: {}, required: [] };
   const idSchemas = Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, id.schema]));
@@ -116,7 +123,11 @@ export function defineTool<Input extends object, I extends Ids = Record<never, n
 /** A tool of ids only refuses any other argument, naming it as the validation pipe names unknown properties. */
 function withoutArguments<Input extends object>(rest: Record<string, unknown>): Input {
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) throw new ValidationError(unknown.map((name) => `property ${name} should not exist`), unknown[0]);
+  if (unknown.length > 0)
+    throw new ValidationError(
+      unknown.map((name) => `property ${name} should not exist`),
+      unknown[0],
+    );
   return {} as Input;
 }
 

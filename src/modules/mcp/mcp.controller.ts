@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { McpExceptionFilter } from '../../common/http/exception-filters';
-import { type HttpResponseLike, setHeader } from '../../common/http/http-context';
+import { type HttpResponseLike, nodeRequestOf, nodeResponseOf, setHeader } from '../../common/http/http-context';
 import { applyRateLimitHeaders } from '../../common/rate-limit/key-throttler.guard';
 import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { McpAuthGuard } from './mcp-auth.guard';
@@ -12,7 +12,8 @@ import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
 
-type RawCarrier<T> = T & { raw?: T; hijack?: () => void };
+/** Fastify's reply can hand the Node response over to whoever writes it; Express's response is the Node one. */
+type HijackableResponse = HttpResponseLike & { hijack?: () => void };
 
 /**
  * The MCP endpoint: stateless Streamable HTTP (one server per request), kept out of the OpenAPI document.
@@ -38,12 +39,14 @@ export class McpController {
   }
 
   @Post()
-  async handle(@Req() request: RawCarrier<AuthenticatedRequest>, @Res() response: RawCarrier<HttpResponseLike>): Promise<void> {
+  async handle(@Req() request: AuthenticatedRequest, @Res() response: HijackableResponse): Promise<void> {
     const principal = request.principal!;
-    const rawRequest = (request.raw ?? request) as unknown as IncomingMessage;
-    const rawResponse = (response.raw ?? response) as unknown as ServerResponse;
+    const rawRequest = nodeRequestOf(request);
+    const rawResponse = nodeResponseOf(response);
     const toolCalls = new Set(toolCallIdsIn(request.body));
-    const limits = new McpRequestLimits(this.limiter, principal, (decision) => this.reportLimits(rawResponse, decision));
+    const limits = new McpRequestLimits(this.limiter, principal, (decision) =>
+      this.reportLimits(rawResponse, decision),
+    );
     if (toolCalls.size === 0) await limits.admitRequest();
     const server = this.servers.build(principal, this.tools, limits);
     const { StreamableHTTPServerTransport } = mcpSdk();
@@ -67,7 +70,7 @@ export class McpController {
 
   /** The X-RateLimit-* headers describe the windows of the last counted call (while they can still be sent). */
   private reportLimits(response: ServerResponse, decision: RateLimitDecision): void {
-    if (!response.headersSent) applyRateLimitHeaders(response as unknown as HttpResponseLike, decision);
+    if (!response.headersSent) applyRateLimitHeaders(response, decision);
   }
 
   /** Stateless server: no SSE stream to resume and no session to end. */
@@ -85,6 +88,10 @@ export class McpController {
 
   private methodNotAllowed(response: HttpResponseLike) {
     setHeader(response, 'Allow', 'POST');
-    return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' }, id: null };
+    return {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; use POST' },
+      id: null,
+    };
   }
 }

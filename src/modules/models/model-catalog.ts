@@ -15,7 +15,12 @@ const COMPATIBLE_DEFAULTS: ModelCapabilities = {
   vision: false,
   imageGeneration: false,
 };
-const UNKNOWN_PRICING: ModelPricing = { inputPerMillionTokens: null, outputPerMillionTokens: null, perImage: null, currency: 'USD' };
+const UNKNOWN_PRICING: ModelPricing = {
+  inputPerMillionTokens: null,
+  outputPerMillionTokens: null,
+  perImage: null,
+  currency: 'USD',
+};
 
 /**
  * The packaged catalog: llm-zoo's directly callable OpenAI, Anthropic and Google models (retired ones only when our
@@ -96,7 +101,11 @@ function priceEntry(id: string, provider: BuiltInProvider, now: Date): PricedEnt
   }
   if (!result) return undefined;
   const base = (value: unknown): number | null =>
-    typeof value === 'number' ? value : typeof (value as { base?: unknown })?.base === 'number' ? (value as { base: number }).base : null;
+    typeof value === 'number'
+      ? value
+      : typeof (value as { base?: unknown })?.base === 'number'
+        ? (value as { base: number }).base
+        : null;
   return {
     name: result.model.name,
     contextWindow: result.model.context_window,
@@ -167,6 +176,7 @@ export function sortedCatalog(models: Iterable<ModelInfo>): ModelInfo[] {
     const index = ['mock', ...BUILT_IN].indexOf(provider);
     return index === -1 ? 99 : index;
   };
-  return [...models].sort((a, b) => rank(a.provider) - rank(b.provider) || a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id));
+  return [...models].sort(
+    (a, b) => rank(a.provider) - rank(b.provider) || a.provider.localeCompare(b.provider) || a.id.localeCompare(b.id),
+  );
 }
-

@@ -37,7 +37,10 @@ export class ModelsService {
     // The offline model is always there, whatever the file says.
     for (const mock of MOCK_MODELS) catalog.set(mock.id, mock);
     this.models = new Map(
-      sortedCatalog(catalog.values()).map((m) => [m.id, { ...m, available: this.providers.get(m.provider)?.configured ?? false }]),
+      sortedCatalog(catalog.values()).map((m) => [
+        m.id,
+        { ...m, available: this.providers.get(m.provider)?.configured ?? false },
+      ]),
     );
   }
 
@@ -62,7 +65,11 @@ export class ModelsService {
   /** The model a prompt names; a 400 naming `llmModel` when the catalog does not have it. */
   require(id: string, field = 'llmModel'): ModelInfo {
     const model = this.models.get(id);
-    if (!model) throw new ValidationError(`${field} '${id}' is not a model of the model list (GET /admin/v1/prompts/models)`, field);
+    if (!model)
+      throw new ValidationError(
+        `${field} '${id}' is not a model of the model list (GET /admin/v1/prompts/models)`,
+        field,
+      );
     return model;
   }
 }

@@ -20,7 +20,10 @@ describe('decideTransition', () => {
     setDefault: 'cannot be set as default: only a Live prompt can',
   };
 
-  for (const [action, allowed] of Object.entries(expected) as [PromptAction, Partial<Record<PromptStatus, PromptStatus>>][]) {
+  for (const [action, allowed] of Object.entries(expected) as [
+    PromptAction,
+    Partial<Record<PromptStatus, PromptStatus>>,
+  ][]) {
     for (const status of statuses) {
       const to = allowed[status];
       it(`${action} from ${status} is ${to ? `allowed (to ${to})` : 'refused'}`, () => {
@@ -39,13 +42,23 @@ describe('decideTransition', () => {
   });
 
   it('refuses a transition from the wrong status first, whether or not the prompt is the default', () => {
-    expect(decideTransition('archive', 'Archived', true)).toEqual({ allowed: false, reason: `A Archived prompt ${refusals.archive}` });
-    expect(decideTransition('promote', 'Live', true)).toEqual({ allowed: false, reason: `A Live prompt ${refusals.promote}` });
+    expect(decideTransition('archive', 'Archived', true)).toEqual({
+      allowed: false,
+      reason: `A Archived prompt ${refusals.archive}`,
+    });
+    expect(decideTransition('promote', 'Live', true)).toEqual({
+      allowed: false,
+      reason: `A Live prompt ${refusals.promote}`,
+    });
   });
 
   it('the default flag matters only to archive and demote', () => {
     expect(decideTransition('promote', 'Draft', true)).toEqual({ allowed: true, to: 'Live', clearsDefault: false });
-    expect(decideTransition('unarchive', 'Archived', true)).toEqual({ allowed: true, to: 'Draft', clearsDefault: false });
+    expect(decideTransition('unarchive', 'Archived', true)).toEqual({
+      allowed: true,
+      to: 'Draft',
+      clearsDefault: false,
+    });
   });
 
   it('demoting the default clears it; demoting another prompt does not', () => {

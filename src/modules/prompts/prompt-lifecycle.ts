@@ -4,7 +4,11 @@ import type { PromptStatus } from './executable-prompt';
 export type PromptAction = 'promote' | 'demote' | 'archive' | 'unarchive' | 'setDefault';
 
 export type TransitionDecision =
-  | { allowed: true; to: PromptStatus; /** the endpoint's default must be cleared (demoting the default) */ clearsDefault: boolean }
+  | {
+      allowed: true;
+      to: PromptStatus;
+      /** the endpoint's default must be cleared (demoting the default) */ clearsDefault: boolean;
+    }
   | { allowed: false; reason: string };
 
 const RULES: Record<PromptAction, { from: PromptStatus[]; to: PromptStatus | 'same' }> = {

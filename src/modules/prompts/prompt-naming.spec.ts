@@ -12,7 +12,7 @@ describe('slugify', () => {
     expect(slugify(name)).toBe(slug);
   });
 
-  it('is idempotent, so a name equal to another prompt\'s slug has that slug', () => {
+  it("is idempotent, so a name equal to another prompt's slug has that slug", () => {
     for (const name of ['A b', 'x--y', 'Mixed CASE 12']) expect(slugify(slugify(name))).toBe(slugify(name));
   });
 });

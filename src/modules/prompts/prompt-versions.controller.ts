@@ -22,14 +22,19 @@ export class PromptVersionsController {
   @Get()
   @ApiOperation({ operationId: 'listVersions', summary: "List a prompt's versions" })
   @ApiEnvelope([PromptVersionResponse], { failures: { 400: true, 404: NO_PROMPT } })
-  list(@CurrentPrincipal() principal: Principal, @UuidParam('id', "The prompt's id") id: string): Promise<PromptVersionResponse[]> {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('id', "The prompt's id") id: string,
+  ): Promise<PromptVersionResponse[]> {
     return this.versions.list(principal.tenantId, id);
   }
 
   /** A line diff of the two versions' templates and the settings that differ. */
   @Get('compare')
   @ApiOperation({ operationId: 'compareVersions', summary: 'Compare two versions of a prompt' })
-  @ApiEnvelope(VersionComparisonResponse, { failures: { 400: true, 404: 'No prompt with this id in the tenant, or it has no version from or to' } })
+  @ApiEnvelope(VersionComparisonResponse, {
+    failures: { 400: true, 404: 'No prompt with this id in the tenant, or it has no version from or to' },
+  })
   compare(
     @CurrentPrincipal() principal: Principal,
     @UuidParam('id', "The prompt's id") id: string,

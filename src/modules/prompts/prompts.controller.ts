@@ -10,7 +10,7 @@ import { PromptResponse, TemplateValidationResponse } from './dto/prompt.respons
 import { PromptLifecycleService } from './prompt-lifecycle.service';
 import { PromptsService } from './prompts.service';
 
-const NOT_FOUND = "No prompt with this id in the tenant (or its endpoint is deleted)";
+const NOT_FOUND = 'No prompt with this id in the tenant (or its endpoint is deleted)';
 const NO_ENDPOINT = 'No endpoint with this id in the tenant (or it is deleted)';
 const NAME_TAKEN = 'Another prompt of the endpoint that is not archived has this name or its slug';
 
@@ -36,8 +36,17 @@ export class PromptsController {
   @HttpCode(200)
   @AllowReadOnly()
   @ApiOperation({ operationId: 'validatePrompt', summary: 'Check a template' })
-  @ApiEnvelope(TemplateValidationResponse, { failures: { 400: 'The request failed validation, or the template is over the size limit', 404: NO_ENDPOINT, 413: true } })
-  validate(@CurrentPrincipal() principal: Principal, @Body() dto: ValidateTemplateDto): Promise<TemplateValidationResponse> {
+  @ApiEnvelope(TemplateValidationResponse, {
+    failures: {
+      400: 'The request failed validation, or the template is over the size limit',
+      404: NO_ENDPOINT,
+      413: true,
+    },
+  })
+  validate(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: ValidateTemplateDto,
+  ): Promise<TemplateValidationResponse> {
     return this.prompts.validateTemplate(principal.tenantId, dto.endpointId, dto.template);
   }
 
@@ -54,7 +63,12 @@ export class PromptsController {
   @ApiEnvelope(PromptResponse, {
     status: 201,
     write: true,
-    failures: { 400: 'The request failed validation: also a template that is not valid Liquid, or a model not in the catalog', 404: NO_ENDPOINT, 409: NAME_TAKEN, 413: true },
+    failures: {
+      400: 'The request failed validation: also a template that is not valid Liquid, or a model not in the catalog',
+      404: NO_ENDPOINT,
+      409: NAME_TAKEN,
+      413: true,
+    },
   })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePromptDto): Promise<PromptResponse> {
     return this.prompts.create(principal.tenantId, dto);
@@ -65,7 +79,12 @@ export class PromptsController {
   @ApiOperation({ operationId: 'updatePrompt', summary: 'Change a prompt' })
   @ApiEnvelope(PromptResponse, {
     write: true,
-    failures: { 400: 'The request failed validation: also a template that is not valid Liquid, or a model not in the catalog', 404: NOT_FOUND, 409: NAME_TAKEN, 413: true },
+    failures: {
+      400: 'The request failed validation: also a template that is not valid Liquid, or a model not in the catalog',
+      404: NOT_FOUND,
+      409: NAME_TAKEN,
+      413: true,
+    },
   })
   update(
     @CurrentPrincipal() principal: Principal,
@@ -79,7 +98,10 @@ export class PromptsController {
   @Post(':id/promote')
   @HttpCode(200)
   @ApiOperation({ operationId: 'promotePrompt', summary: 'Promote a Draft prompt to Live' })
-  @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not a Draft' } })
+  @ApiEnvelope(PromptResponse, {
+    write: true,
+    failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not a Draft' },
+  })
   promote(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.promote(principal.tenantId, id);
   }
@@ -106,7 +128,10 @@ export class PromptsController {
   @Post(':id/archive')
   @HttpCode(200)
   @ApiOperation({ operationId: 'archivePrompt', summary: 'Archive a prompt' })
-  @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is the default or already archived' } })
+  @ApiEnvelope(PromptResponse, {
+    write: true,
+    failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is the default or already archived' },
+  })
   archive(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
     return this.lifecycle.archive(principal.tenantId, id);
   }

@@ -70,7 +70,10 @@ export class PromptsRepository {
   }
 
   activeNamesAndSlugs(tenantId: string, endpointId: string): Promise<Pick<PromptEntity, 'name' | 'slug'>[]> {
-    return this.prompts.find({ select: { name: true, slug: true }, where: { tenantId, endpointId, status: Not('Archived' as PromptStatus) } });
+    return this.prompts.find({
+      select: { name: true, slug: true },
+      where: { tenantId, endpointId, status: Not('Archived') },
+    });
   }
 
   insert(tenantId: string, endpointId: string, values: PromptValues): Promise<PromptEntity> {

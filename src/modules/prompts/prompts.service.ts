@@ -8,7 +8,12 @@ import { ENDPOINT_TOPIC } from '../invalidation/topics';
 import { ModelsService } from '../models/models.service';
 import { contentChanged, VersionContent } from '../versions/version-compare';
 import { VersionsService } from '../versions/versions.service';
-import { PromptResponse, TemplateValidationResponse, toPromptResponse, toTemplateValidationResponse } from './dto/prompt.response';
+import {
+  PromptResponse,
+  TemplateValidationResponse,
+  toPromptResponse,
+  toTemplateValidationResponse,
+} from './dto/prompt.response';
 import type { ExecutablePrompt, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { copyName, slugify } from './prompt-naming';
@@ -56,7 +61,12 @@ export class PromptsService {
     bus: InvalidationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.resolved = new InvalidatingCache<ExecutablePrompt>(bus, ENDPOINT_TOPIC, (prompt) => prompt.endpointId, RESOLVED_PROMPT_CACHE);
+    this.resolved = new InvalidatingCache<ExecutablePrompt>(
+      bus,
+      ENDPOINT_TOPIC,
+      (prompt) => prompt.endpointId,
+      RESOLVED_PROMPT_CACHE,
+    );
   }
 
   async list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptResponse[]> {
@@ -117,7 +127,9 @@ export class PromptsService {
     const historyLimit = await this.versions.historyLimit(tenantId);
     const created = await this.txHost.withTransaction(async () => {
       const inUse = await this.prompts.activeNamesAndSlugs(tenantId, endpointId);
-      const name = draft.pickName((candidate) => inUse.some((p) => p.name === candidate || p.slug === slugify(candidate)));
+      const name = draft.pickName((candidate) =>
+        inUse.some((p) => p.name === candidate || p.slug === slugify(candidate)),
+      );
       const prompt = await this.prompts.insert(tenantId, endpointId, {
         name,
         slug: slugify(name),
@@ -126,7 +138,13 @@ export class PromptsService {
         currentVersion: 1,
         changeNotes: draft.changeNotes,
       });
-      await this.versions.append(tenantId, prompt.id, 1, { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes }, historyLimit);
+      await this.versions.append(
+        tenantId,
+        prompt.id,
+        1,
+        { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes },
+        historyLimit,
+      );
       return prompt;
     });
     await this.endpoints.notifyChanged(endpointId);
@@ -142,8 +160,11 @@ export class PromptsService {
     if (changes.template !== undefined) this.templates.assertSavable(changes.template);
     if (changes.llmModel !== undefined) this.models.require(changes.llmModel);
     if (changes.name !== undefined) requireSlug(changes.name);
-    const { endpoint: { id: endpointId } } = await this.require(tenantId, id);
-    if (changes.customParameters !== undefined) await this.assertCustomParameters(tenantId, endpointId, changes.customParameters);
+    const {
+      endpoint: { id: endpointId },
+    } = await this.require(tenantId, id);
+    if (changes.customParameters !== undefined)
+      await this.assertCustomParameters(tenantId, endpointId, changes.customParameters);
     const historyLimit = await this.versions.historyLimit(tenantId);
     await this.txHost.withTransaction(async () => {
       const prompt = await this.lock(tenantId, id);
@@ -163,7 +184,13 @@ export class PromptsService {
       if (contentChanged(before, after)) {
         const changeNotes = changes.changeNotes ?? null;
         const versionNumber = prompt.currentVersion + 1;
-        await this.versions.append(tenantId, id, versionNumber, { status: prompt.status, content: after, changeNotes }, historyLimit);
+        await this.versions.append(
+          tenantId,
+          id,
+          versionNumber,
+          { status: prompt.status, content: after, changeNotes },
+          historyLimit,
+        );
         Object.assign(update, after, { currentVersion: versionNumber, changeNotes });
       } else if (changes.changeNotes !== undefined) {
         update.changeNotes = changes.changeNotes;
@@ -178,11 +205,18 @@ export class PromptsService {
    * customParameters that can be saved on a prompt of this active endpoint (404 otherwise): a 400 naming each
    * `customParameters.<key>` that breaks the rules (size, settings the service controls, image `n`).
    */
-  private async assertCustomParameters(tenantId: string, endpointId: string, parameters: Record<string, unknown> | undefined): Promise<void> {
+  private async assertCustomParameters(
+    tenantId: string,
+    endpointId: string,
+    parameters: Record<string, unknown> | undefined,
+  ): Promise<void> {
     const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     if (parameters === undefined) return;
     const imageEndpoint = outputFields.some((field) => field.dataType === 'image');
-    const problems = customParametersProblems(parameters, { imageEndpoint, maxImagesPerCall: this.config.maxImagesPerCall });
+    const problems = customParametersProblems(parameters, {
+      imageEndpoint,
+      maxImagesPerCall: this.config.maxImagesPerCall,
+    });
     if (problems.length > 0) throw new ValidationError(problems, 'customParameters');
   }
 
@@ -190,7 +224,12 @@ export class PromptsService {
   async validateTemplate(tenantId: string, endpointId: string, template: string): Promise<TemplateValidationResponse> {
     const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     this.templates.assertWithinSizeLimit(template);
-    return toTemplateValidationResponse(this.templates.validate(template, inputFields.map((f) => f.name)));
+    return toTemplateValidationResponse(
+      this.templates.validate(
+        template,
+        inputFields.map((f) => f.name),
+      ),
+    );
   }
 
   /**
@@ -205,19 +244,28 @@ export class PromptsService {
     return resolved!;
   }
 
-  private async resolveFromDatabase(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
+  private async resolveFromDatabase(
+    tenantId: string,
+    endpointId: string,
+    selector?: string,
+  ): Promise<ExecutablePrompt> {
     if (selector !== undefined && selector !== '') {
       const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
       if (!prompt) throw new NotFoundError(`No prompt named '${selector}' on this endpoint`, 'prompt_not_found');
       if (prompt.status !== 'Live') {
-        throw new ConflictError(`Prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be executed`, 'prompt_not_live');
+        throw new ConflictError(
+          `Prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be executed`,
+          'prompt_not_live',
+        );
       }
       return toExecutablePrompt(prompt);
     }
     const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
     const prompt = endpoint.defaultPromptId ? await this.prompts.findById(tenantId, endpoint.defaultPromptId) : null;
-    if (!prompt) throw new ConflictError('This endpoint has no default prompt: set one or pass ?prompt=', 'no_default_prompt');
-    if (prompt.status !== 'Live') throw new ConflictError(`The default prompt '${prompt.name}' is not Live`, 'prompt_not_live');
+    if (!prompt)
+      throw new ConflictError('This endpoint has no default prompt: set one or pass ?prompt=', 'no_default_prompt');
+    if (prompt.status !== 'Live')
+      throw new ConflictError(`The default prompt '${prompt.name}' is not Live`, 'prompt_not_live');
     return toExecutablePrompt(prompt);
   }
 

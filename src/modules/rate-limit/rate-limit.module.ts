@@ -23,7 +23,9 @@ function storageOf(redis: RedisConnection, logger: AppLogger): KeyThrottlerStora
   return new RedisThrottlerStorage(redis.client, memory, (error) => {
     if (Date.now() - lastWarning < FALLBACK_WARN_EVERY_MS) return;
     lastWarning = Date.now();
-    logger.write('warn', `Rate limits counted in this instance only: Redis failed (${error.message})`, { context: 'RateLimit' });
+    logger.write('warn', `Rate limits counted in this instance only: Redis failed (${error.message})`, {
+      context: 'RateLimit',
+    });
   });
 }
 

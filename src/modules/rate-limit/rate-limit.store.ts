@@ -80,7 +80,13 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
     super();
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration: number,
+    _throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     try {
       const [hits, pttl, blocked] = await this.run(INCREMENT_SCRIPT, key, [String(limit), String(ttl)]);
       return storageRecord(Number(hits), Number(pttl), Number(blocked) === 1);

@@ -8,13 +8,23 @@ const NOW = 1_700_000_000_000;
 describe('hitWindow', () => {
   it('counts a request in a window with room, without moving its reset', () => {
     const counter = { hits: 1, resetAtMs: NOW + 10_000 };
-    expect(hitWindow(counter, 3, NOW)).toEqual({ totalHits: 2, timeToExpire: 10, isBlocked: false, timeToBlockExpire: 0 });
+    expect(hitWindow(counter, 3, NOW)).toEqual({
+      totalHits: 2,
+      timeToExpire: 10,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
     expect(counter).toEqual({ hits: 2, resetAtMs: NOW + 10_000 });
   });
 
   it('refuses in a full window without counting, until the window resets', () => {
     const counter = { hits: 3, resetAtMs: NOW + 1_500 };
-    expect(hitWindow(counter, 3, NOW)).toEqual({ totalHits: 4, timeToExpire: 2, isBlocked: true, timeToBlockExpire: 2 });
+    expect(hitWindow(counter, 3, NOW)).toEqual({
+      totalHits: 4,
+      timeToExpire: 2,
+      isBlocked: true,
+      timeToBlockExpire: 2,
+    });
     expect(counter.hits).toBe(3);
   });
 });

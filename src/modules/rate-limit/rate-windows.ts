@@ -23,5 +23,10 @@ export function hitWindow(counter: WindowCounter, limit: number, nowMs: number):
  */
 export function storageRecord(hits: number, msLeft: number, isBlocked: boolean): ThrottlerStorageRecord {
   const secondsLeft = Math.max(1, Math.ceil(msLeft / 1000));
-  return { totalHits: isBlocked ? hits + 1 : hits, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
+  return {
+    totalHits: isBlocked ? hits + 1 : hits,
+    timeToExpire: secondsLeft,
+    isBlocked,
+    timeToBlockExpire: isBlocked ? secondsLeft : 0,
+  };
 }

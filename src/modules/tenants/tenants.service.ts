@@ -15,7 +15,10 @@ export class TenantsService {
 
   async create(slug: string, options: { name?: string; plan?: string } = {}): Promise<Tenant> {
     if (!SLUG.test(slug)) {
-      throw new ValidationError('slug must be 1-63 lower-case letters, digits or -, starting with a letter or digit', 'slug');
+      throw new ValidationError(
+        'slug must be 1-63 lower-case letters, digits or -, starting with a letter or digit',
+        'slug',
+      );
     }
     const plan = this.checkPlan(options.plan ?? 'free');
     if (await this.tenants.findBySlug(slug)) throw new ConflictError(`Tenant '${slug}' already exists`);

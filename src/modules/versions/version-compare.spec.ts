@@ -1,6 +1,12 @@
 import { compareVersions, contentChanged, VersionContent } from './version-compare';
 
-const base: VersionContent = { template: 'a\nb\nc', llmModel: 'mock-echo', temperature: 0.7, maxTokens: 100, customParameters: { size: 'm' } };
+const base: VersionContent = {
+  template: 'a\nb\nc',
+  llmModel: 'mock-echo',
+  temperature: 0.7,
+  maxTokens: 100,
+  customParameters: { size: 'm' },
+};
 
 describe('contentChanged', () => {
   it('is false for equal content, including equal but distinct parameter objects', () => {

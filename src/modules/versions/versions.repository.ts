@@ -3,7 +3,10 @@ import { In, LessThanOrEqual, Repository } from 'typeorm';
 import { PromptVersionEntity } from './prompt-version.entity';
 import { TransactionHost } from '../../database/transactions';
 
-export type NewVersionValues = Omit<PromptVersionEntity, 'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt'>;
+export type NewVersionValues = Omit<
+  PromptVersionEntity,
+  'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt'
+>;
 
 @Injectable()
 export class VersionsRepository {
@@ -26,13 +29,21 @@ export class VersionsRepository {
     return this.versions.findBy({ tenantId, promptId, versionNumber: In(versionNumbers) });
   }
 
-  insert(tenantId: string, promptId: string, versionNumber: number, values: NewVersionValues): Promise<PromptVersionEntity> {
+  insert(
+    tenantId: string,
+    promptId: string,
+    versionNumber: number,
+    values: NewVersionValues,
+  ): Promise<PromptVersionEntity> {
     const repository = this.versions;
     return repository.save(repository.create({ ...values, tenantId, promptId, versionNumber, archived: false }));
   }
 
   /** Marks every version up to `versionNumber` as archived (retention); nothing is deleted. */
   async archiveUpTo(tenantId: string, promptId: string, versionNumber: number): Promise<void> {
-    await this.versions.update({ tenantId, promptId, versionNumber: LessThanOrEqual(versionNumber), archived: false }, { archived: true });
+    await this.versions.update(
+      { tenantId, promptId, versionNumber: LessThanOrEqual(versionNumber), archived: false },
+      { archived: true },
+    );
   }
 }

@@ -37,7 +37,13 @@ export class VersionsService {
    * caller must hold a row lock on the prompt, which serialises appends, so numbers run from 1 without gaps; the unique
    * (prompt_id, version_number) backs it up. Versions past the plan's limit are archived, never deleted.
    */
-  append(tenantId: string, promptId: string, versionNumber: number, version: NewVersion, historyLimit: number | null): Promise<PromptVersion> {
+  append(
+    tenantId: string,
+    promptId: string,
+    versionNumber: number,
+    version: NewVersion,
+    historyLimit: number | null,
+  ): Promise<PromptVersion> {
     return this.txHost.withinTransaction(async () => {
       const saved = await this.versions.insert(tenantId, promptId, versionNumber, {
         ...version.content,

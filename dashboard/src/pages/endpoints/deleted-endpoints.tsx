@@ -18,7 +18,8 @@ export default function DeletedEndpoints() {
   const page = Math.max(1, Number.parseInt(query.get('page') ?? '1', 10) || 1);
   const blocked = useWriteBlock();
   const endpoints = useLoad(
-    () => unwrapPage(api.GET('/admin/v1/endpoints', { params: { query: { deleted: true, page, pageSize: PAGE_SIZE } } })),
+    () =>
+      unwrapPage(api.GET('/admin/v1/endpoints', { params: { query: { deleted: true, page, pageSize: PAGE_SIZE } } })),
     [page],
   );
   const [removing, setRemoving] = useState<Endpoint | null>(null);
@@ -27,7 +28,9 @@ export default function DeletedEndpoints() {
 
   async function restoreEndpoint(endpoint: Endpoint) {
     setRestored(null);
-    const done = await restore.run(() => unwrap(api.POST('/admin/v1/endpoints/{id}/restore', { params: { path: { id: endpoint.id } } })));
+    const done = await restore.run(() =>
+      unwrap(api.POST('/admin/v1/endpoints/{id}/restore', { params: { path: { id: endpoint.id } } })),
+    );
     if (done) {
       setRestored(done);
       endpoints.reload();
@@ -36,19 +39,26 @@ export default function DeletedEndpoints() {
 
   // A path taken meanwhile is the usual refusal: say how to get past it.
   const restoreError =
-    restore.error instanceof ApiError && restore.error.status === 409 && restore.error.messages.some((message) => message.startsWith('path'))
-      ? new ApiError(409, [...restore.error.messages, "Change that endpoint's path, or delete it, then restore this one."])
+    restore.error instanceof ApiError &&
+    restore.error.status === 409 &&
+    restore.error.messages.some((message) => message.startsWith('path'))
+      ? new ApiError(409, [
+          ...restore.error.messages,
+          "Change that endpoint's path, or delete it, then restore this one.",
+        ])
       : restore.error;
 
   return (
     <section className="deleted-endpoints">
       <PageHeader title="Deleted endpoints" back={<Link href="/endpoints">← Endpoints</Link>} />
       <p className="muted lead">
-        A deleted endpoint no longer answers and its path is free for another one. Its prompts, versions and logs are kept until it is deleted for good.
+        A deleted endpoint no longer answers and its path is free for another one. Its prompts, versions and logs are
+        kept until it is deleted for good.
       </p>
       {restored && (
         <p className="notice" role="status">
-          Restored <Link href={`/endpoints/${restored.id}`}>{restored.name}</Link>: it answers again at <code>POST {restored.path}</code>.
+          Restored <Link href={`/endpoints/${restored.id}`}>{restored.name}</Link>: it answers again at{' '}
+          <code>POST {restored.path}</code>.
         </p>
       )}
       <Problems error={restoreError} />
@@ -87,10 +97,20 @@ export default function DeletedEndpoints() {
                     <td>{endpoint.category ?? <span className="muted">—</span>}</td>
                     <td>{formatDate(endpoint.deletedAt)}</td>
                     <td className="row-actions">
-                      <Button blocked={blocked} disabled={restore.busy} onClick={() => restoreEndpoint(endpoint)} aria-label={`Restore ${endpoint.name}`}>
+                      <Button
+                        blocked={blocked}
+                        disabled={restore.busy}
+                        onClick={() => restoreEndpoint(endpoint)}
+                        aria-label={`Restore ${endpoint.name}`}
+                      >
                         Restore
                       </Button>
-                      <Button kind="danger" blocked={blocked} onClick={() => setRemoving(endpoint)} aria-label={`Delete for good: ${endpoint.name}`}>
+                      <Button
+                        kind="danger"
+                        blocked={blocked}
+                        onClick={() => setRemoving(endpoint)}
+                        aria-label={`Delete for good: ${endpoint.name}`}
+                      >
                         Delete for good
                       </Button>
                     </td>

@@ -34,7 +34,11 @@ export const ENDPOINT_LIMITS = {
   path: ENDPOINT.path.maxLength,
   description: ENDPOINT.description.maxLength,
   category: ENDPOINT.category.maxLength,
-  cacheDurationSeconds: { min: ENDPOINT.cacheDurationSeconds.minimum, max: ENDPOINT.cacheDurationSeconds.maximum, default: 300 },
+  cacheDurationSeconds: {
+    min: ENDPOINT.cacheDurationSeconds.minimum,
+    max: ENDPOINT.cacheDurationSeconds.maximum,
+    default: 300,
+  },
   timeoutSeconds: { min: ENDPOINT.timeoutSeconds.minimum, max: ENDPOINT.timeoutSeconds.maximum, default: 60 },
   rateLimit: { min: ENDPOINT.rateLimitPerMinute.minimum, max: ENDPOINT.rateLimitPerMinute.maximum },
 } as const;
@@ -122,7 +126,9 @@ export function useCategories(): string[] {
   const loaded = useLoad(async () => {
     const categories = new Set<string>();
     for (let page = 1; page <= 20; page++) {
-      const { items, hasNextPage } = await unwrapPage(api.GET('/admin/v1/endpoints', { params: { query: { page, pageSize: 500 } } }));
+      const { items, hasNextPage } = await unwrapPage(
+        api.GET('/admin/v1/endpoints', { params: { query: { page, pageSize: 500 } } }),
+      );
       for (const endpoint of items) if (endpoint.category) categories.add(endpoint.category);
       if (!hasNextPage) break;
     }

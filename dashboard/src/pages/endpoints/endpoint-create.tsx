@@ -10,9 +10,13 @@ export default function EndpointCreate() {
     <section className="endpoint-create">
       <PageHeader title="New endpoint" back={<Link href="/endpoints">← Endpoints</Link>} />
       <p className="muted lead">
-        An endpoint is a URL your applications call with JSON inputs. After saving, add its input and output fields, then a prompt.
+        An endpoint is a URL your applications call with JSON inputs. After saving, add its input and output fields,
+        then a prompt.
       </p>
-      <EndpointForm onSaved={(endpoint) => navigate(`/endpoints/${endpoint.id}`)} onCancel={() => navigate('/endpoints')} />
+      <EndpointForm
+        onSaved={(endpoint) => navigate(`/endpoints/${endpoint.id}`)}
+        onCancel={() => navigate('/endpoints')}
+      />
     </section>
   );
 }

@@ -6,7 +6,17 @@ import { useWriteBlock } from '../../session';
 import { Button, ConfirmDialog, Loading, PageHeader, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
-import { CommandBlock, curlFor, type Endpoint, exampleBody, serviceBase, useAction, VISIBILITY_HINT, VISIBILITY_LABEL, VisibilityBadge } from './endpoint-common';
+import {
+  CommandBlock,
+  curlFor,
+  type Endpoint,
+  exampleBody,
+  serviceBase,
+  useAction,
+  VISIBILITY_HINT,
+  VISIBILITY_LABEL,
+  VisibilityBadge,
+} from './endpoint-common';
 import { EndpointForm } from './endpoint-form';
 import { InputFieldsSection, OutputFieldsSection } from './fields-editor';
 import { PermanentDeleteDialog } from './permanent-delete';
@@ -21,7 +31,8 @@ export default function EndpointDetail() {
   const endpoint = loaded.data?.id === id ? loaded.data : undefined;
 
   if (!endpoint) {
-    if (loaded.error instanceof ApiError && (loaded.error.status === 404 || loaded.error.status === 400)) return <Missing />;
+    if (loaded.error instanceof ApiError && (loaded.error.status === 404 || loaded.error.status === 400))
+      return <Missing />;
     return (
       <section>
         <PageHeader title="Endpoint" back={<Link href="/endpoints">← Endpoints</Link>} />
@@ -49,7 +60,10 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
   const blocked = useWriteBlock();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState<'soft' | 'permanent' | null>(null);
-  const prompts = useLoad(() => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id } } })), [endpoint.id]);
+  const prompts = useLoad(
+    () => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id } } })),
+    [endpoint.id],
+  );
   // The API lists archived prompts only when asked: they are shown apart, where they can be opened and unarchived.
   const archived = useLoad(
     () => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id, status: 'Archived' } } })),
@@ -58,7 +72,9 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
   const softDelete = useAction();
 
   async function confirmSoftDelete() {
-    const done = await softDelete.run(() => unwrap(api.DELETE('/admin/v1/endpoints/{id}', { params: { path: { id: endpoint.id } } })));
+    const done = await softDelete.run(() =>
+      unwrap(api.DELETE('/admin/v1/endpoints/{id}', { params: { path: { id: endpoint.id } } })),
+    );
     if (done !== undefined) navigate('/endpoints');
   }
 
@@ -95,7 +111,12 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
           )}
           <InputFieldsSection endpoint={endpoint} onChanged={reload} />
           <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
-          <PromptsSection endpoint={endpoint} prompts={prompts.data} archived={archived.data} error={prompts.error ?? archived.error} />
+          <PromptsSection
+            endpoint={endpoint}
+            prompts={prompts.data}
+            archived={archived.data}
+            error={prompts.error ?? archived.error}
+          />
         </div>
 
         <div className="endpoint-aside">
@@ -116,12 +137,13 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
           <section className="panel danger-zone" aria-labelledby="danger-title">
             <h2 id="danger-title">Delete</h2>
             <p>
-              <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its prompts and logs are kept, and it
-              can be restored from <Link href="/endpoints/deleted">Deleted endpoints</Link>.
+              <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its
+              prompts and logs are kept, and it can be restored from{' '}
+              <Link href="/endpoints/deleted">Deleted endpoints</Link>.
             </p>
             <p>
-              <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its cached responses. This cannot be
-              undone.
+              <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its
+              cached responses. This cannot be undone.
             </p>
             <div className="form-actions start">
               <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
@@ -145,8 +167,8 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
         onCancel={() => (setDeleting(null), softDelete.setError(null))}
       >
         <p>
-          <code>POST {endpoint.path}</code> stops answering at once and the path becomes free. Its prompts, versions and logs are kept: restore it from
-          Deleted endpoints, unless another endpoint has taken the path by then.
+          <code>POST {endpoint.path}</code> stops answering at once and the path becomes free. Its prompts, versions and
+          logs are kept: restore it from Deleted endpoints, unless another endpoint has taken the path by then.
         </p>
       </ConfirmDialog>
       <PermanentDeleteDialog
@@ -172,15 +194,20 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
       </p>
       {internal ? (
         <p className="muted">
-          {VISIBILITY_LABEL.Private}: endpoint keys are refused, so this call uses an admin key in <code>ADMIN_KEY</code>.
+          {VISIBILITY_LABEL.Private}: endpoint keys are refused, so this call uses an admin key in{' '}
+          <code>ADMIN_KEY</code>.
         </p>
       ) : (
         <p className="muted">
-          With an endpoint key of your tenant (create one on the <Link href="/keys">Keys</Link> page) in <code>ENDPOINT_KEY</code>. The body holds the
-          input fields{endpoint.inputFields.length > 0 ? ', here with their defaults or example values' : ''}.
+          With an endpoint key of your tenant (create one on the <Link href="/keys">Keys</Link> page) in{' '}
+          <code>ENDPOINT_KEY</code>. The body holds the input fields
+          {endpoint.inputFields.length > 0 ? ', here with their defaults or example values' : ''}.
         </p>
       )}
-      <CommandBlock label="curl" command={curlFor(endpoint.path, exampleBody(endpoint.inputFields), internal ? 'ADMIN_KEY' : 'ENDPOINT_KEY')} />
+      <CommandBlock
+        label="curl"
+        command={curlFor(endpoint.path, exampleBody(endpoint.inputFields), internal ? 'ADMIN_KEY' : 'ENDPOINT_KEY')}
+      />
       {!endpoint.defaultPromptId && (
         <p className="notice" role="note">
           It answers once it has a default prompt: see Prompts.
@@ -209,10 +236,15 @@ function Settings({ endpoint }: { endpoint: Endpoint }) {
         {VISIBILITY_LABEL[endpoint.visibility]} <span className="muted">— {VISIBILITY_HINT[endpoint.visibility]}</span>
       </dd>
       <dt>Cache</dt>
-      <dd>{endpoint.cacheEnabled ? `On: identical requests are answered from the cache for ${endpoint.cacheDurationSeconds.toLocaleString()} seconds` : 'Off'}</dd>
+      <dd>
+        {endpoint.cacheEnabled
+          ? `On: identical requests are answered from the cache for ${endpoint.cacheDurationSeconds.toLocaleString()} seconds`
+          : 'Off'}
+      </dd>
       <dt>Rate limits per key</dt>
       <dd>
-        {limit(endpoint.rateLimitPerMinute)} per minute, {limit(endpoint.rateLimitPerHour)} per hour, {limit(endpoint.rateLimitPerDay)} per day
+        {limit(endpoint.rateLimitPerMinute)} per minute, {limit(endpoint.rateLimitPerHour)} per hour,{' '}
+        {limit(endpoint.rateLimitPerDay)} per day
       </dd>
       <dt>Timeout</dt>
       <dd>{endpoint.timeoutSeconds} seconds</dd>
@@ -278,7 +310,9 @@ function PromptsSection({
       {archived !== undefined && archived.length > 0 && (
         <details className="archived-prompts">
           <summary>Archived prompts ({archived.length})</summary>
-          <p className="muted">Out of use and kept with their history: open one to read it, compare its versions or unarchive it.</p>
+          <p className="muted">
+            Out of use and kept with their history: open one to read it, compare its versions or unarchive it.
+          </p>
           <PromptTable endpointId={endpoint.id} prompts={archived} caption="Archived prompts" />
         </details>
       )}

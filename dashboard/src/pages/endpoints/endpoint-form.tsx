@@ -81,8 +81,10 @@ function checkDraft(draft: Draft): Partial<Record<FormField, string>> {
   else if (draft.name.length > ENDPOINT_LIMITS.name) problems.name = `At most ${ENDPOINT_LIMITS.name} characters`;
   if (!PATH_PATTERN.test(draft.path)) problems.path = PATH_RULE;
   else if (draft.path.length > ENDPOINT_LIMITS.path) problems.path = `At most ${ENDPOINT_LIMITS.path} characters`;
-  if (draft.description.length > ENDPOINT_LIMITS.description) problems.description = `At most ${ENDPOINT_LIMITS.description} characters`;
-  if (draft.category.length > ENDPOINT_LIMITS.category) problems.category = `At most ${ENDPOINT_LIMITS.category} characters`;
+  if (draft.description.length > ENDPOINT_LIMITS.description)
+    problems.description = `At most ${ENDPOINT_LIMITS.description} characters`;
+  if (draft.category.length > ENDPOINT_LIMITS.category)
+    problems.category = `At most ${ENDPOINT_LIMITS.category} characters`;
   problems.cacheDurationSeconds = integerProblem(draft.cacheDurationSeconds, ENDPOINT_LIMITS.cacheDurationSeconds);
   for (const limit of ['rateLimitPerMinute', 'rateLimitPerHour', 'rateLimitPerDay'] as const) {
     problems[limit] = integerProblem(draft[limit], ENDPOINT_LIMITS.rateLimit, true);
@@ -162,7 +164,12 @@ export function EndpointForm({
     else focusFirstProblem(form);
   }
 
-  const numberInput = (field: FormField & keyof Draft, id: string, bounds: { min: number; max: number }, placeholder?: string) => (
+  const numberInput = (
+    field: FormField & keyof Draft,
+    id: string,
+    bounds: { min: number; max: number },
+    placeholder?: string,
+  ) => (
     <input
       id={id}
       type="number"
@@ -178,10 +185,19 @@ export function EndpointForm({
   );
 
   return (
-    <form className="endpoint-form" onSubmit={submit} noValidate aria-label={endpoint ? `Edit ${endpoint.name}` : 'New endpoint'}>
+    <form
+      className="endpoint-form"
+      onSubmit={submit}
+      noValidate
+      aria-label={endpoint ? `Edit ${endpoint.name}` : 'New endpoint'}
+    >
       <fieldset>
         <legend>What it is</legend>
-        <Field label="Name" hint={`Shown in the dashboard; up to ${ENDPOINT_LIMITS.name} characters.`} error={problem('name')}>
+        <Field
+          label="Name"
+          hint={`Shown in the dashboard; up to ${ENDPOINT_LIMITS.name} characters.`}
+          error={problem('name')}
+        >
           {(id) => (
             <input
               id={id}
@@ -198,8 +214,8 @@ export function EndpointForm({
           label="Path"
           hint={
             <>
-              Applications call <code>POST {draft.path || '/api/v1/…'}</code>. Lower-case letters, digits, <code>-</code>, <code>_</code> and{' '}
-              <code>/</code> after <code>/api/v1/</code>
+              Applications call <code>POST {draft.path || '/api/v1/…'}</code>. Lower-case letters, digits,{' '}
+              <code>-</code>, <code>_</code> and <code>/</code> after <code>/api/v1/</code>
               {pathFollowsName ? '; it follows the name until you edit it.' : '.'}
             </>
           }
@@ -222,7 +238,11 @@ export function EndpointForm({
             />
           )}
         </Field>
-        <Field label="Description" hint="Optional: what the endpoint does, for the people who call it." error={problem('description')}>
+        <Field
+          label="Description"
+          hint="Optional: what the endpoint does, for the people who call it."
+          error={problem('description')}
+        >
           {(id) => (
             <textarea
               id={id}
@@ -237,7 +257,11 @@ export function EndpointForm({
         </Field>
         <Field
           label="Category"
-          hint={categories.length > 0 ? 'Pick one of your categories, or type a new one. Empty for none.' : 'Type a category to group endpoints by; empty for none.'}
+          hint={
+            categories.length > 0
+              ? 'Pick one of your categories, or type a new one. Empty for none.'
+              : 'Type a category to group endpoints by; empty for none.'
+          }
           error={problem('category')}
         >
           {(id) => (
@@ -259,7 +283,10 @@ export function EndpointForm({
             </>
           )}
         </Field>
-        <fieldset className="radio-group" aria-describedby={problem('visibility') ? `${categoryListId}-visibility-error` : undefined}>
+        <fieldset
+          className="radio-group"
+          aria-describedby={problem('visibility') ? `${categoryListId}-visibility-error` : undefined}
+        >
           <legend>Visibility</legend>
           {(['Public', 'Private'] as const).map((visibility) => (
             <label key={visibility} className="radio">
@@ -271,7 +298,8 @@ export function EndpointForm({
                 onChange={() => change('visibility', visibility)}
               />
               <span>
-                <strong>{VISIBILITY_LABEL[visibility]}</strong> <span className="muted">— {VISIBILITY_HINT[visibility]}</span>
+                <strong>{VISIBILITY_LABEL[visibility]}</strong>{' '}
+                <span className="muted">— {VISIBILITY_HINT[visibility]}</span>
               </span>
             </label>
           ))}
@@ -286,7 +314,11 @@ export function EndpointForm({
       <fieldset>
         <legend>Cache</legend>
         <label className="checkbox">
-          <input type="checkbox" checked={draft.cacheEnabled} onChange={(event) => change('cacheEnabled', event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={draft.cacheEnabled}
+            onChange={(event) => change('cacheEnabled', event.target.checked)}
+          />
           Answer identical requests from the cache
         </label>
         <Field
@@ -301,7 +333,8 @@ export function EndpointForm({
       <fieldset>
         <legend>Limits</legend>
         <p className="muted fieldset-hint">
-          Requests each key may make to this endpoint; empty for no limit of the endpoint (the key's own limits still apply).
+          Requests each key may make to this endpoint; empty for no limit of the endpoint (the key's own limits still
+          apply).
         </p>
         <div className="inline">
           <Field label="Per minute" error={problem('rateLimitPerMinute')}>

@@ -5,7 +5,16 @@ import { navigate, useQuery } from '../../router';
 import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, PageHeader, Pager, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
-import { CommandBlock, curlFor, type Endpoint, useCategories, type Visibility, VISIBILITY_HINT, VISIBILITY_LABEL, VisibilityBadge } from './endpoint-common';
+import {
+  CommandBlock,
+  curlFor,
+  type Endpoint,
+  useCategories,
+  type Visibility,
+  VISIBILITY_HINT,
+  VISIBILITY_LABEL,
+  VisibilityBadge,
+} from './endpoint-common';
 import './endpoints.css';
 
 /** Rows per page of the list. */
@@ -42,7 +51,15 @@ export function EndpointList() {
     () =>
       unwrapPage(
         api.GET('/admin/v1/endpoints', {
-          params: { query: { search: search || undefined, visibility, category: category || undefined, page, pageSize: PAGE_SIZE } },
+          params: {
+            query: {
+              search: search || undefined,
+              visibility,
+              category: category || undefined,
+              page,
+              pageSize: PAGE_SIZE,
+            },
+          },
         }),
       ),
     [search, visibility, category, page],
@@ -61,9 +78,22 @@ export function EndpointList() {
         </Button>
       </PageHeader>
 
-      <form className="filters" role="search" aria-label="Filter endpoints" onSubmit={(event) => event.preventDefault()}>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter endpoints"
+        onSubmit={(event) => event.preventDefault()}
+      >
         <Field label="Search by name">
-          {(id) => <input id={id} type="search" value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />}
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              value={typed}
+              onChange={(event) => setTyped(event.target.value)}
+              autoComplete="off"
+            />
+          )}
         </Field>
         <Field label="Visibility">
           {(id) => (
@@ -80,7 +110,11 @@ export function EndpointList() {
         </Field>
         <Field label="Category">
           {(id) => (
-            <select id={id} value={category} onChange={(event) => setQuery({ search, visibility, category: event.target.value, page: undefined })}>
+            <select
+              id={id}
+              value={category}
+              onChange={(event) => setQuery({ search, visibility, category: event.target.value, page: undefined })}
+            >
               <option value="">All</option>
               {categoryOptions.map((name) => (
                 <option key={name} value={name}>
@@ -124,7 +158,11 @@ export function EndpointList() {
       ) : (
         <>
           <EndpointTable endpoints={endpoints.data.items} busy={endpoints.loading} />
-          <Pager page={page} hasNextPage={endpoints.data.hasNextPage} onPage={(next) => setQuery({ search, visibility, category, page: next })} />
+          <Pager
+            page={page}
+            hasNextPage={endpoints.data.hasNextPage}
+            onPage={(next) => setQuery({ search, visibility, category, page: next })}
+          />
         </>
       )}
     </section>
@@ -188,15 +226,16 @@ function FirstSteps({ blocked }: { blocked: string | null }) {
       <p>An endpoint turns a prompt into an HTTP API your applications call with JSON. Three steps:</p>
       <ol>
         <li>
-          <strong>Create an endpoint</strong>: its name, its path (<code>/api/v1/summarize</code>) and its input fields (the JSON your
-          application sends) and, optionally, output fields (the JSON it gets back).
+          <strong>Create an endpoint</strong>: its name, its path (<code>/api/v1/summarize</code>) and its input fields
+          (the JSON your application sends) and, optionally, output fields (the JSON it gets back).
         </li>
         <li>
-          <strong>Write a prompt</strong> on the endpoint's page: a template reading <code>{'{{ inputs.text }}'}</code>, a model; try it in the
-          test runner, then promote it to Live and set it as the default.
+          <strong>Write a prompt</strong> on the endpoint's page: a template reading <code>{'{{ inputs.text }}'}</code>,
+          a model; try it in the test runner, then promote it to Live and set it as the default.
         </li>
         <li>
-          <strong>Create an endpoint key</strong> on the <Link href="/keys">Keys</Link> page for the application that calls it.
+          <strong>Create an endpoint key</strong> on the <Link href="/keys">Keys</Link> page for the application that
+          calls it.
         </li>
       </ol>
       <p>Then your application calls it:</p>

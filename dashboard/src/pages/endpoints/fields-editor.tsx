@@ -3,7 +3,14 @@ import { bounds } from '../../api/bounds';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { useWriteBlock } from '../../session';
 import { Button, ConfirmDialog, Field } from '../../ui/controls';
-import { type Endpoint, FormProblems, type InputField, type OutputField, problemsByField, useAction } from './endpoint-common';
+import {
+  type Endpoint,
+  FormProblems,
+  type InputField,
+  type OutputField,
+  problemsByField,
+  useAction,
+} from './endpoint-common';
 import { focusFirstProblem } from './endpoint-form';
 
 type InputDataType = InputField['dataType'];
@@ -23,10 +30,25 @@ const LIMITS = {
 /** Each data type: its name in the type picker, in the tables, and what it takes. */
 const INPUT_TYPES: { value: InputDataType; label: string; short: string; hint: string }[] = [
   { value: 'string', label: 'Text (string)', short: 'Text', hint: 'Any text; a maximum length may bound it.' },
-  { value: 'integer', label: 'Integer (whole number)', short: 'Integer', hint: 'A whole number such as 3; it may have a minimum and a maximum.' },
-  { value: 'number', label: 'Number', short: 'Number', hint: 'Any number such as 0.5; it may have a minimum and a maximum.' },
+  {
+    value: 'integer',
+    label: 'Integer (whole number)',
+    short: 'Integer',
+    hint: 'A whole number such as 3; it may have a minimum and a maximum.',
+  },
+  {
+    value: 'number',
+    label: 'Number',
+    short: 'Number',
+    hint: 'Any number such as 0.5; it may have a minimum and a maximum.',
+  },
   { value: 'boolean', label: 'Yes / no (boolean)', short: 'Yes / no', hint: 'true or false.' },
-  { value: 'image', label: 'Image', short: 'Image', hint: 'A data URI (data:image/png;base64,…) of a PNG, JPEG, WebP or GIF image, sent to the model as an image.' },
+  {
+    value: 'image',
+    label: 'Image',
+    short: 'Image',
+    hint: 'A data URI (data:image/png;base64,…) of a PNG, JPEG, WebP or GIF image, sent to the model as an image.',
+  },
   { value: 'object', label: 'JSON object', short: 'JSON object', hint: 'Any JSON object, such as {"tone": "formal"}.' },
   { value: 'array', label: 'JSON array', short: 'JSON array', hint: 'Any JSON array, such as ["a", "b"].' },
 ];
@@ -37,9 +59,15 @@ const OUTPUT_TYPES: { value: OutputDataType; label: string; short: string; hint:
   { value: 'boolean', label: 'Yes / no (boolean)', short: 'Yes / no', hint: 'The model answers true or false.' },
   { value: 'object', label: 'JSON object', short: 'JSON object', hint: 'The model answers a JSON object.' },
   { value: 'array', label: 'JSON array', short: 'JSON array', hint: 'The model answers a JSON array.' },
-  { value: 'image', label: 'Image', short: 'Image', hint: 'Makes the endpoint generate images; the example holds the default generation settings.' },
+  {
+    value: 'image',
+    label: 'Image',
+    short: 'Image',
+    hint: 'Makes the endpoint generate images; the example holds the default generation settings.',
+  },
 ];
-const typeLabel = (value: string) => [...INPUT_TYPES, ...OUTPUT_TYPES].find((type) => type.value === value)?.short ?? value;
+const typeLabel = (value: string) =>
+  [...INPUT_TYPES, ...OUTPUT_TYPES].find((type) => type.value === value)?.short ?? value;
 
 const isNumeric = (type: InputDataType) => type === 'integer' || type === 'number';
 
@@ -66,7 +94,11 @@ export function InputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoint
   async function confirmRemove() {
     if (!removing) return;
     const done = await remove.run(() =>
-      unwrap(api.DELETE('/admin/v1/endpoints/{id}/input-fields/{fieldId}', { params: { path: { id: endpoint.id, fieldId: removing.id } } })),
+      unwrap(
+        api.DELETE('/admin/v1/endpoints/{id}/input-fields/{fieldId}', {
+          params: { path: { id: endpoint.id, fieldId: removing.id } },
+        }),
+      ),
     );
     if (done !== undefined) {
       setRemoving(null);
@@ -82,7 +114,8 @@ export function InputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoint
         </Button>
       </SectionHeader>
       <p className="muted">
-        What callers send as the JSON body; prompts read each one as <code>{'{{ inputs.<name> }}'}</code>. Fields not listed here are ignored.
+        What callers send as the JSON body; prompts read each one as <code>{'{{ inputs.<name> }}'}</code>. Fields not
+        listed here are ignored.
       </p>
       {endpoint.inputFields.length === 0 ? (
         <p className="empty">No input fields yet: add the first one, such as a text to summarize.</p>
@@ -106,17 +139,37 @@ export function InputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoint
               {endpoint.inputFields.map((field) => (
                 <tr key={field.id}>
                   <th scope="row">
-                    <code>{field.name}</code> {field.isRequired ? <span className="badge required">Required</span> : <span className="muted small">optional</span>}
+                    <code>{field.name}</code>{' '}
+                    {field.isRequired ? (
+                      <span className="badge required">Required</span>
+                    ) : (
+                      <span className="muted small">optional</span>
+                    )}
                   </th>
                   <td>{typeLabel(field.dataType)}</td>
                   <td>{rulesOf(field) || <span className="muted">—</span>}</td>
-                  <td>{field.defaultValue === null || field.defaultValue === undefined ? <span className="muted">—</span> : <code>{showValue(field.defaultValue)}</code>}</td>
+                  <td>
+                    {field.defaultValue === null || field.defaultValue === undefined ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <code>{showValue(field.defaultValue)}</code>
+                    )}
+                  </td>
                   <td>{field.description || <span className="muted">—</span>}</td>
                   <td className="row-actions">
-                    <Button onClick={() => setEditing(field)} aria-label={`Edit input field ${field.name}`} blocked={blocked}>
+                    <Button
+                      onClick={() => setEditing(field)}
+                      aria-label={`Edit input field ${field.name}`}
+                      blocked={blocked}
+                    >
                       Edit
                     </Button>
-                    <Button kind="danger" onClick={() => setRemoving(field)} aria-label={`Delete input field ${field.name}`} blocked={blocked}>
+                    <Button
+                      kind="danger"
+                      onClick={() => setRemoving(field)}
+                      aria-label={`Delete input field ${field.name}`}
+                      blocked={blocked}
+                    >
                       Delete
                     </Button>
                   </td>
@@ -147,8 +200,8 @@ export function InputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoint
         onCancel={() => (setRemoving(null), remove.setError(null))}
       >
         <p>
-          Callers that still send <code>{removing?.name}</code> are not refused: the value is ignored, and prompts reading{' '}
-          <code>inputs.{removing?.name}</code> get nothing.
+          Callers that still send <code>{removing?.name}</code> are not refused: the value is ignored, and prompts
+          reading <code>inputs.{removing?.name}</code> get nothing.
         </p>
       </ConfirmDialog>
     </section>
@@ -165,7 +218,11 @@ export function OutputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoin
   async function confirmRemove() {
     if (!removing) return;
     const done = await remove.run(() =>
-      unwrap(api.DELETE('/admin/v1/endpoints/{id}/output-fields/{fieldId}', { params: { path: { id: endpoint.id, fieldId: removing.id } } })),
+      unwrap(
+        api.DELETE('/admin/v1/endpoints/{id}/output-fields/{fieldId}', {
+          params: { path: { id: endpoint.id, fieldId: removing.id } },
+        }),
+      ),
     );
     if (done !== undefined) {
       setRemoving(null);
@@ -181,8 +238,8 @@ export function OutputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoin
         </Button>
       </SectionHeader>
       <p className="muted">
-        With output fields, the model is asked for a JSON object with exactly these fields, and callers get that object. Without any, callers get the
-        model's answer as it is.
+        With output fields, the model is asked for a JSON object with exactly these fields, and callers get that object.
+        Without any, callers get the model's answer as it is.
       </p>
       {endpoint.outputFields.length === 0 ? (
         <p className="empty">No output fields: callers get the model's raw answer.</p>
@@ -209,12 +266,27 @@ export function OutputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoin
                   </th>
                   <td>{typeLabel(field.dataType)}</td>
                   <td>{field.description || <span className="muted">—</span>}</td>
-                  <td>{field.exampleValue ? <code className="clamp">{field.exampleValue}</code> : <span className="muted">—</span>}</td>
+                  <td>
+                    {field.exampleValue ? (
+                      <code className="clamp">{field.exampleValue}</code>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
                   <td className="row-actions">
-                    <Button onClick={() => setEditing(field)} aria-label={`Edit output field ${field.name}`} blocked={blocked}>
+                    <Button
+                      onClick={() => setEditing(field)}
+                      aria-label={`Edit output field ${field.name}`}
+                      blocked={blocked}
+                    >
                       Edit
                     </Button>
-                    <Button kind="danger" onClick={() => setRemoving(field)} aria-label={`Delete output field ${field.name}`} blocked={blocked}>
+                    <Button
+                      kind="danger"
+                      onClick={() => setRemoving(field)}
+                      aria-label={`Delete output field ${field.name}`}
+                      blocked={blocked}
+                    >
                       Delete
                     </Button>
                   </td>
@@ -261,7 +333,16 @@ function SectionHeader({ id, title, children }: { id: string; title: string; chi
   );
 }
 
-const INPUT_FORM_FIELDS = ['name', 'dataType', 'isRequired', 'description', 'maxLength', 'minimum', 'maximum', 'defaultValue'] as const;
+const INPUT_FORM_FIELDS = [
+  'name',
+  'dataType',
+  'isRequired',
+  'description',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'defaultValue',
+] as const;
 type InputFormField = (typeof INPUT_FORM_FIELDS)[number];
 
 interface InputDraft {
@@ -287,12 +368,21 @@ function inputDraftOf(field?: InputField): InputDraft {
     minimum: field?.minimum == null ? '' : String(field.minimum),
     maximum: field?.maximum == null ? '' : String(field.maximum),
     defaultValue:
-      value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value, null, 2) : JSON.stringify(value),
+      value === null || value === undefined
+        ? ''
+        : typeof value === 'string'
+          ? value
+          : typeof value === 'object'
+            ? JSON.stringify(value, null, 2)
+            : JSON.stringify(value),
   };
 }
 
 /** The checked values of an input field draft, or the problems that keep it from being sent. */
-function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFormField, string>>; body?: Schemas['CreateInputFieldDto'] } {
+function checkInputDraft(draft: InputDraft): {
+  problems: Partial<Record<InputFormField, string>>;
+  body?: Schemas['CreateInputFieldDto'];
+} {
   const problems: Partial<Record<InputFormField, string>> = {};
   const type = draft.dataType;
   const name = draft.name.trim();
@@ -331,7 +421,8 @@ function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFor
     switch (type) {
       case 'string':
         defaultValue = typed;
-        if (maxLength !== null && typed.length > maxLength) problems.defaultValue = `At most ${maxLength} characters (the maximum length)`;
+        if (maxLength !== null && typed.length > maxLength)
+          problems.defaultValue = `At most ${maxLength} characters (the maximum length)`;
         break;
       case 'integer':
       case 'number': {
@@ -378,7 +469,15 @@ function checkInputDraft(draft: InputDraft): { problems: Partial<Record<InputFor
 }
 
 /** Adds an input field (without `field`) or changes one; the options shown follow the data type. */
-function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; field?: InputField; onDone: (saved: boolean) => void }) {
+function InputFieldForm({
+  endpointId,
+  field,
+  onDone,
+}: {
+  endpointId: string;
+  field?: InputField;
+  onDone: (saved: boolean) => void;
+}) {
   const blocked = useWriteBlock();
   const [draft, setDraft] = useState<InputDraft>(() => inputDraftOf(field));
   const [shown, setShown] = useState<Partial<Record<InputFormField, string>>>({});
@@ -386,7 +485,11 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
   const server = problemsByField(save.error, INPUT_FORM_FIELDS, 'name');
   const problem = (key: InputFormField) => shown[key] ?? server.byField[key] ?? null;
   const change = <K extends keyof InputDraft>(key: K, value: InputDraft[K]) => {
-    setDraft((previous) => ({ ...previous, [key]: value, ...(key === 'dataType' && previous.dataType !== value ? { defaultValue: '' } : {}) }));
+    setDraft((previous) => ({
+      ...previous,
+      [key]: value,
+      ...(key === 'dataType' && previous.dataType !== value ? { defaultValue: '' } : {}),
+    }));
     if (shown[key]) setShown(({ [key]: _dropped, ...rest }) => rest);
   };
   const type = draft.dataType;
@@ -401,7 +504,12 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
     if (!body) return focusFirstProblem(form);
     const saved = await save.run(() =>
       field
-        ? unwrap(api.PUT('/admin/v1/endpoints/{id}/input-fields/{fieldId}', { params: { path: { id: endpointId, fieldId: field.id } }, body }))
+        ? unwrap(
+            api.PUT('/admin/v1/endpoints/{id}/input-fields/{fieldId}', {
+              params: { path: { id: endpointId, fieldId: field.id } },
+              body,
+            }),
+          )
         : unwrap(api.POST('/admin/v1/endpoints/{id}/input-fields', { params: { path: { id: endpointId } }, body })),
     );
     if (saved) onDone(true);
@@ -428,7 +536,13 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
         </Field>
         <Field label="Data type" error={problem('dataType')}>
           {(id) => (
-            <select id={id} value={type} onChange={(event) => change('dataType', INPUT_TYPES.find((option) => option.value === event.target.value)?.value ?? 'string')}>
+            <select
+              id={id}
+              value={type}
+              onChange={(event) =>
+                change('dataType', INPUT_TYPES.find((option) => option.value === event.target.value)?.value ?? 'string')
+              }
+            >
               {INPUT_TYPES.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -438,13 +552,21 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
           )}
         </Field>
         <label className="checkbox field-checkbox">
-          <input type="checkbox" checked={draft.isRequired} onChange={(event) => change('isRequired', event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={draft.isRequired}
+            onChange={(event) => change('isRequired', event.target.checked)}
+          />
           Required
         </label>
       </div>
       <p className="muted type-hint">{INPUT_TYPES.find((option) => option.value === type)?.hint}</p>
       {type === 'string' && (
-        <Field label="Maximum length" hint="The longest text accepted, in characters; empty for no limit." error={problem('maxLength')}>
+        <Field
+          label="Maximum length"
+          hint="The longest text accepted, in characters; empty for no limit."
+          error={problem('maxLength')}
+        >
           {(id) => (
             <input
               id={id}
@@ -463,7 +585,12 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
       {isNumeric(type) && (
         <div className="inline">
           {(['minimum', 'maximum'] as const).map((key) => (
-            <Field key={key} label={key === 'minimum' ? 'Minimum' : 'Maximum'} hint="Empty for no bound." error={problem(key)}>
+            <Field
+              key={key}
+              label={key === 'minimum' ? 'Minimum' : 'Maximum'}
+              hint="Empty for no bound."
+              error={problem(key)}
+            >
               {(id) => (
                 <input
                   id={id}
@@ -489,7 +616,11 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
         >
           {(id) =>
             type === 'boolean' ? (
-              <select id={id} value={draft.defaultValue} onChange={(event) => change('defaultValue', event.target.value)}>
+              <select
+                id={id}
+                value={draft.defaultValue}
+                onChange={(event) => change('defaultValue', event.target.value)}
+              >
                 <option value="">No default</option>
                 <option value="true">true</option>
                 <option value="false">false</option>
@@ -512,7 +643,9 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
                 step={type === 'integer' ? 1 : isNumeric(type) ? 'any' : undefined}
                 min={isNumeric(type) && draft.minimum !== '' ? draft.minimum : undefined}
                 max={isNumeric(type) && draft.maximum !== '' ? draft.maximum : undefined}
-                maxLength={type === 'string' && draft.maxLength !== '' ? Number(draft.maxLength) || undefined : undefined}
+                maxLength={
+                  type === 'string' && draft.maxLength !== '' ? Number(draft.maxLength) || undefined : undefined
+                }
                 value={draft.defaultValue}
                 aria-invalid={problem('defaultValue') ? true : undefined}
                 onChange={(event) => change('defaultValue', event.target.value)}
@@ -521,7 +654,11 @@ function InputFieldForm({ endpointId, field, onDone }: { endpointId: string; fie
           }
         </Field>
       )}
-      <Field label="Description" hint="For the people who call the endpoint: what to send." error={problem('description')}>
+      <Field
+        label="Description"
+        hint="For the people who call the endpoint: what to send."
+        error={problem('description')}
+      >
         {(id) => (
           <textarea
             id={id}
@@ -549,7 +686,15 @@ const OUTPUT_FORM_FIELDS = ['name', 'dataType', 'description', 'exampleValue'] a
 type OutputFormField = (typeof OUTPUT_FORM_FIELDS)[number];
 
 /** Adds an output field (without `field`) or changes one. */
-function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; field?: OutputField; onDone: (saved: boolean) => void }) {
+function OutputFieldForm({
+  endpointId,
+  field,
+  onDone,
+}: {
+  endpointId: string;
+  field?: OutputField;
+  onDone: (saved: boolean) => void;
+}) {
   const blocked = useWriteBlock();
   const [name, setName] = useState(field?.name ?? '');
   const [dataType, setDataType] = useState<OutputDataType>(field?.dataType ?? 'string');
@@ -568,7 +713,8 @@ function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; fi
     else if (trimmed.length > LIMITS.name) problems.name = `At most ${LIMITS.name} characters`;
     else if (!FIELD_NAME_PATTERN.test(trimmed)) problems.name = NAME_RULE;
     if (description.length > LIMITS.description) problems.description = `At most ${LIMITS.description} characters`;
-    if (exampleValue.length > LIMITS.exampleValue) problems.exampleValue = `At most ${LIMITS.exampleValue.toLocaleString()} characters`;
+    if (exampleValue.length > LIMITS.exampleValue)
+      problems.exampleValue = `At most ${LIMITS.exampleValue.toLocaleString()} characters`;
     else if (dataType === 'image' && exampleValue.trim() !== '') {
       let parsed: unknown;
       try {
@@ -590,10 +736,20 @@ function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; fi
     setShown(problems);
     save.setError(null);
     if (Object.keys(problems).length > 0) return focusFirstProblem(form);
-    const body: Schemas['CreateOutputFieldDto'] = { name: name.trim(), dataType, description, exampleValue: exampleValue.trim() === '' ? null : exampleValue };
+    const body: Schemas['CreateOutputFieldDto'] = {
+      name: name.trim(),
+      dataType,
+      description,
+      exampleValue: exampleValue.trim() === '' ? null : exampleValue,
+    };
     const saved = await save.run(() =>
       field
-        ? unwrap(api.PUT('/admin/v1/endpoints/{id}/output-fields/{fieldId}', { params: { path: { id: endpointId, fieldId: field.id } }, body }))
+        ? unwrap(
+            api.PUT('/admin/v1/endpoints/{id}/output-fields/{fieldId}', {
+              params: { path: { id: endpointId, fieldId: field.id } },
+              body,
+            }),
+          )
         : unwrap(api.POST('/admin/v1/endpoints/{id}/output-fields', { params: { path: { id: endpointId } }, body })),
     );
     if (saved) onDone(true);
@@ -620,7 +776,13 @@ function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; fi
         </Field>
         <Field label="Data type" error={problem('dataType')}>
           {(id) => (
-            <select id={id} value={dataType} onChange={(event) => setDataType(OUTPUT_TYPES.find((option) => option.value === event.target.value)?.value ?? 'string')}>
+            <select
+              id={id}
+              value={dataType}
+              onChange={(event) =>
+                setDataType(OUTPUT_TYPES.find((option) => option.value === event.target.value)?.value ?? 'string')
+              }
+            >
               {OUTPUT_TYPES.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -661,7 +823,10 @@ function OutputFieldForm({ endpointId, field, onDone }: { endpointId: string; fi
             maxLength={LIMITS.exampleValue}
             value={exampleValue}
             aria-invalid={problem('exampleValue') ? true : undefined}
-            onChange={(event) => (setExampleValue(event.target.value), setShown(({ exampleValue: _dropped, ...rest }) => rest))}
+            onChange={(event) => (
+              setExampleValue(event.target.value),
+              setShown(({ exampleValue: _dropped, ...rest }) => rest)
+            )}
           />
         )}
       </Field>

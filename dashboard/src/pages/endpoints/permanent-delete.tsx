@@ -23,12 +23,18 @@ export function PermanentDeleteDialog({
   const remove = useAction();
   async function confirm() {
     const done = await remove.run(() =>
-      unwrap(api.DELETE('/admin/v1/endpoints/{id}', { params: { path: { id: endpoint.id }, query: { permanent: true } } })),
+      unwrap(
+        api.DELETE('/admin/v1/endpoints/{id}', { params: { path: { id: endpoint.id }, query: { permanent: true } } }),
+      ),
     );
     if (done !== undefined) onDeleted();
   }
   const prompts =
-    promptCount === undefined || promptCount === 0 ? 'all its prompts' : promptCount === 1 ? 'its prompt, any archived ones,' : `its ${promptCount} prompts, any archived ones,`;
+    promptCount === undefined || promptCount === 0
+      ? 'all its prompts'
+      : promptCount === 1
+        ? 'its prompt, any archived ones,'
+        : `its ${promptCount} prompts, any archived ones,`;
   return (
     <ConfirmDialog
       open={open}

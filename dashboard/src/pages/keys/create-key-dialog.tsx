@@ -76,7 +76,9 @@ export function CreateKeyDialog({
     if (text === '') return null;
     const value = Number(text);
     const { minimum, maximum } = LIMIT_BOUNDS;
-    return Number.isInteger(value) && value >= minimum && value <= maximum ? null : `A whole number from ${minimum} to ${maximum.toLocaleString()}.`;
+    return Number.isInteger(value) && value >= minimum && value <= maximum
+      ? null
+      : `A whole number from ${minimum} to ${maximum.toLocaleString()}.`;
   };
 
   async function submit(event: FormEvent) {
@@ -111,23 +113,45 @@ export function CreateKeyDialog({
   }
 
   return (
-    <dialog ref={ref} className="dialog key-dialog" aria-labelledby={titleId} onCancel={(event) => (event.preventDefault(), onCancel())}>
+    <dialog
+      ref={ref}
+      className="dialog key-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => (event.preventDefault(), onCancel())}
+    >
       <form onSubmit={submit} noValidate>
         <h2 id={titleId}>Create a key</h2>
         <Field label="Name" hint="What the key is for, e.g. “Checkout service (production)”.">
           {(id) => (
-            <input id={id} value={form.name} onChange={(event) => update({ name: event.target.value })} maxLength={200} required autoComplete="off" />
+            <input
+              id={id}
+              value={form.name}
+              onChange={(event) => update({ name: event.target.value })}
+              maxLength={200}
+              required
+              autoComplete="off"
+            />
           )}
         </Field>
 
         <fieldset>
           <legend>Type</legend>
           <label className="checkbox">
-            <input type="radio" name="key-type" checked={form.type === 'endpoint'} onChange={() => update({ type: 'endpoint' })} />
+            <input
+              type="radio"
+              name="key-type"
+              checked={form.type === 'endpoint'}
+              onChange={() => update({ type: 'endpoint' })}
+            />
             <span>Endpoint key: calls your endpoints</span>
           </label>
           <label className="checkbox">
-            <input type="radio" name="key-type" checked={form.type === 'admin'} onChange={() => update({ type: 'admin' })} />
+            <input
+              type="radio"
+              name="key-type"
+              checked={form.type === 'admin'}
+              onChange={() => update({ type: 'admin' })}
+            />
             <span>Admin key: manages endpoints, prompts and keys (this dashboard, the admin API)</span>
           </label>
         </fieldset>
@@ -136,11 +160,21 @@ export function CreateKeyDialog({
           <fieldset>
             <legend>Permission</legend>
             <label className="checkbox">
-              <input type="radio" name="key-permission" checked={form.permission === 'ReadWrite'} onChange={() => update({ permission: 'ReadWrite' })} />
+              <input
+                type="radio"
+                name="key-permission"
+                checked={form.permission === 'ReadWrite'}
+                onChange={() => update({ permission: 'ReadWrite' })}
+              />
               <span>ReadWrite: can change everything</span>
             </label>
             <label className="checkbox">
-              <input type="radio" name="key-permission" checked={form.permission === 'ReadOnly'} onChange={() => update({ permission: 'ReadOnly' })} />
+              <input
+                type="radio"
+                name="key-permission"
+                checked={form.permission === 'ReadOnly'}
+                onChange={() => update({ permission: 'ReadOnly' })}
+              />
               <span>ReadOnly: can look at everything, change nothing</span>
             </label>
           </fieldset>
@@ -149,22 +183,46 @@ export function CreateKeyDialog({
             <fieldset>
               <legend>Environment</legend>
               <label className="checkbox">
-                <input type="radio" name="key-environment" checked={form.environment === 'live'} onChange={() => update({ environment: 'live' })} />
-                <span>live (<code>ep_live_…</code>): for production</span>
+                <input
+                  type="radio"
+                  name="key-environment"
+                  checked={form.environment === 'live'}
+                  onChange={() => update({ environment: 'live' })}
+                />
+                <span>
+                  live (<code>ep_live_…</code>): for production
+                </span>
               </label>
               <label className="checkbox">
-                <input type="radio" name="key-environment" checked={form.environment === 'test'} onChange={() => update({ environment: 'test' })} />
-                <span>test (<code>ep_test_…</code>): for development and staging; the logs tell its calls apart</span>
+                <input
+                  type="radio"
+                  name="key-environment"
+                  checked={form.environment === 'test'}
+                  onChange={() => update({ environment: 'test' })}
+                />
+                <span>
+                  test (<code>ep_test_…</code>): for development and staging; the logs tell its calls apart
+                </span>
               </label>
             </fieldset>
             <fieldset aria-describedby={restrictionError ? `${titleId}-restriction` : undefined}>
               <legend>Endpoints it may call</legend>
               <label className="checkbox">
-                <input type="radio" name="key-scope" checked={!form.restricted} onChange={() => (setRestrictionError(null), update({ restricted: false }))} />
+                <input
+                  type="radio"
+                  name="key-scope"
+                  checked={!form.restricted}
+                  onChange={() => (setRestrictionError(null), update({ restricted: false }))}
+                />
                 <span>Every endpoint of the tenant, including ones created later</span>
               </label>
               <label className="checkbox">
-                <input type="radio" name="key-scope" checked={form.restricted} onChange={() => update({ restricted: true })} />
+                <input
+                  type="radio"
+                  name="key-scope"
+                  checked={form.restricted}
+                  onChange={() => update({ restricted: true })}
+                />
                 <span>Only the endpoints picked below</span>
               </label>
               {form.restricted &&
@@ -187,13 +245,17 @@ export function CreateKeyDialog({
                               });
                             }}
                           />
-                          <span>{endpoint.name} <code className="muted">{endpoint.path}</code></span>
+                          <span>
+                            {endpoint.name} <code className="muted">{endpoint.path}</code>
+                          </span>
                         </label>
                       </li>
                     ))}
                   </ul>
                 ))}
-              {form.restricted && moreEndpoints && <p className="muted">Only the first {endpoints.length} endpoints are listed.</p>}
+              {form.restricted && moreEndpoints && (
+                <p className="muted">Only the first {endpoints.length} endpoints are listed.</p>
+              )}
               {restrictionError && (
                 <p id={`${titleId}-restriction`} className="field-error" role="alert">
                   {restrictionError}
@@ -208,7 +270,12 @@ export function CreateKeyDialog({
           <p className="hint muted">Leave a box empty for the default.</p>
           <div className="inline">
             {LIMITS.map((limit) => (
-              <Field key={limit.name} label={limit.label} hint={`Default ${limit.fallback.toLocaleString()}`} error={limitError(limit.name)}>
+              <Field
+                key={limit.name}
+                label={limit.label}
+                hint={`Default ${limit.fallback.toLocaleString()}`}
+                error={limitError(limit.name)}
+              >
                 {(id) => (
                   <input
                     id={id}

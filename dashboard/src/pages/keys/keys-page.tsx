@@ -63,8 +63,9 @@ export default function KeysPage() {
         </span>
       </PageHeader>
       <p className="muted">
-        Endpoint keys (<code>ep_live_…</code>, <code>ep_test_…</code>) call your endpoints; admin keys (<code>epa_…</code>) manage
-        them through this dashboard and the admin API. A key's full value is shown once, when it is created.
+        Endpoint keys (<code>ep_live_…</code>, <code>ep_test_…</code>) call your endpoints; admin keys (
+        <code>epa_…</code>) manage them through this dashboard and the admin API. A key's full value is shown once, when
+        it is created.
       </p>
       <Problems error={keys.error} />
       {!keys.data ? (
@@ -107,13 +108,16 @@ export default function KeysPage() {
                   </td>
                   <td>{restriction(key, endpointNames)}</td>
                   <td className="limits">
-                    <span>{formatNumber(key.rateLimitPerMinute)}/min</span> <span>{formatNumber(key.rateLimitPerHour)}/h</span>{' '}
+                    <span>{formatNumber(key.rateLimitPerMinute)}/min</span>{' '}
+                    <span>{formatNumber(key.rateLimitPerHour)}/h</span>{' '}
                     <span>{formatNumber(key.rateLimitPerDay)}/day</span>
                   </td>
                   <td className="date">
                     <DateTime value={key.createdAt} />
                   </td>
-                  <td className="date">{key.lastUsedAt ? <DateTime value={key.lastUsedAt} /> : <span className="muted">Never</span>}</td>
+                  <td className="date">
+                    {key.lastUsedAt ? <DateTime value={key.lastUsedAt} /> : <span className="muted">Never</span>}
+                  </td>
                   <td>
                     {key.status === 'Active' && (
                       <Button
@@ -134,7 +138,13 @@ export default function KeysPage() {
           </table>
         </div>
       )}
-      {keys.data && <Pager page={page} hasNextPage={keys.data.hasNextPage} onPage={(next) => setQuery({ page: next === 1 ? undefined : next })} />}
+      {keys.data && (
+        <Pager
+          page={page}
+          hasNextPage={keys.data.hasNextPage}
+          onPage={(next) => setQuery({ page: next === 1 ? undefined : next })}
+        />
+      )}
 
       <CreateKeyDialog
         open={creating}
@@ -164,8 +174,8 @@ export default function KeysPage() {
         onConfirm={revoke}
       >
         <p>
-          Every request made with the key ending in <code>…{revoking?.last4}</code> is refused with <strong>401 Unauthorized</strong>{' '}
-          immediately, on every instance of the service.
+          Every request made with the key ending in <code>…{revoking?.last4}</code> is refused with{' '}
+          <strong>401 Unauthorized</strong> immediately, on every instance of the service.
         </p>
         <p>Revoking cannot be undone: whoever uses this key needs a new one.</p>
       </ConfirmDialog>
@@ -178,7 +188,8 @@ function DateTime({ value }: { value: string }) {
   const date = new Date(value);
   return (
     <time dateTime={value}>
-      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span> <span>{date.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
+      <span>{date.toLocaleDateString(undefined, { dateStyle: 'medium' })}</span>{' '}
+      <span>{date.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
     </time>
   );
 }

@@ -29,16 +29,14 @@ export function NewKeyDialog({ created, onClose }: { created: CreatedKey | null;
         <>
           <h2 id={titleId}>Key “{created.name}” created</h2>
           <p id={warningId} className="once-warning" role="alert">
-            <strong>Copy this key now: it will never be shown again.</strong> Promptgate stores only a hash of it, so once you
-            close this dialog the value is gone. If it is lost, revoke the key and create a new one.
+            <strong>Copy this key now: it will never be shown again.</strong> Promptgate stores only a hash of it, so
+            once you close this dialog the value is gone. If it is lost, revoke the key and create a new one.
           </p>
           <div className="secret">
             <span className="secret-label">
               {created.type === 'admin' ? `Admin key (${created.permission})` : `Endpoint key (${created.environment})`}
             </span>
-            <code className="secret-value">
-              {created.key}
-            </code>
+            <code className="secret-value">{created.key}</code>
             <CopyButton text={created.key} label="Copy key" />
           </div>
           <p className="muted">

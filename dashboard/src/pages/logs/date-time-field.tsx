@@ -7,7 +7,15 @@ import './date-time-field.css';
  * A `datetime-local` input bound to an ISO instant of the route's query. What is typed is kept while it is incomplete
  * and applied once it is a whole date and time (or cleared).
  */
-export function DateTimeField({ label, value, onChange }: { label: string; value: string | undefined; onChange: (iso: string | undefined) => void }) {
+export function DateTimeField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  onChange: (iso: string | undefined) => void;
+}) {
   const [text, setText] = useState(toLocalInput(value));
   useEffect(() => setText(toLocalInput(value)), [value]);
   return (

@@ -32,9 +32,15 @@ export default function LogDetail() {
 
 function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
   // Names for the ids, when the endpoint and prompt still exist (a deleted one keeps its id on screen).
-  const endpoint = useLoad(() => unwrap(api.GET('/admin/v1/endpoints/{id}', { params: { path: { id: log.endpointId } } })), [log.endpointId]);
+  const endpoint = useLoad(
+    () => unwrap(api.GET('/admin/v1/endpoints/{id}', { params: { path: { id: log.endpointId } } })),
+    [log.endpointId],
+  );
   const prompt = useLoad(
-    () => (log.promptId ? unwrap(api.GET('/admin/v1/prompts/{id}', { params: { path: { id: log.promptId } } })) : Promise.resolve(null)),
+    () =>
+      log.promptId
+        ? unwrap(api.GET('/admin/v1/prompts/{id}', { params: { path: { id: log.promptId } } }))
+        : Promise.resolve(null),
     [log.promptId],
   );
   const truncated = new Set(log.truncatedFields);
@@ -52,7 +58,11 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
           </Fact>
           <Fact term="Error code">{log.errorCode ? <code>{log.errorCode}</code> : '—'}</Fact>
           <Fact term="Endpoint">
-            {endpoint.data ? <Link href={`/endpoints/${log.endpointId}`}>{endpoint.data.name}</Link> : <code>{log.endpointId}</code>}
+            {endpoint.data ? (
+              <Link href={`/endpoints/${log.endpointId}`}>{endpoint.data.name}</Link>
+            ) : (
+              <code>{log.endpointId}</code>
+            )}
             {endpoint.error !== undefined && !endpoint.data && <span className="muted"> (deleted)</span>}
           </Fact>
           <Fact term="Prompt and version">
@@ -66,7 +76,9 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
                 {log.promptVersion !== null && (
                   <>
                     {' @ '}
-                    <Link href={`/endpoints/${log.endpointId}/prompts/${log.promptId}/versions/${log.promptVersion}`}>v{log.promptVersion}</Link>
+                    <Link href={`/endpoints/${log.endpointId}/prompts/${log.promptId}/versions/${log.promptVersion}`}>
+                      v{log.promptVersion}
+                    </Link>
                   </>
                 )}
               </>
@@ -103,7 +115,8 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
 
       {log.truncatedFields.length > 0 && (
         <p className="notice" role="note">
-          Cut by the log size limit: {log.truncatedFields.join(', ')}. Each keeps its first bytes followed by “…[truncated N bytes]”.
+          Cut by the log size limit: {log.truncatedFields.join(', ')}. Each keeps its first bytes followed by
+          “…[truncated N bytes]”.
         </p>
       )}
 
@@ -158,7 +171,8 @@ function LogSection({ title, cut = false, children }: { title: string; cut?: boo
  */
 function JsonOrText({ value, label, cut }: { value: unknown; label: string; cut: boolean }) {
   if (value === null || value === undefined) return <p className="muted">None recorded.</p>;
-  if (cut || typeof value === 'string') return <LongText text={typeof value === 'string' ? value : JSON.stringify(value)} label={label} />;
+  if (cut || typeof value === 'string')
+    return <LongText text={typeof value === 'string' ? value : JSON.stringify(value)} label={label} />;
   const text = JSON.stringify(value, null, 2);
   if (!isLong(text)) return <JsonView value={value} label={`${label} (JSON)`} />;
   return <LongText text={text} label={`${label} (JSON)`} />;
@@ -190,7 +204,12 @@ function LongText({ text, label }: { text: string | null; label: string }) {
         <>
           {!open && (
             <pre className="preview">
-              {shown.split('\n').slice(0, PREVIEW_LINES).join('\n').slice(0, COLLAPSE_CHARACTERS / 2)}…
+              {shown
+                .split('\n')
+                .slice(0, PREVIEW_LINES)
+                .join('\n')
+                .slice(0, COLLAPSE_CHARACTERS / 2)}
+              …
             </pre>
           )}
           <details onToggle={(event) => setOpen(event.currentTarget.open)}>

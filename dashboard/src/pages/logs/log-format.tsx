@@ -1,7 +1,11 @@
 import { oneOf } from './time-range';
 
 export const SOURCES = ['Api', 'TestPage', 'Internal'] as const;
-const SOURCE_LABELS: Record<(typeof SOURCES)[number], string> = { Api: 'API', TestPage: 'Test runner', Internal: 'Internal (MCP)' };
+const SOURCE_LABELS: Record<(typeof SOURCES)[number], string> = {
+  Api: 'API',
+  TestPage: 'Test runner',
+  Internal: 'Internal (MCP)',
+};
 
 /** Where a call came from, in words. */
 export function sourceLabel(source: string): string {

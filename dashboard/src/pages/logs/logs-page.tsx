@@ -56,7 +56,10 @@ export default function LogsPage() {
     () => (filters.endpointId ? loadPromptNames(filters.endpointId) : Promise.resolve<PromptName[]>([])),
     [filters.endpointId],
   );
-  const logs = useLoad(() => unwrap(api.GET('/admin/v1/logs', { params: { query: { ...filters, page, pageSize } } })), [key]);
+  const logs = useLoad(
+    () => unwrap(api.GET('/admin/v1/logs', { params: { query: { ...filters, page, pageSize } } })),
+    [key],
+  );
   const promptNames = usePromptNames(logs.data?.items ?? []);
 
   /** Replaces the query: a filter change returns to the first page. */
@@ -69,15 +72,23 @@ export default function LogsPage() {
   return (
     <section>
       <PageHeader title="Logs">
-        <Link href={filters.endpointId ? `/stats?endpointId=${filters.endpointId}` : '/stats'}>Stats for these calls</Link>
+        <Link href={filters.endpointId ? `/stats?endpointId=${filters.endpointId}` : '/stats'}>
+          Stats for these calls
+        </Link>
       </PageHeader>
 
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
         <Field label="Endpoint">
           {(id) => (
-            <select id={id} value={filters.endpointId ?? ''} onChange={(event) => apply({ endpointId: event.target.value || undefined, promptId: undefined })}>
+            <select
+              id={id}
+              value={filters.endpointId ?? ''}
+              onChange={(event) => apply({ endpointId: event.target.value || undefined, promptId: undefined })}
+            >
               <option value="">All endpoints</option>
-              {filters.endpointId && !endpointById.has(filters.endpointId) && <option value={filters.endpointId}>{filters.endpointId}</option>}
+              {filters.endpointId && !endpointById.has(filters.endpointId) && (
+                <option value={filters.endpointId}>{filters.endpointId}</option>
+              )}
               {(endpoints.data ?? []).map((endpoint) => (
                 <option key={endpoint.id} value={endpoint.id}>
                   {endpointLabel(endpoint)}
@@ -109,7 +120,11 @@ export default function LogsPage() {
         </Field>
         <Field label="Source">
           {(id) => (
-            <select id={id} value={filters.source ?? ''} onChange={(event) => apply({ source: oneOf(event.target.value, SOURCES) })}>
+            <select
+              id={id}
+              value={filters.source ?? ''}
+              onChange={(event) => apply({ source: oneOf(event.target.value, SOURCES) })}
+            >
               <option value="">All sources</option>
               {SOURCES.map((source) => (
                 <option key={source} value={source}>
@@ -121,7 +136,11 @@ export default function LogsPage() {
         </Field>
         <Field label="Status">
           {(id) => (
-            <select id={id} value={filters.status ?? ''} onChange={(event) => apply({ status: oneOf(event.target.value, STATUSES) })}>
+            <select
+              id={id}
+              value={filters.status ?? ''}
+              onChange={(event) => apply({ status: oneOf(event.target.value, STATUSES) })}
+            >
               <option value="">Any status</option>
               <option value="success">Success</option>
               <option value="error">Error</option>
@@ -132,7 +151,15 @@ export default function LogsPage() {
         <DateTimeField label="To" value={filters.to} onChange={(to) => apply({ to })} />
         <Field label="Rows per page">
           {(id) => (
-            <select id={id} value={pageSize} onChange={(event) => apply({ pageSize: Number(event.target.value) === PAGE_SIZES[0] ? undefined : Number(event.target.value) })}>
+            <select
+              id={id}
+              value={pageSize}
+              onChange={(event) =>
+                apply({
+                  pageSize: Number(event.target.value) === PAGE_SIZES[0] ? undefined : Number(event.target.value),
+                })
+              }
+            >
               {PAGE_SIZES.map((size) => (
                 <option key={size} value={size}>
                   {size}
@@ -166,7 +193,9 @@ export default function LogsPage() {
           )}
           <Pager
             page={page}
-            hasNextPage={page * pageSize < logs.data.total || (!logs.data.totalIsExact && logs.data.items.length === pageSize)}
+            hasNextPage={
+              page * pageSize < logs.data.total || (!logs.data.totalIsExact && logs.data.items.length === pageSize)
+            }
             onPage={(next) => apply({ page: next === 1 ? undefined : next })}
           />
         </>
@@ -176,11 +205,20 @@ export default function LogsPage() {
 }
 
 function countText(data: Schemas['ExecutionLogPageResponse']): string {
-  if (!data.totalIsExact) return `More than ${formatNumber(data.total)} calls (the count stops at ${formatNumber(data.total)})`;
+  if (!data.totalIsExact)
+    return `More than ${formatNumber(data.total)} calls (the count stops at ${formatNumber(data.total)})`;
   return data.total === 1 ? '1 call' : `${formatNumber(data.total)} calls`;
 }
 
-function LogTable({ rows, endpoints, prompts }: { rows: LogRow[]; endpoints: Map<string, EndpointName>; prompts: Map<string, string> }) {
+function LogTable({
+  rows,
+  endpoints,
+  prompts,
+}: {
+  rows: LogRow[];
+  endpoints: Map<string, EndpointName>;
+  prompts: Map<string, string>;
+}) {
   return (
     <div className="table-wrap">
       <table className="log-table">
@@ -193,9 +231,15 @@ function LogTable({ rows, endpoints, prompts }: { rows: LogRow[]; endpoints: Map
             <th scope="col">Source</th>
             <th scope="col">Status</th>
             <th scope="col">Error code</th>
-            <th scope="col" className="number">Latency</th>
-            <th scope="col" className="number">Tokens in/out</th>
-            <th scope="col" className="number">Cost</th>
+            <th scope="col" className="number">
+              Latency
+            </th>
+            <th scope="col" className="number">
+              Tokens in/out
+            </th>
+            <th scope="col" className="number">
+              Cost
+            </th>
             <th scope="col">Cached</th>
           </tr>
         </thead>
@@ -242,13 +286,19 @@ function promptText(row: LogRow, prompts: Map<string, string>): string {
 function usePromptNames(rows: LogRow[]): Map<string, string> {
   const [names, setNames] = useState<Map<string, string>>(() => new Map());
   const [asked] = useState(() => new Set<string>());
-  const endpointIds = [...new Set(rows.filter((row) => row.promptId).map((row) => row.endpointId))].filter((id) => !asked.has(id));
+  const endpointIds = [...new Set(rows.filter((row) => row.promptId).map((row) => row.endpointId))].filter(
+    (id) => !asked.has(id),
+  );
   useEffect(() => {
     for (const endpointId of endpointIds) {
       asked.add(endpointId);
       // A deleted endpoint's prompts cannot be listed: its rows keep the prompt's id.
       loadPromptNames(endpointId).then(
-        (prompts) => setNames((previous) => new Map([...previous, ...prompts.map((prompt): [string, string] => [prompt.id, prompt.name])])),
+        (prompts) =>
+          setNames(
+            (previous) =>
+              new Map([...previous, ...prompts.map((prompt): [string, string] => [prompt.id, prompt.name])]),
+          ),
         () => undefined,
       );
     }
@@ -260,7 +310,11 @@ function usePromptNames(rows: LogRow[]): Map<string, string> {
 /** Finds a call by the X-Request-Id its execution answered, among all the tenant's calls (whatever the filters). */
 function RequestIdSearch() {
   const [requestId, setRequestId] = useState('');
-  const [state, setState] = useState<{ busy: boolean; message: string | null; error: unknown }>({ busy: false, message: null, error: null });
+  const [state, setState] = useState<{ busy: boolean; message: string | null; error: unknown }>({
+    busy: false,
+    message: null,
+    error: null,
+  });
 
   async function find(event: FormEvent) {
     event.preventDefault();
@@ -274,7 +328,11 @@ function RequestIdSearch() {
         navigate(`/logs/${found.id}`);
         return;
       }
-      setState({ busy: false, message: `No call with request id ${wanted}: it may be older than the logs kept, or not an execution.`, error: null });
+      setState({
+        busy: false,
+        message: `No call with request id ${wanted}: it may be older than the logs kept, or not an execution.`,
+        error: null,
+      });
     } catch (error) {
       setState({ busy: false, message: null, error });
     }
@@ -284,7 +342,14 @@ function RequestIdSearch() {
     <form className="request-search inline" onSubmit={find} role="search" aria-label="Find a call">
       <Field label="Request id" hint="The X-Request-Id header of an execution's answer">
         {(id) => (
-          <input id={id} className="mono" value={requestId} onChange={(event) => setRequestId(event.target.value)} spellCheck={false} autoComplete="off" />
+          <input
+            id={id}
+            className="mono"
+            value={requestId}
+            onChange={(event) => setRequestId(event.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+          />
         )}
       </Field>
       <Button type="submit" disabled={state.busy || requestId.trim() === ''}>

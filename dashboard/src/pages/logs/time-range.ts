@@ -34,11 +34,15 @@ export function oneOf<T extends string>(value: string | null, allowed: readonly 
 /** Date and time to the second, in the reader's time zone. */
 export function formatTimestamp(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
 /** Short date and time to the second, for table rows. */
 export function formatShortTimestamp(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 }

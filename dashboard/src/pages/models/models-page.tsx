@@ -14,7 +14,12 @@ const PROVIDER_KEYS: Record<string, string> = {
   google: 'GOOGLE_GENERATIVE_AI_API_KEY',
 };
 
-const PROVIDER_NAMES: Record<string, string> = { openai: 'OpenAI', anthropic: 'Anthropic', google: 'Google', mock: 'Built-in (offline)' };
+const PROVIDER_NAMES: Record<string, string> = {
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  google: 'Google',
+  mock: 'Built-in (offline)',
+};
 
 const CAPABILITIES: { key: keyof Model['capabilities']; label: string }[] = [
   { key: 'jsonMode', label: 'Structured output' },
@@ -35,7 +40,9 @@ export default function ModelsPage() {
   const models = useLoad(() => unwrap(api.GET('/admin/v1/prompts/models')), []);
 
   const all = models.data ? sortModels(models.data) : [];
-  const providers = [...new Set(all.map((model) => model.provider))].sort((a, b) => providerName(a).localeCompare(providerName(b)));
+  const providers = [...new Set(all.map((model) => model.provider))].sort((a, b) =>
+    providerName(a).localeCompare(providerName(b)),
+  );
   const needle = search.trim().toLowerCase();
   const shown = all.filter(
     (model) =>
@@ -43,23 +50,35 @@ export default function ModelsPage() {
       (!availability || model.available === (availability === 'available')) &&
       (!needle || model.id.toLowerCase().includes(needle) || model.displayName.toLowerCase().includes(needle)),
   );
-  const apply = (next: { provider?: string; availability?: string; search?: string }) => setQuery({ provider, availability, search: search || undefined, ...next });
+  const apply = (next: { provider?: string; availability?: string; search?: string }) =>
+    setQuery({ provider, availability, search: search || undefined, ...next });
   const filtered = Boolean(provider || availability || needle);
 
   return (
     <section>
       <PageHeader title="Models" />
       <p className="muted models-intro">
-        The models a prompt can use. A model is available when its provider is configured: set the provider's API key in the
-        service's environment and restart it. Prices are in US dollars per million tokens.
+        The models a prompt can use. A model is available when its provider is configured: set the provider's API key in
+        the service's environment and restart it. Prices are in US dollars per million tokens.
       </p>
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
         <Field label="Search">
-          {(id) => <input id={id} type="search" value={search} onChange={(event) => apply({ search: event.target.value || undefined })} />}
+          {(id) => (
+            <input
+              id={id}
+              type="search"
+              value={search}
+              onChange={(event) => apply({ search: event.target.value || undefined })}
+            />
+          )}
         </Field>
         <Field label="Provider">
           {(id) => (
-            <select id={id} value={provider ?? ''} onChange={(event) => apply({ provider: event.target.value || undefined })}>
+            <select
+              id={id}
+              value={provider ?? ''}
+              onChange={(event) => apply({ provider: event.target.value || undefined })}
+            >
               <option value="">All providers</option>
               {providers.map((name) => (
                 <option key={name} value={name}>
@@ -71,7 +90,11 @@ export default function ModelsPage() {
         </Field>
         <Field label="Availability">
           {(id) => (
-            <select id={id} value={availability ?? ''} onChange={(event) => apply({ availability: event.target.value || undefined })}>
+            <select
+              id={id}
+              value={availability ?? ''}
+              onChange={(event) => apply({ availability: event.target.value || undefined })}
+            >
               <option value="">Any</option>
               <option value="available">Available</option>
               <option value="not-configured">Not configured</option>
@@ -87,8 +110,10 @@ export default function ModelsPage() {
       ) : (
         <>
           <p className="models-count" role="status">
-            {filtered ? `${formatNumber(shown.length)} of ${formatNumber(all.length)} models` : `${formatNumber(all.length)} models`},{' '}
-            {formatNumber(shown.filter((model) => model.available).length)} available
+            {filtered
+              ? `${formatNumber(shown.length)} of ${formatNumber(all.length)} models`
+              : `${formatNumber(all.length)} models`}
+            , {formatNumber(shown.filter((model) => model.available).length)} available
           </p>
           {shown.length === 0 ? (
             <p className="empty">No model matches these filters.</p>
@@ -153,7 +178,9 @@ function ModelRow({ model }: { model: Model }) {
       <td className="number">{price(model.pricing.inputPerMillionTokens)}</td>
       <td className="number">
         {price(model.pricing.outputPerMillionTokens)}
-        {model.pricing.perImage !== null && model.pricing.perImage > 0 && <div className="muted">{`$${model.pricing.perImage} per image`}</div>}
+        {model.pricing.perImage !== null && model.pricing.perImage > 0 && (
+          <div className="muted">{`$${model.pricing.perImage} per image`}</div>
+        )}
       </td>
       <td>
         {capabilities.length === 0 ? (

@@ -1,7 +1,19 @@
-import { autocompletion, closeBrackets, closeBracketsKeymap, type Completion, completionKeymap } from '@codemirror/autocomplete';
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  type Completion,
+  completionKeymap,
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { liquid } from '@codemirror/lang-liquid';
-import { bracketMatching, HighlightStyle, LanguageSupport, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
+import {
+  bracketMatching,
+  HighlightStyle,
+  LanguageSupport,
+  StreamLanguage,
+  syntaxHighlighting,
+} from '@codemirror/language';
 import { type Diagnostic, lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
 import { Compartment, EditorState, type Text } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
@@ -19,11 +31,17 @@ const VALIDATE_AFTER_MS = 400;
 /**
  * A prompt is text, not HTML: the Liquid parts are parsed and highlighted, everything else is left as written.
  */
-const plainText = new LanguageSupport(StreamLanguage.define({ name: 'text', token: (stream) => (stream.skipToEnd(), null) }));
+const plainText = new LanguageSupport(
+  StreamLanguage.define({ name: 'text', token: (stream) => (stream.skipToEnd(), null) }),
+);
 
 /** Colours that keep at least 4.5:1 contrast on the editor's white background. */
 const highlighting = HighlightStyle.define([
-  { tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.operatorKeyword, tags.moduleKeyword], color: '#6a1b9a', fontWeight: '600' },
+  {
+    tag: [tags.keyword, tags.controlKeyword, tags.definitionKeyword, tags.operatorKeyword, tags.moduleKeyword],
+    color: '#6a1b9a',
+    fontWeight: '600',
+  },
   { tag: [tags.brace], color: '#5b3a00', fontWeight: '600' },
   { tag: [tags.variableName], color: '#0b4f9c' },
   { tag: [tags.propertyName], color: '#0b6b6b' },
@@ -31,7 +49,10 @@ const highlighting = HighlightStyle.define([
   { tag: [tags.string], color: '#a11' },
   { tag: [tags.number, tags.bool, tags.atom], color: '#1b5e20' },
   { tag: [tags.lineComment, tags.blockComment], color: '#5f6670', fontStyle: 'italic' },
-  { tag: [tags.compareOperator, tags.logicOperator, tags.definitionOperator, tags.punctuation, tags.derefOperator], color: '#37474f' },
+  {
+    tag: [tags.compareOperator, tags.logicOperator, tags.definitionOperator, tags.punctuation, tags.derefOperator],
+    color: '#37474f',
+  },
   { tag: tags.invalid, color: '#b42318', textDecoration: 'underline' },
 ]);
 
@@ -41,12 +62,28 @@ const highlighting = HighlightStyle.define([
  */
 const theme = EditorView.theme(
   {
-    '&': { backgroundColor: '#ffffff', color: '#1c2430', fontSize: '0.9rem', border: '1px solid #8d96a3', borderRadius: '6px' },
+    '&': {
+      backgroundColor: '#ffffff',
+      color: '#1c2430',
+      fontSize: '0.9rem',
+      border: '1px solid #8d96a3',
+      borderRadius: '6px',
+    },
     // The host draws the focus ring (:focus-within), outside the shadow root.
     '&.cm-focused': { outline: 'none' },
-    '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', lineHeight: '1.5', minHeight: '14rem', maxHeight: '36rem' },
+    '.cm-scroller': {
+      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+      lineHeight: '1.5',
+      minHeight: '14rem',
+      maxHeight: '36rem',
+    },
     '.cm-content': { padding: '0.5rem 0' },
-    '.cm-gutters': { backgroundColor: '#f0f2f5', color: '#56606e', borderRight: '1px solid #d5dae1', borderRadius: '6px 0 0 6px' },
+    '.cm-gutters': {
+      backgroundColor: '#f0f2f5',
+      color: '#56606e',
+      borderRight: '1px solid #d5dae1',
+      borderRadius: '6px 0 0 6px',
+    },
     '.cm-activeLine': { backgroundColor: '#f3f6fd' },
     '.cm-activeLineGutter': { backgroundColor: '#e4e9f5' },
     '.cm-placeholder': { color: '#56606e' },
@@ -72,17 +109,29 @@ function rangeOf(doc: Text, problem: TemplateProblem): { from: number; to: numbe
   const from = Math.min(line.from + Math.max((problem.column ?? 1) - 1, 0), line.to);
   const rest = doc.sliceString(from, line.to);
   const close = rest.startsWith('{{') ? rest.indexOf('}}') : rest.startsWith('{%') ? rest.indexOf('%}') : -1;
-  const length = rest.startsWith('{{') || rest.startsWith('{%') ? (close >= 0 ? close + 2 : rest.length) : (/^[\w.]+/.exec(rest)?.[0].length ?? Math.min(rest.length, 1));
+  const length =
+    rest.startsWith('{{') || rest.startsWith('{%')
+      ? close >= 0
+        ? close + 2
+        : rest.length
+      : (/^[\w.]+/.exec(rest)?.[0].length ?? Math.min(rest.length, 1));
   return { from, to: from + length };
 }
 
 function diagnosticsOf(doc: Text, validation: Validation): Diagnostic[] {
-  return validation.errors.map((problem) => ({ ...rangeOf(doc, problem), severity: 'error', message: problem.message, source: 'Template check' }));
+  return validation.errors.map((problem) => ({
+    ...rangeOf(doc, problem),
+    severity: 'error',
+    message: problem.message,
+    source: 'Template check',
+  }));
 }
 
 /** `line 3, column 5: message`, or the message alone when the problem has no position. */
 export function problemText(problem: TemplateProblem): string {
-  return problem.line === null ? problem.message : `line ${problem.line}, column ${problem.column ?? 1}: ${problem.message}`;
+  return problem.line === null
+    ? problem.message
+    : `line ${problem.line}, column ${problem.column ?? 1}: ${problem.message}`;
 }
 
 /** The endpoint's inputs, offered as `inputs` and its properties, and as whole `inputs.<name>` variables. */
@@ -95,7 +144,9 @@ function completionConfig(fields: EditorField[]) {
   return {
     variables,
     properties: (path: readonly string[]): Completion[] =>
-      path.length === 1 && path[0] === 'inputs' ? fields.map((field) => ({ label: field.name, type: 'property', detail: described(field) })) : [],
+      path.length === 1 && path[0] === 'inputs'
+        ? fields.map((field) => ({ label: field.name, type: 'property', detail: described(field) }))
+        : [],
   };
 }
 
@@ -146,7 +197,9 @@ export function LiquidEditor({
           autocompletion({ activateOnTyping: true }),
           language.current.of(liquid({ base: plainText, ...completionConfig(fields) })),
           syntaxHighlighting(highlighting),
-          placeholder('Write the prompt. Read the request with {{ inputs.<field> }}, e.g. Summarize: {{ inputs.text }}'),
+          placeholder(
+            'Write the prompt. Read the request with {{ inputs.<field> }}, e.g. Summarize: {{ inputs.text }}',
+          ),
           EditorView.lineWrapping,
           theme,
           // Tab is left to move focus out of the editor, so keyboard users are never trapped in it.
@@ -169,11 +222,14 @@ export function LiquidEditor({
   // A value set from outside (a reset after saving) replaces the document.
   useEffect(() => {
     const view = viewRef.current;
-    if (view && view.state.doc.toString() !== value) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
+    if (view && view.state.doc.toString() !== value)
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
   }, [value]);
 
   useEffect(() => {
-    viewRef.current?.dispatch({ effects: language.current.reconfigure(liquid({ base: plainText, ...completionConfig(fields) })) });
+    viewRef.current?.dispatch({
+      effects: language.current.reconfigure(liquid({ base: plainText, ...completionConfig(fields) })),
+    });
     // Reconfigured when the fields' names change (fieldsKey), not for each new array holding the same fields.
   }, [fieldsKey]);
 
@@ -237,8 +293,13 @@ export function LiquidEditor({
             </ul>
             {result.unknownVariables.length > 0 && (
               <p>
-                Unknown variables: {result.unknownVariables.map((name) => <code key={name}>{name}</code>).reduce<ReactNode[]>((all, item, index) => (index === 0 ? [item] : [...all, ', ', item]), [])}
-                {fields.length > 0 && <> — the endpoint's inputs are {fields.map((field) => `inputs.${field.name}`).join(', ')}.</>}
+                Unknown variables:{' '}
+                {result.unknownVariables
+                  .map((name) => <code key={name}>{name}</code>)
+                  .reduce<ReactNode[]>((all, item, index) => (index === 0 ? [item] : [...all, ', ', item]), [])}
+                {fields.length > 0 && (
+                  <> — the endpoint's inputs are {fields.map((field) => `inputs.${field.name}`).join(', ')}.</>
+                )}
               </p>
             )}
           </div>

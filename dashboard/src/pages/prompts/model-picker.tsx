@@ -5,7 +5,10 @@ import type { Model } from './prompt-draft';
 /** Models that can be called first (their provider is configured), then by provider and name. */
 export function sortModels(models: Model[]): Model[] {
   return [...models].sort(
-    (a, b) => Number(b.available) - Number(a.available) || a.provider.localeCompare(b.provider) || a.displayName.localeCompare(b.displayName),
+    (a, b) =>
+      Number(b.available) - Number(a.available) ||
+      a.provider.localeCompare(b.provider) ||
+      a.displayName.localeCompare(b.displayName),
   );
 }
 
@@ -13,7 +16,10 @@ export function sortModels(models: Model[]): Model[] {
 export function defaultModel(models: Model[], imageEndpoint: boolean): string {
   const callable = sortModels(models).filter((model) => model.available);
   const fits = (model: Model) => model.capabilities.imageGeneration === imageEndpoint;
-  return (callable.find((model) => fits(model) && !model.isTestModel) ?? callable.find(fits) ?? callable[0] ?? models[0])?.id ?? '';
+  return (
+    (callable.find((model) => fits(model) && !model.isTestModel) ?? callable.find(fits) ?? callable[0] ?? models[0])
+      ?.id ?? ''
+  );
 }
 
 function contextText(model: Model): string {
@@ -55,7 +61,11 @@ export function ModelPicker({
   const selected = models.find((model) => model.id === value);
   return (
     <div className="model-picker">
-      <Field label="Model" error={error} hint={selected ? <ModelFacts model={selected} /> : value ? `${value} is not in the catalog.` : undefined}>
+      <Field
+        label="Model"
+        error={error}
+        hint={selected ? <ModelFacts model={selected} /> : value ? `${value} is not in the catalog.` : undefined}
+      >
         {(id) => (
           <select id={id} value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled}>
             {!selected && <option value={value}>{value ? `${value} (not in the catalog)` : 'Choose a model…'}</option>}
@@ -96,7 +106,8 @@ function ModelFacts({ model }: { model: Model }) {
       {!model.available && (
         <strong className="model-unavailable">
           {' '}
-          Not available: the {model.provider} provider is not configured on this service, so runs of this prompt fail until it is.
+          Not available: the {model.provider} provider is not configured on this service, so runs of this prompt fail
+          until it is.
         </strong>
       )}
     </span>

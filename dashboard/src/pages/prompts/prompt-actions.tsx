@@ -35,7 +35,15 @@ function transition(action: Transition, id: string) {
  * default already), archive (Draft or Live, not the default), unarchive (Archived), duplicate. An action the rules
  * refuse in advance is shown disabled with the reason; a refusal of the service (409) shows its message.
  */
-export function PromptActions({ prompt, writeBlock, onChanged }: { prompt: Prompt; writeBlock: string | null; onChanged: (prompt: Prompt) => void }) {
+export function PromptActions({
+  prompt,
+  writeBlock,
+  onChanged,
+}: {
+  prompt: Prompt;
+  writeBlock: string | null;
+  onChanged: (prompt: Prompt) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -100,7 +108,9 @@ export function PromptActions({ prompt, writeBlock, onChanged }: { prompt: Promp
         {status !== 'Archived' && (
           <Button
             kind="danger"
-            blocked={blocked(isDefault ? "The endpoint's default prompt cannot be archived: set another default first." : null)}
+            blocked={blocked(
+              isDefault ? "The endpoint's default prompt cannot be archived: set another default first." : null,
+            )}
             disabled={busy}
             onClick={() => act('archive')}
           >
@@ -121,8 +131,12 @@ export function PromptActions({ prompt, writeBlock, onChanged }: { prompt: Promp
       ) : (
         <ul className="action-reasons muted fine-print">
           {status === 'Draft' && <li>Set as default: only a Live prompt can be the default, so promote it first.</li>}
-          {status !== 'Archived' && isDefault && <li>Archive: the endpoint's default prompt cannot be archived; set another default first.</li>}
-          {status === 'Live' && isDefault && <li>Demote: demoting the default leaves the endpoint without a default prompt.</li>}
+          {status !== 'Archived' && isDefault && (
+            <li>Archive: the endpoint's default prompt cannot be archived; set another default first.</li>
+          )}
+          {status === 'Live' && isDefault && (
+            <li>Demote: demoting the default leaves the endpoint without a default prompt.</li>
+          )}
         </ul>
       )}
       <p role="status" className="action-done">

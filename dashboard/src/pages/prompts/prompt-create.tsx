@@ -55,7 +55,11 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
     try {
       const prompt = await unwrap(
         api.POST('/admin/v1/prompts', {
-          body: { endpointId: endpoint.id, ...contentOf(draft), ...(changeNotes.trim() ? { changeNotes: changeNotes.trim() } : {}) },
+          body: {
+            endpointId: endpoint.id,
+            ...contentOf(draft),
+            ...(changeNotes.trim() ? { changeNotes: changeNotes.trim() } : {}),
+          },
         }),
       );
       navigate(`/endpoints/${endpoint.id}/prompts/${prompt.id}`);
@@ -76,8 +80,8 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
         }
       />
       <p className="muted">
-        A new prompt starts as a Draft at version 1: try it in the test runner, then promote it to Live and make it the endpoint's
-        default.
+        A new prompt starts as a Draft at version 1: try it in the test runner, then promote it to Live and make it the
+        endpoint's default.
       </p>
       <form onSubmit={create} noValidate className="prompt-create-form">
         <PromptFields
@@ -89,7 +93,14 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
           showProblems={attempted}
         />
         <Field label="Change note" hint="Optional; recorded on version 1.">
-          {(id) => <input id={id} value={changeNotes} maxLength={2000} onChange={(event) => setChangeNotes(event.target.value)} />}
+          {(id) => (
+            <input
+              id={id}
+              value={changeNotes}
+              maxLength={2000}
+              onChange={(event) => setChangeNotes(event.target.value)}
+            />
+          )}
         </Field>
         <Problems error={rest} />
         <div className="inline">

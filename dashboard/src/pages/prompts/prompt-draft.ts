@@ -58,7 +58,12 @@ export function parseMaxTokens(text: string): { value: number } | { error: strin
 }
 
 /** Problems that stop the draft from being sent, by setting. */
-export function draftProblems(draft: PromptDraft): { name?: string; maxTokens?: string; customParameters?: string; llmModel?: string } {
+export function draftProblems(draft: PromptDraft): {
+  name?: string;
+  maxTokens?: string;
+  customParameters?: string;
+  llmModel?: string;
+} {
   const problems: { name?: string; maxTokens?: string; customParameters?: string; llmModel?: string } = {};
   if (draft.name.trim() === '') problems.name = 'A name is required';
   const maxTokens = parseMaxTokens(draft.maxTokens);
@@ -103,12 +108,15 @@ export interface DraftChanges {
 export function changesOf(saved: Prompt, draft: PromptDraft): DraftChanges {
   const settings: SettingChange[] = [];
   if (draft.llmModel !== saved.llmModel) settings.push({ setting: 'Model', from: saved.llmModel, to: draft.llmModel });
-  if (draft.temperature !== saved.temperature) settings.push({ setting: 'Temperature', from: String(saved.temperature), to: String(draft.temperature) });
-  if (draft.maxTokens.trim() !== String(saved.maxTokens)) settings.push({ setting: 'Max tokens', from: String(saved.maxTokens), to: draft.maxTokens.trim() });
+  if (draft.temperature !== saved.temperature)
+    settings.push({ setting: 'Temperature', from: String(saved.temperature), to: String(draft.temperature) });
+  if (draft.maxTokens.trim() !== String(saved.maxTokens))
+    settings.push({ setting: 'Max tokens', from: String(saved.maxTokens), to: draft.maxTokens.trim() });
   const parameters = parseCustomParameters(draft.customParameters);
   const savedParameters = JSON.stringify(saved.customParameters);
   const draftParameters = 'value' in parameters ? JSON.stringify(parameters.value) : draft.customParameters;
-  if (draftParameters !== savedParameters) settings.push({ setting: 'Custom parameters', from: savedParameters, to: draftParameters });
+  if (draftParameters !== savedParameters)
+    settings.push({ setting: 'Custom parameters', from: savedParameters, to: draftParameters });
   const template = draft.template !== saved.template;
   const name = draft.name.trim() !== saved.name ? { setting: 'Name', from: saved.name, to: draft.name.trim() } : null;
   const newVersion = template || settings.length > 0;
@@ -125,7 +133,9 @@ export function updateOf(saved: Prompt, draft: PromptDraft, changeNotes: string)
     ...(content.llmModel !== saved.llmModel ? { llmModel: content.llmModel } : {}),
     ...(content.temperature !== saved.temperature ? { temperature: content.temperature } : {}),
     ...(content.maxTokens !== saved.maxTokens ? { maxTokens: content.maxTokens } : {}),
-    ...(JSON.stringify(content.customParameters) !== JSON.stringify(saved.customParameters) ? { customParameters: content.customParameters } : {}),
+    ...(JSON.stringify(content.customParameters) !== JSON.stringify(saved.customParameters)
+      ? { customParameters: content.customParameters }
+      : {}),
     ...(changeNotes.trim() ? { changeNotes: changeNotes.trim() } : {}),
   };
 }

@@ -38,7 +38,11 @@ export function PromptFields({
   const templateTitle = useId();
   const settingsTitle = useId();
   const problems = draftProblems(draft);
-  const fields = endpoint.inputFields.map((field) => ({ name: field.name, dataType: field.dataType, description: field.description }));
+  const fields = endpoint.inputFields.map((field) => ({
+    name: field.name,
+    dataType: field.dataType,
+    description: field.description,
+  }));
   return (
     <>
       <section aria-labelledby={templateTitle} className="prompt-template">
@@ -57,18 +61,41 @@ export function PromptFields({
           )}
           . Press Ctrl+Space for suggestions; Tab leaves the editor.
         </p>
-        <LiquidEditor label="Template" value={draft.template} onChange={(template) => onChange({ template })} endpointId={endpoint.id} fields={fields} />
+        <LiquidEditor
+          label="Template"
+          value={draft.template}
+          onChange={(template) => onChange({ template })}
+          endpointId={endpoint.id}
+          fields={fields}
+        />
       </section>
       <section aria-labelledby={settingsTitle} className="prompt-settings-section">
         <h2 id={settingsTitle}>Settings</h2>
         <Field
           label="Name"
           hint="Unique on this endpoint; its slug selects the prompt in ?prompt=."
-          error={(showProblems ? problems.name : null) ?? (serviceMessages.filter((message) => message.startsWith('name')).join(' ') || null)}
+          error={
+            (showProblems ? problems.name : null) ??
+            (serviceMessages.filter((message) => message.startsWith('name')).join(' ') || null)
+          }
         >
-          {(id) => <input id={id} value={draft.name} maxLength={NAME_MAX_LENGTH} onChange={(event) => onChange({ name: event.target.value })} autoComplete="off" />}
+          {(id) => (
+            <input
+              id={id}
+              value={draft.name}
+              maxLength={NAME_MAX_LENGTH}
+              onChange={(event) => onChange({ name: event.target.value })}
+              autoComplete="off"
+            />
+          )}
         </Field>
-        <PromptSettings draft={draft} onChange={onChange} models={models} problems={problems} serviceMessages={serviceMessages} />
+        <PromptSettings
+          draft={draft}
+          onChange={onChange}
+          models={models}
+          problems={problems}
+          serviceMessages={serviceMessages}
+        />
       </section>
     </>
   );

@@ -32,7 +32,14 @@ export default function PromptPage() {
       </section>
     );
   }
-  return <Playground key={loaded.data.prompt.id} endpoint={loaded.data.endpoint} models={loaded.data.models} initial={loaded.data.prompt} />;
+  return (
+    <Playground
+      key={loaded.data.prompt.id}
+      endpoint={loaded.data.endpoint}
+      models={loaded.data.models}
+      initial={loaded.data.prompt}
+    />
+  );
 }
 
 export function StatusBadges({ prompt }: { prompt: Prompt }) {
@@ -84,13 +91,20 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
     setSaveError(null);
     try {
       const before = saved.currentVersion;
-      const updated = await unwrap(api.PUT('/admin/v1/prompts/{id}', { params: { path: { id: saved.id } }, body: updateOf(saved, draft, changeNotes) }));
+      const updated = await unwrap(
+        api.PUT('/admin/v1/prompts/{id}', {
+          params: { path: { id: saved.id } },
+          body: updateOf(saved, draft, changeNotes),
+        }),
+      );
       setSaved(updated);
       setDraft(draftOf(updated));
       setReviewing(false);
       setChangeNotes('');
       setSavedMessage(
-        updated.currentVersion > before ? `Saved as version ${updated.currentVersion}.` : `Saved. The content is unchanged, so it stays version ${updated.currentVersion}.`,
+        updated.currentVersion > before
+          ? `Saved as version ${updated.currentVersion}.`
+          : `Saved. The content is unchanged, so it stays version ${updated.currentVersion}.`,
       );
     } catch (error) {
       setSaveError(error);
@@ -139,7 +153,14 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
 
       <div className="playground">
         <div className="playground-editor">
-          <PromptFields endpoint={endpoint} models={models} draft={draft} onChange={edit} serviceMessages={bySetting} showProblems />
+          <PromptFields
+            endpoint={endpoint}
+            models={models}
+            draft={draft}
+            onChange={edit}
+            serviceMessages={bySetting}
+            showProblems
+          />
           <section aria-labelledby={changesTitle} className="prompt-save panel">
             <h2 id={changesTitle} ref={changesHeading} tabIndex={-1}>
               Changes
@@ -162,11 +183,22 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
                   <>
                     <DraftDiff saved={saved.template} draft={draft.template} changes={changes} />
                     <Field label="Change note" hint="Optional; recorded on the new version.">
-                      {(id) => <input id={id} value={changeNotes} maxLength={2000} onChange={(event) => setChangeNotes(event.target.value)} />}
+                      {(id) => (
+                        <input
+                          id={id}
+                          value={changeNotes}
+                          maxLength={2000}
+                          onChange={(event) => setChangeNotes(event.target.value)}
+                        />
+                      )}
                     </Field>
                     <div className="inline">
                       <Button kind="primary" blocked={saveBlock} disabled={saving} onClick={save}>
-                        {saving ? 'Saving…' : changes.newVersion ? `Save as version ${saved.currentVersion + 1}` : 'Save the name'}
+                        {saving
+                          ? 'Saving…'
+                          : changes.newVersion
+                            ? `Save as version ${saved.currentVersion + 1}`
+                            : 'Save the name'}
                       </Button>
                       <Button onClick={() => setReviewing(false)}>Hide changes</Button>
                       <Button

@@ -42,7 +42,10 @@ function textOf(field: InputField, value: unknown): string {
  * The request body the form describes: empty fields are left out (the service applies defaults and says which
  * required field is missing); numbers and JSON are parsed, and what does not parse is an error of its field.
  */
-export function inputsOf(fields: InputField[], values: InputValues): { inputs: Record<string, unknown>; errors: Record<string, string> } {
+export function inputsOf(
+  fields: InputField[],
+  values: InputValues,
+): { inputs: Record<string, unknown>; errors: Record<string, string> } {
   const inputs: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
@@ -69,7 +72,8 @@ export function inputsOf(fields: InputField[], values: InputValues): { inputs: R
           if (fits) inputs[field.name] = parsed;
           else errors[field.name] = `${field.name} must be a JSON ${field.dataType}`;
         } catch (error) {
-          errors[field.name] = `${field.name} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+          errors[field.name] =
+            `${field.name} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
         }
         break;
       default:
@@ -94,12 +98,25 @@ export function RunnerInputs({
   notes?: Record<string, string>;
   onChange: (name: string, value: string) => void;
 }) {
-  if (fields.length === 0) return <p className="muted">This endpoint has no input fields: a run sends an empty body.</p>;
+  if (fields.length === 0)
+    return <p className="muted">This endpoint has no input fields: a run sends an empty body.</p>;
   return (
     <>
       {fields.map((field) => (
-        <Field key={field.id} label={`${field.name}${field.isRequired ? ' (required)' : ''}`} hint={[hintOf(field), notes[field.name]].filter(Boolean).join(' ') || undefined} error={errors[field.name]}>
-          {(id) => <InputControl id={id} field={field} value={values[field.name] ?? ''} onChange={(value) => onChange(field.name, value)} />}
+        <Field
+          key={field.id}
+          label={`${field.name}${field.isRequired ? ' (required)' : ''}`}
+          hint={[hintOf(field), notes[field.name]].filter(Boolean).join(' ') || undefined}
+          error={errors[field.name]}
+        >
+          {(id) => (
+            <InputControl
+              id={id}
+              field={field}
+              value={values[field.name] ?? ''}
+              onChange={(value) => onChange(field.name, value)}
+            />
+          )}
         </Field>
       ))}
     </>
@@ -112,7 +129,8 @@ function hintOf(field: InputField): string | undefined {
   if (field.dataType === 'string' && field.maxLength !== null) parts.push(`At most ${field.maxLength} characters.`);
   if (field.dataType === 'integer' || field.dataType === 'number') {
     const kind = field.dataType === 'integer' ? 'A whole number' : 'A number';
-    if (field.minimum !== null && field.maximum !== null) parts.push(`${kind} from ${field.minimum} to ${field.maximum}.`);
+    if (field.minimum !== null && field.maximum !== null)
+      parts.push(`${kind} from ${field.minimum} to ${field.maximum}.`);
     else if (field.minimum !== null) parts.push(`${kind}, at least ${field.minimum}.`);
     else if (field.maximum !== null) parts.push(`${kind}, at most ${field.maximum}.`);
     else parts.push(`${kind}.`);
@@ -122,7 +140,17 @@ function hintOf(field: InputField): string | undefined {
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-function InputControl({ id, field, value, onChange }: { id: string; field: InputField; value: string; onChange: (value: string) => void }) {
+function InputControl({
+  id,
+  field,
+  value,
+  onChange,
+}: {
+  id: string;
+  field: InputField;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const required = field.isRequired;
   switch (field.dataType) {
     case 'integer':
@@ -150,22 +178,55 @@ function InputControl({ id, field, value, onChange }: { id: string; field: Input
       );
     case 'object':
     case 'array':
-      return <textarea id={id} rows={4} required={required} spellCheck={false} value={value} onChange={(event) => onChange(event.target.value)} />;
+      return (
+        <textarea
+          id={id}
+          rows={4}
+          required={required}
+          spellCheck={false}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      );
     case 'image':
       return <ImageInput id={id} required={required} value={value} onChange={onChange} />;
     default: {
       const short = field.maxLength !== null && field.maxLength <= 120;
       return short ? (
-        <input id={id} type="text" maxLength={field.maxLength ?? undefined} required={required} value={value} onChange={(event) => onChange(event.target.value)} />
+        <input
+          id={id}
+          type="text"
+          maxLength={field.maxLength ?? undefined}
+          required={required}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
       ) : (
-        <textarea id={id} rows={3} maxLength={field.maxLength ?? undefined} required={required} value={value} onChange={(event) => onChange(event.target.value)} />
+        <textarea
+          id={id}
+          rows={3}
+          maxLength={field.maxLength ?? undefined}
+          required={required}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
       );
     }
   }
 }
 
 /** A file picker that reads the chosen image as a data URI (FileReader), with a preview and a way to clear it. */
-function ImageInput({ id, required, value, onChange }: { id: string; required: boolean; value: string; onChange: (value: string) => void }) {
+function ImageInput({
+  id,
+  required,
+  value,
+  onChange,
+}: {
+  id: string;
+  required: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   const [name, setName] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // A new key empties the file input when the image is removed.
@@ -186,7 +247,14 @@ function ImageInput({ id, required, value, onChange }: { id: string; required: b
   }
   return (
     <div className="image-input">
-      <input key={picker} id={id} type="file" accept={IMAGE_TYPES} required={required && value === ''} onChange={read} />
+      <input
+        key={picker}
+        id={id}
+        type="file"
+        accept={IMAGE_TYPES}
+        required={required && value === ''}
+        onChange={read}
+      />
       {error && <small className="field-error">{error}</small>}
       {value !== '' && (
         <div className="image-input-preview">

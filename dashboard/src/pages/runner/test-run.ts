@@ -12,7 +12,9 @@ export type TestRun = Schemas['TestRunResponse'];
 
 /** Runs `promptId` (any status, Draft included) of the endpoint with `inputs`, as an admin test run. */
 export function runTest(endpointId: string, promptId: string, inputs: Record<string, unknown>): Promise<TestRun> {
-  return unwrap(api.POST('/admin/v1/endpoints/{id}/test', { params: { path: { id: endpointId } }, body: { promptId, inputs } }));
+  return unwrap(
+    api.POST('/admin/v1/endpoints/{id}/test', { params: { path: { id: endpointId } }, body: { promptId, inputs } }),
+  );
 }
 
 /** Every prompt of the endpoint: Draft and Live ones, then the archived ones (listed only on request). */

@@ -34,7 +34,10 @@ export default function TestRunnerPage() {
   const { endpoint, prompts } = loaded.data;
   return (
     <section className="runner-page">
-      <PageHeader title={`Test runner: ${endpoint.name}`} back={<Link href={`/endpoints/${id}`}>← {endpoint.name}</Link>}>
+      <PageHeader
+        title={`Test runner: ${endpoint.name}`}
+        back={<Link href={`/endpoints/${id}`}>← {endpoint.name}</Link>}
+      >
         {writeBlock ? (
           <Button blocked={writeBlock}>New prompt</Button>
         ) : (
@@ -44,8 +47,9 @@ export default function TestRunnerPage() {
         )}
       </PageHeader>
       <p className="muted">
-        Runs a prompt of <code>{endpoint.path}</code> with the inputs below, Draft prompts included (archived ones must be unarchived first). Each run calls the model, is never
-        answered from the cache, and is logged with source TestPage.
+        Runs a prompt of <code>{endpoint.path}</code> with the inputs below, Draft prompts included (archived ones must
+        be unarchived first). Each run calls the model, is never answered from the cache, and is logged with source
+        TestPage.
       </p>
       {inputsParam !== null && initialInputs === null && (
         <p className="problems" role="alert">
@@ -55,7 +59,11 @@ export default function TestRunnerPage() {
       {prompts.length === 0 ? (
         <div className="empty panel">
           <p>This endpoint has no prompt yet: create one to run it.</p>
-          {writeBlock ? <p className="muted">{writeBlock}</p> : <Link href={`/endpoints/${id}/prompts/new`}>Create a prompt</Link>}
+          {writeBlock ? (
+            <p className="muted">{writeBlock}</p>
+          ) : (
+            <Link href={`/endpoints/${id}/prompts/new`}>Create a prompt</Link>
+          )}
         </div>
       ) : (
         <div className="panel">

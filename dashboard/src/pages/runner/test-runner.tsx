@@ -39,7 +39,9 @@ export function TestRunner({
   const [values, setValues] = useState<InputValues>(() => initialValues(fields, initialInputs));
   const [notes] = useState(() => initialNotes(fields, initialInputs));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [selected, setSelected] = useState<string>(() => fixedPromptId ?? pickPrompt(prompts, promptId ?? null, endpoint.defaultPromptId));
+  const [selected, setSelected] = useState<string>(
+    () => fixedPromptId ?? pickPrompt(prompts, promptId ?? null, endpoint.defaultPromptId),
+  );
   const [running, setRunning] = useState(false);
   const [run, setRun] = useState<TestRun | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -101,7 +103,11 @@ export function TestRunner({
                   }}
                 >
                   {prompts.map((prompt) => (
-                    <option key={prompt.id} value={prompt.id} disabled={prompt.status === 'Archived' && prompt.id !== selected}>
+                    <option
+                      key={prompt.id}
+                      value={prompt.id}
+                      disabled={prompt.status === 'Archived' && prompt.id !== selected}
+                    >
                       {promptLabel(prompt)}
                     </option>
                   ))}
@@ -126,7 +132,12 @@ export function TestRunner({
             </p>
           )}
           <div className="run-bar">
-            <Button type="submit" kind="primary" disabled={running || !selected || archived} aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}>
+            <Button
+              type="submit"
+              kind="primary"
+              disabled={running || !selected || archived}
+              aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}
+            >
               {running ? 'Running…' : 'Run'}
             </Button>
             <span className="muted">
@@ -139,9 +150,16 @@ export function TestRunner({
         </form>
         <div className="runner-answer">
           <Problems error={failure} />
-          {run && <TestRunResult run={run} promptName={prompts.find((prompt) => prompt.id === run.promptId)?.name ?? current?.name ?? null} />}
+          {run && (
+            <TestRunResult
+              run={run}
+              promptName={prompts.find((prompt) => prompt.id === run.promptId)?.name ?? current?.name ?? null}
+            />
+          )}
           {wide && !run && !failure && (
-            <p className="muted runner-waiting">The answer shows here: the output, the rendered prompt, tokens, cost, latency and its log row.</p>
+            <p className="muted runner-waiting">
+              The answer shows here: the output, the rendered prompt, tokens, cost, latency and its log row.
+            </p>
           )}
         </div>
       </div>

@@ -24,7 +24,12 @@ const PRESETS = [
 const DEFAULT_SPAN: Record<Interval, number> = { day: PRESETS[1].span, hour: PRESETS[0].span };
 
 /** Colours for the lines, each also told apart by its dash and its name. */
-const COLOURS = { calls: '#2952cc', errors: '#b42318', second: '#8a5a00', codes: ['#7a3db8', '#0f7b8a', '#c2410c', '#4d7c0f', '#be185d'] };
+const COLOURS = {
+  calls: '#2952cc',
+  errors: '#b42318',
+  second: '#8a5a00',
+  codes: ['#7a3db8', '#0f7b8a', '#c2410c', '#4d7c0f', '#be185d'],
+};
 
 type Stats = Schemas['StatsResponse'];
 
@@ -43,7 +48,8 @@ export default function StatsPage() {
 
   const current = { endpointId, interval: interval === 'day' ? undefined : interval, from, to };
   const apply = (next: Partial<typeof current>) => setQuery({ ...current, ...next });
-  const span = from && to ? new Date(to).getTime() - new Date(from).getTime() : !from && !to ? DEFAULT_SPAN[interval] : null;
+  const span =
+    from && to ? new Date(to).getTime() - new Date(from).getTime() : !from && !to ? DEFAULT_SPAN[interval] : null;
 
   const choosePreset = (presetSpan: number) => {
     // Up to the next whole minute, so the current minute's calls are in.
@@ -60,9 +66,15 @@ export default function StatsPage() {
       <form className="filters stats-filters" aria-label="What to show" onSubmit={(event) => event.preventDefault()}>
         <Field label="Endpoint">
           {(id) => (
-            <select id={id} value={endpointId ?? ''} onChange={(event) => apply({ endpointId: event.target.value || undefined })}>
+            <select
+              id={id}
+              value={endpointId ?? ''}
+              onChange={(event) => apply({ endpointId: event.target.value || undefined })}
+            >
               <option value="">All endpoints of the tenant</option>
-              {endpointId && endpoints.data && !endpoints.data.some((endpoint) => endpoint.id === endpointId) && <option value={endpointId}>{endpointId}</option>}
+              {endpointId && endpoints.data && !endpoints.data.some((endpoint) => endpoint.id === endpointId) && (
+                <option value={endpointId}>{endpointId}</option>
+              )}
               {(endpoints.data ?? []).map((endpoint) => (
                 <option key={endpoint.id} value={endpoint.id}>
                   {endpointLabel(endpoint)}
@@ -88,7 +100,11 @@ export default function StatsPage() {
         </fieldset>
         <div className="presets" role="group" aria-label="Period">
           {PRESETS.map((preset) => (
-            <Button key={preset.label} aria-pressed={span !== null && Math.abs(span - preset.span) < 60_000} onClick={() => choosePreset(preset.span)}>
+            <Button
+              key={preset.label}
+              aria-pressed={span !== null && Math.abs(span - preset.span) < 60_000}
+              onClick={() => choosePreset(preset.span)}
+            >
               {preset.label}
             </Button>
           ))}
@@ -109,7 +125,8 @@ function StatsView({ stats }: { stats: Stats }) {
   return (
     <>
       <p className="muted stats-period">
-        {period}, {stats.interval === 'hour' ? 'by hour' : 'by day'} (UTC {stats.interval === 'hour' ? 'hours' : 'days'})
+        {period}, {stats.interval === 'hour' ? 'by hour' : 'by day'} (UTC {stats.interval === 'hour' ? 'hours' : 'days'}
+        )
       </p>
       <div className="stats-layout">
         <div className="stats-charts">
@@ -117,8 +134,8 @@ function StatsView({ stats }: { stats: Stats }) {
             <div className="panel empty stats-empty">
               <h2>No calls in this period</h2>
               <p>
-                Execute an endpoint with an endpoint key, or run a prompt in the test runner: its calls, errors, latency and cost
-                appear here. Choose a longer period to look further back.
+                Execute an endpoint with an endpoint key, or run a prompt in the test runner: its calls, errors, latency
+                and cost appear here. Choose a longer period to look further back.
               </p>
             </div>
           ) : (
@@ -138,31 +155,67 @@ function Charts({ stats }: { stats: Stats }) {
     const codes = [...new Set(stats.series.flatMap((bucket) => Object.keys(bucket.errorsByCode)))].sort();
     const calls: ChartSeries[] = [
       { label: 'Calls', values: column((bucket) => bucket.calls), color: COLOURS.calls, summary: 'total' },
-      { label: 'Errors', values: column((bucket) => bucket.errors), color: COLOURS.errors, dash: 'dashed', summary: 'total' },
-      ...codes.map(
-        (code, index): ChartSeries => ({
-          label: `Errors: ${code}`,
-          values: column((bucket) => bucket.errorsByCode[code] ?? 0),
-          color: COLOURS.codes[index % COLOURS.codes.length],
-          dash: 'dotted',
-          summary: 'total',
-        }),
-      ),
-      { label: 'Cache hits', values: column((bucket) => bucket.cacheHits), color: COLOURS.second, dash: 'dashed', summary: 'total' },
+      {
+        label: 'Errors',
+        values: column((bucket) => bucket.errors),
+        color: COLOURS.errors,
+        dash: 'dashed',
+        summary: 'total',
+      },
+      ...codes.map((code, index): ChartSeries => ({
+        label: `Errors: ${code}`,
+        values: column((bucket) => bucket.errorsByCode[code] ?? 0),
+        color: COLOURS.codes[index % COLOURS.codes.length],
+        dash: 'dotted',
+        summary: 'total',
+      })),
+      {
+        label: 'Cache hits',
+        values: column((bucket) => bucket.cacheHits),
+        color: COLOURS.second,
+        dash: 'dashed',
+        summary: 'total',
+      },
     ];
-    const share = (part: (bucket: Stats['series'][number]) => number) => column((bucket) => (bucket.calls === 0 ? null : part(bucket) / bucket.calls));
+    const share = (part: (bucket: Stats['series'][number]) => number) =>
+      column((bucket) => (bucket.calls === 0 ? null : part(bucket) / bucket.calls));
     const rates: ChartSeries[] = [
-      { label: 'Cache-hit rate', values: share((bucket) => bucket.cacheHits), color: COLOURS.second, summary: 'highest' },
-      { label: 'Error rate', values: share((bucket) => bucket.errors), color: COLOURS.errors, dash: 'dashed', summary: 'highest' },
+      {
+        label: 'Cache-hit rate',
+        values: share((bucket) => bucket.cacheHits),
+        color: COLOURS.second,
+        summary: 'highest',
+      },
+      {
+        label: 'Error rate',
+        values: share((bucket) => bucket.errors),
+        color: COLOURS.errors,
+        dash: 'dashed',
+        summary: 'highest',
+      },
     ];
     const latency: ChartSeries[] = [
       { label: 'p50', values: column((bucket) => bucket.latencyMs.p50), color: COLOURS.calls, summary: 'highest' },
-      { label: 'p95', values: column((bucket) => bucket.latencyMs.p95), color: COLOURS.errors, dash: 'dashed', summary: 'highest' },
+      {
+        label: 'p95',
+        values: column((bucket) => bucket.latencyMs.p95),
+        color: COLOURS.errors,
+        dash: 'dashed',
+        summary: 'highest',
+      },
     ];
-    const cost: ChartSeries[] = [{ label: 'Cost (USD)', values: column((bucket) => bucket.costUsd), color: COLOURS.calls, summary: 'total' }];
+    const cost: ChartSeries[] = [
+      { label: 'Cost (USD)', values: column((bucket) => bucket.costUsd), color: COLOURS.calls, summary: 'total' },
+    ];
     const tokens: ChartSeries[] = [
       { label: 'Input tokens', values: column((bucket) => bucket.inputTokens), color: COLOURS.calls, summary: 'total' },
-      { label: 'Output tokens', values: column((bucket) => bucket.outputTokens), color: COLOURS.second, dash: 'dashed', summary: 'total' },
+      {
+        label: 'Output tokens',
+        values: column((bucket) => bucket.outputTokens),
+        color: COLOURS.second,
+        dash: 'dashed',
+        summary: 'total',
+      },
     ];
     return { times, calls, rates, latency, cost, tokens };
   }, [stats]);
@@ -172,11 +225,41 @@ function Charts({ stats }: { stats: Stats }) {
   return (
     <>
       <h2>Over time</h2>
-      <TimeChart title={`Calls, errors by code and cache hits ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.calls} format={formatCount} />
-      <TimeChart title={`Cache-hit and error rates ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.rates} format={formatShare} />
-      <TimeChart title={`Latency ${per} (p50 and p95)`} times={charts.times} timeLabel={timeLabel} series={charts.latency} format={formatMs} />
-      <TimeChart title={`Cost ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.cost} format={formatUsd} />
-      <TimeChart title={`Tokens ${per}`} times={charts.times} timeLabel={timeLabel} series={charts.tokens} format={formatCount} />
+      <TimeChart
+        title={`Calls, errors by code and cache hits ${per}`}
+        times={charts.times}
+        timeLabel={timeLabel}
+        series={charts.calls}
+        format={formatCount}
+      />
+      <TimeChart
+        title={`Cache-hit and error rates ${per}`}
+        times={charts.times}
+        timeLabel={timeLabel}
+        series={charts.rates}
+        format={formatShare}
+      />
+      <TimeChart
+        title={`Latency ${per} (p50 and p95)`}
+        times={charts.times}
+        timeLabel={timeLabel}
+        series={charts.latency}
+        format={formatMs}
+      />
+      <TimeChart
+        title={`Cost ${per}`}
+        times={charts.times}
+        timeLabel={timeLabel}
+        series={charts.cost}
+        format={formatUsd}
+      />
+      <TimeChart
+        title={`Tokens ${per}`}
+        times={charts.times}
+        timeLabel={timeLabel}
+        series={charts.tokens}
+        format={formatCount}
+      />
     </>
   );
 }
@@ -238,7 +321,8 @@ function Total({ term, children }: { term: string; children: string }) {
 const formatRate = (rate: number | null) => (rate === null ? '—' : formatShare(rate));
 const formatShare = (rate: number) => `${(rate * 100).toFixed(rate * 100 < 10 && rate > 0 ? 1 : 0)} %`;
 const formatCount = (value: number) => (Number.isInteger(value) ? value.toLocaleString() : value.toFixed(1));
-const formatUsd = (value: number) => (value === 0 ? '$0' : value < 0.01 ? `$${value.toPrecision(2)}` : `$${value.toFixed(2)}`);
+const formatUsd = (value: number) =>
+  value === 0 ? '$0' : value < 0.01 ? `$${value.toPrecision(2)}` : `$${value.toFixed(2)}`;
 
 /** A UTC instant as "Mar 3" (day) or "Mar 3, 14:00" (minute). */
 function utcLabel(iso: string, unit: 'day' | 'minute'): string {

@@ -56,7 +56,12 @@ export function TimeChart({
         },
         axes: [
           { stroke: '#56606e', grid: { stroke: '#e6e9ee' } },
-          { stroke: '#56606e', grid: { stroke: '#e6e9ee' }, size: 70, values: (_u, ticks) => ticks.map((tick) => format(tick)) },
+          {
+            stroke: '#56606e',
+            grid: { stroke: '#e6e9ee' },
+            size: 70,
+            values: (_u, ticks) => ticks.map((tick) => format(tick)),
+          },
         ],
         series: [
           {},
@@ -73,7 +78,9 @@ export function TimeChart({
       [x, ...series.map((line) => line.values)],
       target,
     );
-    const resize = new ResizeObserver(() => chart.setSize({ width: Math.max(280, target.clientWidth), height: HEIGHT }));
+    const resize = new ResizeObserver(() =>
+      chart.setSize({ width: Math.max(280, target.clientWidth), height: HEIGHT }),
+    );
     resize.observe(target);
     return () => {
       resize.disconnect();
@@ -88,14 +95,23 @@ export function TimeChart({
         <ul className="chart-legend">
           {series.map((line) => (
             <li key={line.label}>
-              <span className={`swatch ${line.dash ?? 'solid'}`} style={{ borderColor: line.color }} aria-hidden="true" />
+              <span
+                className={`swatch ${line.dash ?? 'solid'}`}
+                style={{ borderColor: line.color }}
+                aria-hidden="true"
+              />
               {line.label}
               {line.dash && line.dash !== 'solid' ? ` (${line.dash})` : ''}
             </li>
           ))}
         </ul>
       </figcaption>
-      <div ref={container} className="chart-canvas" role="img" aria-label={describe(title, times, timeLabel, series, format)} />
+      <div
+        ref={container}
+        className="chart-canvas"
+        role="img"
+        aria-label={describe(title, times, timeLabel, series, format)}
+      />
       <details className="chart-data">
         <summary>{title}: the figures as a table</summary>
         <div className="table-wrap">
@@ -131,7 +147,13 @@ export function TimeChart({
 }
 
 /** The chart in one sentence per line: its total or its highest point and when. */
-function describe(title: string, times: string[], timeLabel: (iso: string) => string, series: ChartSeries[], format: (value: number) => string): string {
+function describe(
+  title: string,
+  times: string[],
+  timeLabel: (iso: string) => string,
+  series: ChartSeries[],
+  format: (value: number) => string,
+): string {
   if (times.length === 0) return `${title}: no data.`;
   const span = `${timeLabel(times[0])} to ${timeLabel(times[times.length - 1])} (UTC)`;
   const lines = series.map((line) => {

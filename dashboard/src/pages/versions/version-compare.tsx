@@ -33,12 +33,20 @@ export default function VersionCompare() {
   const comparison = useLoad(
     () =>
       from !== undefined && to !== undefined
-        ? unwrap(api.GET('/admin/v1/prompts/{id}/versions/compare', { params: { path: { id: promptId }, query: { from, to } } }))
+        ? unwrap(
+            api.GET('/admin/v1/prompts/{id}/versions/compare', {
+              params: { path: { id: promptId }, query: { from, to } },
+            }),
+          )
         : Promise.resolve(undefined),
     [promptId, from, to],
   );
   const change = (next: { from?: number; to?: number; view?: View }) =>
-    setQuery({ from: next.from ?? from, to: next.to ?? to, view: (next.view ?? view) === 'unified' ? 'unified' : undefined });
+    setQuery({
+      from: next.from ?? from,
+      to: next.to ?? to,
+      view: (next.view ?? view) === 'unified' ? 'unified' : undefined,
+    });
 
   const prompt = current?.prompt;
   const shown = comparison.data && comparison.data.promptId === promptId ? comparison.data : undefined;
@@ -135,7 +143,9 @@ function ComparisonView({ comparison, view }: { comparison: Comparison; view: Vi
       ) : (
         <div className="table-wrap">
           <table className="settings-changes">
-            <caption className="visually-hidden">Settings that differ between {fromName} and {toName}</caption>
+            <caption className="visually-hidden">
+              Settings that differ between {fromName} and {toName}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Setting</th>

@@ -68,7 +68,11 @@ export function loadVersions(promptId: string): Promise<Version[]> {
 
 /** "← <prompt name>": back to the prompt's page. */
 export function BackToPrompt({ endpointId, prompt }: { endpointId: string; prompt: Prompt | undefined }) {
-  return <Link href={`/endpoints/${endpointId}/prompts/${prompt?.id ?? ''}`}>← {prompt ? `Prompt ${prompt.name}` : 'The prompt'}</Link>;
+  return (
+    <Link href={`/endpoints/${endpointId}/prompts/${prompt?.id ?? ''}`}>
+      ← {prompt ? `Prompt ${prompt.name}` : 'The prompt'}
+    </Link>
+  );
 }
 
 /** The badges of a version: its status when saved, current, archived by the history limit (with the reason spelled out). */
@@ -79,9 +83,7 @@ export function VersionBadges({ version, current }: { version: Version; current:
       <span className={`badge ${version.status.toLowerCase()}`} title="The prompt's status when this version was saved">
         Saved as {version.status}
       </span>
-      {version.archived && (
-        <span className="badge archived">Archived by the plan's history limit</span>
-      )}
+      {version.archived && <span className="badge archived">Archived by the plan's history limit</span>}
     </span>
   );
 }
@@ -90,7 +92,15 @@ export function VersionBadges({ version, current }: { version: Version; current:
  * "Restore as a new Draft": creates a Draft prompt holding that version's content and opens it; the original prompt
  * and its history stay as they are. Disabled with the reason for a ReadOnly key.
  */
-export function RestoreButton({ promptId, versionNumber, kind = 'plain' }: { promptId: string; versionNumber: number; kind?: 'plain' | 'primary' }) {
+export function RestoreButton({
+  promptId,
+  versionNumber,
+  kind = 'plain',
+}: {
+  promptId: string;
+  versionNumber: number;
+  kind?: 'plain' | 'primary';
+}) {
   const blocked = useWriteBlock();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -99,7 +109,9 @@ export function RestoreButton({ promptId, versionNumber, kind = 'plain' }: { pro
     setError(null);
     try {
       const restored = await unwrap(
-        api.POST('/admin/v1/prompts/{id}/versions/{versionNumber}/restore', { params: { path: { id: promptId, versionNumber } } }),
+        api.POST('/admin/v1/prompts/{id}/versions/{versionNumber}/restore', {
+          params: { path: { id: promptId, versionNumber } },
+        }),
       );
       navigate(`/endpoints/${restored.endpointId}/prompts/${restored.id}`);
     } catch (failure) {

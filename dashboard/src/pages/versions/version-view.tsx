@@ -8,17 +8,28 @@ import './versions.css';
 
 /** One version as it was saved, read-only: template, model, temperature, max tokens and custom parameters. */
 export default function VersionView() {
-  const { id: endpointId, promptId, versionNumber: versionText } = useParams<{ id: string; promptId: string; versionNumber: string }>();
+  const {
+    id: endpointId,
+    promptId,
+    versionNumber: versionText,
+  } = useParams<{ id: string; promptId: string; versionNumber: string }>();
   const versionNumber = Number(versionText);
   const loaded = useLoad(async () => {
     const [prompt, version] = await Promise.all([
       loadPrompt(promptId),
-      unwrap(api.GET('/admin/v1/prompts/{id}/versions/{versionNumber}', { params: { path: { id: promptId, versionNumber } } })),
+      unwrap(
+        api.GET('/admin/v1/prompts/{id}/versions/{versionNumber}', {
+          params: { path: { id: promptId, versionNumber } },
+        }),
+      ),
     ]);
     return { prompt, version };
   }, [promptId, versionNumber]);
   // Another version's data stays on screen while this one loads: show only this one.
-  const shown = loaded.data?.version.promptId === promptId && loaded.data.version.versionNumber === versionNumber ? loaded.data : undefined;
+  const shown =
+    loaded.data?.version.promptId === promptId && loaded.data.version.versionNumber === versionNumber
+      ? loaded.data
+      : undefined;
   const prompt = shown?.prompt;
   const version = shown?.version;
   const current = prompt && version && prompt.currentVersion === version.versionNumber;
@@ -30,12 +41,18 @@ export default function VersionView() {
         back={<Link href={versionsPath(endpointId, promptId)}>← All versions{prompt ? ` of ${prompt.name}` : ''}</Link>}
       >
         {version && version.versionNumber > 1 && (
-          <Link className="button plain" href={comparePath(endpointId, promptId, version.versionNumber - 1, version.versionNumber)}>
+          <Link
+            className="button plain"
+            href={comparePath(endpointId, promptId, version.versionNumber - 1, version.versionNumber)}
+          >
             Compare with version {version.versionNumber - 1}
           </Link>
         )}
         {prompt && version && !current && (
-          <Link className="button plain" href={comparePath(endpointId, promptId, version.versionNumber, prompt.currentVersion)}>
+          <Link
+            className="button plain"
+            href={comparePath(endpointId, promptId, version.versionNumber, prompt.currentVersion)}
+          >
             Compare with the current version ({prompt.currentVersion})
           </Link>
         )}
@@ -51,7 +68,8 @@ export default function VersionView() {
           </p>
           {version.archived && (
             <p className="muted">
-              This version was archived by the plan's history limit: it is kept, and can still be viewed, compared and restored.
+              This version was archived by the plan's history limit: it is kept, and can still be viewed, compared and
+              restored.
             </p>
           )}
           <dl className="version-facts">

@@ -31,7 +31,10 @@ export default function VersionsPage() {
 
   return (
     <section>
-      <PageHeader title={prompt ? `Versions of ${prompt.name}` : 'Versions'} back={<BackToPrompt endpointId={endpointId} prompt={prompt} />} />
+      <PageHeader
+        title={prompt ? `Versions of ${prompt.name}` : 'Versions'}
+        back={<BackToPrompt endpointId={endpointId} prompt={prompt} />}
+      />
       <Problems error={loaded.error} />
       {!versions || !prompt ? (
         !loaded.error && <Loading what="the versions" />
@@ -44,9 +47,9 @@ export default function VersionsPage() {
             <span>at version {prompt.currentVersion}.</span>
           </p>
           <p className="muted">
-            Every save that changes the template or a setting makes a version. Versions pushed out by the plan's history limit are
-            marked archived and can still be viewed, compared and restored. Restoring creates a new Draft prompt; this prompt and its
-            history stay as they are.
+            Every save that changes the template or a setting makes a version. Versions pushed out by the plan's history
+            limit are marked archived and can still be viewed, compared and restored. Restoring creates a new Draft
+            prompt; this prompt and its history stay as they are.
           </p>
           {versions.length > 1 && <ComparePicker endpointId={endpointId} promptId={promptId} versions={versions} />}
           <ol className="timeline" aria-label="Versions, newest first">
@@ -66,7 +69,17 @@ export default function VersionsPage() {
   );
 }
 
-function TimelineItem({ endpointId, version, previous, current }: { endpointId: string; version: Version; previous: Version | undefined; current: boolean }) {
+function TimelineItem({
+  endpointId,
+  version,
+  previous,
+  current,
+}: {
+  endpointId: string;
+  version: Version;
+  previous: Version | undefined;
+  current: boolean;
+}) {
   const headingId = `version-${version.versionNumber}`;
   const base = versionsPath(endpointId, version.promptId);
   return (
@@ -106,7 +119,10 @@ function TimelineItem({ endpointId, version, previous, current }: { endpointId: 
             View<span className="visually-hidden"> version {version.versionNumber}</span>
           </Link>
           {previous && (
-            <Link className="button plain" href={comparePath(endpointId, version.promptId, previous.versionNumber, version.versionNumber)}>
+            <Link
+              className="button plain"
+              href={comparePath(endpointId, version.promptId, previous.versionNumber, version.versionNumber)}
+            >
               Compare with version {previous.versionNumber}
             </Link>
           )}
@@ -118,7 +134,15 @@ function TimelineItem({ endpointId, version, previous, current }: { endpointId: 
 }
 
 /** Two versions to compare, the previous and the latest by default. */
-function ComparePicker({ endpointId, promptId, versions }: { endpointId: string; promptId: string; versions: Version[] }) {
+function ComparePicker({
+  endpointId,
+  promptId,
+  versions,
+}: {
+  endpointId: string;
+  promptId: string;
+  versions: Version[];
+}) {
   const latest = versions[versions.length - 1].versionNumber;
   const [from, setFrom] = useState(Math.max(1, latest - 1));
   const [to, setTo] = useState(latest);
@@ -154,7 +178,12 @@ function ComparePicker({ endpointId, promptId, versions }: { endpointId: string;
             </select>
           )}
         </Field>
-        <Button type="submit" kind="primary" disabled={from === to} title={from === to ? 'Pick two different versions' : undefined}>
+        <Button
+          type="submit"
+          kind="primary"
+          disabled={from === to}
+          title={from === to ? 'Pick two different versions' : undefined}
+        >
           Compare
         </Button>
       </div>

@@ -12,40 +12,55 @@ export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
 /** The endpoint's settings; its own per-key rate limits are the shared rate-limit settings. */
 export class CreateEndpointDto extends RateLimitSettingsDto {
   /** Display name. */
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
   name: string;
 
   /** Execution path, `/api/v1/<slug>`: lower-case letters, digits, `-`, `_` and `/`. */
   @ApiProperty({ pattern: PATH_PATTERN.source })
-  @IsString() @MaxLength(300)
+  @IsString()
+  @MaxLength(300)
   @Matches(PATH_PATTERN, { message: 'path must match /api/v1/<slug> (lower-case letters, digits, -, _ and /)' })
   path: string;
 
   /** Free text. */
-  @Omittable() @IsString() @MaxLength(5000)
+  @Omittable()
+  @IsString()
+  @MaxLength(5000)
   description?: string;
 
   /** `Public` (default) or `Private` (admin keys only). */
   @ApiEnum('Visibility', VISIBILITIES)
-  @Omittable() @IsIn(VISIBILITIES)
+  @Omittable()
+  @IsIn(VISIBILITIES)
   visibility?: Visibility;
 
   /** Dashboard category; null for none. */
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   category?: string | null;
 
   /** Serve identical requests from the cache. Default false. */
-  @Omittable() @IsBoolean()
+  @Omittable()
+  @IsBoolean()
   cacheEnabled?: boolean;
 
   /** Lifetime of cached responses in seconds, 1..2592000. Default 300. */
   @ApiInteger()
-  @Omittable() @IsInt() @Min(1) @Max(2592000)
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(2592000)
   cacheDurationSeconds?: number;
 
   /** Bound on the whole LLM call in seconds, 1..600. Default 60. */
   @ApiInteger()
-  @Omittable() @IsInt() @Min(1) @Max(600)
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(600)
   timeoutSeconds?: number;
 }
 
@@ -57,24 +72,33 @@ const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : 
 /** Query of GET /admin/v1/endpoints: a page of the tenant's endpoints, oldest first, filtered. */
 export class ListEndpointsQuery extends ListPageQuery {
   /** Filter by name (case-insensitive substring). */
-  @Omittable() @IsString() @MaxLength(200)
+  @Omittable()
+  @IsString()
+  @MaxLength(200)
   search?: string;
 
   @ApiEnum('Visibility', VISIBILITIES)
-  @Omittable() @IsIn(VISIBILITIES)
+  @Omittable()
+  @IsIn(VISIBILITIES)
   visibility?: Visibility;
 
   /** Filter by category (exact match). */
-  @Omittable() @IsString() @MaxLength(100)
+  @Omittable()
+  @IsString()
+  @MaxLength(100)
   category?: string;
 
   /** true lists the soft-deleted endpoints instead. */
-  @Omittable() @Transform(toBoolean) @IsBoolean({ message: 'deleted must be true or false' })
+  @Omittable()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'deleted must be true or false' })
   deleted?: boolean;
 }
 
 export class DeleteEndpointQuery {
   /** true removes the endpoint with its prompts, versions, logs and cached responses, for good. */
-  @Omittable() @Transform(toBoolean) @IsBoolean({ message: 'permanent must be true or false' })
+  @Omittable()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'permanent must be true or false' })
   permanent?: boolean;
 }

@@ -12,7 +12,9 @@ const NAME_MESSAGE = 'name must start with a letter or _ and contain only letter
 export class CreateInputFieldDto {
   /** Key in the request body; read in templates as `inputs.<name>`. */
   @ApiProperty({ pattern: FIELD_NAME_PATTERN.source })
-  @IsString() @MaxLength(100) @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
+  @IsString()
+  @MaxLength(100)
+  @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
   name: string;
 
   @ApiEnum('InputDataType', INPUT_DATA_TYPES)
@@ -20,23 +22,31 @@ export class CreateInputFieldDto {
   dataType: InputDataType;
 
   /** Default false. */
-  @Omittable() @IsBoolean()
+  @Omittable()
+  @IsBoolean()
   isRequired?: boolean;
 
-  @Omittable() @IsString() @MaxLength(2000)
+  @Omittable()
+  @IsString()
+  @MaxLength(2000)
   description?: string;
 
   /** string fields: the longest accepted value, 1..2147483647. */
   @ApiInteger()
-  @IsOptional() @IsInt() @Min(1) @Max(MAX_INTEGER)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_INTEGER)
   maxLength?: number | null;
 
   /** integer and number fields: the smallest accepted value. */
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   minimum?: number | null;
 
   /** integer and number fields: the largest accepted value. */
-  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   maximum?: number | null;
 
   /** A JSON value of the field's type, used when the field is absent from a request; null for none. */
@@ -50,7 +60,9 @@ export class UpdateInputFieldDto extends PartialType(CreateInputFieldDto, { skip
 export class CreateOutputFieldDto {
   /** Key in the answer's JSON object. */
   @ApiProperty({ pattern: FIELD_NAME_PATTERN.source })
-  @IsString() @MaxLength(100) @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
+  @IsString()
+  @MaxLength(100)
+  @Matches(FIELD_NAME_PATTERN, { message: NAME_MESSAGE })
   name: string;
 
   /** An `image` output field makes the endpoint image-generating. */
@@ -58,13 +70,16 @@ export class CreateOutputFieldDto {
   @IsIn(OUTPUT_DATA_TYPES)
   dataType: OutputDataType;
 
-  @Omittable() @IsString() @MaxLength(2000)
+  @Omittable()
+  @IsString()
+  @MaxLength(2000)
   description?: string;
 
   /** An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
-  @IsOptional() @IsString() @MaxLength(10000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(10000)
   exampleValue?: string | null;
 }
 
 export class UpdateOutputFieldDto extends PartialType(CreateOutputFieldDto, { skipNullProperties: false }) {}
-

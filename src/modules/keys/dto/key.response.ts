@@ -1,4 +1,11 @@
-import { KEY_ENVIRONMENTS, KEY_TYPES, type KeyEnvironment, type KeyType, type Permission, PERMISSIONS } from '../../../common/auth/principal';
+import {
+  KEY_ENVIRONMENTS,
+  KEY_TYPES,
+  type KeyEnvironment,
+  type KeyType,
+  type Permission,
+  PERMISSIONS,
+} from '../../../common/auth/principal';
 import { ApiEnum, ApiNullableEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { rateLimitSettingsInForce } from '../../../common/rate-limit/rate-limit-settings';
 import { RateLimitsInForceResponse } from '../../../common/rate-limit/rate-limit-settings.dto';

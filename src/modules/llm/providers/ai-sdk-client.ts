@@ -83,14 +83,24 @@ export class AiSdkClient implements LlmClient {
         temperature: request.temperature,
         maxOutputTokens: request.maxOutputTokens,
         ...commonSettings(settings.common),
-        ...(request.schema ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } } : {}),
+        ...(request.schema
+          ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } }
+          : {}),
         providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
         abortSignal: request.abortSignal,
       });
       const text = result.structuredOutputText ?? textOf(result.content);
-      const usage = { inputTokens: result.usage.inputTokens.total ?? null, outputTokens: result.usage.outputTokens.total ?? null };
+      const usage = {
+        inputTokens: result.usage.inputTokens.total ?? null,
+        outputTokens: result.usage.outputTokens.total ?? null,
+      };
       if (!request.schema) return { text, usage };
-      const object = parseJson(text, `${this.models.providerName} did not answer with JSON for the output fields`, usage, this.models.providerName);
+      const object = parseJson(
+        text,
+        `${this.models.providerName} did not answer with JSON for the output fields`,
+        usage,
+        this.models.providerName,
+      );
       return { text, object, usage };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -118,8 +128,9 @@ export class AiSdkClient implements LlmClient {
         maxRetries: 0,
         abortSignal: request.abortSignal,
       });
-      const metadata = (result.providerMetadata?.[this.models.optionsKey] as { images?: ({ revisedPrompt?: string } | null)[] })
-        ?.images;
+      const metadata = (
+        result.providerMetadata?.[this.models.optionsKey] as { images?: ({ revisedPrompt?: string } | null)[] }
+      )?.images;
       return {
         images: result.images.map((image, index) => ({
           base64Data: image.base64,
@@ -143,9 +154,13 @@ export class AiSdkClient implements LlmClient {
       return new UpstreamTimeoutError(`${name} did not answer within the endpoint's timeout`);
     }
     if (APICallError.isInstance(error) && error.statusCode !== undefined) {
-      return new UpstreamError(`${name} request failed (HTTP ${error.statusCode}): ${withoutNetworkDetails(error.message)}`, undefined, {
-        cause: error,
-      });
+      return new UpstreamError(
+        `${name} request failed (HTTP ${error.statusCode}): ${withoutNetworkDetails(error.message)}`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
     }
     // An APICallError without a status is the AI SDK's report of a request that got no HTTP answer.
     if (APICallError.isInstance(error) || isNetworkError(error)) {
@@ -187,7 +202,11 @@ function parseJson(text: string, message: string, usage: TokenUsage, providerNam
   }
   // An answer is held to the depth of a request body: a deeper one could not be serialised, cached or logged safely.
   if (exceedsJsonDepth(parsed)) {
-    throw new InvalidLlmOutputError(`${providerName} answered JSON nested deeper than ${MAX_JSON_DEPTH} levels`, text, usage);
+    throw new InvalidLlmOutputError(
+      `${providerName} answered JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+      text,
+      usage,
+    );
   }
   return parsed;
 }
@@ -217,11 +236,20 @@ function usageOf(usage: { inputTokens?: number; outputTokens?: number } | undefi
 function isNetworkError(error: unknown): boolean {
   const seen = new Set<unknown>();
   // Not `instanceof Error`: errors from Node's own sockets may come from another realm (a VM context).
-  for (let current = error; typeof current === 'object' && current !== null && !seen.has(current); current = (current as Error).cause) {
+  for (
+    let current = error;
+    typeof current === 'object' && current !== null && !seen.has(current);
+    current = (current as Error).cause
+  ) {
     seen.add(current);
     const { code, syscall } = current as { code?: unknown; syscall?: unknown };
     if (typeof syscall === 'string') return true;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_.*|ERR_TLS_.*|ERR_SSL_.*|CERT_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*)$/.test(code)) {
+    if (
+      typeof code === 'string' &&
+      /^(E[A-Z]+|UND_ERR_.*|ERR_TLS_.*|ERR_SSL_.*|CERT_.*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_.*)$/.test(
+        code,
+      )
+    ) {
       return true;
     }
   }

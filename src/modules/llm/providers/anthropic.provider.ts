@@ -13,7 +13,11 @@ export class AnthropicProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createAnthropic } = loadSdk<typeof AnthropicSdk>('@ai-sdk/anthropic');
-    const anthropic = createAnthropic({ fetch: httpFetch, apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
+    const anthropic = createAnthropic({
+      fetch: httpFetch,
+      apiKey: definition.apiKey,
+      ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
+    });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'anthropic',

@@ -34,7 +34,8 @@ export class MockClient implements LlmClient {
 
   async generateImage(request: ImageRequest): Promise<ImageResult> {
     ensureNotAborted(request.abortSignal);
-    const count = typeof request.settings.n === 'number' && request.settings.n >= 1 ? Math.floor(request.settings.n) : 1;
+    const count =
+      typeof request.settings.n === 'number' && request.settings.n >= 1 ? Math.floor(request.settings.n) : 1;
     return {
       images: Array.from({ length: count }, () => ({ base64Data: MOCK_PNG, revisedPrompt: request.prompt })),
       usage: estimateUsage(request.prompt, ''),
@@ -45,7 +46,9 @@ export class MockClient implements LlmClient {
 /** The object an output schema describes, with the prompt in every string property. */
 export function echoObject(schema: JsonSchemaObject, prompt: string): Record<string, unknown> {
   const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
-  return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, neutralValue(property.type, prompt)]));
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [name, neutralValue(property.type, prompt)]),
+  );
 }
 
 function neutralValue(type: string | undefined, prompt: string): unknown {

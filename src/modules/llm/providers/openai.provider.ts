@@ -13,7 +13,11 @@ export class OpenAiProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createOpenAI } = loadSdk<typeof OpenAiSdk>('@ai-sdk/openai');
-    const openai = createOpenAI({ fetch: httpFetch, apiKey: definition.apiKey, ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}) });
+    const openai = createOpenAI({
+      fetch: httpFetch,
+      apiKey: definition.apiKey,
+      ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
+    });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'openai',

@@ -5,7 +5,12 @@ import { ApiAnyJson, ApiEnum, ApiInteger, ApiNullableEnum, ApiUuid } from '../..
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import type { ExecutionLogEntity } from '../execution-log.entity';
 import type { ExecutionLogSummary } from '../execution-logs.repository';
-import { EXECUTION_SOURCES, EXECUTION_STATUSES, type ExecutionSource, type ExecutionStatus } from '../new-execution-log';
+import {
+  EXECUTION_SOURCES,
+  EXECUTION_STATUSES,
+  type ExecutionSource,
+  type ExecutionStatus,
+} from '../new-execution-log';
 
 /**
  * The errorCode of a failed execution: an error code of the service, a reason the prompt could not be selected, or
@@ -31,7 +36,8 @@ export const EXECUTION_ERROR_CODES = [
 ] as const;
 
 // Every error code of the service is one an execution can be logged with: this fails to compile when one is missing.
-const everyAppErrorCode: Exclude<AppErrorCode, (typeof EXECUTION_ERROR_CODES)[number]> extends never ? true : never = true;
+const everyAppErrorCode: Exclude<AppErrorCode, (typeof EXECUTION_ERROR_CODES)[number]> extends never ? true : never =
+  true;
 void everyAppErrorCode;
 
 /** One execution. */

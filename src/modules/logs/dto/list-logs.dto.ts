@@ -2,7 +2,12 @@ import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
-import { EXECUTION_SOURCES, EXECUTION_STATUSES, type ExecutionSource, type ExecutionStatus } from '../new-execution-log';
+import {
+  EXECUTION_SOURCES,
+  EXECUTION_STATUSES,
+  type ExecutionSource,
+  type ExecutionStatus,
+} from '../new-execution-log';
 
 /** The longest request id a log row holds. */
 export const REQUEST_ID_MAX_LENGTH = 128;
@@ -13,25 +18,31 @@ export const LOG_PAGE_SIZE = { default: 20, max: 50 } as const;
 /** Query of GET /admin/v1/logs: every filter is optional and they combine with AND. */
 export class ListLogsQuery {
   /** Only this endpoint's executions. */
-  @Omittable() @IsUUID('all')
+  @Omittable()
+  @IsUUID('all')
   endpointId?: string;
 
   /** `Api`, `TestPage` or `Internal`. */
   @ApiEnum('ExecutionSource', EXECUTION_SOURCES)
-  @Omittable() @IsIn(EXECUTION_SOURCES)
+  @Omittable()
+  @IsIn(EXECUTION_SOURCES)
   source?: ExecutionSource;
 
   /** `success` or `error`. */
   @ApiEnum('ExecutionStatus', EXECUTION_STATUSES)
-  @Omittable() @IsIn(EXECUTION_STATUSES)
+  @Omittable()
+  @IsIn(EXECUTION_STATUSES)
   status?: ExecutionStatus;
 
   /** Only executions of this prompt. */
-  @Omittable() @IsUUID('all')
+  @Omittable()
+  @IsUUID('all')
   promptId?: string;
 
   /** Only the execution answered with this `X-Request-Id`. */
-  @Omittable() @IsString() @MaxLength(REQUEST_ID_MAX_LENGTH)
+  @Omittable()
+  @IsString()
+  @MaxLength(REQUEST_ID_MAX_LENGTH)
   requestId?: string;
 
   /** ISO 8601 timestamp; executions at or after it. */

@@ -8,7 +8,8 @@ export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
 /** Query of GET /admin/v1/stats. */
 export class StatsQuery {
   /** One endpoint; all of the tenant's endpoints when absent. */
-  @Omittable() @IsUUID('all')
+  @Omittable()
+  @IsUUID('all')
   endpointId?: string;
 
   /** ISO 8601 timestamp, inclusive. Default: 7 days (interval=day) or 24 hours (interval=hour) before `to`. */
@@ -21,6 +22,7 @@ export class StatsQuery {
 
   /** Bucket size of the time series, in UTC: `hour` or `day` (default). */
   @ApiEnum('StatsInterval', STATS_INTERVALS)
-  @Omittable() @IsIn(STATS_INTERVALS)
+  @Omittable()
+  @IsIn(STATS_INTERVALS)
   interval?: StatsInterval;
 }

@@ -14,6 +14,7 @@ export class RunEndpointDto {
   inputs: Record<string, unknown>;
 
   /** Name or slug of a Live prompt to use instead of the default. */
-  @Omittable() @IsString()
+  @Omittable()
+  @IsString()
   prompt?: string;
 }

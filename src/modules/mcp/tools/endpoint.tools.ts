@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { CreateEndpointDto, DeleteEndpointQuery, ListEndpointsQuery, UpdateEndpointDto } from '../../endpoints/dto/endpoint.dto';
-import { CreateInputFieldDto, CreateOutputFieldDto, UpdateInputFieldDto, UpdateOutputFieldDto } from '../../endpoints/dto/field.dto';
+import {
+  CreateEndpointDto,
+  DeleteEndpointQuery,
+  ListEndpointsQuery,
+  UpdateEndpointDto,
+} from '../../endpoints/dto/endpoint.dto';
+import {
+  CreateInputFieldDto,
+  CreateOutputFieldDto,
+  UpdateInputFieldDto,
+  UpdateOutputFieldDto,
+} from '../../endpoints/dto/field.dto';
 import { EndpointFieldsService } from '../../endpoints/endpoint-fields.service';
 import { EndpointsService } from '../../endpoints/endpoints.service';
 import { defineTool, McpTool, McpToolGroup, PAGED_RESULTS, uuidId } from '../mcp-tool';
@@ -120,7 +130,8 @@ export class EndpointTools extends McpToolGroup {
       defineTool({
         name: 'add_output_field',
         title: 'Add an output field',
-        description: 'Adds a field of the JSON the endpoint answers; with output fields the model is asked for structured output.',
+        description:
+          'Adds a field of the JSON the endpoint answers; with output fields the model is asked for structured output.',
         access: 'write',
         ids: { endpointId: id },
         input: CreateOutputFieldDto,

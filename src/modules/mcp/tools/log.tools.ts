@@ -42,7 +42,8 @@ export class LogTools extends McpToolGroup {
       defineTool({
         name: 'get_stats',
         title: 'Usage statistics',
-        description: 'Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and an hourly or daily series.',
+        description:
+          'Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and an hourly or daily series.',
         access: 'read',
         input: StatsQuery,
         output: 'object',

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { CompareVersionsQuery, CreatePromptDto, ListPromptsQuery, UpdatePromptDto, ValidateTemplateDto } from '../../prompts/dto/prompt.dto';
+import {
+  CompareVersionsQuery,
+  CreatePromptDto,
+  ListPromptsQuery,
+  UpdatePromptDto,
+  ValidateTemplateDto,
+} from '../../prompts/dto/prompt.dto';
 import { PromptLifecycleService } from '../../prompts/prompt-lifecycle.service';
 import { PromptVersionsService } from '../../prompts/prompt-versions.service';
 import { PromptsService } from '../../prompts/prompts.service';
@@ -21,17 +27,32 @@ export class PromptTools extends McpToolGroup {
 
   tools(): McpTool[] {
     const { prompts, lifecycle, versions } = this;
-    const action = (name: string, title: string, description: string, run: (tenantId: string, id: string) => Promise<object>) =>
-      defineTool({ name, title, description, access: 'write', ids: { id }, output: 'object', run: ({ principal, ids }) => run(principal.tenantId, ids.id) });
+    const action = (
+      name: string,
+      title: string,
+      description: string,
+      run: (tenantId: string, id: string) => Promise<object>,
+    ) =>
+      defineTool({
+        name,
+        title,
+        description,
+        access: 'write',
+        ids: { id },
+        output: 'object',
+        run: ({ principal, ids }) => run(principal.tenantId, ids.id),
+      });
     return [
       defineTool({
         name: 'list_prompts',
         title: 'List prompts',
-        description: 'The prompts of an endpoint (archived ones only with status "Archived"), with status, isDefault and currentVersion.',
+        description:
+          'The prompts of an endpoint (archived ones only with status "Archived"), with status, isDefault and currentVersion.',
         access: 'read',
         input: ListPromptsQuery,
         output: 'list',
-        run: ({ principal, input }) => prompts.list(principal.tenantId, input.endpointId, { status: input.status, search: input.search }),
+        run: ({ principal, input }) =>
+          prompts.list(principal.tenantId, input.endpointId, { status: input.status, search: input.search }),
       }),
       defineTool({
         name: 'get_prompt',
@@ -76,16 +97,42 @@ export class PromptTools extends McpToolGroup {
         output: 'object',
         run: ({ principal, ids, input }) => prompts.update(principal.tenantId, ids.id, input),
       }),
-      action('promote_prompt', 'Promote a prompt', 'Draft → Live: it can then be the default and be called with ?prompt=.', (t, p) => lifecycle.promote(t, p)),
-      action('demote_prompt', 'Demote a prompt', "Live → Draft. Demoting the default clears the endpoint's default.", (t, p) => lifecycle.demote(t, p)),
-      action('set_default_prompt', 'Set the default prompt', "Makes a Live prompt its endpoint's default, replacing the previous one with no gap.", (t, p) => lifecycle.setDefault(t, p)),
-      action('archive_prompt', 'Archive a prompt', 'Removes a Draft or Live prompt from use (not the default: set another first); history is kept.', (t, p) => lifecycle.archive(t, p)),
+      action(
+        'promote_prompt',
+        'Promote a prompt',
+        'Draft → Live: it can then be the default and be called with ?prompt=.',
+        (t, p) => lifecycle.promote(t, p),
+      ),
+      action(
+        'demote_prompt',
+        'Demote a prompt',
+        "Live → Draft. Demoting the default clears the endpoint's default.",
+        (t, p) => lifecycle.demote(t, p),
+      ),
+      action(
+        'set_default_prompt',
+        'Set the default prompt',
+        "Makes a Live prompt its endpoint's default, replacing the previous one with no gap.",
+        (t, p) => lifecycle.setDefault(t, p),
+      ),
+      action(
+        'archive_prompt',
+        'Archive a prompt',
+        'Removes a Draft or Live prompt from use (not the default: set another first); history is kept.',
+        (t, p) => lifecycle.archive(t, p),
+      ),
       action('unarchive_prompt', 'Unarchive a prompt', 'Archived → Draft.', (t, p) => lifecycle.unarchive(t, p)),
-      action('duplicate_prompt', 'Duplicate a prompt', 'Clones a prompt as a new Draft; the original is unchanged.', (t, p) => prompts.duplicate(t, p)),
+      action(
+        'duplicate_prompt',
+        'Duplicate a prompt',
+        'Clones a prompt as a new Draft; the original is unchanged.',
+        (t, p) => prompts.duplicate(t, p),
+      ),
       defineTool({
         name: 'list_versions',
         title: 'List versions',
-        description: "Every immutable version of a prompt, oldest first (archived: true once past the plan's history limit).",
+        description:
+          "Every immutable version of a prompt, oldest first (archived: true once past the plan's history limit).",
         access: 'read',
         ids: { id },
         output: 'list',
@@ -113,7 +160,8 @@ export class PromptTools extends McpToolGroup {
       defineTool({
         name: 'restore_version',
         title: 'Restore a version',
-        description: "Creates a new Draft prompt holding that version's content; history is unchanged. Rollback = restore, promote, set default.",
+        description:
+          "Creates a new Draft prompt holding that version's content; history is unchanged. Rollback = restore, promote, set default.",
         access: 'write',
         ids: { id, versionNumber },
         output: 'object',

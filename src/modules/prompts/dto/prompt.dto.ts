@@ -1,6 +1,18 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
@@ -15,7 +27,9 @@ export class CreatePromptDto {
   endpointId: string;
 
   /** Unique among the endpoint's prompts that are not archived; its slug selects it in `?prompt=`. */
-  @IsString() @MinLength(1) @MaxLength(PROMPT_NAME_MAX_LENGTH)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(PROMPT_NAME_MAX_LENGTH)
   name: string;
 
   /** Liquid template reading request values as `{{ inputs.<field> }}`; at most 100 KB. */
@@ -23,29 +37,41 @@ export class CreatePromptDto {
   template: string;
 
   /** A model id from GET /admin/v1/prompts/models. */
-  @IsString() @MaxLength(200)
+  @IsString()
+  @MaxLength(200)
   llmModel: string;
 
   /** 0..2, default 0.7. */
-  @Omittable() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(2)
+  @Omittable()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(2)
   temperature?: number;
 
   /** At least 1, default 1024. */
   @ApiInteger()
-  @Omittable() @IsInt() @Min(1) @Max(2_000_000)
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(2_000_000)
   maxTokens?: number;
 
   /** Provider-specific settings; on image endpoints they override the output field's exampleValue (size, quality). */
-  @Omittable() @IsObject()
+  @Omittable()
+  @IsObject()
   customParameters?: Record<string, unknown>;
 
   /** Describes this save; recorded on the version it creates. */
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   changeNotes?: string | null;
 }
 
 /** Any subset of the create fields except endpointId, plus changeNotes. */
-export class UpdatePromptDto extends PartialType(OmitType(CreatePromptDto, ['endpointId'] as const), { skipNullProperties: false }) {}
+export class UpdatePromptDto extends PartialType(OmitType(CreatePromptDto, ['endpointId'] as const), {
+  skipNullProperties: false,
+}) {}
 
 export class ListPromptsQuery {
   /** Required: the endpoint whose prompts to list. */
@@ -54,11 +80,14 @@ export class ListPromptsQuery {
 
   /** Archived prompts are listed only with status=Archived. */
   @ApiEnum('PromptStatus', PROMPT_STATUSES)
-  @Omittable() @IsIn(PROMPT_STATUSES)
+  @Omittable()
+  @IsIn(PROMPT_STATUSES)
   status?: PromptStatus;
 
   /** Filter by name (case-insensitive substring). */
-  @Omittable() @IsString() @MaxLength(200)
+  @Omittable()
+  @IsString()
+  @MaxLength(200)
   search?: string;
 }
 
@@ -74,11 +103,17 @@ export class ValidateTemplateDto {
 export class CompareVersionsQuery {
   /** The version the diff starts from (its removed lines). */
   @ApiInteger()
-  @Type(() => Number) @IsInt({ message: 'from must be a version number' }) @Min(1) @Max(MAX_INTEGER)
+  @Type(() => Number)
+  @IsInt({ message: 'from must be a version number' })
+  @Min(1)
+  @Max(MAX_INTEGER)
   from: number;
 
   /** The version the diff leads to (its added lines). */
   @ApiInteger()
-  @Type(() => Number) @IsInt({ message: 'to must be a version number' }) @Min(1) @Max(MAX_INTEGER)
+  @Type(() => Number)
+  @IsInt({ message: 'to must be a version number' })
+  @Min(1)
+  @Max(MAX_INTEGER)
   to: number;
 }

@@ -1,11 +1,20 @@
-import { analyzeTemplate, createLiquidEngine, RenderFailure, renderWithinLimits, syntaxProblem, TEMPLATE_MAX_BYTES, templateSizeProblem } from './liquid-template';
+import {
+  analyzeTemplate,
+  createLiquidEngine,
+  RenderFailure,
+  renderWithinLimits,
+  syntaxProblem,
+  TEMPLATE_MAX_BYTES,
+  templateSizeProblem,
+} from './liquid-template';
 
 describe('liquid template rules', () => {
   const engine = createLiquidEngine();
 
   describe('analyzeTemplate', () => {
     it('lists the inputs read, once each, in order of first use, ignoring loop locals and assigns', () => {
-      const source = '{{ inputs.b }}{% for item in inputs.items %}{{ item.name }}{% endfor %}{% assign x = inputs.a %}{{ x }}{{ inputs.b }}';
+      const source =
+        '{{ inputs.b }}{% for item in inputs.items %}{{ item.name }}{% endfor %}{% assign x = inputs.a %}{{ x }}{{ inputs.b }}';
       expect(analyzeTemplate(engine, source, ['a', 'b', 'items'])).toEqual({
         valid: true,
         errors: [],
@@ -15,7 +24,11 @@ describe('liquid template rules', () => {
     });
 
     it('treats bracket access with a literal as the field, and skips dynamic keys and the whole inputs object', () => {
-      const analysis = analyzeTemplate(engine, '{{ inputs["topic"] }}{{ inputs }}{% assign k = "topic" %}{{ inputs[k] }}', ['topic']);
+      const analysis = analyzeTemplate(
+        engine,
+        '{{ inputs["topic"] }}{{ inputs }}{% assign k = "topic" %}{{ inputs[k] }}',
+        ['topic'],
+      );
       expect(analysis).toMatchObject({ valid: true, variables: ['inputs.topic'], unknownVariables: [] });
     });
 
@@ -40,7 +53,11 @@ describe('liquid template rules', () => {
     });
 
     it('reports unknown filters and tags (strict filters)', () => {
-      expect(syntaxProblem(engine, '{{ inputs.a | shout }}')).toMatchObject({ message: 'undefined filter: shout', line: 1, column: 1 });
+      expect(syntaxProblem(engine, '{{ inputs.a | shout }}')).toMatchObject({
+        message: 'undefined filter: shout',
+        line: 1,
+        column: 1,
+      });
       expect(syntaxProblem(engine, '{% shout %}')?.message).toContain('not found');
     });
 
@@ -53,7 +70,9 @@ describe('liquid template rules', () => {
     it('reports the size limit without a position', () => {
       const analysis = analyzeTemplate(engine, 'x'.repeat(TEMPLATE_MAX_BYTES + 1), []);
       expect(analysis.valid).toBe(false);
-      expect(analysis.errors).toEqual([{ message: expect.stringContaining('at most 102400 bytes'), line: null, column: null }]);
+      expect(analysis.errors).toEqual([
+        { message: expect.stringContaining('at most 102400 bytes'), line: null, column: null },
+      ]);
     });
   });
 
@@ -64,17 +83,25 @@ describe('liquid template rules', () => {
 
   describe('rendering with the engine configuration', () => {
     it('renders missing inputs empty and applies default to them', async () => {
-      const rendered = await engine.parseAndRender('[{{ inputs.a }}][{{ inputs.b | default: "B" }}]{% if inputs.c %}c{% endif %}', { inputs: {} });
+      const rendered = await engine.parseAndRender(
+        '[{{ inputs.a }}][{{ inputs.b | default: "B" }}]{% if inputs.c %}c{% endif %}',
+        { inputs: {} },
+      );
       expect(rendered).toBe('[][B]');
     });
 
     it('does not expose prototypes', async () => {
-      await expect(engine.parseAndRender('{{ inputs.constructor }}{{ inputs.__proto__ }}', { inputs: {} })).resolves.toBe('');
+      await expect(
+        engine.parseAndRender('{{ inputs.constructor }}{{ inputs.__proto__ }}', { inputs: {} }),
+      ).resolves.toBe('');
     });
 
     it('stops runaway loops and allocations', async () => {
-      await expect(engine.parseAndRender('{% for i in (1..100000000) %}{{ i }}{% endfor %}', { inputs: {} })).rejects.toThrow(/limit exceeded/);
-      const doubling = '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}';
+      await expect(
+        engine.parseAndRender('{% for i in (1..100000000) %}{{ i }}{% endfor %}', { inputs: {} }),
+      ).rejects.toThrow(/limit exceeded/);
+      const doubling =
+        '{% assign s = "xxxxxxxxxx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}';
       await expect(engine.parseAndRender(doubling, { inputs: {} })).rejects.toThrow(/limit exceeded/);
     });
 
@@ -82,17 +109,27 @@ describe('liquid template rules', () => {
       // A time budget far above what the loop needs, so only the byte limit can stop it (on a loaded machine too).
       const limits = { timeoutMs: 10_000, maxOutputBytes: 10 };
       const generous = createLiquidEngine(limits);
-      const render = (source: string, inputs: Record<string, unknown> = {}) => renderWithinLimits(generous, generous.parse(source), inputs, limits);
+      const render = (source: string, inputs: Record<string, unknown> = {}) =>
+        renderWithinLimits(generous, generous.parse(source), inputs, limits);
       expect(render('{{ inputs.s }}', { s: '0123456789' })).toBe('0123456789');
-      expect(() => render('{{ inputs.s }}', { s: 'ééééé€' })).toThrow(new RenderFailure('the rendered prompt is larger than 10 bytes'));
-      expect(() => render('{% for i in (1..1000000) %}x{% endfor %}')).toThrow('the rendered prompt is larger than 10 bytes');
+      expect(() => render('{{ inputs.s }}', { s: 'ééééé€' })).toThrow(
+        new RenderFailure('the rendered prompt is larger than 10 bytes'),
+      );
+      expect(() => render('{% for i in (1..1000000) %}x{% endfor %}')).toThrow(
+        'the rendered prompt is larger than 10 bytes',
+      );
     });
 
     it('reports the time limit in milliseconds', () => {
       const slow = engine.parse('{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}');
-      expect(() => renderWithinLimits(createLiquidEngine({ timeoutMs: 5, maxOutputBytes: 100 }), slow, {}, { timeoutMs: 5, maxOutputBytes: 100 })).toThrow(
-        'the template took longer than 5 ms to render',
-      );
+      expect(() =>
+        renderWithinLimits(
+          createLiquidEngine({ timeoutMs: 5, maxOutputBytes: 100 }),
+          slow,
+          {},
+          { timeoutMs: 5, maxOutputBytes: 100 },
+        ),
+      ).toThrow('the template took longer than 5 ms to render');
     });
   });
 });

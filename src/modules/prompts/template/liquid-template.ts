@@ -1,4 +1,15 @@
-import { Context, Liquid, LiquidError, Tag, toValue, toValueSync, type Emitter, type Template, type TagToken, type TopLevelToken } from 'liquidjs';
+import {
+  Context,
+  Liquid,
+  LiquidError,
+  Tag,
+  toValue,
+  toValueSync,
+  type Emitter,
+  type Template,
+  type TagToken,
+  type TopLevelToken,
+} from 'liquidjs';
 
 /** Templates are bounded in size (bytes of UTF-8). */
 export const TEMPLATE_MAX_BYTES = 102_400;
@@ -78,7 +89,12 @@ export class RenderFailure extends Error {}
  * output is checked as it grows, so a template that writes more than `limits.maxOutputBytes` stops there instead of
  * building the whole string; liquidjs stops loops past `limits.timeoutMs` and allocations past their budget.
  */
-export function renderWithinLimits(engine: Liquid, templates: Template[], inputs: Record<string, unknown>, limits: RenderLimits): string {
+export function renderWithinLimits(
+  engine: Liquid,
+  templates: Template[],
+  inputs: Record<string, unknown>,
+  limits: RenderLimits,
+): string {
   const emitter = new BoundedEmitter(limits.maxOutputBytes);
   const context = new Context({ inputs }, engine.options, { sync: true }, { liquid: engine });
   try {
@@ -111,6 +127,8 @@ function textOf(value: unknown): string {
   if (typeof plain === 'string') return plain;
   if (plain === null || plain === undefined) return '';
   if (Array.isArray(plain)) return plain.map(textOf).join('');
+  // liquidjs prints any other value with String(), an object as '[object Object]': the output is what it writes.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the same conversion as liquidjs's own
   return String(plain);
 }
 
@@ -123,7 +141,8 @@ function renderFailure(error: unknown, limits: RenderLimits): RenderFailure {
   const original = (error as { originalError?: unknown } | null)?.originalError ?? error;
   if (original instanceof OutputLimitExceeded || error instanceof OutputLimitExceeded) return tooLarge(limits);
   const message = error instanceof Error ? error.message : String(error);
-  if (message.includes('template render limit exceeded')) return new RenderFailure(`the template took longer than ${limits.timeoutMs} ms to render`);
+  if (message.includes('template render limit exceeded'))
+    return new RenderFailure(`the template took longer than ${limits.timeoutMs} ms to render`);
   if (message.includes('memory alloc limit exceeded') || message.includes('Invalid string length')) {
     return new RenderFailure('the template builds strings larger than its memory budget');
   }
@@ -133,7 +152,9 @@ function renderFailure(error: unknown, limits: RenderLimits): RenderFailure {
 /** A 400-style message when the template is over the size limit, else null. */
 export function templateSizeProblem(source: string): string | null {
   const bytes = Buffer.byteLength(source, 'utf8');
-  return bytes > TEMPLATE_MAX_BYTES ? `template must be at most ${TEMPLATE_MAX_BYTES} bytes (100 KB); it has ${bytes}` : null;
+  return bytes > TEMPLATE_MAX_BYTES
+    ? `template must be at most ${TEMPLATE_MAX_BYTES} bytes (100 KB); it has ${bytes}`
+    : null;
 }
 
 /** The template's syntax problem with its position, or null when it parses. */
@@ -152,7 +173,13 @@ export function syntaxProblem(engine: Liquid, source: string): TemplateProblem |
  */
 export function analyzeTemplate(engine: Liquid, source: string, inputFieldNames: string[]): TemplateAnalysis {
   const sizeProblem = templateSizeProblem(source);
-  if (sizeProblem) return { valid: false, errors: [{ message: sizeProblem, line: null, column: null }], variables: [], unknownVariables: [] };
+  if (sizeProblem)
+    return {
+      valid: false,
+      errors: [{ message: sizeProblem, line: null, column: null }],
+      variables: [],
+      unknownVariables: [],
+    };
   let parsed: Template[];
   try {
     parsed = engine.parse(source);
@@ -167,7 +194,11 @@ export function analyzeTemplate(engine: Liquid, source: string, inputFieldNames:
       const { row, col } = occurrence.location;
       if (root !== 'inputs') {
         if (!unknown.has(root)) {
-          unknown.set(root, { message: `Unknown variable '${root}': templates read request values as inputs.<field>`, line: row, column: col });
+          unknown.set(root, {
+            message: `Unknown variable '${root}': templates read request values as inputs.<field>`,
+            line: row,
+            column: col,
+          });
         }
         continue;
       }
@@ -177,11 +208,17 @@ export function analyzeTemplate(engine: Liquid, source: string, inputFieldNames:
       const name = `inputs.${field}`;
       if (!variables.includes(name)) variables.push(name);
       if (!known.has(field) && !unknown.has(name)) {
-        unknown.set(name, { message: `Unknown variable '${name}': '${field}' is not an input field of this endpoint`, line: row, column: col });
+        unknown.set(name, {
+          message: `Unknown variable '${name}': '${field}' is not an input field of this endpoint`,
+          line: row,
+          column: col,
+        });
       }
     }
   }
-  const errors = [...unknown.values()].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  const errors = [...unknown.values()].sort(
+    (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+  );
   return { valid: errors.length === 0, errors, variables, unknownVariables: [...unknown.keys()] };
 }
 

@@ -18,8 +18,15 @@ describe('render bound', () => {
     });
 
     it('an output of an input: one read, plus the text of the output', () => {
-      expect(classify('Say {{ inputs.x }}!')).toEqual({ bounded: true, literalBytes: bytes('Say !') + bytes('{{ inputs.x }}'), valueReads: 1 });
-      expect(classify('{{ inputs.list[0].name }}{{ inputs["a b"] }}{{ inputs.s.size }}')).toMatchObject({ bounded: true, valueReads: 3 });
+      expect(classify('Say {{ inputs.x }}!')).toEqual({
+        bounded: true,
+        literalBytes: bytes('Say !') + bytes('{{ inputs.x }}'),
+        valueReads: 1,
+      });
+      expect(classify('{{ inputs.list[0].name }}{{ inputs["a b"] }}{{ inputs.s.size }}')).toMatchObject({
+        bounded: true,
+        valueReads: 3,
+      });
     });
 
     it('allowed filters: default (its argument is a read), strip, lstrip, rstrip, strip_newlines, and case changes at three times', () => {
@@ -34,26 +41,53 @@ describe('render bound', () => {
     it('a filter with a variable argument: the argument is a read of its own', () => {
       expect(bounded('{{ inputs.x | default: inputs.y }}').valueReads).toBe(2);
       expect(classify('{{ inputs.x | default: (1..100000000) }}')).toMatchObject({ bounded: false });
-      expect(classify('{{ inputs.x | strip: inputs.chars }}')).toEqual({ bounded: false, reason: 'the strip filter takes no arguments in a bounded template' });
+      expect(classify('{{ inputs.x | strip: inputs.chars }}')).toEqual({
+        bounded: false,
+        reason: 'the strip filter takes no arguments in a bounded template',
+      });
     });
 
-    it.each(['for', 'tablerow', 'cycle', 'assign', 'capture', 'increment', 'decrement', 'liquid', 'echo', 'raw', 'render', 'include', 'break', 'continue', '#'])(
-      'the %s tag: unbounded',
-      (tag) => {
-        const shape = classify(`before {% ${tag} x %} after {% end${tag} %}`);
-        expect(shape).toEqual({ bounded: false, reason: `the ${tag} tag can repeat, store or write values` });
-      },
-    );
+    it.each([
+      'for',
+      'tablerow',
+      'cycle',
+      'assign',
+      'capture',
+      'increment',
+      'decrement',
+      'liquid',
+      'echo',
+      'raw',
+      'render',
+      'include',
+      'break',
+      'continue',
+      '#',
+    ])('the %s tag: unbounded', (tag) => {
+      const shape = classify(`before {% ${tag} x %} after {% end${tag} %}`);
+      expect(shape).toEqual({ bounded: false, reason: `the ${tag} tag can repeat, store or write values` });
+    });
 
-    const unboundedFilters = ['append', 'prepend', 'replace', 'replace_first', 'escape', 'json', 'newline_to_br', 'join', 'sort', 'reverse'];
+    const unboundedFilters = [
+      'append',
+      'prepend',
+      'replace',
+      'replace_first',
+      'escape',
+      'json',
+      'newline_to_br',
+      'join',
+      'sort',
+      'reverse',
+    ];
     unboundedFilters.push('split', 'slice', 'truncate', 'url_encode', 'date', 'plus', 'size', 'first', 'map', 'where');
-    it.each(unboundedFilters)(
-      'the %s filter: unbounded',
-      (filter) => {
-        expect(classify(`{{ inputs.x | ${filter}: "a" }}`)).toEqual({ bounded: false, reason: `the ${filter} filter can make a value longer or take more than linear time` });
-        expect(classify(`{% if inputs.x | ${filter} %}y{% endif %}`)).toMatchObject({ bounded: false });
-      },
-    );
+    it.each(unboundedFilters)('the %s filter: unbounded', (filter) => {
+      expect(classify(`{{ inputs.x | ${filter}: "a" }}`)).toEqual({
+        bounded: false,
+        reason: `the ${filter} filter can make a value longer or take more than linear time`,
+      });
+      expect(classify(`{% if inputs.x | ${filter} %}y{% endif %}`)).toMatchObject({ bounded: false });
+    });
 
     it('case changes with an argument are not the bounded filters', () => {
       expect(classify('{{ inputs.x | upcase: 1 }}')).toMatchObject({ bounded: false });
@@ -83,18 +117,31 @@ describe('render bound', () => {
     });
 
     it('outputs inside raw are unbounded (raw is not a branch tag); inside a comment they are counted like any other', () => {
-      expect(classify('{% raw %}{{ inputs.x }}{% endraw %}')).toEqual({ bounded: false, reason: 'the raw tag can repeat, store or write values' });
+      expect(classify('{% raw %}{{ inputs.x }}{% endraw %}')).toEqual({
+        bounded: false,
+        reason: 'the raw tag can repeat, store or write values',
+      });
       expect(bounded('{% comment %}{{ inputs.x }}{% endcomment %}').valueReads).toBe(1);
-      expect(classify('{% comment %}{{ inputs.x | append: inputs.x }}{% endcomment %}')).toMatchObject({ bounded: false });
-      expect(classify('{% comment %}{% for i in (1..9) %}{% endfor %}{% endcomment %}')).toMatchObject({ bounded: false });
+      expect(classify('{% comment %}{{ inputs.x | append: inputs.x }}{% endcomment %}')).toMatchObject({
+        bounded: false,
+      });
+      expect(classify('{% comment %}{% for i in (1..9) %}{% endfor %}{% endcomment %}')).toMatchObject({
+        bounded: false,
+      });
     });
 
     it('a template that does not tokenize is unbounded', () => {
       expect(classify('{{ inputs.x')).toEqual({ bounded: false, reason: 'the template does not tokenize' });
       expect(classify('{% if inputs.x')).toEqual({ bounded: false, reason: 'the template does not tokenize' });
       expect(classify('{{ inputs.x | append }}')).toMatchObject({ bounded: false });
-      expect(classify('{{ inputs.x | default "a" }}')).toEqual({ bounded: false, reason: 'an output or a tag does not tokenize' });
-      expect(classify('{% case inputs.a %}{% when | %}y{% endcase %}')).toEqual({ bounded: false, reason: 'an output or a tag does not tokenize' });
+      expect(classify('{{ inputs.x | default "a" }}')).toEqual({
+        bounded: false,
+        reason: 'an output or a tag does not tokenize',
+      });
+      expect(classify('{% case inputs.a %}{% when | %}y{% endcase %}')).toEqual({
+        bounded: false,
+        reason: 'an output or a tag does not tokenize',
+      });
     });
   });
 
@@ -113,14 +160,16 @@ describe('render bound', () => {
     });
 
     it('is at least what the template renders, for values of every kind', () => {
-      const source = '{{ inputs.s | upcase }}-{{ inputs.list }}-{{ inputs.obj }}-{{ inputs.n }}-{{ inputs.none | default: "fallback text" }}{% if inputs.b %}{{ inputs.s | capitalize }}{% endif %}';
+      const source =
+        '{{ inputs.s | upcase }}-{{ inputs.list }}-{{ inputs.obj }}-{{ inputs.n }}-{{ inputs.none | default: "fallback text" }}{% if inputs.b %}{{ inputs.s | capitalize }}{% endif %}';
       const cases: Record<string, unknown>[] = [
         { s: 'ΐΐΐ', list: [['a', 1], true, null], obj: { k: 'v' }, n: 1e21, b: true },
         { s: 'quote " and \n newline', list: [], obj: {}, n: -0.000001, b: false },
         { s: 'İstanbul ŉ', list: ['x'.repeat(500)], obj: { deep: { deeper: [1, 2, 3] } }, n: 0 },
       ];
       const shape = bounded(source);
-      for (const inputs of cases) expect(renderedSizeBound(shape, inputs)).toBeGreaterThanOrEqual(bytes(render(source, inputs)));
+      for (const inputs of cases)
+        expect(renderedSizeBound(shape, inputs)).toBeGreaterThanOrEqual(bytes(render(source, inputs)));
     });
 
     it('upper-casing can triple a value in UTF-8 bytes, which its weight covers', () => {

@@ -22,7 +22,19 @@ export type TemplateShape =
   | { bounded: false; reason: string };
 
 /** Tags that only choose which parts of the template render, each at most once. */
-const BRANCH_TAGS = new Set(['if', 'elsif', 'else', 'endif', 'unless', 'endunless', 'case', 'when', 'endcase', 'comment', 'endcomment']);
+const BRANCH_TAGS = new Set([
+  'if',
+  'elsif',
+  'else',
+  'endif',
+  'unless',
+  'endunless',
+  'case',
+  'when',
+  'endcase',
+  'comment',
+  'endcomment',
+]);
 /** Tags whose arguments are one filtered value, evaluated once: `if`, `elsif`, `unless` and `case`. */
 const CONDITION_TAGS = new Set(['if', 'elsif', 'unless', 'case']);
 
@@ -88,7 +100,10 @@ export function classifyTemplate(engine: Liquid, source: string): TemplateShape 
  * read at its weight times the longer of 64 bytes and the JSON of the inputs. The JSON bounds any value reachable
  * from the inputs as liquidjs writes it (strings, numbers, arrays joined, objects as `[object Object]`).
  */
-export function renderedSizeBound(shape: Extract<TemplateShape, { bounded: true }>, inputs: Record<string, unknown>): number {
+export function renderedSizeBound(
+  shape: Extract<TemplateShape, { bounded: true }>,
+  inputs: Record<string, unknown>,
+): number {
   if (shape.valueReads === 0) return shape.literalBytes;
   let inputBytes: number;
   try {
@@ -147,8 +162,10 @@ function valueWeight(value: FilteredValueToken): { reads: number; growth: number
       growth *= CASE_GROWTH;
       continue;
     }
-    if (!LENGTH_KEEPING_FILTERS.has(filter.name)) return `the ${filter.name} filter can make a value longer or take more than linear time`;
-    if (filter.name !== 'default' && filter.args.length > 0) return `the ${filter.name} filter takes no arguments in a bounded template`;
+    if (!LENGTH_KEEPING_FILTERS.has(filter.name))
+      return `the ${filter.name} filter can make a value longer or take more than linear time`;
+    if (filter.name !== 'default' && filter.args.length > 0)
+      return `the ${filter.name} filter takes no arguments in a bounded template`;
     for (const arg of filter.args) {
       const argValue = Array.isArray(arg) ? arg[1] : arg;
       if (argValue === undefined) continue;
@@ -161,7 +178,8 @@ function valueWeight(value: FilteredValueToken): { reads: number; growth: number
 
 /** A literal, or a variable whose bracketed keys are plain values too: no range, no parenthesised group. */
 function isPlainValue(token: Token): boolean {
-  if (TypeGuards.isQuotedToken(token) || TypeGuards.isNumberToken(token) || TypeGuards.isLiteralToken(token)) return true;
+  if (TypeGuards.isQuotedToken(token) || TypeGuards.isNumberToken(token) || TypeGuards.isLiteralToken(token))
+    return true;
   if (!TypeGuards.isPropertyAccessToken(token)) return false;
   if (token.variable !== undefined && !isPlainValue(token.variable)) return false;
   return token.props.every((prop) => TypeGuards.isWordToken(prop) || isPlainValue(prop));

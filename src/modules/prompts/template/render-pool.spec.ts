@@ -9,8 +9,16 @@ describe('RenderPool', () => {
   it('terminates a thread whose single step overruns the budget, and renders on a replacement', async () => {
     // One output tag is one step liquidjs cannot interrupt: without the main thread's backstop it would answer.
     const list = Array.from({ length: 300_000 }, (_, i) => String((i * 7919) % 300_007));
-    const overrun = pool.render({ cacheKey: 'sort:1', template: '{{ inputs.list | sort | reverse | sort | reverse | sort | size }}', inputs: { list } });
-    await expect(overrun).rejects.toEqual(new PromptError("The prompt's template could not be rendered: the template took longer than 1 ms to render"));
-    await expect(pool.render({ cacheKey: 'ok:1', template: 'still {{ inputs.x }}', inputs: { x: 'here' } })).resolves.toBe('still here');
+    const overrun = pool.render({
+      cacheKey: 'sort:1',
+      template: '{{ inputs.list | sort | reverse | sort | reverse | sort | size }}',
+      inputs: { list },
+    });
+    await expect(overrun).rejects.toEqual(
+      new PromptError("The prompt's template could not be rendered: the template took longer than 1 ms to render"),
+    );
+    await expect(
+      pool.render({ cacheKey: 'ok:1', template: 'still {{ inputs.x }}', inputs: { x: 'here' } }),
+    ).resolves.toBe('still here');
   });
 });

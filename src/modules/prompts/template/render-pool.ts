@@ -45,7 +45,9 @@ export class RenderPool {
 
   /** Starts every thread and loads its engine, so no render's time includes a thread's start. */
   async warmUp(): Promise<void> {
-    await Promise.all(Array.from({ length: THREADS }, () => this.pool.run({ cacheKey: 'warm-up', template: '', inputs: {} })));
+    await Promise.all(
+      Array.from({ length: THREADS }, () => this.pool.run({ cacheKey: 'warm-up', template: '', inputs: {} })),
+    );
   }
 
   /** The rendered text, or a PromptError saying why the template cannot run. */
@@ -59,7 +61,8 @@ export class RenderPool {
       return outcome.text;
     } catch (error) {
       if (error instanceof PromptError) throw error;
-      if (controller.signal.aborted) throw new PromptError(`${RENDER_FAILED}: the template took longer than ${this.limits.timeoutMs} ms to render`);
+      if (controller.signal.aborted)
+        throw new PromptError(`${RENDER_FAILED}: the template took longer than ${this.limits.timeoutMs} ms to render`);
       // The thread ran out of its heap (Piscina replaces it): the template built more than any budget allows.
       if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         throw new PromptError(`${RENDER_FAILED}: the template builds strings larger than its memory budget`);

@@ -9,8 +9,16 @@ describe('TemplateService', () => {
 
   it('renders with inputs in scope, and the default filter on missing ones', async () => {
     await expect(templates.render('p1:1', 'Hi {{ inputs.name | default: "there" }}', {})).resolves.toBe('Hi there');
-    await expect(templates.render('p1:1', 'Hi {{ inputs.name | default: "there" }}', { name: 'Ann' })).resolves.toBe('Hi Ann');
-    await expect(templates.render('p1:2', '{{ inputs.list }}|{{ inputs.n }}|{{ inputs.none }}', { list: ['a', ['b', 1]], n: 2.5, none: null })).resolves.toBe('ab1|2.5|');
+    await expect(templates.render('p1:1', 'Hi {{ inputs.name | default: "there" }}', { name: 'Ann' })).resolves.toBe(
+      'Hi Ann',
+    );
+    await expect(
+      templates.render('p1:2', '{{ inputs.list }}|{{ inputs.n }}|{{ inputs.none }}', {
+        list: ['a', ['b', 1]],
+        n: 2.5,
+        none: null,
+      }),
+    ).resolves.toBe('ab1|2.5|');
   });
 
   it('parses again when a cache key comes with a different template', async () => {
@@ -19,11 +27,19 @@ describe('TemplateService', () => {
   });
 
   it('turns render failures into a PromptError (422) saying why the template cannot run', async () => {
-    const loop = templates.render('p3:1', '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x', {});
+    const loop = templates.render(
+      'p3:1',
+      '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x',
+      {},
+    );
     await expect(loop).rejects.toBeInstanceOf(PromptError);
-    await expect(loop).rejects.toThrow("The prompt's template could not be rendered: the template took longer than 100 ms to render");
+    await expect(loop).rejects.toThrow(
+      "The prompt's template could not be rendered: the template took longer than 100 ms to render",
+    );
     const doubling = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(25)}{{ s }}`;
-    await expect(templates.render('p4:1', doubling, {})).rejects.toThrow(/the template builds strings larger than its memory budget$/);
+    await expect(templates.render('p4:1', doubling, {})).rejects.toThrow(
+      /the template builds strings larger than its memory budget$/,
+    );
     await expect(templates.render('p5:1', '{% render "package.json" %}', {})).rejects.toBeInstanceOf(PromptError);
   });
 
@@ -32,9 +48,15 @@ describe('TemplateService', () => {
     const sized = new TemplateService(loadConfig({}, { renderTimeoutMs: 10_000, maxRenderedPromptBytes: 1000 }));
     try {
       await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1000) })).resolves.toHaveLength(1000);
-      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(/the rendered prompt is larger than 1000 bytes$/);
-      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'é'.repeat(501) })).rejects.toThrow(/larger than 1000 bytes$/);
-      await expect(sized.render('p7:1', '{% for i in (1..100000) %}{{ inputs.s }}{% endfor %}', { s: 'ab' })).rejects.toThrow(/larger than 1000 bytes$/);
+      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(
+        /the rendered prompt is larger than 1000 bytes$/,
+      );
+      await expect(sized.render('p6:1', '{{ inputs.s }}', { s: 'é'.repeat(501) })).rejects.toThrow(
+        /larger than 1000 bytes$/,
+      );
+      await expect(
+        sized.render('p7:1', '{% for i in (1..100000) %}{{ inputs.s }}{% endfor %}', { s: 'ab' }),
+      ).rejects.toThrow(/larger than 1000 bytes$/);
     } finally {
       await sized.onApplicationShutdown();
     }
@@ -54,12 +76,18 @@ describe('TemplateService', () => {
 
   it('accepts savable templates and refuses syntax errors and oversized ones with a 400 naming template', () => {
     expect(() => templates.assertSavable('Hello {{ inputs.unknown }}')).not.toThrow();
-    expect(() => templates.assertSavable('{% if x %}')).toThrow(expect.objectContaining({ field: 'template', message: expect.stringContaining('line 1, column 1') }));
+    expect(() => templates.assertSavable('{% if x %}')).toThrow(
+      expect.objectContaining({ field: 'template', message: expect.stringContaining('line 1, column 1') }),
+    );
     expect(() => templates.assertSavable('x'.repeat(102_401))).toThrow(ValidationError);
   });
 
   it('validates against the given input field names', () => {
-    expect(templates.validate('{{ inputs.a }}{{ inputs.b }}', ['a'])).toMatchObject({ valid: false, variables: ['inputs.a', 'inputs.b'], unknownVariables: ['inputs.b'] });
+    expect(templates.validate('{{ inputs.a }}{{ inputs.b }}', ['a'])).toMatchObject({
+      valid: false,
+      variables: ['inputs.a', 'inputs.b'],
+      unknownVariables: ['inputs.b'],
+    });
   });
 
   describe('where a template renders', () => {
@@ -68,7 +96,8 @@ describe('TemplateService', () => {
     afterAll(() => pooled.mockRestore());
 
     it('renders a bounded template here when its output bound is within the limit', async () => {
-      const source = '{%- if inputs.formal -%}Dear {{ inputs.name | capitalize }}{%- else -%}Hi {{ inputs.name | default: "there" | strip }}{%- endif -%}';
+      const source =
+        '{%- if inputs.formal -%}Dear {{ inputs.name | capitalize }}{%- else -%}Hi {{ inputs.name | default: "there" | strip }}{%- endif -%}';
       await expect(templates.render('b1:1', source, { formal: true, name: 'ann' })).resolves.toBe('Dear Ann');
       await expect(templates.render('b1:1', source, { formal: false })).resolves.toBe('Hi there');
       await expect(templates.render('b2:1', 'plain text', {})).resolves.toBe('plain text');
@@ -77,8 +106,12 @@ describe('TemplateService', () => {
 
     it('sends loops, assigns and unbounded filters to a render thread', async () => {
       await expect(templates.render('u1:1', '{% for i in (1..3) %}{{ i }}{% endfor %}', {})).resolves.toBe('123');
-      await expect(templates.render('u2:1', '{% assign s = inputs.x | append: inputs.x %}{{ s }}', { x: 'ab' })).resolves.toBe('abab');
-      await expect(templates.render('u3:1', '{{ inputs.list | sort | join: "," }}', { list: ['b', 'a'] })).resolves.toBe('a,b');
+      await expect(
+        templates.render('u2:1', '{% assign s = inputs.x | append: inputs.x %}{{ s }}', { x: 'ab' }),
+      ).resolves.toBe('abab');
+      await expect(
+        templates.render('u3:1', '{{ inputs.list | sort | join: "," }}', { list: ['b', 'a'] }),
+      ).resolves.toBe('a,b');
       expect(pooled.mock.calls.map(([task]) => task.cacheKey)).toEqual(['u1:1', 'u2:1', 'u3:1']);
     });
 
@@ -87,7 +120,9 @@ describe('TemplateService', () => {
       await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(900) })).resolves.toHaveLength(900);
       expect(pooled).not.toHaveBeenCalled();
       await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(990) })).resolves.toHaveLength(990);
-      await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(/the rendered prompt is larger than 1000 bytes$/);
+      await expect(templates.render('b3:1', '{{ inputs.s }}', { s: 'x'.repeat(1001) })).rejects.toThrow(
+        /the rendered prompt is larger than 1000 bytes$/,
+      );
       expect(pooled).toHaveBeenCalledTimes(2);
     });
 
@@ -98,7 +133,9 @@ describe('TemplateService', () => {
     });
 
     it('leaves a bounded template that does not parse to a render thread, which reports its error', async () => {
-      await expect(templates.render('b5:1', '{% if inputs.x %}open', { x: 1 })).rejects.toThrow(/^The prompt's template could not be rendered: tag \{% if inputs.x %\} not closed/);
+      await expect(templates.render('b5:1', '{% if inputs.x %}open', { x: 1 })).rejects.toThrow(
+        /^The prompt's template could not be rendered: tag \{% if inputs.x %\} not closed/,
+      );
       expect(pooled).toHaveBeenCalledTimes(1);
     });
   });
