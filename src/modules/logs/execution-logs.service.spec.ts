@@ -1,9 +1,8 @@
-import type { TransactionHost } from '@nestjs-cls/transactional';
-import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { unused } from '../../../test/support/unused';
 import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
+import type { TransactionHost } from '../../database/transactions';
 import { ExecutionLogsRepository, type PreparedLog } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import type { NewExecutionLog } from './new-execution-log';
@@ -14,7 +13,7 @@ class FakeRepository extends ExecutionLogsRepository {
   mode: 'up' | 'down' | 'hanging' = 'up';
 
   constructor() {
-    super(unused<TransactionHost<TransactionalAdapterTypeOrm>>('the transaction host'));
+    super(unused<TransactionHost>('the transaction host'));
   }
 
   override async insertBatch(rows: PreparedLog[]): Promise<void> {
