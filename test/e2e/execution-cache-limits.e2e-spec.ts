@@ -27,7 +27,12 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
     fake = await FakeLlmServer.start();
     modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-cache-'));
     const modelsFile = path.join(modelsDir, 'models.json');
-    fs.writeFileSync(modelsFile, JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] }));
+    fs.writeFileSync(
+      modelsFile,
+      JSON.stringify({
+        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
+      }),
+    );
     t = await createTestApp({ redisUrl }, { MODELS_FILE: modelsFile });
     tenant = await seedTenant(t.app);
   });
@@ -38,7 +43,8 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
   });
   beforeEach(() => fake.reset());
 
-  const execute = (endpointPath: string, key: string, body: object = {}) => t.http.post(endpointPath).set(auth(key)).send(body);
+  const execute = (endpointPath: string, key: string, body: object = {}) =>
+    t.http.post(endpointPath).set(auth(key)).send(body);
 
   async function logsOf(endpointId: string, count: number): Promise<any[]> {
     const deadline = Date.now() + 3000;
@@ -51,7 +57,10 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
   }
 
   async function newKey(limits: Record<string, number> = {}): Promise<{ id: string; key: string }> {
-    const res = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'limited', type: 'endpoint', ...limits });
+    const res = await t.http
+      .post('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .send({ name: 'limited', type: 'endpoint', ...limits });
     expect(res.status).toBe(201);
     return res.body.data;
   }
@@ -63,7 +72,10 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
       ...settings,
     });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Echo {{ inputs.text }}', llmModel: 'llama-test' });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Echo {{ inputs.text }}',
+      llmModel: 'llama-test',
+    });
     return { ...endpoint, prompt };
   }
 
@@ -99,11 +111,18 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       const extra = await execute(endpoint.path, tenant.endpointKey, { text: 'one', unknown: true });
       expect([extra.body, extra.headers['x-cache']]).toEqual(['c', 'MISS']);
 
-      const updated = await t.http.put(`/admin/v1/prompts/${endpoint.prompt.id}`).set(auth(tenant.admin)).send({ template: 'Echo again {{ inputs.text }}' });
+      const updated = await t.http
+        .put(`/admin/v1/prompts/${endpoint.prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ template: 'Echo again {{ inputs.text }}' });
       expect(updated.status).toBe(200);
       const newVersion = await execute(endpoint.path, tenant.endpointKey, { text: 'one' });
       expect([newVersion.body, newVersion.headers['x-cache']]).toEqual(['d', 'MISS']);
-      await t.http.put(`/admin/v1/prompts/${endpoint.prompt.id}`).set(auth(tenant.admin)).send({ temperature: 0.1 }).expect(200);
+      await t.http
+        .put(`/admin/v1/prompts/${endpoint.prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ temperature: 0.1 })
+        .expect(200);
       const newSetting = await execute(endpoint.path, tenant.endpointKey, { text: 'one' });
       expect([newSetting.body, newSetting.headers['x-cache']]).toEqual(['e', 'MISS']);
       expect(fake.requests).toHaveLength(5);
@@ -126,7 +145,12 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       fake.reply({ text: '"1"' }, { text: '"2"' });
       const first = await execute(endpoint.path, tenant.endpointKey, { text: 'x' });
       const second = await execute(endpoint.path, tenant.endpointKey, { text: 'x' });
-      expect([first.body, first.headers['x-cache'], second.body, second.headers['x-cache']]).toEqual(['1', 'BYPASS', '2', 'BYPASS']);
+      expect([first.body, first.headers['x-cache'], second.body, second.headers['x-cache']]).toEqual([
+        '1',
+        'BYPASS',
+        '2',
+        'BYPASS',
+      ]);
 
       const cached = await cachedEndpoint();
       fake.reply({ status: 500, message: 'provider down' }, { text: '"recovered"' });
@@ -195,7 +219,11 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       const { key } = await newKey({ rateLimitPerMinute: 2 });
       fake.reply({ text: '"1"' }, { text: '"2"' }, { text: '"3"' });
       const first = await execute(endpoint.path, key);
-      expect([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual([200, '2', '1']);
+      expect([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual([
+        200,
+        '2',
+        '1',
+      ]);
       const second = await execute(endpoint.path, key);
       expect([second.status, second.headers['x-ratelimit-remaining']]).toEqual([200, '0']);
 
@@ -237,34 +265,58 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       expect(reset).toBeLessThanOrEqual(nowSeconds() + 3_601);
     });
 
-    it('applies an endpoint\'s own limit per key per endpoint, on top of the key\'s', async () => {
+    it('asks a refused request to wait for every full window: minute and hour both full, about an hour', async () => {
+      const endpoint = await mockEndpoint();
+      const { key } = await newKey({ rateLimitPerMinute: 2, rateLimitPerHour: 2 });
+      await execute(endpoint.path, key).expect(200);
+      await execute(endpoint.path, key).expect(200);
+      const refused = await execute(endpoint.path, key);
+      expect(refused.status).toBe(429);
+      expect(refused.body.retry_after).toBeGreaterThan(3_500);
+      expect(refused.body.retry_after).toBeLessThanOrEqual(3_600);
+      expect(refused.body.message).toBe(`Rate limit exceeded: retry in ${refused.body.retry_after} seconds`);
+      expect(refused.headers['retry-after']).toBe(String(refused.body.retry_after));
+      expect([refused.headers['x-ratelimit-limit'], refused.headers['x-ratelimit-remaining']]).toEqual(['2', '0']);
+      expect(Number(refused.headers['x-ratelimit-reset'])).toBeGreaterThan(nowSeconds() + 3_500);
+    });
+
+    it("applies an endpoint's own limit per key per endpoint, on top of the key's", async () => {
       const limited = await mockEndpoint({ rateLimitPerMinute: 2 });
       const open = await mockEndpoint();
       const a = await newKey();
       const b = await newKey();
       const first = await execute(limited.path, a.key);
-      expect([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual([200, '2', '1']);
+      expect([first.status, first.headers['x-ratelimit-limit'], first.headers['x-ratelimit-remaining']]).toEqual([
+        200,
+        '2',
+        '1',
+      ]);
       await execute(limited.path, a.key).expect(200);
       expect((await execute(limited.path, a.key)).status).toBe(429);
       const otherKey = await execute(limited.path, b.key);
       expect([otherKey.status, otherKey.headers['x-ratelimit-remaining']]).toEqual([200, '1']);
       // The refused request counted nowhere: the key's own minute window shows only the two that passed.
       const elsewhere = await execute(open.path, a.key);
-      expect([elsewhere.status, elsewhere.headers['x-ratelimit-limit'], elsewhere.headers['x-ratelimit-remaining']]).toEqual([200, '60', '57']);
+      expect([
+        elsewhere.status,
+        elsewhere.headers['x-ratelimit-limit'],
+        elsewhere.headers['x-ratelimit-remaining'],
+      ]).toEqual([200, '60', '57']);
     });
 
     // With the cache unreachable there are no hits to count.
-    if (cacheWorks) it('counts cache hits', async () => {
-      const endpoint = await cachedEndpoint();
-      const { key } = await newKey({ rateLimitPerMinute: 2 });
-      fake.reply({ text: '"c"' });
-      expect((await execute(endpoint.path, key, { text: 'x' })).headers['x-cache']).toBe('MISS');
-      const hit = await execute(endpoint.path, key, { text: 'x' });
-      expect([hit.status, hit.headers['x-cache'], hit.headers['x-ratelimit-remaining']]).toEqual([200, 'HIT', '0']);
-      expect((await execute(endpoint.path, key, { text: 'x' })).status).toBe(429);
-    });
+    if (cacheWorks)
+      it('counts cache hits', async () => {
+        const endpoint = await cachedEndpoint();
+        const { key } = await newKey({ rateLimitPerMinute: 2 });
+        fake.reply({ text: '"c"' });
+        expect((await execute(endpoint.path, key, { text: 'x' })).headers['x-cache']).toBe('MISS');
+        const hit = await execute(endpoint.path, key, { text: 'x' });
+        expect([hit.status, hit.headers['x-cache'], hit.headers['x-ratelimit-remaining']]).toEqual([200, 'HIT', '0']);
+        expect((await execute(endpoint.path, key, { text: 'x' })).status).toBe(429);
+      });
 
-    it('takes a key\'s new limits into account at once', async () => {
+    it("takes a key's new limits into account at once", async () => {
       const endpoint = await mockEndpoint();
       const { id, key } = await newKey({ rateLimitPerMinute: 10 });
       expect((await execute(endpoint.path, key)).headers['x-ratelimit-limit']).toBe('10');

@@ -40,10 +40,16 @@ describe('MCP tool calls and rate limits', () => {
   let tenant: SeededTenant;
 
   const mcp = (key: string, body: unknown) =>
-    t.http.post('/mcp').set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` }).send(body as object);
+    t.http
+      .post('/mcp')
+      .set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` })
+      .send(body as object);
 
   async function echoEndpoint(settings: Record<string, unknown> = {}) {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string', isRequired: true }], ...settings });
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+      ...settings,
+    });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'Echo: {{ inputs.text }}' });
     return endpoint;
   }
@@ -64,7 +70,10 @@ describe('MCP tool calls and rate limits', () => {
 
   it('counts each run_endpoint of a batch against the endpoint limit: 2 of 10 run, 8 are refused and not logged', async () => {
     const endpoint = await echoEndpoint({ rateLimitPerMinute: 2 });
-    const res = await mcp(tenant.admin, batchOf(10, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'hi' } }));
+    const res = await mcp(
+      tenant.admin,
+      batchOf(10, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'hi' } }),
+    );
     expect(res.status).toBe(200);
     const responses = responsesOf(res.body);
     expect(responses).toHaveLength(10);
@@ -73,14 +82,17 @@ describe('MCP tool calls and rate limits', () => {
     expect(await logCount(endpoint.id)).toBe(2);
   });
 
-  it('applies the key\'s own execution limit to run_endpoint', async () => {
+  it("applies the key's own execution limit to run_endpoint", async () => {
     const endpoint = await echoEndpoint();
     const created = await t.http
       .post('/admin/v1/keys')
       .set(auth(tenant.admin))
       .send({ name: 'limited admin', type: 'admin', permission: 'ReadWrite', rateLimitPerMinute: 2 });
     expect(created.status).toBe(201);
-    const res = await mcp(created.body.data.key, batchOf(4, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'k' } }));
+    const res = await mcp(
+      created.body.data.key,
+      batchOf(4, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'k' } }),
+    );
     const responses = responsesOf(res.body);
     expect(succeeded(responses)).toHaveLength(2);
     expect(refused(responses)).toHaveLength(2);
@@ -90,13 +102,42 @@ describe('MCP tool calls and rate limits', () => {
     expect(await logCount(endpoint.id)).toBe(2);
   });
 
+  it('asks a refused run_endpoint to wait for every full window: minute and hour both full, about an hour', async () => {
+    const endpoint = await echoEndpoint();
+    const created = await t.http
+      .post('/admin/v1/keys')
+      .set(auth(tenant.admin))
+      .send({
+        name: 'hourly admin',
+        type: 'admin',
+        permission: 'ReadWrite',
+        rateLimitPerMinute: 2,
+        rateLimitPerHour: 2,
+      });
+    expect(created.status).toBe(201);
+    const res = await mcp(
+      created.body.data.key,
+      batchOf(3, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'h' } }),
+    );
+    const responses = responsesOf(res.body);
+    expect(succeeded(responses)).toHaveLength(2);
+    expect(refused(responses)).toHaveLength(1);
+    const seconds = Number(/retry in (\d+) seconds/.exec(textOf(refused(responses)[0]))![1]);
+    expect(seconds).toBeGreaterThan(3_500);
+    expect(seconds).toBeLessThanOrEqual(3_600);
+  });
+
   it('shares the execution counters with REST, both ways', async () => {
     const endpoint = await echoEndpoint({ rateLimitPerMinute: 3 });
-    const key = (await t.app.get(KeysService).create(tenant.id, { name: 'both', type: 'admin', permission: 'ReadWrite' })).key;
+    const key = (
+      await t.app.get(KeysService).create(tenant.id, { name: 'both', type: 'admin', permission: 'ReadWrite' })
+    ).key;
     const rest = await t.http.post(endpoint.path).set(auth(key)).send({ text: 'rest' });
     expect(rest.status).toBe(200);
     expect(rest.headers['x-ratelimit-remaining']).toBe('2');
-    const responses = responsesOf((await mcp(key, batchOf(3, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'mcp' } }))).body);
+    const responses = responsesOf(
+      (await mcp(key, batchOf(3, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'mcp' } }))).body,
+    );
     expect(succeeded(responses)).toHaveLength(2);
     expect(refused(responses)).toHaveLength(1);
     const after = await t.http.post(endpoint.path).set(auth(key)).send({ text: 'rest' });
@@ -105,7 +146,10 @@ describe('MCP tool calls and rate limits', () => {
   });
 
   it('answers a call refused for an unknown endpoint as before (not found), without running anything', async () => {
-    const res = await mcp(tenant.admin, toolCall(1, 'run_endpoint', { endpointId: '00000000-0000-4000-8000-000000000000', inputs: {} }));
+    const res = await mcp(
+      tenant.admin,
+      toolCall(1, 'run_endpoint', { endpointId: '00000000-0000-4000-8000-000000000000', inputs: {} }),
+    );
     const [response] = responsesOf(res.body);
     expect(response.result?.isError).toBe(true);
     expect(textOf(response)).toMatch(/^not_found:/);
@@ -117,7 +161,10 @@ describe('MCP tool calls and the admin rate limit', () => {
   let tenant: SeededTenant;
 
   const mcp = (key: string, body: unknown) =>
-    t.http.post('/mcp').set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` }).send(body as object);
+    t.http
+      .post('/mcp')
+      .set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` })
+      .send(body as object);
   const freshKey = async (permission: 'ReadWrite' | 'ReadOnly' = 'ReadWrite') =>
     (await t.app.get(KeysService).create(tenant.id, { name: 'mcp', type: 'admin', permission })).key;
   const toolsList = { jsonrpc: '2.0', id: 99, method: 'tools/list', params: {} };
@@ -159,9 +206,11 @@ describe('MCP tool calls and the admin rate limit', () => {
     ]);
   });
 
-  it('counts a ReadOnly key\'s refused writes, as the admin API does', async () => {
+  it("counts a ReadOnly key's refused writes, as the admin API does", async () => {
     const key = await freshKey('ReadOnly');
-    const write = responsesOf((await mcp(key, toolCall(1, 'create_endpoint', { name: 'x', path: '/api/v1/ro-x' }))).body);
+    const write = responsesOf(
+      (await mcp(key, toolCall(1, 'create_endpoint', { name: 'x', path: '/api/v1/ro-x' }))).body,
+    );
     expect(textOf(write[0])).toMatch(/^forbidden:/);
     const responses = responsesOf((await mcp(key, batchOf(3, 'list_endpoints', {}))).body);
     expect(succeeded(responses)).toHaveLength(2);
@@ -170,7 +219,11 @@ describe('MCP tool calls and the admin rate limit', () => {
 
   it('counts calls the SDK refuses before they reach a tool (unknown tool, invalid arguments)', async () => {
     const key = await freshKey();
-    const res = await mcp(key, [toolCall(1, 'no_such_tool', {}), toolCall(2, 'get_endpoint', { id: 42 }), toolCall(3, 'no_such_tool', {})]);
+    const res = await mcp(key, [
+      toolCall(1, 'no_such_tool', {}),
+      toolCall(2, 'get_endpoint', { id: 42 }),
+      toolCall(3, 'no_such_tool', {}),
+    ]);
     expect(res.status).toBe(200);
     expect(responsesOf(res.body).every((r) => r.result?.isError || r.error)).toBe(true);
     expect((await mcp(key, toolsList)).status).toBe(429);
@@ -189,9 +242,14 @@ describe('MCP tool calls and the admin rate limit', () => {
   it('counts run_endpoint as an admin request too', async () => {
     const key = await freshKey();
     const responses = responsesOf(
-      (await mcp(key, batchOf(4, 'run_endpoint', { endpointId: '00000000-0000-4000-8000-000000000000', inputs: {} }))).body,
+      (await mcp(key, batchOf(4, 'run_endpoint', { endpointId: '00000000-0000-4000-8000-000000000000', inputs: {} })))
+        .body,
     );
-    expect(responses.slice(0, 3).map(textOf)).toEqual([expect.stringMatching(/^not_found:/), expect.stringMatching(/^not_found:/), expect.stringMatching(/^not_found:/)]);
+    expect(responses.slice(0, 3).map(textOf)).toEqual([
+      expect.stringMatching(/^not_found:/),
+      expect.stringMatching(/^not_found:/),
+      expect.stringMatching(/^not_found:/),
+    ]);
     expect((await mcp(key, toolsList)).status).toBe(429);
   });
 });

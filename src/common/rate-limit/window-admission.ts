@@ -3,41 +3,61 @@ import type { KeyThrottlerStorage, RateLimitDecision, RateWindow, WindowState } 
 /**
  * One request's pass through its windows, one window at a time (the order @nestjs/throttler runs its named throttlers
  * in): each window with room counts the request. When one is full the request is refused: the windows that already
- * counted it give the hit back and the windows after it are not counted, so a refused request counts in none.
+ * counted it give the hit back and the windows after it are only read, so a refused request counts in none. Every
+ * window is seen before the decision is final, because a refused request may retry only once every full window has
+ * reset, the ones after the first full window included.
  */
 export class WindowAdmission {
-  private readonly counted: { key: string; state: WindowState }[] = [];
-  private reported?: WindowState;
+  private readonly counted: string[] = [];
+  private states: WindowState[] = [];
+  private isRefused = false;
 
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
-  /** Counts the request in `window`; the decision so far, which the X-RateLimit-* headers describe. */
+  /** Counts the request in `window` (reads it, once refused); the decision so far, which the headers describe. */
   async count(window: RateWindow, blockDuration = 0): Promise<RateLimitDecision> {
+    if (this.isRefused) return this.look(window);
     const record = await this.storage.increment(window.key, window.ttlMs, window.limit, blockDuration, window.name);
     const nowMs = Date.now();
     if (!record.isBlocked) {
-      const state = {
+      this.counted.push(window.key);
+      this.states.push({
         name: window.name,
         limit: window.limit,
         remaining: Math.max(0, window.limit - record.totalHits),
         resetAtMs: nowMs + record.timeToExpire * 1000,
-      };
-      this.counted.push({ key: window.key, state });
-      this.reported = this.reported && !hasFewerLeft(state, this.reported) ? this.reported : state;
-      return { allowed: true, reported: this.reported, retryAfterSeconds: 0 };
+      });
+      return decide(true, this.states, nowMs);
     }
-    const full = { name: window.name, limit: window.limit, remaining: 0, resetAtMs: nowMs + record.timeToBlockExpire * 1000 };
+    this.isRefused = true;
     const given = this.counted.splice(0);
-    await Promise.all(given.map(({ key }) => this.storage.release(key)));
-    const states = given.map(({ state }) => ({ ...state, remaining: Math.min(state.limit, state.remaining + 1) }));
-    states.push(full);
-    return decide(false, states, nowMs);
+    await Promise.all(given.map((key) => this.storage.release(key)));
+    this.states = this.states.map((state) => ({ ...state, remaining: Math.min(state.limit, state.remaining + 1) }));
+    this.states.push({
+      name: window.name,
+      limit: window.limit,
+      remaining: 0,
+      resetAtMs: nowMs + record.timeToBlockExpire * 1000,
+    });
+    return decide(false, this.states, nowMs);
   }
-}
 
-/** Whether `a` is the window to report over `b`: fewer requests left, or as many and it resets later. */
-function hasFewerLeft(a: WindowState, b: WindowState): boolean {
-  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAtMs > b.resetAtMs);
+  /** The decision after the windows seen so far (at least one). */
+  decision(): RateLimitDecision {
+    return decide(!this.isRefused, this.states, Date.now());
+  }
+
+  private async look(window: RateWindow): Promise<RateLimitDecision> {
+    const current = await this.storage.peek(window.key);
+    const nowMs = Date.now();
+    this.states.push({
+      name: window.name,
+      limit: window.limit,
+      remaining: Math.max(0, window.limit - (current?.hits ?? 0)),
+      resetAtMs: nowMs + (current?.msLeft ?? window.ttlMs),
+    });
+    return decide(false, this.states, nowMs);
+  }
 }
 
 /**
@@ -50,4 +70,9 @@ export function decide(allowed: boolean, states: WindowState[], nowMs: number): 
   if (allowed) return { allowed, reported, retryAfterSeconds: 0 };
   const lastReset = Math.max(...states.filter((state) => state.remaining === 0).map((state) => state.resetAtMs));
   return { allowed, reported, retryAfterSeconds: Math.max(1, Math.ceil((lastReset - nowMs) / 1000)) };
+}
+
+/** Whether `a` is the window to report over `b`: fewer requests left, or as many and it resets later. */
+function hasFewerLeft(a: WindowState, b: WindowState): boolean {
+  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAtMs > b.resetAtMs);
 }

@@ -21,13 +21,15 @@ export class RateLimitService extends RateLimiter {
     super();
   }
 
-  async consumeFor(principal: Principal, surfaces: readonly RateLimitSurface[], endpoint?: EndpointRateLimits | null): Promise<RateLimitDecision> {
+  async consumeFor(
+    principal: Principal,
+    surfaces: readonly RateLimitSurface[],
+    endpoint?: EndpointRateLimits | null,
+  ): Promise<RateLimitDecision> {
     const admission = new WindowAdmission(this.storage);
-    let decision: RateLimitDecision | undefined;
     for (const window of surfaceWindows(this.config.adminRateLimitPerMinute, surfaces, principal, endpoint)) {
-      decision = await admission.count(window);
-      if (!decision.allowed) break;
+      await admission.count(window);
     }
-    return decision!;
+    return admission.decision();
   }
 }

@@ -36,7 +36,12 @@ describe.each(storages)('KeyThrottlerStorage (%s)', (_, newStorage) => {
   });
 
   it('counts hits up to the limit, with the time left in the window', async () => {
-    await expect(storage.increment(key, 60_000, 2, 0, 'minute')).resolves.toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+    await expect(storage.increment(key, 60_000, 2, 0, 'minute')).resolves.toEqual({
+      totalHits: 1,
+      timeToExpire: 60,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
     const second = await storage.increment(key, 60_000, 2, 0, 'minute');
     expect(second).toMatchObject({ totalHits: 2, isBlocked: false, timeToBlockExpire: 0 });
     expect(second.timeToExpire).toBeGreaterThanOrEqual(59);
@@ -48,39 +53,76 @@ describe.each(storages)('KeyThrottlerStorage (%s)', (_, newStorage) => {
     expect(refused).toMatchObject({ totalHits: 2, isBlocked: true });
     expect(refused.timeToBlockExpire).toBeGreaterThanOrEqual(59);
     expect(refused.timeToBlockExpire).toBeLessThanOrEqual(60);
-    await expect(storage.increment(key, 60_000, 1, 0, 'minute')).resolves.toMatchObject({ totalHits: 2, isBlocked: true });
+    await expect(storage.increment(key, 60_000, 1, 0, 'minute')).resolves.toMatchObject({
+      totalHits: 2,
+      isBlocked: true,
+    });
     // A window that allows more now (a raised limit) finds the refusals were not counted.
-    await expect(storage.increment(key, 60_000, 3, 0, 'minute')).resolves.toMatchObject({ totalHits: 2, isBlocked: false });
+    await expect(storage.increment(key, 60_000, 3, 0, 'minute')).resolves.toMatchObject({
+      totalHits: 2,
+      isBlocked: false,
+    });
   });
 
   it('starts a new window once the old one has expired', async () => {
     await storage.increment(key, 300, 1, 0, 'minute');
-    await expect(storage.increment(key, 300, 1, 0, 'minute')).resolves.toMatchObject({ isBlocked: true, timeToBlockExpire: 1 });
+    await expect(storage.increment(key, 300, 1, 0, 'minute')).resolves.toMatchObject({
+      isBlocked: true,
+      timeToBlockExpire: 1,
+    });
     await sleep(350);
-    await expect(storage.increment(key, 300, 1, 0, 'minute')).resolves.toEqual({ totalHits: 1, timeToExpire: 1, isBlocked: false, timeToBlockExpire: 0 });
+    await expect(storage.increment(key, 300, 1, 0, 'minute')).resolves.toEqual({
+      totalHits: 1,
+      timeToExpire: 1,
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
   });
 
   it('keeps windows apart by key: a full minute does not touch the hour', async () => {
     const hour = key.replace('minute', 'hour');
     await storage.increment(key, 60_000, 1, 0, 'minute');
     await expect(storage.increment(key, 60_000, 1, 0, 'minute')).resolves.toMatchObject({ isBlocked: true });
-    await expect(storage.increment(hour, 3_600_000, 5, 0, 'hour')).resolves.toMatchObject({ totalHits: 1, timeToExpire: 3600, isBlocked: false });
+    await expect(storage.increment(hour, 3_600_000, 5, 0, 'hour')).resolves.toMatchObject({
+      totalHits: 1,
+      timeToExpire: 3600,
+      isBlocked: false,
+    });
   });
 
   it('gives back a released hit, and never below zero', async () => {
     await storage.increment(key, 60_000, 2, 0, 'minute');
     await storage.increment(key, 60_000, 2, 0, 'minute');
     await storage.release(key);
-    await expect(storage.increment(key, 60_000, 2, 0, 'minute')).resolves.toMatchObject({ totalHits: 2, isBlocked: false });
+    await expect(storage.increment(key, 60_000, 2, 0, 'minute')).resolves.toMatchObject({
+      totalHits: 2,
+      isBlocked: false,
+    });
     const fresh = `minute:{${randomUUID()}}`;
     await storage.release(fresh);
     await expect(storage.increment(fresh, 60_000, 1, 0, 'minute')).resolves.toMatchObject({ totalHits: 1 });
   });
 
+  it('reads a running window without counting in it, and nothing for a window not running', async () => {
+    await expect(storage.peek(key)).resolves.toBeUndefined();
+    await storage.increment(key, 60_000, 1, 0, 'minute');
+    await storage.increment(key, 60_000, 1, 0, 'minute');
+    const look = await storage.peek(key);
+    expect(look?.hits).toBe(1);
+    expect(look?.msLeft).toBeGreaterThan(59_000);
+    expect(look?.msLeft).toBeLessThanOrEqual(60_000);
+    await expect(storage.peek(key)).resolves.toMatchObject({ hits: 1 });
+  });
+
   it('is exact under concurrency: limit 5, 12 concurrent hits, 5 counted', async () => {
     const records = await Promise.all(Array.from({ length: 12 }, () => storage.increment(key, 60_000, 5, 0, 'minute')));
     expect(records.filter((record) => !record.isBlocked)).toHaveLength(5);
-    expect(records.filter((record) => !record.isBlocked).map((record) => record.totalHits).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(
+      records
+        .filter((record) => !record.isBlocked)
+        .map((record) => record.totalHits)
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5]);
   });
 });
 
@@ -88,7 +130,9 @@ describe('RedisThrottlerStorage with Redis unreachable', () => {
   it('counts in the in-process fallback and reports why', async () => {
     const down = createRedisClient('redis://127.0.0.1:1', 'promptgate-storage-spec-down', logger);
     const failures: string[] = [];
-    const storage = new RedisThrottlerStorage(down, new MemoryThrottlerStorage(), (error) => failures.push(error.message));
+    const storage = new RedisThrottlerStorage(down, new MemoryThrottlerStorage(), (error) =>
+      failures.push(error.message),
+    );
     try {
       await storage.increment('minute:{k}', 60_000, 1, 0, 'minute');
       await expect(storage.increment('minute:{k}', 60_000, 1, 0, 'minute')).resolves.toMatchObject({ isBlocked: true });

@@ -6,6 +6,11 @@ export interface WindowCounter {
   resetAtMs: number;
 }
 
+/** Whether a window is still running at `nowMs`: it resets at `resetAtMs`, so an expired one starts afresh. */
+export function isLive(counter: WindowCounter | undefined, nowMs: number): counter is WindowCounter {
+  return counter !== undefined && counter.resetAtMs > nowMs;
+}
+
 /**
  * One request on a fixed window that starts with its first counted hit and lasts its TTL: counted when the window has
  * room (`counter` is updated in place), refused otherwise and not counted. `counter` must be current (a missing or
@@ -23,5 +28,10 @@ export function hitWindow(counter: WindowCounter, limit: number, nowMs: number):
  */
 export function storageRecord(hits: number, msLeft: number, isBlocked: boolean): ThrottlerStorageRecord {
   const secondsLeft = Math.max(1, Math.ceil(msLeft / 1000));
-  return { totalHits: isBlocked ? hits + 1 : hits, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
+  return {
+    totalHits: isBlocked ? hits + 1 : hits,
+    timeToExpire: secondsLeft,
+    isBlocked,
+    timeToBlockExpire: isBlocked ? secondsLeft : 0,
+  };
 }
