@@ -104,16 +104,13 @@ describe('MCP tool calls and rate limits', () => {
 
   it('asks a refused run_endpoint to wait for every full window: minute and hour both full, about an hour', async () => {
     const endpoint = await echoEndpoint();
-    const created = await t.http
-      .post('/admin/v1/keys')
-      .set(auth(tenant.admin))
-      .send({
-        name: 'hourly admin',
-        type: 'admin',
-        permission: 'ReadWrite',
-        rateLimitPerMinute: 2,
-        rateLimitPerHour: 2,
-      });
+    const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({
+      name: 'hourly admin',
+      type: 'admin',
+      permission: 'ReadWrite',
+      rateLimitPerMinute: 2,
+      rateLimitPerHour: 2,
+    });
     expect(created.status).toBe(201);
     const res = await mcp(
       created.body.data.key,

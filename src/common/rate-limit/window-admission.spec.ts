@@ -178,15 +178,16 @@ describe('WindowAdmission on the in-process storage', () => {
     });
   });
 
-  it('gives the earlier windows their hit back in the headers of a refusal', async () => {
+  it('does not wait for the windows that gave their hit back, even the one whose last request it took', async () => {
+    const day: RateWindow = { name: 'day', key: 'day:{k}', limit: 1, ttlMs: 24 * HOUR_MS };
     const tight: RateWindow = { name: 'endpoint-minute', key: 'endpoint-minute:{k}:e', limit: 0, ttlMs: MINUTE_MS };
-    const admission = new WindowAdmission(storage);
-    await expect(admission.count(minute)).resolves.toMatchObject({ allowed: true, reported: { remaining: 2 } });
-    await expect(admission.count(tight)).resolves.toMatchObject({
+    await expect(admit({ ...hour, limit: 2 }, day, tight)).resolves.toEqual({
       allowed: false,
-      reported: { name: 'endpoint-minute' },
+      reported: { name: 'endpoint-minute', limit: 0, remaining: 0, resetAtMs: NOW + MINUTE_MS },
+      retryAfterSeconds: 60,
     });
-    await expect(admit(minute)).resolves.toMatchObject({ reported: { remaining: 2 } });
+    await expect(storage.peek(hour.key)).resolves.toEqual({ hits: 0, msLeft: HOUR_MS });
+    await expect(storage.peek(day.key)).resolves.toEqual({ hits: 0, msLeft: 24 * HOUR_MS });
   });
 
   it('is exact under concurrency: limit N, N+M concurrent requests, N allowed', async () => {

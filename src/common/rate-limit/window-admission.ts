@@ -8,55 +8,45 @@ import type { KeyThrottlerStorage, RateLimitDecision, RateWindow, WindowState } 
  * reset, the ones after the first full window included.
  */
 export class WindowAdmission {
-  private readonly counted: string[] = [];
-  private states: WindowState[] = [];
+  /** Every window seen so far: until a refusal, each one counted the request. */
+  private windows: { key: string; state: WindowState }[] = [];
   private isRefused = false;
 
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
-  /** Counts the request in `window` (reads it, once refused); the decision so far, which the headers describe. */
-  async count(window: RateWindow, blockDuration = 0): Promise<RateLimitDecision> {
+  /** Counts the request in `window`, or only reads the window once the request is refused. */
+  async count(window: RateWindow, blockDuration = 0): Promise<void> {
     if (this.isRefused) return this.look(window);
     const record = await this.storage.increment(window.key, window.ttlMs, window.limit, blockDuration, window.name);
     const nowMs = Date.now();
     if (!record.isBlocked) {
-      this.counted.push(window.key);
-      this.states.push({
-        name: window.name,
-        limit: window.limit,
-        remaining: Math.max(0, window.limit - record.totalHits),
-        resetAtMs: nowMs + record.timeToExpire * 1000,
-      });
-      return decide(true, this.states, nowMs);
+      const remaining = window.limit - record.totalHits;
+      this.seen(window, remaining, nowMs + record.timeToExpire * 1000);
+      return;
     }
     this.isRefused = true;
-    const given = this.counted.splice(0);
-    await Promise.all(given.map((key) => this.storage.release(key)));
-    this.states = this.states.map((state) => ({ ...state, remaining: Math.min(state.limit, state.remaining + 1) }));
-    this.states.push({
-      name: window.name,
-      limit: window.limit,
-      remaining: 0,
-      resetAtMs: nowMs + record.timeToBlockExpire * 1000,
-    });
-    return decide(false, this.states, nowMs);
+    await Promise.all(this.windows.map(({ key }) => this.storage.release(key)));
+    this.windows = this.windows.map(({ key, state }) => ({ key, state: { ...state, remaining: state.remaining + 1 } }));
+    this.seen(window, 0, nowMs + record.timeToBlockExpire * 1000);
   }
 
-  /** The decision after the windows seen so far (at least one). */
+  /** The decision on the windows seen so far (at least one), which the X-RateLimit-* headers describe. */
   decision(): RateLimitDecision {
-    return decide(!this.isRefused, this.states, Date.now());
+    return decide(
+      !this.isRefused,
+      this.windows.map(({ state }) => state),
+      Date.now(),
+    );
   }
 
-  private async look(window: RateWindow): Promise<RateLimitDecision> {
+  private async look(window: RateWindow): Promise<void> {
     const current = await this.storage.peek(window.key);
-    const nowMs = Date.now();
-    this.states.push({
-      name: window.name,
-      limit: window.limit,
-      remaining: Math.max(0, window.limit - (current?.hits ?? 0)),
-      resetAtMs: nowMs + (current?.msLeft ?? window.ttlMs),
-    });
-    return decide(false, this.states, nowMs);
+    this.seen(window, window.limit - (current?.hits ?? 0), Date.now() + (current?.msLeft ?? window.ttlMs));
+  }
+
+  private seen(window: RateWindow, remaining: number, resetAtMs: number): void {
+    const state = { name: window.name, limit: window.limit, remaining: Math.max(0, remaining), resetAtMs };
+    this.windows.push({ key: window.key, state });
   }
 }
 
