@@ -5,7 +5,8 @@ const base = require('./jest.config');
 module.exports = {
   ...base,
   roots: ['<rootDir>/src'],
-  testRegex: '/(version-compare|key-format|input-validation|cache-key|rate-windows|prompt-lifecycle)\\.spec\\.ts$',
+  testRegex:
+    '/(version-compare|key-format|input-validation|cache-key|rate-windows|window-admission|prompt-lifecycle)\\.spec\\.ts$',
   globalSetup: undefined,
   testTimeout: 10000,
 };

@@ -3,7 +3,7 @@
 // through jest.mutation.config.js. The report is written to reports/mutation/index.html.
 // Known equivalent mutants (no input tells them apart, so they survive): in input-validation, the UTF-16 length
 // pre-check before counting characters (`true` or `>=`), `typeof value === 'number'` ahead of Number.isFinite, and the
-// unreachable `case 'image'`; in rate-windows, `>=` for `>` in the tie-break (equal remaining and equal reset).
+// unreachable `case 'image'`; in window-admission, `>=` for `>` in the tie-break (equal remaining and equal reset).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
@@ -13,6 +13,7 @@ export default {
     'src/modules/execution/input-validation.ts',
     'src/modules/cache/cache-key.ts',
     'src/modules/rate-limit/rate-windows.ts',
+    'src/common/rate-limit/window-admission.ts',
     'src/modules/prompts/prompt-lifecycle.ts',
   ],
   // The sandbox needs only the sources, the configs and node_modules (linked, not copied).

@@ -295,6 +295,21 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       expect(reset).toBeLessThanOrEqual(nowSeconds() + 3_601);
     });
 
+    it('asks a refused request to wait for every full window: minute and hour both full, about an hour', async () => {
+      const endpoint = await mockEndpoint();
+      const { key } = await newKey({ rateLimitPerMinute: 2, rateLimitPerHour: 2 });
+      await execute(endpoint.path, key).expect(200);
+      await execute(endpoint.path, key).expect(200);
+      const refused = await execute(endpoint.path, key);
+      expect(refused.status).toBe(429);
+      expect(refused.body.retry_after).toBeGreaterThan(3_500);
+      expect(refused.body.retry_after).toBeLessThanOrEqual(3_600);
+      expect(refused.body.message).toBe(`Rate limit exceeded: retry in ${refused.body.retry_after} seconds`);
+      expect(refused.headers['retry-after']).toBe(String(refused.body.retry_after));
+      expect([refused.headers['x-ratelimit-limit'], refused.headers['x-ratelimit-remaining']]).toEqual(['2', '0']);
+      expect(Number(refused.headers['x-ratelimit-reset'])).toBeGreaterThan(nowSeconds() + 3_500);
+    });
+
     it("applies an endpoint's own limit per key per endpoint, on top of the key's", async () => {
       const limited = await mockEndpoint({ rateLimitPerMinute: 2 });
       const open = await mockEndpoint();

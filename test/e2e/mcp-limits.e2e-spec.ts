@@ -102,6 +102,28 @@ describe('MCP tool calls and rate limits', () => {
     expect(await logCount(endpoint.id)).toBe(2);
   });
 
+  it('asks a refused run_endpoint to wait for every full window: minute and hour both full, about an hour', async () => {
+    const endpoint = await echoEndpoint();
+    const created = await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({
+      name: 'hourly admin',
+      type: 'admin',
+      permission: 'ReadWrite',
+      rateLimitPerMinute: 2,
+      rateLimitPerHour: 2,
+    });
+    expect(created.status).toBe(201);
+    const res = await mcp(
+      created.body.data.key,
+      batchOf(3, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'h' } }),
+    );
+    const responses = responsesOf(res.body);
+    expect(succeeded(responses)).toHaveLength(2);
+    expect(refused(responses)).toHaveLength(1);
+    const seconds = Number(/retry in (\d+) seconds/.exec(textOf(refused(responses)[0]))![1]);
+    expect(seconds).toBeGreaterThan(3_500);
+    expect(seconds).toBeLessThanOrEqual(3_600);
+  });
+
   it('shares the execution counters with REST, both ways', async () => {
     const endpoint = await echoEndpoint({ rateLimitPerMinute: 3 });
     const key = (

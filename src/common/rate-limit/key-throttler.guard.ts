@@ -34,9 +34,10 @@ export function rateLimitError(decision: RateLimitDecision): RateLimitError {
 /**
  * @nestjs/throttler keyed by API key, on the admin and execution routes. The tracker is the authenticated key's id
  * (so it runs after the key guard), and each named throttler of the request's surface (see `throttlerDefinitions`)
- * counts it in its window of the storage, under the same keys MCP tool calls count in. A refusal gives back the hits
- * the request's earlier windows counted (see WindowAdmission) and answers 429; the headers are written here, on
- * success and refusal.
+ * counts it in its window of the storage, under the same keys MCP tool calls count in. Every throttler of the request
+ * runs before the decision: a refusal gives back the hits the request's earlier windows counted and only reads the
+ * later ones (see WindowAdmission), so its Retry-After covers every full window. The headers are written here, once
+ * the request has been through all its windows, on success and refusal.
  */
 @Injectable()
 export class KeyThrottlerGuard extends ThrottlerGuard {
@@ -46,6 +47,17 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     reflector: Reflector,
   ) {
     super(options, windows, reflector);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const canContinue = await super.canActivate(context);
+    const { req, res } = this.getRequestResponse(context);
+    const admission = (req as RateLimitedRequest).rateLimitAdmission;
+    if (!admission) return canContinue;
+    const decision = admission.decision();
+    applyRateLimitHeaders(res as HttpResponseLike, decision);
+    if (!decision.allowed) throw rateLimitError(decision);
+    return canContinue;
   }
 
   protected async getTracker(request: RateLimitedRequest): Promise<string> {
@@ -59,6 +71,7 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     return windowKey(name, keyId, context.switchToHttp().getRequest<RateLimitedRequest>().rateLimitEndpoint!.id);
   }
 
+  /** Counts the request in one window; canActivate decides once every window has been through. */
   protected async handleRequest({
     context,
     limit,
@@ -68,14 +81,11 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     getTracker,
     generateKey,
   }: ThrottlerRequest): Promise<boolean> {
-    const { req, res } = this.getRequestResponse(context);
-    const request = req as RateLimitedRequest;
+    const request = this.getRequestResponse(context).req as RateLimitedRequest;
     const name = throttler.name!;
-    const key = generateKey(context, await getTracker(req, context), name);
+    const key = generateKey(context, await getTracker(request, context), name);
     request.rateLimitAdmission ??= new WindowAdmission(this.windows);
-    const decision = await request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl }, blockDuration);
-    applyRateLimitHeaders(res as HttpResponseLike, decision);
-    if (!decision.allowed) throw rateLimitError(decision);
+    await request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl }, blockDuration);
     return true;
   }
 }

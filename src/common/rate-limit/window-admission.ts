@@ -3,46 +3,51 @@ import type { KeyThrottlerStorage, RateLimitDecision, RateWindow, WindowState } 
 /**
  * One request's pass through its windows, one window at a time (the order @nestjs/throttler runs its named throttlers
  * in): each window with room counts the request. When one is full the request is refused: the windows that already
- * counted it give the hit back and the windows after it are not counted, so a refused request counts in none.
+ * counted it give the hit back and the windows after it are only read, so a refused request counts in none. Every
+ * window is seen before the decision is final, because a refused request may retry only once every full window has
+ * reset, the ones after the first full window included.
  */
 export class WindowAdmission {
-  private readonly counted: { key: string; state: WindowState }[] = [];
-  private reported?: WindowState;
+  /** Every window seen so far: until a refusal, each one counted the request. */
+  private windows: { key: string; state: WindowState }[] = [];
+  private isRefused = false;
 
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
-  /** Counts the request in `window`; the decision so far, which the X-RateLimit-* headers describe. */
-  async count(window: RateWindow, blockDuration = 0): Promise<RateLimitDecision> {
+  /** Counts the request in `window`, or only reads the window once the request is refused. */
+  async count(window: RateWindow, blockDuration = 0): Promise<void> {
+    if (this.isRefused) return this.look(window);
     const record = await this.storage.increment(window.key, window.ttlMs, window.limit, blockDuration, window.name);
     const nowMs = Date.now();
     if (!record.isBlocked) {
-      const state = {
-        name: window.name,
-        limit: window.limit,
-        remaining: Math.max(0, window.limit - record.totalHits),
-        resetAtMs: nowMs + record.timeToExpire * 1000,
-      };
-      this.counted.push({ key: window.key, state });
-      this.reported = this.reported && !hasFewerLeft(state, this.reported) ? this.reported : state;
-      return { allowed: true, reported: this.reported, retryAfterSeconds: 0 };
+      const remaining = window.limit - record.totalHits;
+      this.seen(window, remaining, nowMs + record.timeToExpire * 1000);
+      return;
     }
-    const full = {
-      name: window.name,
-      limit: window.limit,
-      remaining: 0,
-      resetAtMs: nowMs + record.timeToBlockExpire * 1000,
-    };
-    const given = this.counted.splice(0);
-    await Promise.all(given.map(({ key }) => this.storage.release(key)));
-    const states = given.map(({ state }) => ({ ...state, remaining: Math.min(state.limit, state.remaining + 1) }));
-    states.push(full);
-    return decide(false, states, nowMs);
+    this.isRefused = true;
+    await Promise.all(this.windows.map(({ key }) => this.storage.release(key)));
+    this.windows = this.windows.map(({ key, state }) => ({ key, state: { ...state, remaining: state.remaining + 1 } }));
+    this.seen(window, 0, nowMs + record.timeToBlockExpire * 1000);
   }
-}
 
-/** Whether `a` is the window to report over `b`: fewer requests left, or as many and it resets later. */
-function hasFewerLeft(a: WindowState, b: WindowState): boolean {
-  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAtMs > b.resetAtMs);
+  /** The decision on the windows seen so far (at least one), which the X-RateLimit-* headers describe. */
+  decision(): RateLimitDecision {
+    return decide(
+      !this.isRefused,
+      this.windows.map(({ state }) => state),
+      Date.now(),
+    );
+  }
+
+  private async look(window: RateWindow): Promise<void> {
+    const current = await this.storage.peek(window.key);
+    this.seen(window, window.limit - (current?.hits ?? 0), Date.now() + (current?.msLeft ?? window.ttlMs));
+  }
+
+  private seen(window: RateWindow, remaining: number, resetAtMs: number): void {
+    const state = { name: window.name, limit: window.limit, remaining: Math.max(0, remaining), resetAtMs };
+    this.windows.push({ key: window.key, state });
+  }
 }
 
 /**
@@ -55,4 +60,9 @@ export function decide(allowed: boolean, states: WindowState[], nowMs: number): 
   if (allowed) return { allowed, reported, retryAfterSeconds: 0 };
   const lastReset = Math.max(...states.filter((state) => state.remaining === 0).map((state) => state.resetAtMs));
   return { allowed, reported, retryAfterSeconds: Math.max(1, Math.ceil((lastReset - nowMs) / 1000)) };
+}
+
+/** Whether `a` is the window to report over `b`: fewer requests left, or as many and it resets later. */
+function hasFewerLeft(a: WindowState, b: WindowState): boolean {
+  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetAtMs > b.resetAtMs);
 }

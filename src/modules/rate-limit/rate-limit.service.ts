@@ -27,11 +27,9 @@ export class RateLimitService extends RateLimiter {
     endpoint?: EndpointRateLimits | null,
   ): Promise<RateLimitDecision> {
     const admission = new WindowAdmission(this.storage);
-    let decision: RateLimitDecision | undefined;
     for (const window of surfaceWindows(this.config.adminRateLimitPerMinute, surfaces, principal, endpoint)) {
-      decision = await admission.count(window);
-      if (!decision.allowed) break;
+      await admission.count(window);
     }
-    return decision!;
+    return admission.decision();
   }
 }

@@ -1,6 +1,10 @@
-import { KeyThrottlerStorage, type ThrottlerStorageRecord } from '../../common/rate-limit/rate-limiter';
+import {
+  KeyThrottlerStorage,
+  type ThrottlerStorageRecord,
+  type WindowLook,
+} from '../../common/rate-limit/rate-limiter';
 import { type RedisClient, withinRedisDeadline } from '../../common/redis/redis-client';
-import { hitWindow, storageRecord, type WindowCounter } from './rate-windows';
+import { hitWindow, isLive, storageRecord, type WindowCounter } from './rate-windows';
 
 const SWEEP_EVERY_MS = 60_000;
 
@@ -17,7 +21,7 @@ export class MemoryThrottlerStorage extends KeyThrottlerStorage {
     const nowMs = Date.now();
     this.sweep(nowMs);
     let counter = this.counters.get(key);
-    if (!counter || counter.resetAtMs <= nowMs) {
+    if (!isLive(counter, nowMs)) {
       counter = { hits: 0, resetAtMs: nowMs + ttl };
       this.counters.set(key, counter);
     }
@@ -26,13 +30,19 @@ export class MemoryThrottlerStorage extends KeyThrottlerStorage {
 
   async release(key: string): Promise<void> {
     const counter = this.counters.get(key);
-    if (counter && counter.hits > 0 && counter.resetAtMs > Date.now()) counter.hits--;
+    if (isLive(counter, Date.now()) && counter.hits > 0) counter.hits--;
+  }
+
+  async peek(key: string): Promise<WindowLook | undefined> {
+    const nowMs = Date.now();
+    const counter = this.counters.get(key);
+    return isLive(counter, nowMs) ? { hits: counter.hits, msLeft: counter.resetAtMs - nowMs } : undefined;
   }
 
   private sweep(nowMs: number): void {
     if (nowMs - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = nowMs;
-    for (const [key, counter] of this.counters) if (counter.resetAtMs <= nowMs) this.counters.delete(key);
+    for (const [key, counter] of this.counters) if (!isLive(counter, nowMs)) this.counters.delete(key);
   }
 }
 
@@ -62,6 +72,13 @@ end
 return 0
 `;
 
+/** A live window's hits and milliseconds left, or nothing; counts nothing. Returns [hits, pttl]. */
+const PEEK_SCRIPT = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return { 0, 0 } end
+return { tonumber(redis.call('GET', KEYS[1]) or '0'), ttl }
+`;
+
 const KEY_PREFIX = 'promptgate:rl:';
 
 /**
@@ -80,6 +97,7 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
     super();
   }
 
+  /** Fixed windows, as in memory: a full window refuses until it resets, whatever blockDuration says. */
   async increment(
     key: string,
     ttl: number,
@@ -102,6 +120,16 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
     } catch (error) {
       this.onFallback(error as Error);
       await this.fallback.release(key);
+    }
+  }
+
+  async peek(key: string): Promise<WindowLook | undefined> {
+    try {
+      const [hits, pttl] = await this.run(PEEK_SCRIPT, key, []);
+      return Number(pttl) > 0 ? { hits: Number(hits), msLeft: Number(pttl) } : undefined;
+    } catch (error) {
+      this.onFallback(error as Error);
+      return this.fallback.peek(key);
     }
   }
 

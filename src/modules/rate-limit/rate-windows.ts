@@ -6,6 +6,11 @@ export interface WindowCounter {
   resetAtMs: number;
 }
 
+/** Whether a window is still running at `nowMs`: it resets at `resetAtMs`, so an expired one starts afresh. */
+export function isLive(counter: WindowCounter | undefined, nowMs: number): counter is WindowCounter {
+  return counter !== undefined && counter.resetAtMs > nowMs;
+}
+
 /**
  * One request on a fixed window that starts with its first counted hit and lasts its TTL: counted when the window has
  * room (`counter` is updated in place), refused otherwise and not counted. `counter` must be current (a missing or
