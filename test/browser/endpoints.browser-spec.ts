@@ -233,7 +233,9 @@ describe('Dashboard: endpoints', () => {
     await form.getByRole('button', { name: 'Create endpoint' }).click();
     const pathField = page.locator('.field', { has: page.getByLabel('Path') });
     await pathField.getByText('path must match /api/v1/<slug> (lower-case letters, digits, -, _ and /)').waitFor();
-    expect(await form.getByLabel('Path').evaluate((input) => input === document.activeElement)).toBe(true);
+    // The form moves the focus to the first refused field once the message shows.
+    const path = await form.getByLabel('Path').elementHandle();
+    await page.waitForFunction((input) => input === document.activeElement, path);
 
     // Refused by the API: the path is taken. Its message names the path, so it shows beside the path.
     await form.getByLabel('Path').fill('/api/v1/translate');

@@ -34,10 +34,9 @@ export function rateLimitError(decision: RateLimitDecision): RateLimitError {
 /**
  * @nestjs/throttler keyed by API key, on the admin and execution routes. The tracker is the authenticated key's id
  * (so it runs after the key guard), and each named throttler of the request's surface (see `throttlerDefinitions`)
- * counts it in its window of the storage, under the same keys MCP tool calls count in. Every throttler of the request
- * runs before the decision: a refusal gives back the hits the request's earlier windows counted and only reads the
- * later ones (see WindowAdmission), so its Retry-After covers every full window. The headers are written here, once
- * the request has been through all its windows, on success and refusal.
+ * counts it in its window of the storage, under the same keys MCP tool calls count in. The windows are counted at
+ * once (see WindowAdmission) and decided once all are in: a refusal gives back the hits the request counted, and its
+ * Retry-After covers every full window. The headers are written here, after the decision, on success and refusal.
  */
 @Injectable()
 export class KeyThrottlerGuard extends ThrottlerGuard {
@@ -54,7 +53,7 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     const { req, res } = this.getRequestResponse(context);
     const admission = (req as RateLimitedRequest).rateLimitAdmission;
     if (!admission) return canContinue;
-    const decision = admission.decision();
+    const decision = await admission.decision();
     applyRateLimitHeaders(res as HttpResponseLike, decision);
     if (!decision.allowed) throw rateLimitError(decision);
     return canContinue;
@@ -71,7 +70,7 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     return windowKey(name, keyId, context.switchToHttp().getRequest<RateLimitedRequest>().rateLimitEndpoint!.id);
   }
 
-  /** Counts the request in one window; canActivate decides once every window has been through. */
+  /** Starts counting the request in one window; canActivate decides once every window is counted. */
   protected async handleRequest({
     context,
     limit,
@@ -85,7 +84,7 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     const name = throttler.name!;
     const key = generateKey(context, await getTracker(request, context), name);
     request.rateLimitAdmission ??= new WindowAdmission(this.windows);
-    await request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl }, blockDuration);
+    request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl }, blockDuration);
     return true;
   }
 }

@@ -35,17 +35,10 @@ export interface RateLimitDecision {
 /** What @nestjs/throttler's storage answers for one window (the package does not export the type by name). */
 export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
-/** A running window as it stands: hits counted so far and milliseconds until it resets. */
-export interface WindowLook {
-  hits: number;
-  msLeft: number;
-}
-
 /**
  * The @nestjs/throttler storage of the rate-limit windows (memory or Redis, chosen by config). `increment` is the
  * library's contract for one window; `release` takes back a hit a request counted in a window when a later window of
- * the same request refused it, so a refused request counts in none; `peek` reads a window without counting (nothing
- * when it is not running), for the windows a refused request is not counted in.
+ * the same request refused it, so a refused request counts in none.
  */
 export abstract class KeyThrottlerStorage implements ThrottlerStorage {
   abstract increment(
@@ -56,7 +49,6 @@ export abstract class KeyThrottlerStorage implements ThrottlerStorage {
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord>;
   abstract release(key: string): Promise<void>;
-  abstract peek(key: string): Promise<WindowLook | undefined>;
 }
 
 /**

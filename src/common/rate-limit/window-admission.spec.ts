@@ -68,11 +68,17 @@ describe('WindowAdmission on the in-process storage', () => {
   let storage: MemoryThrottlerStorage;
   const minute: RateWindow = { name: 'minute', key: 'minute:{k}', limit: 3, ttlMs: MINUTE_MS };
   const hour: RateWindow = { name: 'hour', key: 'hour:{k}', limit: 5, ttlMs: HOUR_MS };
-  /** One request through `windows`, each counted in turn as the guard and MCP count them; the final decision. */
+  /** One request through `windows`, all counted at once as the guard and MCP count them; the final decision. */
   const admit = async (...windows: RateWindow[]) => {
     const admission = new WindowAdmission(storage);
-    for (const window of windows) await admission.count(window);
+    for (const window of windows) admission.count(window);
     return admission.decision();
+  };
+
+  /** A window as the storage holds it, read by a count that a limit of 0 refuses (so it counts nothing). */
+  const look = async (window: RateWindow) => {
+    const record = await storage.increment(window.key, window.ttlMs, 0);
+    return { hits: record.totalHits - 1, msLeft: record.timeToExpire * 1000 };
   };
 
   beforeEach(() => {
@@ -88,7 +94,7 @@ describe('WindowAdmission on the in-process storage', () => {
       reported: { name: 'minute', limit: 3, remaining: 2, resetAtMs: NOW + MINUTE_MS },
       retryAfterSeconds: 0,
     });
-    await expect(storage.peek(hour.key)).resolves.toEqual({ hits: 1, msLeft: HOUR_MS });
+    await expect(look(hour)).resolves.toEqual({ hits: 1, msLeft: HOUR_MS });
   });
 
   it('allows the last request a window has room for and refuses the next, with the whole decision', async () => {
@@ -105,7 +111,7 @@ describe('WindowAdmission on the in-process storage', () => {
       reported: { name: 'minute', limit: 3, remaining: 0, resetAtMs: NOW + MINUTE_MS },
       retryAfterSeconds: 40,
     });
-    await expect(storage.peek(hour.key)).resolves.toEqual({ hits: 3, msLeft: HOUR_MS - 20_000 });
+    await expect(look(hour)).resolves.toEqual({ hits: 3, msLeft: HOUR_MS - 20_000 });
   });
 
   it('retries after the full window only: a roomy hour window does not lengthen Retry-After', async () => {
@@ -133,10 +139,10 @@ describe('WindowAdmission on the in-process storage', () => {
     await expect(admit(tightHour, minute)).resolves.toEqual(expected);
     now = NOW + MINUTE_MS;
     await expect(admit(minute, tightHour)).resolves.toMatchObject({ allowed: false, retryAfterSeconds: 3_540 });
-    await expect(storage.peek(minute.key)).resolves.toEqual({ hits: 0, msLeft: MINUTE_MS });
+    await expect(look(minute)).resolves.toEqual({ hits: 0, msLeft: MINUTE_MS });
   });
 
-  it('reads the windows after a refusal without counting in them', async () => {
+  it('leaves no hit in the other windows of a refused request', async () => {
     const tight: RateWindow = { name: 'endpoint-minute', key: 'endpoint-minute:{k}:e', limit: 1, ttlMs: MINUTE_MS };
     await admit(tight);
     await expect(admit(tight, minute, hour)).resolves.toEqual({
@@ -144,7 +150,7 @@ describe('WindowAdmission on the in-process storage', () => {
       reported: { name: 'endpoint-minute', limit: 1, remaining: 0, resetAtMs: NOW + MINUTE_MS },
       retryAfterSeconds: 60,
     });
-    await expect(storage.peek(minute.key)).resolves.toBeUndefined();
+    await expect(look(minute)).resolves.toMatchObject({ hits: 0 });
     await expect(admit(minute)).resolves.toMatchObject({ allowed: true, reported: { remaining: 2 } });
   });
 
@@ -186,8 +192,8 @@ describe('WindowAdmission on the in-process storage', () => {
       reported: { name: 'endpoint-minute', limit: 0, remaining: 0, resetAtMs: NOW + MINUTE_MS },
       retryAfterSeconds: 60,
     });
-    await expect(storage.peek(hour.key)).resolves.toEqual({ hits: 0, msLeft: HOUR_MS });
-    await expect(storage.peek(day.key)).resolves.toEqual({ hits: 0, msLeft: 24 * HOUR_MS });
+    await expect(look(hour)).resolves.toEqual({ hits: 0, msLeft: HOUR_MS });
+    await expect(look(day)).resolves.toEqual({ hits: 0, msLeft: 24 * HOUR_MS });
   });
 
   it('is exact under concurrency: limit N, N+M concurrent requests, N allowed', async () => {

@@ -1,52 +1,57 @@
-import type { KeyThrottlerStorage, RateLimitDecision, RateWindow, WindowState } from './rate-limiter';
+import type {
+  KeyThrottlerStorage,
+  RateLimitDecision,
+  RateWindow,
+  ThrottlerStorageRecord,
+  WindowState,
+} from './rate-limiter';
 
 /**
- * One request's pass through its windows, one window at a time (the order @nestjs/throttler runs its named throttlers
- * in): each window with room counts the request. When one is full the request is refused: the windows that already
- * counted it give the hit back and the windows after it are only read, so a refused request counts in none. Every
- * window is seen before the decision is final, because a refused request may retry only once every full window has
- * reset, the ones after the first full window included.
+ * One request's pass through its windows. Each window's count starts as @nestjs/throttler reaches it, without waiting
+ * for the one before, so the storage gets them all at once (a Redis client sends them in one round trip); the
+ * decision waits for every count. A window with room counts the request, a full one does not; when any window is full
+ * the request is refused and the windows that counted it give the hit back, so a refused request counts in none. Every
+ * window is known when the decision is made, so a refused request's Retry-After covers every full window.
  */
 export class WindowAdmission {
-  /** Every window seen so far: until a refusal, each one counted the request. */
-  private windows: { key: string; state: WindowState }[] = [];
-  private isRefused = false;
+  private readonly counts: Promise<{ window: RateWindow; record: ThrottlerStorageRecord }>[] = [];
 
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
-  /** Counts the request in `window`, or only reads the window once the request is refused. */
-  async count(window: RateWindow, blockDuration = 0): Promise<void> {
-    if (this.isRefused) return this.look(window);
-    const record = await this.storage.increment(window.key, window.ttlMs, window.limit, blockDuration, window.name);
-    const nowMs = Date.now();
-    if (!record.isBlocked) {
-      const remaining = window.limit - record.totalHits;
-      this.seen(window, remaining, nowMs + record.timeToExpire * 1000);
-      return;
+  /** Starts counting the request in `window`; `decision` waits for it. */
+  count(window: RateWindow, blockDuration = 0): void {
+    const counting = this.storage.increment(window.key, window.ttlMs, window.limit, blockDuration, window.name);
+    this.counts.push(counting.then((record) => ({ window, record })));
+  }
+
+  /** The decision once every window is counted (at least one), which the X-RateLimit-* headers describe. */
+  async decision(): Promise<RateLimitDecision> {
+    const counted = await Promise.all(this.counts);
+    const isRefused = counted.some(({ record }) => record.isBlocked);
+    if (isRefused) {
+      await Promise.all(
+        counted.filter(({ record }) => !record.isBlocked).map(({ window }) => this.storage.release(window.key)),
+      );
     }
-    this.isRefused = true;
-    await Promise.all(this.windows.map(({ key }) => this.storage.release(key)));
-    this.windows = this.windows.map(({ key, state }) => ({ key, state: { ...state, remaining: state.remaining + 1 } }));
-    this.seen(window, 0, nowMs + record.timeToBlockExpire * 1000);
-  }
-
-  /** The decision on the windows seen so far (at least one), which the X-RateLimit-* headers describe. */
-  decision(): RateLimitDecision {
-    return decide(
-      !this.isRefused,
-      this.windows.map(({ state }) => state),
-      Date.now(),
-    );
-  }
-
-  private async look(window: RateWindow): Promise<void> {
-    const current = await this.storage.peek(window.key);
-    this.seen(window, window.limit - (current?.hits ?? 0), Date.now() + (current?.msLeft ?? window.ttlMs));
-  }
-
-  private seen(window: RateWindow, remaining: number, resetAtMs: number): void {
-    const state = { name: window.name, limit: window.limit, remaining: Math.max(0, remaining), resetAtMs };
-    this.windows.push({ key: window.key, state });
+    const nowMs = Date.now();
+    const states = counted.map(({ window, record }): WindowState => {
+      if (record.isBlocked)
+        return {
+          name: window.name,
+          limit: window.limit,
+          remaining: 0,
+          resetAtMs: nowMs + record.timeToBlockExpire * 1000,
+        };
+      // A refused request's hit is given back, so the window has one more left than the count said.
+      const remaining = window.limit - record.totalHits + (isRefused ? 1 : 0);
+      return {
+        name: window.name,
+        limit: window.limit,
+        remaining: Math.max(0, remaining),
+        resetAtMs: nowMs + record.timeToExpire * 1000,
+      };
+    });
+    return decide(!isRefused, states, nowMs);
   }
 }
 

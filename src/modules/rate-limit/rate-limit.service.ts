@@ -28,7 +28,7 @@ export class RateLimitService extends RateLimiter {
   ): Promise<RateLimitDecision> {
     const admission = new WindowAdmission(this.storage);
     for (const window of surfaceWindows(this.config.adminRateLimitPerMinute, surfaces, principal, endpoint)) {
-      await admission.count(window);
+      admission.count(window);
     }
     return admission.decision();
   }

@@ -1,8 +1,4 @@
-import {
-  KeyThrottlerStorage,
-  type ThrottlerStorageRecord,
-  type WindowLook,
-} from '../../common/rate-limit/rate-limiter';
+import { KeyThrottlerStorage, type ThrottlerStorageRecord } from '../../common/rate-limit/rate-limiter';
 import { type RedisClient, withinRedisDeadline } from '../../common/redis/redis-client';
 import { hitWindow, isLive, storageRecord, type WindowCounter } from './rate-windows';
 
@@ -31,12 +27,6 @@ export class MemoryThrottlerStorage extends KeyThrottlerStorage {
   async release(key: string): Promise<void> {
     const counter = this.counters.get(key);
     if (isLive(counter, Date.now()) && counter.hits > 0) counter.hits--;
-  }
-
-  async peek(key: string): Promise<WindowLook | undefined> {
-    const nowMs = Date.now();
-    const counter = this.counters.get(key);
-    return isLive(counter, nowMs) ? { hits: counter.hits, msLeft: counter.resetAtMs - nowMs } : undefined;
   }
 
   private sweep(nowMs: number): void {
@@ -72,17 +62,11 @@ end
 return 0
 `;
 
-/** A live window's hits and milliseconds left, or nothing; counts nothing. Returns [hits, pttl]. */
-const PEEK_SCRIPT = `
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl <= 0 then return { 0, 0 } end
-return { tonumber(redis.call('GET', KEYS[1]) or '0'), ttl }
-`;
-
 const KEY_PREFIX = 'promptgate:rl:';
 
 /**
- * Windows in Redis, shared by every instance: one round trip per window (EVALSHA; EVAL once per script load). Redis
+ * Windows in Redis, shared by every instance: one EVALSHA per window (EVAL once per script load); a request's windows
+ * are counted at once, so the client sends them in one round trip. Redis
  * unreachable or slower than the Redis deadline: the window is counted in the in-process fallback instead (fail open,
  * but still limited per instance), so the service keeps answering.
  */
@@ -120,16 +104,6 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
     } catch (error) {
       this.onFallback(error as Error);
       await this.fallback.release(key);
-    }
-  }
-
-  async peek(key: string): Promise<WindowLook | undefined> {
-    try {
-      const [hits, pttl] = await this.run(PEEK_SCRIPT, key, []);
-      return Number(pttl) > 0 ? { hits: Number(hits), msLeft: Number(pttl) } : undefined;
-    } catch (error) {
-      this.onFallback(error as Error);
-      return this.fallback.peek(key);
     }
   }
 
