@@ -1,10 +1,7 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { cacheKey, fieldsFingerprint } from '../../src/modules/cache/cache-key';
 import { ResponseCacheService } from '../../src/modules/cache/response-cache.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer } from '../support/fake-llm-server';
+import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -21,25 +18,18 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
   let t: TestApp;
   let fake: FakeLlmServer;
   let tenant: SeededTenant;
-  let modelsDir: string;
+  let models: ReturnType<typeof localModelsFile>;
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
-    modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-cache-'));
-    const modelsFile = path.join(modelsDir, 'models.json');
-    fs.writeFileSync(
-      modelsFile,
-      JSON.stringify({
-        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
-      }),
-    );
-    t = await createTestApp({ redisUrl }, { MODELS_FILE: modelsFile });
+    models = localModelsFile(fake);
+    t = await createTestApp({ redisUrl }, { MODELS_FILE: models.file });
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
-    fs.rmSync(modelsDir, { recursive: true, force: true });
+    models.remove();
   });
   beforeEach(() => fake.reset());
 

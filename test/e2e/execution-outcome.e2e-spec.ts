@@ -1,8 +1,5 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer } from '../support/fake-llm-server';
+import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -12,25 +9,18 @@ describe('execution answer and log row', () => {
   let t: TestApp;
   let fake: FakeLlmServer;
   let tenant: SeededTenant;
-  let modelsDir: string;
+  let models: ReturnType<typeof localModelsFile>;
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
-    modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-outcome-'));
-    const modelsFile = path.join(modelsDir, 'models.json');
-    fs.writeFileSync(
-      modelsFile,
-      JSON.stringify({
-        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
-      }),
-    );
-    t = await createTestApp({}, { MODELS_FILE: modelsFile });
+    models = localModelsFile(fake);
+    t = await createTestApp({}, { MODELS_FILE: models.file });
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
-    fs.rmSync(modelsDir, { recursive: true, force: true });
+    models.remove();
   });
   beforeEach(() => fake.reset());
 

@@ -1,6 +1,9 @@
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 /** What the next request gets. Replies are consumed in order, whatever provider route the request hits. */
 export type FakeReply =
@@ -210,4 +213,16 @@ function delay(ms: number, req: http.IncomingMessage): Promise<boolean> {
       resolve(true);
     });
   });
+}
+
+/**
+ * A models file (MODELS_FILE) with one OpenAI-compatible provider, `local`, whose model `llama-test` is answered by
+ * `fake`; `remove()` deletes it.
+ */
+export function localModelsFile(fake: FakeLlmServer): { file: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-'));
+  const file = path.join(dir, 'models.json');
+  const models = { providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] };
+  fs.writeFileSync(file, JSON.stringify(models));
+  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

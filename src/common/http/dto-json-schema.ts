@@ -1,4 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
+import { DECORATORS } from '@nestjs/swagger';
 
 /** A JSON Schema (draft 2020-12) as MCP tools advertise it. */
 export type JsonSchema = Record<string, unknown>;
@@ -39,7 +40,7 @@ const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => JsonSchema>
 };
 
 /** The swagger metadata key of @ApiProperty, and the static method the Swagger CLI plugin adds to each DTO in `nest build`. */
-const API_PROPERTIES = 'swagger/apiModelProperties';
+const API_PROPERTIES = DECORATORS.API_MODEL_PROPERTIES;
 const PLUGIN_METADATA = '_OPENAPI_METADATA_FACTORY';
 
 /**
@@ -52,10 +53,11 @@ const PLUGIN_METADATA = '_OPENAPI_METADATA_FACTORY';
  */
 export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
   const rules = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[];
-  const documented = openApiProperties(dto);
+  const names = new Set(rules.map((rule) => rule.propertyName));
+  const documented = openApiProperties(dto, names);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  for (const name of new Set(rules.map((rule) => rule.propertyName))) {
+  for (const name of names) {
     const own = rules.filter((rule) => rule.propertyName === name);
     const conditions = own.filter((rule) => rule.type === 'conditionalValidation');
     const isNullable = conditions.some((rule) => rule.name === 'isOptional');
@@ -86,7 +88,7 @@ function withDocumentation(schema: JsonSchema, documented: Record<string, unknow
 }
 
 /** Each property's OpenAPI metadata: the plugin's (a parent class's first) overlaid by explicit @ApiProperty options. */
-function openApiProperties(dto: new () => object): Record<string, Record<string, unknown>> {
+function openApiProperties(dto: new () => object, names: Iterable<string>): Record<string, Record<string, unknown>> {
   const chain: (new () => object)[] = [];
   for (
     let current: unknown = dto;
@@ -101,16 +103,10 @@ function openApiProperties(dto: new () => object): Record<string, Record<string,
     const plugin = typeof factory === 'function' ? (factory.call(type) as Record<string, Record<string, unknown>>) : {};
     for (const [name, options] of Object.entries(plugin)) properties[name] = { ...properties[name], ...options };
   }
-  for (const name of Object.keys(properties).concat(ownPropertyNames(dto))) {
+  // The validated properties too, so explicit @ApiProperty metadata is found without the plugin.
+  for (const name of new Set([...Object.keys(properties), ...names])) {
     const explicit: unknown = Reflect.getMetadata(API_PROPERTIES, dto.prototype as object, name);
     if (explicit && typeof explicit === 'object') properties[name] = { ...properties[name], ...explicit };
   }
   return properties;
-}
-
-/** The properties class-validator knows, so explicit @ApiProperty metadata is found without the plugin too. */
-function ownPropertyNames(dto: new () => object): string[] {
-  return (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[]).map(
-    (rule) => rule.propertyName,
-  );
 }

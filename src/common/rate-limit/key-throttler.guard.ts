@@ -76,7 +76,6 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     limit,
     ttl,
     throttler,
-    blockDuration,
     getTracker,
     generateKey,
   }: ThrottlerRequest): Promise<boolean> {
@@ -84,7 +83,7 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     const name = throttler.name!;
     const key = generateKey(context, await getTracker(request, context), name);
     request.rateLimitAdmission ??= new WindowAdmission(this.windows);
-    request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl }, blockDuration);
+    request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl });
     return true;
   }
 }

@@ -32,7 +32,6 @@ const EXECUTION_WINDOWS = RATE_LIMIT_WINDOWS.map(({ window, keyLimit, setting })
 const ENDPOINT_WINDOW_PREFIX = 'endpoint-';
 const ADMIN_WINDOW = 'admin-minute';
 
-export const isAdminWindow = (name: string): boolean => name === ADMIN_WINDOW;
 export const isEndpointWindow = (name: string): boolean => name.startsWith(ENDPOINT_WINDOW_PREFIX);
 
 /** `{keyId}` is a Redis hash tag: all of a key's windows live in one slot. Ids only, never a raw key. */

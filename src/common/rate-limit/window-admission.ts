@@ -19,8 +19,9 @@ export class WindowAdmission {
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
   /** Starts counting the request in `window`; `decision` waits for it. */
-  count(window: RateWindow, blockDuration = 0): void {
-    const counting = this.storage.increment(window.key, window.ttlMs, window.limit, blockDuration, window.name);
+  count(window: RateWindow): void {
+    // blockDuration 0: the storages keep fixed windows (a full one refuses until it resets).
+    const counting = this.storage.increment(window.key, window.ttlMs, window.limit, 0, window.name);
     this.counts.push(counting.then((record) => ({ window, record })));
   }
 

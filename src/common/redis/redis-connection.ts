@@ -17,6 +17,7 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   /** Null without REDIS_URL. */
   readonly client: RedisClient | null;
   private subscriberClient?: RedisClient;
+  private readyAtStart?: Promise<boolean>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -30,8 +31,10 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
     await this.ready();
   }
 
+  /** Whether the client became ready at start; one wait, however many modules ask (each would start its own timeout). */
   ready(): Promise<boolean> {
-    return this.client ? whenReady(this.client) : Promise.resolve(false);
+    this.readyAtStart ??= this.client ? whenReady(this.client) : Promise.resolve(false);
+    return this.readyAtStart;
   }
 
   /** The dedicated subscriber connection, opened on first use (null without REDIS_URL). */

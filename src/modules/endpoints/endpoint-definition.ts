@@ -61,7 +61,8 @@ export function toEndpoint(entity: EndpointEntity): Endpoint {
   };
 }
 
-export function toInputField(entity: InputFieldEntity): InputField {
+/** The read model of an input field (an entity, or a read model again): its fields listed, so no column leaks. */
+export function toInputField(entity: InputField): InputField {
   return {
     id: entity.id,
     name: entity.name,
@@ -75,7 +76,8 @@ export function toInputField(entity: InputFieldEntity): InputField {
   };
 }
 
-export function toOutputField(entity: OutputFieldEntity): OutputField {
+/** The read model of an output field (an entity, or a read model again): its fields listed, so no column leaks. */
+export function toOutputField(entity: OutputField): OutputField {
   return {
     id: entity.id,
     name: entity.name,

@@ -25,8 +25,6 @@ const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   timeoutSeconds: 60,
 };
 
-export type { Endpoint, EndpointDefinition, InputField, OutputField } from './endpoint-definition';
-
 @Injectable()
 export class EndpointsService {
   /** Execution's lookup by path, kept in memory and dropped on every instance when the endpoint changes. */

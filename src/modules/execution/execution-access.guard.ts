@@ -3,7 +3,7 @@ import type { RateLimitedRequest } from '../../common/rate-limit/key-throttler.g
 import { KeyAuthenticator } from '../../common/auth/api-key.guard';
 import { ForbiddenError, NotFoundError } from '../../common/errors/app-error';
 import { pathOf } from '../../common/http/http-context';
-import type { EndpointDefinition } from '../endpoints/endpoints.service';
+import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
 
 export type ExecutionRequest = RateLimitedRequest & {

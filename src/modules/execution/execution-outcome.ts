@@ -55,15 +55,17 @@ export interface ExecutionOrigin {
   inputs: unknown;
 }
 
-/** The execution API's answer: the JSON text of the body with its headers, or the error the surface's filter renders. */
+/**
+ * The execution API's answer: the JSON text of the body with its headers, or the error (with the same headers) that
+ * the execution surface's filter renders, with the status it maps the error to.
+ */
 export type ExecutionAnswer =
-  | { status: 200; headers: Record<string, string>; body: string }
-  | { status: number; headers: Record<string, string>; error: unknown };
+  { headers: Record<string, string>; body: string } | { headers: Record<string, string>; error: unknown };
 
 export function toExecutionAnswer(outcome: ExecutionOutcome): ExecutionAnswer {
   const headers: Record<string, string> = outcome.cache ? { 'X-Cache': outcome.cache } : {};
-  if (outcome.status === 'success') return { status: 200, headers, body: JSON.stringify(outcome.body) };
-  return { status: describeFailure(outcome.error).status, headers, error: outcome.error };
+  if (outcome.status === 'success') return { headers, body: JSON.stringify(outcome.body) };
+  return { headers, error: outcome.error };
 }
 
 /** The log row of an execution: a failure is logged with what was known when it failed. */
@@ -123,6 +125,16 @@ function totalsOf(attempts: ExecutionAttempt[]): { usage: TokenUsage; costUsd: n
     if (attempt.costUsd !== null) costUsd = (costUsd ?? 0) + attempt.costUsd;
   }
   return { usage, costUsd };
+}
+
+/** A model call that answered, as its attempt records it. */
+export function succeededAttempt(
+  llmModel: string,
+  latencyMs: number,
+  usage: TokenUsage,
+  costUsd: number | null,
+): ExecutionAttempt {
+  return { llmModel, latencyMs, outcome: 'success', httpStatus: null, errorMessage: null, usage, costUsd };
 }
 
 /** A model call that failed, as its attempt records it. */

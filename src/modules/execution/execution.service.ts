@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/auth/principal';
 import { PromptError, UpstreamError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { EndpointDefinition } from '../endpoints/endpoints.service';
+import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { cacheKey, fieldsFingerprint } from '../cache/cache-key';
 import { ResponseCacheService } from '../cache/response-cache.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
@@ -29,6 +29,7 @@ import {
   type ExecutionOutcome,
   failedAttempt,
   loggableInputs,
+  succeededAttempt,
   toExecutionLog,
 } from './execution-outcome';
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
@@ -381,15 +382,6 @@ export class ExecutionService {
       attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
     };
   }
-}
-
-function succeededAttempt(
-  llmModel: string,
-  latencyMs: number,
-  usage: TokenUsage,
-  costUsd: number | null,
-): ExecutionAttempt {
-  return { llmModel, latencyMs, outcome: 'success', httpStatus: null, errorMessage: null, usage, costUsd };
 }
 
 /**

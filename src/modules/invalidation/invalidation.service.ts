@@ -131,6 +131,8 @@ class RedisTransport implements Transport {
   readonly name = 'Redis';
   private readonly publisher: RedisClient;
   private readonly subscriber: RedisClient;
+  /** The shared client's one wait at start (see RedisConnection.ready). */
+  private readonly publisherReady: () => Promise<boolean>;
   private subscribed = false;
 
   constructor(
@@ -141,6 +143,7 @@ class RedisTransport implements Transport {
   ) {
     this.publisher = connection.client!;
     this.subscriber = connection.subscriber()!;
+    this.publisherReady = () => connection.ready();
   }
 
   async start(): Promise<void> {
@@ -151,7 +154,7 @@ class RedisTransport implements Transport {
       // Redis was down at start: subscribe now (once subscribed, node-redis re-subscribes by itself on reconnects).
       if (!this.subscribed) void this.subscribe();
     });
-    await Promise.all([whenReady(this.publisher), whenReady(this.subscriber)]);
+    await Promise.all([this.publisherReady(), whenReady(this.subscriber)]);
     await this.subscribe();
   }
 

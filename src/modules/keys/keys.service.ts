@@ -19,6 +19,7 @@ import {
   rateLimitSettingsOf,
   rateLimitsInForce,
 } from '../../common/rate-limit/rate-limit-settings';
+import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 
 const LAST_USED_FLUSH_MS = 5_000;
 /**
@@ -154,10 +155,13 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
       await this.keys.touchLastUsed(batch);
     } catch (error) {
       const dropped = this.keepForNextFlush(batch);
+      // A database outage has its own throttled warning; a refusal of another kind, or lost times, are said here.
+      if (isDatabaseUnavailable(error) && dropped === 0) return;
       const lost = dropped > 0 ? `; ${dropped} dropped beyond ${MAX_PENDING_LAST_USED} pending` : '';
+      const reason = error instanceof Error ? error.message : String(error);
       this.logger.write(
         'warn',
-        `Last-use times of ${batch.size} keys not written, kept for the next flush${lost}: ${(error as Error).message}`,
+        `Last-use times of ${batch.size} keys not written, kept for the next flush${lost}: ${reason}`,
         {
           context: 'Keys',
         },

@@ -3,7 +3,7 @@ import type { AppLogger } from '../../common/logging/app-logger';
 
 /** JSON-RPC error codes of the MCP surface. */
 const RESOURCE_NOT_FOUND = -32002;
-const INVALID_PARAMS = -32602;
+export const INVALID_PARAMS = -32602;
 const SERVER_ERROR = -32001;
 const INTERNAL_ERROR = -32603;
 

@@ -35,13 +35,7 @@ export function mcpSdk(): McpSdk {
     loaded = {
       Server,
       StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
-      requests: {
-        ListToolsRequestSchema: types.ListToolsRequestSchema,
-        CallToolRequestSchema: types.CallToolRequestSchema,
-        ListResourcesRequestSchema: types.ListResourcesRequestSchema,
-        ListResourceTemplatesRequestSchema: types.ListResourceTemplatesRequestSchema,
-        ReadResourceRequestSchema: types.ReadResourceRequestSchema,
-      },
+      requests: types,
       McpError: types.McpError,
     };
   }

@@ -6,7 +6,7 @@ import { ForbiddenError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { EndpointResources } from './endpoint.resources';
 import type { McpCallLimits, McpRequestLimits } from './mcp-call-limits';
-import { mcpFailureOf } from './mcp-failure';
+import { INVALID_PARAMS, mcpFailureOf } from './mcp-failure';
 import { mcpSdk } from './mcp-sdk';
 import type { McpTool } from './mcp-tool';
 
@@ -17,7 +17,6 @@ const INSTRUCTIONS =
   'settings. Prompts go Draft → Live (promote) → default (set_default_prompt); every save of the template, model or ' +
   'settings is a new immutable version. Use validate_template before saving, run_endpoint to try an endpoint. Every ' +
   'tool answers structured JSON (the REST data of the same call; a list as {"items": [...]}), also as compact JSON text.';
-const INVALID_PARAMS = -32602;
 
 /**
  * Builds one stateless MCP server per request, its tools bound to the caller and to the request's rate limits. The

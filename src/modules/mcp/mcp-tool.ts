@@ -18,16 +18,18 @@ export interface IdArgument<T> {
   parse(value: unknown, name: string): T;
 }
 
+const UUID_PIPE = new UuidParamPipe();
+const VERSION_NUMBER_PIPE = new PositiveIntegerParamPipe();
+
 export const uuidId = (description: string): IdArgument<string> => ({
   schema: { type: 'string', format: 'uuid', description },
-  parse: (value, name) =>
-    new UuidParamPipe().transform(typeof value === 'string' ? value : '', { type: 'param', data: name }),
+  parse: (value, name) => UUID_PIPE.transform(typeof value === 'string' ? value : '', { type: 'param', data: name }),
 });
 
 export const versionNumberId = (description: string): IdArgument<number> => ({
   schema: { type: 'integer', minimum: 1, maximum: MAX_INTEGER, description },
   parse: (value, name) =>
-    new PositiveIntegerParamPipe().transform(typeof value === 'number' ? value : String(value), {
+    VERSION_NUMBER_PIPE.transform(typeof value === 'number' ? value : String(value), {
       type: 'param',
       data: name,
     }),

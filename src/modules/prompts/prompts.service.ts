@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { type Endpoint, EndpointsService } from '../endpoints/endpoints.service';
+import type { Endpoint } from '../endpoints/endpoint-definition';
+import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { customParametersProblems } from '../llm/call-settings';
 import { ENDPOINT_TOPIC } from '../invalidation/topics';

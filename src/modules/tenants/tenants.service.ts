@@ -36,9 +36,9 @@ export class TenantsService {
   }
 
   async getBySlug(slug: string): Promise<Tenant> {
-    const tenant = await this.tenants.findBySlug(slug);
+    const tenant = await this.findBySlug(slug);
     if (!tenant) throw new NotFoundError(`Tenant '${slug}' does not exist`);
-    return toTenant(tenant);
+    return tenant;
   }
 
   async findBySlug(slug: string): Promise<Tenant | null> {

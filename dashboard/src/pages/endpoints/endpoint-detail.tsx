@@ -21,6 +21,7 @@ import { EndpointForm } from './endpoint-form';
 import { InputFieldsSection, OutputFieldsSection } from './fields-editor';
 import { PermanentDeleteDialog } from './permanent-delete';
 import './endpoints.css';
+import { allPromptsOf } from '../runner/test-run';
 
 type Prompt = Schemas['PromptResponse'];
 
@@ -60,15 +61,10 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
   const blocked = useWriteBlock();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState<'soft' | 'permanent' | null>(null);
-  const prompts = useLoad(
-    () => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id } } })),
-    [endpoint.id],
-  );
-  // The API lists archived prompts only when asked: they are shown apart, where they can be opened and unarchived.
-  const archived = useLoad(
-    () => unwrap(api.GET('/admin/v1/prompts', { params: { query: { endpointId: endpoint.id, status: 'Archived' } } })),
-    [endpoint.id],
-  );
+  // Draft and Live prompts in the table, archived ones apart, where they can be opened and unarchived.
+  const prompts = useLoad(() => allPromptsOf(endpoint.id), [endpoint.id]);
+  const active = prompts.data?.filter((prompt) => prompt.status !== 'Archived');
+  const archived = prompts.data?.filter((prompt) => prompt.status === 'Archived');
   const softDelete = useAction();
 
   async function confirmSoftDelete() {
@@ -111,12 +107,7 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
           )}
           <InputFieldsSection endpoint={endpoint} onChanged={reload} />
           <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
-          <PromptsSection
-            endpoint={endpoint}
-            prompts={prompts.data}
-            archived={archived.data}
-            error={prompts.error ?? archived.error}
-          />
+          <PromptsSection endpoint={endpoint} prompts={active} archived={archived} error={prompts.error} />
         </div>
 
         <div className="endpoint-aside">
@@ -174,7 +165,7 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
       <PermanentDeleteDialog
         open={deleting === 'permanent'}
         endpoint={endpoint}
-        promptCount={prompts.data && archived.data ? prompts.data.length + archived.data.length : undefined}
+        promptCount={active?.length}
         onCancel={() => setDeleting(null)}
         onDeleted={() => navigate('/endpoints')}
       />

@@ -127,7 +127,7 @@ export function CreateKeyDialog({
               id={id}
               value={form.name}
               onChange={(event) => update({ name: event.target.value })}
-              maxLength={200}
+              maxLength={bounds.CreateKeyDto.name.maxLength}
               required
               autoComplete="off"
             />

@@ -9,6 +9,7 @@ import { type Endpoint, endpointOf } from '../runner/test-run';
 import { defaultModel } from './model-picker';
 import { contentOf, draftProblems, type Model, type PromptDraft } from './prompt-draft';
 import { PromptFields, splitServiceMessages } from './prompt-form';
+import { bounds } from '../../api/bounds';
 
 /** A new prompt for the endpoint: name, template, model and settings; it is created as a Draft (version 1). */
 export default function PromptCreate() {
@@ -97,7 +98,7 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
             <input
               id={id}
               value={changeNotes}
-              maxLength={2000}
+              maxLength={bounds.CreatePromptDto.changeNotes.maxLength}
               onChange={(event) => setChangeNotes(event.target.value)}
             />
           )}

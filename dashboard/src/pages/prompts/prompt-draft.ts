@@ -1,6 +1,7 @@
 import { bounds } from '../../api/bounds';
 import type { Schemas } from '../../api/client';
 import { isRecord } from '../runner/test-run';
+import { messageOf } from '../../ui/controls';
 
 export type Prompt = Schemas['PromptResponse'];
 export type Model = Schemas['ModelResponse'];
@@ -43,7 +44,7 @@ export function parseCustomParameters(text: string): { value: Record<string, unk
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: `Not valid JSON: ${messageOf(error)}` };
   }
   return isRecord(parsed) ? { value: parsed } : { error: 'Must be a JSON object, like {"top_p": 0.9}' };
 }

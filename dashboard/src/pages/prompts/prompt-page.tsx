@@ -10,6 +10,7 @@ import { DraftDiff } from './draft-diff';
 import { PromptActions } from './prompt-actions';
 import { changesOf, draftOf, draftProblems, type Model, type Prompt, type PromptDraft, updateOf } from './prompt-draft';
 import { PromptFields, splitServiceMessages } from './prompt-form';
+import { bounds } from '../../api/bounds';
 
 /** The prompt's page, the playground: the editor and its settings beside the test runner. */
 export default function PromptPage() {
@@ -187,7 +188,7 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
                         <input
                           id={id}
                           value={changeNotes}
-                          maxLength={2000}
+                          maxLength={bounds.CreatePromptDto.changeNotes.maxLength}
                           onChange={(event) => setChangeNotes(event.target.value)}
                         />
                       )}

@@ -1,5 +1,5 @@
 import { type ChangeEvent, useState } from 'react';
-import { Button, Field } from '../../ui/controls';
+import { Button, Field, messageOf } from '../../ui/controls';
 import { type InputField, isRecord } from './test-run';
 
 /** The form's text of each field (an image field holds its data URI), keyed by field name. */
@@ -72,8 +72,7 @@ export function inputsOf(
           if (fits) inputs[field.name] = parsed;
           else errors[field.name] = `${field.name} must be a JSON ${field.dataType}`;
         } catch (error) {
-          errors[field.name] =
-            `${field.name} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`;
+          errors[field.name] = `${field.name} is not valid JSON: ${messageOf(error)}`;
         }
         break;
       default:

@@ -2,7 +2,7 @@ import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/a
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { rateLimitSettingsOf } from '../../../common/rate-limit/rate-limit-settings';
 import { RateLimitSettingsResponse } from '../../../common/rate-limit/rate-limit-settings.dto';
-import type { InputField, OutputField } from '../endpoint-definition';
+import { type InputField, type OutputField, toInputField, toOutputField } from '../endpoint-definition';
 import { type EndpointEntity, type Visibility, VISIBILITIES } from '../endpoint.entity';
 import {
   INPUT_DATA_TYPES,
@@ -73,27 +73,11 @@ export class EndpointResponse extends RateLimitSettingsResponse {
 }
 
 export function toInputFieldResponse(field: InputField): InputFieldResponse {
-  return {
-    id: field.id,
-    name: field.name,
-    dataType: field.dataType,
-    isRequired: field.isRequired,
-    description: field.description,
-    maxLength: field.maxLength,
-    minimum: field.minimum,
-    maximum: field.maximum,
-    defaultValue: field.defaultValue ?? null,
-  };
+  return { ...toInputField(field), defaultValue: field.defaultValue ?? null };
 }
 
 export function toOutputFieldResponse(field: OutputField): OutputFieldResponse {
-  return {
-    id: field.id,
-    name: field.name,
-    dataType: field.dataType,
-    description: field.description,
-    exampleValue: field.exampleValue,
-  };
+  return toOutputField(field);
 }
 
 export function toEndpointResponse(
