@@ -2,32 +2,35 @@ import type {
   KeyThrottlerStorage,
   RateLimitDecision,
   RateWindow,
-  ThrottlerStorageRecord,
   WindowState,
 } from './rate-limiter';
 
 /**
- * One request's pass through its windows. Each window's count starts as @nestjs/throttler reaches it, without waiting
- * for the one before, so the storage gets them all at once (a Redis client sends them in one round trip); the
- * decision waits for every count. A window with room counts the request, a full one does not; when any window is full
- * the request is refused and the windows that counted it give the hit back, so a refused request counts in none. Every
- * window is known when the decision is made, so a refused request's Retry-After covers every full window.
+ * One request's pass through its windows. The windows are gathered as @nestjs/throttler reaches them and counted
+ * together when the decision is asked for, in one synchronous run, so a storage can send them all at once (the Redis
+ * storage runs them in one script call). A window with room counts the request, a full one does not; when any window
+ * is full the request is refused and the windows that counted it give the hit back, so a refused request counts in
+ * none. Every window is known when the decision is made, so a refused request's Retry-After covers every full window.
  */
 export class WindowAdmission {
-  private readonly counts: Promise<{ window: RateWindow; record: ThrottlerStorageRecord }>[] = [];
+  private readonly windows: RateWindow[] = [];
 
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
-  /** Starts counting the request in `window`; `decision` waits for it. */
+  /** Adds `window` to the ones the request must fit in. */
   count(window: RateWindow): void {
-    // blockDuration 0: the storages keep fixed windows (a full one refuses until it resets).
-    const counting = this.storage.increment(window.key, window.ttlMs, window.limit, 0, window.name);
-    this.counts.push(counting.then((record) => ({ window, record })));
+    this.windows.push(window);
   }
 
   /** The decision once every window is counted (at least one), which the X-RateLimit-* headers describe. */
   async decision(): Promise<RateLimitDecision> {
-    const counted = await Promise.all(this.counts);
+    // blockDuration 0: the storages keep fixed windows (a full one refuses until it resets).
+    const counted = await Promise.all(
+      this.windows.map(async (window) => ({
+        window,
+        record: await this.storage.increment(window.key, window.ttlMs, window.limit, 0, window.name),
+      })),
+    );
     const isRefused = counted.some(({ record }) => record.isBlocked);
     if (isRefused) {
       await Promise.all(

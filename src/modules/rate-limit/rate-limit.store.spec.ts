@@ -115,6 +115,38 @@ describe.each(storages)('KeyThrottlerStorage (%s)', (_, newStorage) => {
   });
 });
 
+(process.env.REDIS_URL ? describe : describe.skip)('RedisThrottlerStorage round trips', () => {
+  it('sends the windows counted in one synchronous run in one script call per key id', async () => {
+    const storage = new RedisThrottlerStorage(redis!, new MemoryThrottlerStorage(), (error) => {
+      throw new Error(`Redis fell back to memory: ${error.message}`);
+    });
+    const [first, second] = [randomUUID(), randomUUID()];
+    const calls = jest.spyOn(redis!, 'evalSha');
+    try {
+      const records = await Promise.all([
+        storage.increment(`minute:{${first}}`, 60_000, 1, 0, 'minute'),
+        storage.increment(`hour:{${first}}`, 3_600_000, 5, 0, 'hour'),
+        storage.increment(`minute:{${first}}`, 60_000, 1, 0, 'minute'),
+        storage.increment(`minute:{${second}}`, 60_000, 1, 0, 'minute'),
+      ]);
+      expect(records.map((record) => [record.totalHits, record.timeToExpire, record.isBlocked])).toEqual([
+        [1, 60, false],
+        [1, 3600, false],
+        [2, 60, true],
+        [1, 60, false],
+      ]);
+      // The script is loaded on its first use, then each key id's windows go in one call.
+      const sent = calls.mock.calls.map(([, options]) => (options as { keys: string[] }).keys);
+      expect(sent.slice(-2)).toEqual([
+        [`promptgate:rl:minute:{${first}}`, `promptgate:rl:hour:{${first}}`, `promptgate:rl:minute:{${first}}`],
+        [`promptgate:rl:minute:{${second}}`],
+      ]);
+    } finally {
+      calls.mockRestore();
+    }
+  });
+});
+
 describe('RedisThrottlerStorage with Redis unreachable', () => {
   it('counts in the in-process fallback and reports why', async () => {
     const down = createRedisClient('redis://127.0.0.1:1', 'promptgate-storage-spec-down', logger);

@@ -37,21 +37,32 @@ export class MemoryThrottlerStorage extends KeyThrottlerStorage {
 }
 
 /**
- * One window in one EVAL: a window that has room counts the request (a new window starts with its expiry), a full
- * one does not. Returns [hits, pttl, blocked].
+ * Windows in one EVAL, each on its own: a window that has room counts the request (a new window starts with its
+ * expiry), a full one does not. KEYS are the windows, ARGV their limit and length in ms, in pairs. Returns
+ * [hits, pttl, blocked] for each window, one after the other.
  */
 const INCREMENT_SCRIPT = `
-local ttl = redis.call('PTTL', KEYS[1])
-local hits = 0
-if ttl > 0 then hits = tonumber(redis.call('GET', KEYS[1]) or '0') end
-if hits >= tonumber(ARGV[1]) then return { hits, ttl, 1 } end
-if ttl > 0 then
-  hits = redis.call('INCR', KEYS[1])
-else
-  redis.call('SET', KEYS[1], 1, 'PX', ARGV[2])
-  hits, ttl = 1, tonumber(ARGV[2])
+local replies = {}
+for i, key in ipairs(KEYS) do
+  local limit, length = tonumber(ARGV[2 * i - 1]), ARGV[2 * i]
+  local ttl = redis.call('PTTL', key)
+  local hits = 0
+  if ttl > 0 then hits = tonumber(redis.call('GET', key) or '0') end
+  local blocked = 1
+  if hits < limit then
+    blocked = 0
+    if ttl > 0 then
+      hits = redis.call('INCR', key)
+    else
+      redis.call('SET', key, 1, 'PX', length)
+      hits, ttl = 1, tonumber(length)
+    end
+  end
+  replies[#replies + 1] = hits
+  replies[#replies + 1] = ttl
+  replies[#replies + 1] = blocked
 end
-return { hits, ttl, 0 }
+return replies
 `;
 
 /** Gives back one hit of a live window. */
@@ -64,14 +75,27 @@ return 0
 
 const KEY_PREFIX = 'promptgate:rl:';
 
+/** A window counted by `increment`, waiting to be sent with the others of its synchronous run. */
+interface QueuedIncrement {
+  key: string;
+  ttl: number;
+  limit: number;
+  settle: (record: ThrottlerStorageRecord) => void;
+}
+
+/** The hash tag of a window key (its key id, see windowKey): windows sent in one script call share it. */
+const hashTagOf = (key: string): string => /\{[^}]*\}/.exec(key)?.[0] ?? key;
+
 /**
- * Windows in Redis, shared by every instance: one EVALSHA per window (EVAL once per script load); a request's windows
- * are counted at once, so the client sends them in one round trip. Redis
- * unreachable or slower than the Redis deadline: the window is counted in the in-process fallback instead (fail open,
- * but still limited per instance), so the service keeps answering.
+ * Windows in Redis, shared by every instance. The windows counted in one synchronous run (a request's windows, see
+ * WindowAdmission) are sent in one EVALSHA per key id, from a microtask, so a request costs one script call whatever
+ * its number of windows (EVAL once per script load). Redis unreachable or slower than the Redis deadline: the windows
+ * are counted in the in-process fallback instead (fail open, but still limited per instance), so the service keeps
+ * answering.
  */
 export class RedisThrottlerStorage extends KeyThrottlerStorage {
   private readonly shas = new Map<string, string>();
+  private queued: QueuedIncrement[] = [];
 
   constructor(
     private readonly client: RedisClient,
@@ -82,36 +106,63 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
   }
 
   /** Fixed windows, as in memory: a full window refuses until it resets, whatever blockDuration says. */
-  async increment(
+  increment(
     key: string,
     ttl: number,
     limit: number,
     _blockDuration: number,
     _throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
-    try {
-      const [hits, pttl, blocked] = await this.run(INCREMENT_SCRIPT, key, [String(limit), String(ttl)]);
-      return storageRecord(Number(hits), Number(pttl), Number(blocked) === 1);
-    } catch (error) {
-      this.onFallback(error as Error);
-      return this.fallback.increment(key, ttl, limit);
-    }
+    return new Promise((settle) => {
+      if (this.queued.length === 0) queueMicrotask(() => this.sendQueued());
+      this.queued.push({ key, ttl, limit, settle });
+    });
   }
 
   async release(key: string): Promise<void> {
     try {
-      await this.run(RELEASE_SCRIPT, key, []);
+      await this.run(RELEASE_SCRIPT, [key], []);
     } catch (error) {
       this.onFallback(error as Error);
       await this.fallback.release(key);
     }
   }
 
-  private async run(script: string, key: string, args: string[]): Promise<number[]> {
-    if (!this.client.isReady) throw new Error('not connected');
-    return withinRedisDeadline(this.evaluate(script, { keys: [KEY_PREFIX + key], arguments: args }));
+  private sendQueued(): void {
+    const byTag = new Map<string, QueuedIncrement[]>();
+    for (const increment of this.queued) {
+      const tag = hashTagOf(increment.key);
+      const batch = byTag.get(tag);
+      if (batch) batch.push(increment);
+      else byTag.set(tag, [increment]);
+    }
+    this.queued = [];
+    for (const batch of byTag.values()) void this.send(batch);
   }
 
+  private async send(batch: QueuedIncrement[]): Promise<void> {
+    let replies: number[];
+    try {
+      const args = batch.flatMap(({ limit, ttl }) => [String(limit), String(ttl)]);
+      replies = await this.run(
+        INCREMENT_SCRIPT,
+        batch.map(({ key }) => key),
+        args,
+      );
+    } catch (error) {
+      this.onFallback(error as Error);
+      for (const { key, ttl, limit, settle } of batch) settle(await this.fallback.increment(key, ttl, limit));
+      return;
+    }
+    batch.forEach(({ settle }, i) =>
+      settle(storageRecord(Number(replies[3 * i]), Number(replies[3 * i + 1]), Number(replies[3 * i + 2]) === 1)),
+    );
+  }
+
+  private async run(script: string, keys: string[], args: string[]): Promise<number[]> {
+    if (!this.client.isReady) throw new Error('not connected');
+    return withinRedisDeadline(this.evaluate(script, { keys: keys.map((key) => KEY_PREFIX + key), arguments: args }));
+  }
   private async evaluate(script: string, options: { keys: string[]; arguments: string[] }): Promise<number[]> {
     const sha = this.shas.get(script);
     if (sha) {
