@@ -1,9 +1,4 @@
-import type {
-  KeyThrottlerStorage,
-  RateLimitDecision,
-  RateWindow,
-  WindowState,
-} from './rate-limiter';
+import type { KeyThrottlerStorage, RateLimitDecision, RateWindow, WindowState } from './rate-limiter';
 
 /**
  * One request's pass through its windows. The windows are gathered as @nestjs/throttler reaches them and counted
