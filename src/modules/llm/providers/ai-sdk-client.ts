@@ -17,8 +17,10 @@ import {
   ImageResult,
   InvalidLlmOutputError,
   LlmClient,
+  type StreamedTextResult,
   TextRequest,
   TextResult,
+  type TextStreamEvent,
   TokenUsage,
 } from '../llm-client';
 
@@ -94,18 +96,69 @@ export class AiSdkClient implements LlmClient {
         inputTokens: result.usage.inputTokens.total ?? null,
         outputTokens: result.usage.outputTokens.total ?? null,
       };
-      if (!request.schema) return { text, usage };
-      const object = parseJson(
-        text,
-        `${this.models.providerName} did not answer with JSON for the output fields`,
-        usage,
-        this.models.providerName,
-      );
-      return { text, object, usage };
+      return this.answerOf(request, text, usage, result.finishReason.unified);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
     }
+  }
+
+  /**
+   * The call streamed through the AI SDK's `streamText`: raw text as its text stream, structured answers as its
+   * partial-output stream (the object parsed so far, before any check). The complete answer is then read and checked
+   * exactly as generateText's is, so a streamed call ends with the body the plain call would answer.
+   */
+  async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
+    const settings = splitCustomParameters(request.customParameters);
+    const options = { ...settings.provider } as Record<string, JSONValue>;
+    if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
+    let streamFailure: { error: unknown } | null = null;
+    try {
+      const { streamText, Output, jsonSchema } = loadSdk<typeof AiSdk>('ai');
+      const common = commonSettings(settings.common);
+      const result = streamText({
+        model: this.languageModel(request.model),
+        messages: [modelMessage(request)],
+        temperature: request.temperature,
+        maxOutputTokens: request.maxOutputTokens,
+        ...(common as Record<string, unknown>),
+        ...(request.schema
+          ? { output: Output.object({ schema: jsonSchema(request.schema.jsonSchema), name: 'response' }) }
+          : {}),
+        providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
+        maxRetries: 0,
+        abortSignal: request.abortSignal,
+        onError: ({ error }) => {
+          streamFailure ??= { error };
+        },
+      });
+      if (request.schema) {
+        for await (const output of result.partialOutputStream) onEvent({ type: 'partial', output });
+      } else {
+        for await (const text of result.textStream) onEvent({ type: 'delta', text });
+      }
+      const failed = streamFailure as { error: unknown } | null;
+      if (failed) throw failed.error;
+      if (request.abortSignal.aborted) throw request.abortSignal.reason;
+      const [text, usage, finishReason] = await Promise.all([result.text, result.usage, result.finishReason]);
+      const answer = this.answerOf(request, text, usageOf(usage), finishReason);
+      return { ...answer, finishReason };
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error;
+      throw this.failure(error, request.abortSignal);
+    }
+  }
+
+  /** The answer of a complete text: with a schema, its JSON parsed (a 502 when it is not JSON or too deep). */
+  private answerOf(request: TextRequest, text: string, usage: TokenUsage, finishReason: string): TextResult {
+    if (!request.schema) return { text, usage, finishReason };
+    const object = parseJson(
+      text,
+      `${this.models.providerName} did not answer with JSON for the output fields`,
+      usage,
+      this.models.providerName,
+    );
+    return { text, object, usage, finishReason };
   }
 
   async generateImage(request: ImageRequest): Promise<ImageResult> {
@@ -180,6 +233,21 @@ function userMessage(request: TextRequest): LanguageModelV4Message {
       ...(request.images ?? []).map((image) => ({
         type: 'file' as const,
         data: { type: 'data' as const, data: image.dataUri.slice(image.dataUri.indexOf(',') + 1) },
+        mediaType: image.mediaType,
+      })),
+    ],
+  };
+}
+
+/** The same message in the AI SDK's own message format, for streamText. */
+function modelMessage(request: TextRequest): AiSdk.ModelMessage {
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: request.prompt },
+      ...(request.images ?? []).map((image) => ({
+        type: 'file' as const,
+        data: image.dataUri.slice(image.dataUri.indexOf(',') + 1),
         mediaType: image.mediaType,
       })),
     ],
