@@ -210,6 +210,11 @@ export class ExecutionService {
         // this call would render: a hit is answered without a render (entries stored before they kept it render).
         if (hit) {
           cache = 'HIT';
+          call.stream?.replay(
+            { promptId: prompt.id, promptVersion: prompt.version, llmModel: prompt.llmModel, cached: true },
+            hit.rawResponse ?? JSON.stringify(hit.body),
+            hit.body,
+          );
           renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
           return {
             status: 'success',

@@ -4,11 +4,12 @@ import type { LlmClient, StreamedTextResult, TextRequest, TextStreamEvent } from
 /** Partial objects are sent at most this often; the complete one comes with `done`. */
 export const PARTIAL_INTERVAL_MS = 50;
 
-/** What the `start` event names: the prompt version and model about to answer. */
+/** What the `start` event names: the prompt version and model about to answer, and whether the cache answers. */
 export interface StreamStart {
   promptId: string;
   promptVersion: number;
   llmModel: string;
+  cached: boolean;
 }
 
 /** Where a streamed execution's events go (the event stream of the HTTP answer). */
@@ -33,7 +34,11 @@ export class ExecutionStreamSink {
   private pendingPartial: { output: unknown } | null = null;
   private partialTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly target: StreamTarget) {}
+  constructor(
+    private readonly target: StreamTarget,
+    /** Whether the endpoint has output fields: its answer streams as partial objects rather than text. */
+    private readonly structured: boolean,
+  ) {}
 
   /** Aborted when the client goes away. */
   get clientSignal(): AbortSignal {
@@ -53,6 +58,15 @@ export class ExecutionStreamSink {
     if (this.hasStarted) return;
     this.hasStarted = true;
     this.target.start(start);
+  }
+
+  /**
+   * A cached answer, replayed as `start` and the whole answer in one piece (`done` follows with the outcome). `text` is
+   * the model's raw text, `output` the body answered.
+   */
+  replay(start: StreamStart, text: string, output: unknown): void {
+    this.start(start);
+    this.piece(this.structured ? { type: 'partial', output } : { type: 'delta', text });
   }
 
   /** The client left: the provider call is aborted. */
@@ -105,10 +119,10 @@ export async function streamGeneration(
   client: LlmClient,
   request: TextRequest,
   sink: ExecutionStreamSink,
-  start: StreamStart,
+  start: Omit<StreamStart, 'cached'>,
 ): Promise<StreamedTextResult> {
   const abortSignal = AbortSignal.any([request.abortSignal, sink.clientSignal]);
-  sink.start(start);
+  sink.start({ ...start, cached: false });
   try {
     return await client.streamText({ ...request, abortSignal }, (event) => sink.piece(event));
   } catch (error) {

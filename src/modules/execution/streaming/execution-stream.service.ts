@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { describeFailure } from '../../../common/http/error-mapping';
-import type { EndpointDefinition } from '../../endpoints/endpoint-definition';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
 import { type ExecutionCall, ExecutionService } from '../execution.service';
 import { ExecutionStreamSink, type StreamStart } from './execution-stream-sink';
@@ -23,63 +22,48 @@ export class ExecutionStreamService {
   constructor(private readonly execution: ExecutionService) {}
 
   async open(call: Omit<ExecutionCall, 'stream'>): Promise<ExecutionAnswer | StreamedAnswer> {
-    let modelCalled: () => void = () => undefined;
-    const reachedModel = new Promise<void>((resolve) => (modelCalled = resolve));
-    const sink = new ExecutionStreamSink({
-      start: (start: StreamStart) => {
-        channel.send('start', { requestId: call.requestId, ...start, cached: false });
-        modelCalled();
+    let modelCalled: (start: StreamStart) => void = () => undefined;
+    const reachedModel = new Promise<StreamStart>((resolve) => (modelCalled = resolve));
+    const sink = new ExecutionStreamSink(
+      {
+        start: (start: StreamStart) => {
+          channel.send('start', { requestId: call.requestId, ...start });
+          modelCalled(start);
+        },
+        send: (name, data) => channel.send(name, data),
       },
-      send: (name, data) => channel.send(name, data),
-    });
+      call.definition.outputFields.length > 0,
+    );
     const channel = new SseChannel(() => sink.clientLeft());
     const running = this.execution.run({ ...call, stream: sink });
-    const outcome = await Promise.race([reachedModel.then(() => null), running]);
-    if (!sink.started && outcome) {
-      // Answered without calling a model: a failure before the call is a plain JSON answer; a cache hit is replayed.
-      if (outcome.status === 'error') {
-        channel.end();
-        return toExecutionAnswer(outcome);
-      }
-      this.replay(channel, call, outcome);
-      return { headers: headersOf(outcome.cache), events: channel };
+    const first = await Promise.race([reachedModel, running]);
+    if (!sink.started && 'status' in first) {
+      // A failure before the model was called (or a cache hit was looked up) is the plain JSON answer.
+      channel.end();
+      return toExecutionAnswer(first);
     }
-    void running.then((settled) => this.finish(channel, settled));
-    return { headers: headersOf(cacheStatusOf(call)), events: channel };
+    void running.then((outcome) => finish(channel, outcome));
+    const cached = 'cached' in first && first.cached;
+    return { headers: headersOf(cached ? 'HIT' : cacheStatusOf(call)), events: channel };
   }
+}
 
-  /** A cached answer as a short stream: `start`, the whole answer as one piece, and `done`. */
-  private replay(channel: SseChannel, call: Omit<ExecutionCall, 'stream'>, outcome: ExecutionOutcome): void {
-    const { prompt } = outcome;
-    channel.send('start', {
-      requestId: call.requestId,
-      promptId: prompt?.id ?? null,
-      promptVersion: prompt?.version ?? null,
-      llmModel: prompt?.llmModel ?? null,
-      cached: true,
+/** `done` with the body the plain call answers, or `error`; then the stream ends. */
+function finish(channel: SseChannel, outcome: ExecutionOutcome): void {
+  if (outcome.status === 'success') {
+    const { usage, costUsd } = totalsOf(outcome.attempts);
+    channel.send('done', {
+      output: outcome.body,
+      // A cache hit spent nothing.
+      usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+      costUsd: costUsd ?? (outcome.cache === 'HIT' ? 0 : null),
+      finishReason: outcome.finishReason ?? null,
     });
-    if (outcome.status === 'success') {
-      if (hasOutputFields(call.definition)) channel.send('partial', { output: outcome.body });
-      else channel.send('delta', { text: outcome.rawResponse ?? textOf(outcome.body) });
-    }
-    this.finish(channel, outcome);
+  } else {
+    const failure = describeFailure(outcome.error);
+    channel.send('error', { error: failure.error, message: failure.message });
   }
-
-  private finish(channel: SseChannel, outcome: ExecutionOutcome): void {
-    if (outcome.status === 'success') {
-      const { usage, costUsd } = totalsOf(outcome.attempts);
-      channel.send('done', {
-        output: outcome.body,
-        usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
-        costUsd: costUsd ?? (outcome.cache === 'HIT' ? 0 : null),
-        finishReason: outcome.finishReason ?? null,
-      });
-    } else {
-      const failure = describeFailure(outcome.error);
-      channel.send('error', { error: failure.error, message: failure.message });
-    }
-    channel.end();
-  }
+  channel.end();
 }
 
 function headersOf(cache: string | null): Record<string, string> {
@@ -99,12 +83,4 @@ function headersOf(cache: string | null): Record<string, string> {
 function cacheStatusOf(call: Omit<ExecutionCall, 'stream'>): string | null {
   if (!call.cache) return null;
   return call.definition.endpoint.cacheEnabled && !call.cache.bypass ? 'MISS' : 'BYPASS';
-}
-
-function hasOutputFields(definition: EndpointDefinition): boolean {
-  return definition.outputFields.length > 0;
-}
-
-function textOf(body: unknown): string {
-  return typeof body === 'string' ? body : JSON.stringify(body);
 }
