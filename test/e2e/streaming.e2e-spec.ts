@@ -238,13 +238,16 @@ describe('streamed executions', () => {
   });
 
   describe('errors found before the model is called stay JSON answers', () => {
-    it('validation: 400 JSON, logged as not streamed-through', async () => {
+    it('validation: 400 JSON, logged as not streamed', async () => {
       const endpoint = await rawEndpoint('mock-echo');
       const call = await stream(endpoint.path, {});
       expect(call.status).toBe(400);
       expect(call.headers.get('content-type')).toMatch(/^application\/json/);
       expect(call.body).toMatchObject({ error: 'validation_error', field: 'text' });
       expect(fake.requests).toHaveLength(0);
+      // Answered as JSON, it is logged as a plain call.
+      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      expect(log).toMatchObject({ status: 'error', httpStatus: 400, streamed: false, ttftMs: null });
     });
 
     it('a missing key: 401 JSON', async () => {

@@ -156,7 +156,8 @@ export class ExecutionService {
       source,
       requestId,
       inputs: loggableInputs(call.body, inputFields),
-      ...(call.stream ? { stream: { ttftMs: call.stream.ttftMs } } : {}),
+      // Answered as an event stream (a failure before the model was called is a plain JSON answer).
+      ...(call.stream?.started ? { stream: { ttftMs: call.stream.ttftMs } } : {}),
     });
     return { outcome, log, logId: this.logs.record(log) };
   }

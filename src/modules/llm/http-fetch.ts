@@ -2,8 +2,10 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { Readable } from 'node:stream';
 
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256, keepAliveMsecs: 30_000 });
+// A streamed answer holds its connection for as long as the model writes: the bound is per provider host, and calls
+// beyond it wait for a connection.
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 1024, keepAliveMsecs: 30_000 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 1024, keepAliveMsecs: 30_000 });
 
 /**
  * The `fetch` the provider clients use: Node's global fetch (WHATWG streams, per-request transferable AbortSignals)
