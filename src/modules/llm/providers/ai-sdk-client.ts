@@ -104,44 +104,61 @@ export class AiSdkClient implements LlmClient {
   }
 
   /**
-   * The call streamed through the AI SDK's `streamText`: raw text as its text stream, structured answers as its
-   * partial-output stream (the object parsed so far, before any check). The complete answer is then read and checked
-   * exactly as generateText's is, so a streamed call ends with the body the plain call would answer.
+   * The call streamed: one `doStream` of the provider's language model, for the reason generateText uses `doGenerate`
+   * (the AI SDK's `streamText` wraps the provider's stream in several more web streams: 7 to 10 ms of CPU for a
+   * 20-chunk answer in the streaming bench, against 2 to 2.6 ms for the provider's stream alone). Raw text is passed
+   * on as it comes; for structured output the JSON so far is parsed with the AI SDK's `parsePartialJson` (what its
+   * partial-output stream uses) and each new object passed on. The complete answer is then read and checked exactly as
+   * generateText's is, so a streamed call ends with the body the plain call would answer.
    */
   async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
     const settings = splitCustomParameters(request.customParameters);
     const options = { ...settings.provider } as Record<string, JSONValue>;
     if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
-    let streamFailure: { error: unknown } | null = null;
     try {
-      const { streamText, Output, jsonSchema } = loadSdk<typeof AiSdk>('ai');
-      const common = commonSettings(settings.common);
-      const result = streamText({
-        model: this.languageModel(request.model),
-        messages: [modelMessage(request)],
+      const { stream } = await this.languageModel(request.model).doStream({
+        prompt: [userMessage(request)],
         temperature: request.temperature,
         maxOutputTokens: request.maxOutputTokens,
-        ...(common as Record<string, unknown>),
+        ...commonSettings(settings.common),
         ...(request.schema
-          ? { output: Output.object({ schema: jsonSchema(request.schema.jsonSchema), name: 'response' }) }
+          ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } }
           : {}),
         providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
-        maxRetries: 0,
         abortSignal: request.abortSignal,
-        onError: ({ error }) => {
-          streamFailure ??= { error };
-        },
       });
-      if (request.schema) {
-        for await (const output of result.partialOutputStream) onEvent({ type: 'partial', output });
-      } else {
-        for await (const text of result.textStream) onEvent({ type: 'delta', text });
+      const { parsePartialJson, isDeepEqualData } = loadSdk<typeof AiSdk>('ai');
+      let text = '';
+      let usage: TokenUsage = { inputTokens: null, outputTokens: null };
+      let finishReason = 'other';
+      let lastPartial: unknown = undefined;
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        if (part.type === 'text-delta') {
+          text += part.delta;
+          if (!request.schema) {
+            onEvent({ type: 'delta', text: part.delta });
+            continue;
+          }
+          const { value: partial } = await parsePartialJson(text);
+          if (typeof partial === 'object' && partial !== null && !isDeepEqualData(partial, lastPartial)) {
+            lastPartial = partial;
+            onEvent({ type: 'partial', output: partial });
+          }
+        } else if (part.type === 'finish') {
+          usage = {
+            inputTokens: part.usage.inputTokens.total ?? null,
+            outputTokens: part.usage.outputTokens.total ?? null,
+          };
+          finishReason = part.finishReason.unified;
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
       }
-      const failed = streamFailure as { error: unknown } | null;
-      if (failed) throw failed.error;
       if (request.abortSignal.aborted) throw request.abortSignal.reason;
-      const [text, usage, finishReason] = await Promise.all([result.text, result.usage, result.finishReason]);
-      const answer = this.answerOf(request, text, usageOf(usage), finishReason);
+      const answer = this.answerOf(request, text, usage, finishReason);
       return { ...answer, finishReason };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -233,21 +250,6 @@ function userMessage(request: TextRequest): LanguageModelV4Message {
       ...(request.images ?? []).map((image) => ({
         type: 'file' as const,
         data: { type: 'data' as const, data: image.dataUri.slice(image.dataUri.indexOf(',') + 1) },
-        mediaType: image.mediaType,
-      })),
-    ],
-  };
-}
-
-/** The same message in the AI SDK's own message format, for streamText. */
-function modelMessage(request: TextRequest): AiSdk.ModelMessage {
-  return {
-    role: 'user',
-    content: [
-      { type: 'text', text: request.prompt },
-      ...(request.images ?? []).map((image) => ({
-        type: 'file' as const,
-        data: image.dataUri.slice(image.dataUri.indexOf(',') + 1),
         mediaType: image.mediaType,
       })),
     ],
