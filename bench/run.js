@@ -73,8 +73,22 @@ function startScript(script, env, core) {
   });
 }
 
+/**
+ * Starts the service on a free port: ports are picked at random, and one may have been taken in the meantime (the
+ * streaming scenarios leave many client ports in TIME_WAIT), so a start that fails is tried again on another.
+ */
 async function startService(adapter, env) {
-  const port = 43000 + Math.floor(Math.random() * 1000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(adapter, env);
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
+}
+
+async function startServiceOnce(adapter, env) {
+  const port = await freePort();
   const profile = args.profile
     ? [
         '--cpu-prof',
@@ -105,6 +119,17 @@ async function startService(adapter, env) {
     await sleep(50);
   }
   throw new Error('the service did not start within 30 s');
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = require('node:net').createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 async function stop(child) {
@@ -232,10 +257,10 @@ async function measure(target, sampleRss) {
 }
 
 /** Streamed load, warmed up and repeated like `measure`: medians of the rounds. */
-async function measureStream(target) {
+async function measureStream(target, pid) {
   await streamLoad(target, 50, WARMUP);
   const rounds = [];
-  for (let i = 0; i < ROUNDS; i++) rounds.push(await streamLoad(target, 50, DURATION));
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await streamLoad(target, 50, DURATION, pid));
   const median = (key) => rounds.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rounds.length / 2)];
   return {
     rps: median('rps'),
@@ -243,6 +268,7 @@ async function measureStream(target) {
     p99: median('p99'),
     doneP50: median('doneP50'),
     doneP99: median('doneP99'),
+    cpuMsPerStream: median('cpuMsPerStream'),
     failures: rounds.reduce((n, r) => n + r.failures, 0),
   };
 }
@@ -316,7 +342,7 @@ async function runAdapter(adapter, upstreams, bare, modelsFile) {
       : skipped;
     if (SCENARIOS.has('streaming')) {
       const streamed = (route) => ({ ...post(route), url: `${post(route).url}?stream=true`, marker: 'event: delta' });
-      results.stream = await measureStream(streamed(routes['bench-slow']));
+      results.stream = await measureStream(streamed(routes['bench-slow']), service.child.pid);
       results.openStreams = await openStreams(streamed(routes['bench-long']), OPEN_STREAMS, () =>
         rssMbOf(service.child.pid),
       );
@@ -404,6 +430,13 @@ function report(baseline, perAdapter) {
         '',
       ]);
       rows.push([
+        `${adapter}: streamed, service CPU per stream`,
+        `${fmt(r.stream.cpuMsPerStream, 2)} ms`,
+        `provider ${fmt(baseline.streamDirect.cpuMsPerStream, 2)} ms`,
+        `one core: ~${fmt(1000 / r.stream.cpuMsPerStream)} streams/s`,
+        '',
+      ]);
+      rows.push([
         `${adapter}: RSS, ${OPEN_STREAMS} open streams`,
         `${fmt(r.openStreams.peakMb)} MB`,
         `idle ${fmt(r.openStreams.beforeMb)} MB`,
@@ -411,6 +444,8 @@ function report(baseline, perAdapter) {
         '',
       ]);
       if (r.stream.failures > 0) rows.push([`${adapter}: failed streams`, String(r.stream.failures), '', '0', 'MISSED']);
+      for (const [reason, count] of Object.entries(r.openStreams.reasons ?? {}))
+        process.stderr.write(`${adapter}: ${count} of the ${OPEN_STREAMS} open streams failed: ${reason}\n`);
     }
     if (!SCENARIOS.has('cacheHit') && !SCENARIOS.has('load')) continue;
     const hit = r.cacheHit.rps / baseline.bare.rps;
@@ -511,7 +546,7 @@ async function main() {
           body: JSON.stringify({ ...JSON.parse(upstreamBody), stream: true, stream_options: { include_usage: true } }),
           headers: {},
           marker: '"content":"word0',
-        })
+        }, slow.child.pid)
       : skipped,
   };
   const perAdapter = {};

@@ -32,19 +32,36 @@ function streamOnce(agent, target, onFirst = () => undefined) {
             }
           }
         });
-        response.on('end', () =>
-          resolve({ ok: response.statusCode === 200 && !Number.isNaN(firstMs), firstMs, doneMs: performance.now() - started }),
-        );
-        response.on('error', () => resolve({ ok: false }));
+        response.on('end', () => {
+          const ok = response.statusCode === 200 && !Number.isNaN(firstMs);
+          // What a failed stream got: its status and the start of its body (an `error` event, a JSON error).
+          const reason = ok ? undefined : `${response.statusCode} ${seen.slice(0, 160).replace(/\s+/g, ' ')}`;
+          resolve({ ok, firstMs, doneMs: performance.now() - started, reason });
+        });
+        response.on('error', (error) => resolve({ ok: false, reason: error.code ?? error.message }));
       },
     );
-    request.on('error', () => resolve({ ok: false }));
+    request.on('error', (error) => resolve({ ok: false, reason: error.code ?? error.message }));
     request.end(target.body);
   });
 }
 
-/** `connections` loops of streamed requests for `seconds`: throughput, time to first piece and to the end. */
-async function streamLoad(target, connections, seconds) {
+/** CPU seconds (user + system) a process has used so far, from /proc (NaN elsewhere). */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * `connections` loops of streamed requests for `seconds`: throughput, time to first piece and to the end, and (with
+ * `pid`) the CPU that process spent per completed stream.
+ */
+async function streamLoad(target, connections, seconds, pid) {
+  const cpuBefore = pid ? cpuSecondsOf(pid) : NaN;
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const first = [];
   const done = [];
@@ -64,6 +81,7 @@ async function streamLoad(target, connections, seconds) {
     }),
   );
   agent.destroy();
+  const cpuMsPerStream = ((cpuSecondsOf(pid) - cpuBefore) * 1000) / done.length;
   first.sort((a, b) => a - b);
   done.sort((a, b) => a - b);
   return {
@@ -72,6 +90,7 @@ async function streamLoad(target, connections, seconds) {
     p99: pick(first, 0.99),
     doneP50: pick(done, 0.5),
     doneP99: pick(done, 0.99),
+    cpuMsPerStream,
     failures,
   };
 }
@@ -98,11 +117,14 @@ async function openStreams(target, count, readRssMb) {
   clearInterval(timer);
   peak = Math.max(peak, readRssMb());
   agent.destroy();
+  const reasons = {};
+  for (const result of results) if (!result.ok) reasons[result.reason] = (reasons[result.reason] ?? 0) + 1;
   return {
     beforeMb: Math.round(before),
     peakMb: Math.round(peak),
     mostOpen,
     failed: results.filter((result) => !result.ok).length,
+    reasons,
   };
 }
 
