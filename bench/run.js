@@ -443,7 +443,8 @@ function report(baseline, perAdapter) {
         `${r.openStreams.mostOpen} open at once, ${r.openStreams.failed} failed`,
         '',
       ]);
-      if (r.stream.failures > 0) rows.push([`${adapter}: failed streams`, String(r.stream.failures), '', '0', 'MISSED']);
+      if (r.stream.failures > 0)
+        rows.push([`${adapter}: failed streams`, String(r.stream.failures), '', '0', 'MISSED']);
       for (const [reason, count] of Object.entries(r.openStreams.reasons ?? {}))
         process.stderr.write(`${adapter}: ${count} of the ${OPEN_STREAMS} open streams failed: ${reason}\n`);
     }
@@ -541,12 +542,19 @@ async function main() {
     loadDirect: SCENARIOS.has('load') ? await measure({ ...direct(slow.port), connections: 50 }) : skipped,
     seqDirect: SCENARIOS.has('sequential') ? await measure({ ...direct(instant.port), connections: 1 }) : skipped,
     streamDirect: SCENARIOS.has('streaming')
-      ? await measureStream({
-          url: direct(slow.port).url,
-          body: JSON.stringify({ ...JSON.parse(upstreamBody), stream: true, stream_options: { include_usage: true } }),
-          headers: {},
-          marker: '"content":"word0',
-        }, slow.child.pid)
+      ? await measureStream(
+          {
+            url: direct(slow.port).url,
+            body: JSON.stringify({
+              ...JSON.parse(upstreamBody),
+              stream: true,
+              stream_options: { include_usage: true },
+            }),
+            headers: {},
+            marker: '"content":"word0',
+          },
+          slow.child.pid,
+        )
       : skipped,
   };
   const perAdapter = {};
