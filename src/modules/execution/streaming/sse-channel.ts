@@ -24,6 +24,8 @@ export class SseChannel implements AsyncIterableIterator<string> {
     pingAfterMs = SSE_PING_AFTER_MS,
   ) {
     this.ping = setTimeout(() => this.comment('ping'), pingAfterMs);
+    // A stream that is never read to its end must not keep the process alive.
+    this.ping.unref();
   }
 
   /** Whether the client went away before the stream ended. */
