@@ -164,6 +164,18 @@ describe('streamed executions', () => {
     expect(wrong.body).toMatchObject({ error: 'validation_error', field: 'stream' });
   });
 
+  it('test runs never stream: asked for an event stream, they answer their JSON envelope', async () => {
+    const endpoint = await rawEndpoint('mock-echo');
+    const run = await t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/test?stream=true`)
+      .set({ ...auth(tenant.admin), ...SSE })
+      .send({ promptId: endpoint.promptId, inputs: { text: 'x' } });
+    expect(run.status).toBe(200);
+    expect(run.headers['content-type']).toMatch(/^application\/json/);
+    expect(run.body.data.output).toBe('Say x');
+    expect((await logOf(endpoint.id, run.headers['x-request-id'])).streamed).toBe(false);
+  });
+
   describe('endpoints with output fields', () => {
     let endpoint: { id: string; path: string };
     beforeAll(async () => {
