@@ -7,7 +7,8 @@
  *
  * Options: --rounds N (3)  --duration S (5)  --warmup S (2)  --adapters express,fastify  --write
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
- *          --scenarios cacheHit,cacheMiss,load,sequential (a subset, e.g. to profile one path)
+ *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path)
+ *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
  *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
  */
 const { spawn, spawnSync, fork } = require('node:child_process');
@@ -22,7 +23,9 @@ const ROUNDS = Number(args.rounds ?? 3);
 const DURATION = Number(args.duration ?? 5);
 const WARMUP = Number(args.warmup ?? 2);
 const ADAPTERS = String(args.adapters ?? 'express,fastify').split(',');
-const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential').split(','));
+const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential,streaming').split(','));
+const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
+const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
 const newAdminKey = () =>
@@ -36,12 +39,10 @@ const newAdminKey = () =>
 /** The admin key of the service being measured (each adapter's service gets a new one). */
 let ADMIN_KEY;
 /** The figures of a scenario left out with --scenarios. */
-const skipped = { rps: NaN, p50: NaN, p99: NaN, failures: 0 };
+const skipped = { rps: NaN, p50: NaN, p99: NaN, doneP50: NaN, doneP99: NaN, failures: 0 };
 const HAS_TASKSET =
   spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
 const SERVER_CORE = '0';
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 const CLIENT_CORE = '1';
 const children = new Set();
 
@@ -72,8 +73,22 @@ function startScript(script, env, core) {
   });
 }
 
+/**
+ * Starts the service on a free port: ports are picked at random, and one may have been taken in the meantime (the
+ * streaming scenarios leave many client ports in TIME_WAIT), so a start that fails is tried again on another.
+ */
 async function startService(adapter, env) {
-  const port = 43000 + Math.floor(Math.random() * 1000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOnce(adapter, env);
+    } catch (error) {
+      if (attempt >= 5) throw error;
+    }
+  }
+}
+
+async function startServiceOnce(adapter, env) {
+  const port = await freePort();
   const profile = args.profile
     ? [
         '--cpu-prof',
@@ -106,6 +121,17 @@ async function startService(adapter, env) {
   throw new Error('the service did not start within 30 s');
 }
 
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = require('node:net').createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 async function stop(child) {
   if (!child || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -134,6 +160,7 @@ async function setUp(url) {
     ['bench-hit', 'bench-instant', true],
     ['bench-miss', 'bench-instant', false],
     ['bench-slow', 'bench-slow', false],
+    ['bench-long', 'bench-long', false],
   ]) {
     const endpoint = await api(url, 'POST', '/admin/v1/endpoints', {
       name,
@@ -215,10 +242,10 @@ async function measure(target, sampleRss, servicePid) {
   const rounds = [];
   for (let i = 0; i < ROUNDS; i++) {
     const rss = sampleRss ? trackRss(sampleRss) : undefined;
-    const cpuBefore = servicePid ? cpuSeconds(servicePid) : undefined;
+    const cpuBefore = servicePid ? cpuSecondsOf(servicePid) : undefined;
     const result = await load({ ...target, seconds: DURATION });
     result.rssMb = rss ? rss.stop() : undefined;
-    if (cpuBefore !== undefined) result.cpuUs = ((cpuSeconds(servicePid) - cpuBefore) * 1e6) / result.requests;
+    if (cpuBefore !== undefined) result.cpuUs = ((cpuSecondsOf(servicePid) - cpuBefore) * 1e6) / result.requests;
     rounds.push(result);
   }
   const median = (key) => {
@@ -238,12 +265,30 @@ async function measure(target, sampleRss, servicePid) {
   };
 }
 
-/** A process's CPU time so far (user + system, from /proc; NaN where there is none). */
-function cpuSeconds(pid) {
+/** Streamed load, warmed up and repeated like `measure`: medians of the rounds. */
+async function measureStream(target, pid) {
+  await streamLoad(target, 50, WARMUP);
+  const rounds = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push(await streamLoad(target, 50, DURATION, pid));
+  const median = (key) => rounds.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(rounds.length / 2)];
+  return {
+    rps: median('rps'),
+    p50: median('p50'),
+    p99: median('p99'),
+    doneP50: median('doneP50'),
+    doneP99: median('doneP99'),
+    cpuMsPerStream: median('cpuMsPerStream'),
+    failures: rounds.reduce((n, r) => n + r.failures, 0),
+  };
+}
+
+function rssMbOf(pid) {
   try {
-    // The fields after the command name (which is in parentheses and may hold spaces): utime and stime are 12 and 13.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const line = fs
+      .readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return Number(line.replace(/\D+/g, '')) / 1024;
   } catch {
     return NaN;
   }
@@ -304,7 +349,17 @@ async function runAdapter(adapter, upstreams, bare, modelsFile) {
     results.seqService = SCENARIOS.has('sequential')
       ? await measure({ ...post(routes['bench-miss']), connections: 1 })
       : skipped;
-    results.startupMs = args.profile ? NaN : await restartTime(adapter, env, service);
+    if (SCENARIOS.has('streaming')) {
+      const streamed = (route) => ({ ...post(route), url: `${post(route).url}?stream=true`, marker: 'event: delta' });
+      results.stream = await measureStream(streamed(routes['bench-slow']), service.child.pid);
+      results.openStreams = await openStreams(streamed(routes['bench-long']), OPEN_STREAMS, () =>
+        rssMbOf(service.child.pid),
+      );
+    } else {
+      results.stream = skipped;
+      results.openStreams = { beforeMb: NaN, peakMb: NaN, mostOpen: 0, failed: 0 };
+    }
+    results.startupMs = args.profile || !SCENARIOS.has('sequential') ? NaN : await restartTime(adapter, env, service);
     return results;
   } finally {
     await stop(service.child);
@@ -348,7 +403,61 @@ function report(baseline, perAdapter) {
     `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`,
     '',
   ]);
+  rows.push([
+    'direct stream (50 ms to first chunk, 20 chunks), 50 conn',
+    `${fmt(baseline.streamDirect.rps)} streams/s`,
+    '',
+    `first p50 ${fmt(baseline.streamDirect.p50, 2)} / p99 ${fmt(baseline.streamDirect.p99, 2)} ms; done p50 ${fmt(baseline.streamDirect.doneP50, 2)} / p99 ${fmt(baseline.streamDirect.doneP99, 2)} ms`,
+    '',
+  ]);
   for (const [adapter, r] of Object.entries(perAdapter)) {
+    if (SCENARIOS.has('streaming')) {
+      const share = r.stream.rps / baseline.streamDirect.rps;
+      const firstP50 = r.stream.p50 - baseline.streamDirect.p50;
+      const firstP99 = r.stream.p99 - baseline.streamDirect.p99;
+      const doneP50 = r.stream.doneP50 - baseline.streamDirect.doneP50;
+      const doneP99 = r.stream.doneP99 - baseline.streamDirect.doneP99;
+      rows.push([
+        `${adapter}: streamed, 50 conn`,
+        `${fmt(r.stream.rps)} streams/s`,
+        `${fmt(share * 100, 1)} % of direct`,
+        '≥ 95 %',
+        check(share >= 0.95),
+      ]);
+      rows.push([
+        `${adapter}: streamed, added time to first piece`,
+        '',
+        '',
+        `+${fmt(firstP50, 2)} ms p50 / +${fmt(firstP99, 2)} ms p99 (≤ +2 p50)`,
+        check(firstP50 <= 2),
+      ]);
+      rows.push([
+        `${adapter}: streamed, added time to done`,
+        '',
+        '',
+        `+${fmt(doneP50, 2)} ms p50 / +${fmt(doneP99, 2)} ms p99`,
+        '',
+      ]);
+      rows.push([
+        `${adapter}: streamed, service CPU per stream`,
+        `${fmt(r.stream.cpuMsPerStream, 2)} ms`,
+        `provider ${fmt(baseline.streamDirect.cpuMsPerStream, 2)} ms`,
+        `one core: ~${fmt(1000 / r.stream.cpuMsPerStream)} streams/s`,
+        '',
+      ]);
+      rows.push([
+        `${adapter}: RSS, ${OPEN_STREAMS} open streams`,
+        `${fmt(r.openStreams.peakMb)} MB`,
+        `idle ${fmt(r.openStreams.beforeMb)} MB`,
+        `${r.openStreams.mostOpen} open at once, ${r.openStreams.failed} failed`,
+        '',
+      ]);
+      if (r.stream.failures > 0)
+        rows.push([`${adapter}: failed streams`, String(r.stream.failures), '', '0', 'MISSED']);
+      for (const [reason, count] of Object.entries(r.openStreams.reasons ?? {}))
+        process.stderr.write(`${adapter}: ${count} of the ${OPEN_STREAMS} open streams failed: ${reason}\n`);
+    }
+    if (!SCENARIOS.has('cacheHit') && !SCENARIOS.has('load')) continue;
     const hit = r.cacheHit.rps / baseline.bare.rps;
     const miss = r.cacheMiss.rps / baseline.bare.rps;
     const loadShare = r.loadService.rps / baseline.loadDirect.rps;
@@ -419,9 +528,15 @@ async function main() {
   if (HAS_TASKSET) spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
   const instant = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '0' }, CLIENT_CORE);
   const slow = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '50' }, CLIENT_CORE);
+  // Long streams (20 chunks 250 ms apart): held open together for the memory figure.
+  const long = await startScript(
+    path.join(__dirname, 'upstream.js'),
+    { UPSTREAM_DELAY_MS: '50', UPSTREAM_CHUNK_DELAY_MS: '250' },
+    CLIENT_CORE,
+  );
   const bare = await startScript(path.join(__dirname, 'bare.js'), {}, SERVER_CORE);
   const modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-models-')), 'models.json');
-  fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port)));
+  fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port, long.port)));
 
   const upstreamBody = JSON.stringify({
     model: 'bench-model',
@@ -435,6 +550,21 @@ async function main() {
         : skipped,
     loadDirect: SCENARIOS.has('load') ? await measure({ ...direct(slow.port), connections: 50 }) : skipped,
     seqDirect: SCENARIOS.has('sequential') ? await measure({ ...direct(instant.port), connections: 1 }) : skipped,
+    streamDirect: SCENARIOS.has('streaming')
+      ? await measureStream(
+          {
+            url: direct(slow.port).url,
+            body: JSON.stringify({
+              ...JSON.parse(upstreamBody),
+              stream: true,
+              stream_options: { include_usage: true },
+            }),
+            headers: {},
+            marker: '"content":"word0',
+          },
+          slow.child.pid,
+        )
+      : skipped,
   };
   const perAdapter = {};
   for (const adapter of ADAPTERS) perAdapter[adapter] = await runAdapter(adapter, { instant, slow }, bare, modelsFile);
@@ -450,7 +580,7 @@ async function main() {
 }
 
 /** The MODELS_FILE the service reads: two OpenAI-compatible providers on the fake upstreams. */
-function benchModels(instantPort, slowPort) {
+function benchModels(instantPort, slowPort, longPort) {
   return {
     providers: [
       {
@@ -464,6 +594,12 @@ function benchModels(instantPort, slowPort) {
         baseUrl: `http://127.0.0.1:${slowPort}/v1`,
         apiKey: 'bench',
         models: [{ id: 'bench-slow' }],
+      },
+      {
+        name: 'bench-long',
+        baseUrl: `http://127.0.0.1:${longPort}/v1`,
+        apiKey: 'bench',
+        models: [{ id: 'bench-long' }],
       },
     ],
   };

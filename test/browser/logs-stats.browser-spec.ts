@@ -163,6 +163,8 @@ describe('Dashboard: Logs and Stats', () => {
     expect(facts).toMatch(/Tokens in \/ out\s+1.?000 \/ 200/);
     expect(facts).toMatch(/Cost\s+\$\d/);
     expect(facts).toMatch(/Latency\s+\d+ ms/);
+    expect(facts).toMatch(/Streamed\s+No/);
+    expect(facts).toMatch(/Finish reason\s+stop/);
     expect(facts).toMatch(/Model\s+gpt-4o-mini/);
     expect(facts).toMatch(/Prompt and version\s+Short summary @ v1/);
 

@@ -28,6 +28,9 @@ const SUMMARY_FIELDS = [
   'outputTokens',
   'costUsd',
   'latencyMs',
+  'streamed',
+  'ttftMs',
+  'finishReason',
   'createdAt',
   'truncatedFields',
 ].sort();
@@ -121,6 +124,9 @@ describe('GET /admin/v1/logs', () => {
       outputTokens: 5,
       costUsd: 0,
       latencyMs: newest.latencyMs,
+      streamed: false,
+      ttftMs: null,
+      finishReason: null,
       createdAt: newest.createdAt.toISOString(),
       truncatedFields: [],
     });

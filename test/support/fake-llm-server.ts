@@ -5,9 +5,23 @@ import type { Socket } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-/** What the next request gets. Replies are consumed in order, whatever provider route the request hits. */
+/**
+ * How a streamed answer is sent: the time to its first chunk, how many chunks the text is cut into, and the pause
+ * between two chunks (defaults: at once, 4 chunks, no pause).
+ */
+export interface FakeStreamShape {
+  firstChunkMs?: number;
+  chunks?: number;
+  chunkDelayMs?: number;
+}
+
+/**
+ * What the next request gets. Replies are consumed in order, whatever provider route the request hits. A request that
+ * asks for a stream (`stream: true`, or Gemini's `:streamGenerateContent`) gets a text reply in the provider's own
+ * streaming wire format, shaped by `stream`.
+ */
 export type FakeReply =
-  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number }
+  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number; stream?: FakeStreamShape }
   | { images: { b64: string; revisedPrompt?: string }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   | { status: number; message: string; delayMs?: number };
 
@@ -18,10 +32,17 @@ export interface ReceivedRequest {
   route: FakeRoute;
   headers: http.IncomingHttpHeaders;
   body: any;
+  /** Streamed answers: true once the client closed the connection before the stream was complete. */
+  closedEarly?: boolean;
 }
 
 export type FakeRoute =
-  'openai.responses' | 'openai.chat' | 'openai.images' | 'anthropic.messages' | 'google.generateContent';
+  | 'openai.responses'
+  | 'openai.chat'
+  | 'openai.images'
+  | 'anthropic.messages'
+  | 'google.generateContent'
+  | 'google.streamGenerateContent';
 
 /** A 1×1 PNG, what image replies send unless a test scripts other bytes. */
 export const FAKE_PNG =
@@ -92,14 +113,186 @@ export class FakeLlmServer {
     } catch {
       body = text;
     }
-    this.requests.push({ method: req.method ?? 'GET', path, route, headers: req.headers, body });
+    const received: ReceivedRequest = { method: req.method ?? 'GET', path, route, headers: req.headers, body };
+    this.requests.push(received);
     const reply = this.queue.shift() ?? { text: 'fake reply' };
     if (reply.delayMs) {
       const aborted = await delay(reply.delayMs, req);
       if (aborted) return;
     }
     if ('status' in reply) return send(res, reply.status, errorBody(route, reply.status, reply.message));
-    send(res, 200, successBody(route, reply, body as Record<string, any>));
+    const request = body as Record<string, any>;
+    if ('text' in reply && (route === 'google.streamGenerateContent' || request?.stream === true)) {
+      return streamReply(req, res, route, reply, request, received);
+    }
+    send(res, 200, successBody(route, reply, request));
+  }
+}
+
+/** Server-sent events, as each provider streams its answer. */
+async function streamReply(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  route: FakeRoute,
+  reply: Extract<FakeReply, { text: string }>,
+  request: Record<string, any>,
+  received: ReceivedRequest,
+): Promise<void> {
+  const shape = reply.stream ?? {};
+  const count = Math.max(1, shape.chunks ?? 4);
+  const step = Math.ceil(reply.text.length / count) || 1;
+  const pieces = Array.from({ length: count }, (_, index) => reply.text.slice(index * step, (index + 1) * step));
+  const events = streamEvents(route, pieces, reply, request);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+    if (!res.writableFinished) received.closedEarly = true;
+  });
+  if (shape.firstChunkMs && (await delay(shape.firstChunkMs, req))) return;
+  let pieceSent = false;
+  for (const event of events) {
+    if (closed) return;
+    // The pause comes between two text chunks only; the events around them follow at once.
+    if (event.piece && pieceSent && shape.chunkDelayMs && (await delay(shape.chunkDelayMs, req))) return;
+    pieceSent ||= event.piece === true;
+    res.write(event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`);
+  }
+  res.end();
+}
+
+interface WireEvent {
+  name?: string;
+  data: string;
+  /** A chunk of the text (the events paced by chunkDelayMs). */
+  piece?: boolean;
+}
+
+function streamEvents(
+  route: FakeRoute,
+  pieces: string[],
+  reply: Extract<FakeReply, { text: string }>,
+  request: Record<string, any>,
+): WireEvent[] {
+  const input = reply.inputTokens ?? 11;
+  const output = reply.outputTokens ?? 7;
+  const created = Math.floor(Date.now() / 1000);
+  const json = (value: unknown) => JSON.stringify(value);
+  switch (route) {
+    case 'openai.responses': {
+      const named = (type: string, value: object, piece = false): WireEvent => ({
+        name: type,
+        data: json({ type, ...value }),
+        piece,
+      });
+      const item = { type: 'message', id: 'msg_fake', status: 'in_progress', role: 'assistant', content: [] };
+      return [
+        named('response.created', { response: { id: 'resp_fake', created_at: created, model: request?.model } }),
+        named('response.output_item.added', { output_index: 0, item }),
+        ...pieces.map((delta) =>
+          named('response.output_text.delta', { item_id: 'msg_fake', output_index: 0, delta }, true),
+        ),
+        named('response.output_item.done', { output_index: 0, item: { ...item, status: 'completed' } }),
+        named('response.completed', {
+          response: {
+            incomplete_details: null,
+            usage: {
+              input_tokens: input,
+              input_tokens_details: { cached_tokens: 0 },
+              output_tokens: output,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: input + output,
+            },
+          },
+        }),
+      ];
+    }
+    case 'openai.chat': {
+      const chunk = (delta: object, finish: string | null, extra: object = {}) =>
+        json({
+          id: 'chatcmpl-fake',
+          object: 'chat.completion.chunk',
+          created,
+          model: request?.model,
+          choices: [{ index: 0, delta, finish_reason: finish }],
+          ...extra,
+        });
+      const usage = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+      return [
+        { data: chunk({ role: 'assistant', content: '' }, null) },
+        ...pieces.map((content) => ({ data: chunk({ content }, null), piece: true })),
+        { data: chunk({}, 'stop') },
+        // With stream_options.include_usage the usage comes last, in a chunk without choices.
+        ...(request?.stream_options?.include_usage
+          ? [
+              {
+                data: json({
+                  id: 'chatcmpl-fake',
+                  object: 'chat.completion.chunk',
+                  created,
+                  model: request?.model,
+                  choices: [],
+                  usage,
+                }),
+              },
+            ]
+          : []),
+        { data: '[DONE]' },
+      ];
+    }
+    case 'anthropic.messages': {
+      const named = (type: string, value: object, piece = false): WireEvent => ({
+        name: type,
+        data: json({ type, ...value }),
+        piece,
+      });
+      return [
+        named('message_start', {
+          message: {
+            id: 'msg_fake',
+            type: 'message',
+            role: 'assistant',
+            model: request?.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: input, output_tokens: 1 },
+          },
+        }),
+        named('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        ...pieces.map((text) => named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }, true)),
+        named('content_block_stop', { index: 0 }),
+        named('message_delta', {
+          delta: { stop_reason: 'end_turn', stop_sequence: null },
+          usage: { output_tokens: output },
+        }),
+        named('message_stop', {}),
+      ];
+    }
+    case 'google.streamGenerateContent':
+      return pieces.map((text, index) => {
+        const last = index === pieces.length - 1;
+        return {
+          data: json({
+            candidates: [
+              { content: { role: 'model', parts: [{ text }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+            ],
+            ...(last
+              ? {
+                  usageMetadata: {
+                    promptTokenCount: input,
+                    candidatesTokenCount: output,
+                    totalTokenCount: input + output,
+                  },
+                }
+              : {}),
+            modelVersion: 'fake',
+          }),
+          piece: true,
+        };
+      });
+    default:
+      throw new Error(`fake LLM server: ${route} does not stream`);
   }
 }
 
@@ -110,6 +303,7 @@ function routeOf(method: string, path: string): FakeRoute | undefined {
   if (path.endsWith('/images/generations')) return 'openai.images';
   if (path.endsWith('/messages')) return 'anthropic.messages';
   if (path.endsWith(':generateContent')) return 'google.generateContent';
+  if (path.endsWith(':streamGenerateContent')) return 'google.streamGenerateContent';
   return undefined;
 }
 
@@ -177,7 +371,8 @@ function successBody(
         stop_sequence: null,
         usage: { input_tokens: input, output_tokens: output },
       };
-    case 'google.generateContent': {
+    case 'google.generateContent':
+    case 'google.streamGenerateContent': {
       // Gemini image models answer image generation (responseModalities IMAGE) with inline data parts.
       const parts =
         'images' in reply

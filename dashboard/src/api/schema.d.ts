@@ -1135,17 +1135,23 @@ export interface components {
              * @description Why it failed; null on success.
              * @enum {string|null}
              */
-            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
             costUsd: number | null;
             latencyMs: number;
+            /** @description Streamed calls: milliseconds until the first piece of the answer was sent; null for plain calls or when none was. */
+            ttftMs: number | null;
             /** @description The X-Request-Id of the execution. */
             requestId: string;
             /** @description Answered from the response cache. */
             cached: boolean;
             llmModel: string | null;
+            /** @description Answered as an event stream (`Accept: text/event-stream` or `?stream=true`). */
+            streamed: boolean;
+            /** @description Why the model stopped (`stop`, `length`, `content-filter`, …); null when no model answered or it did not say. */
+            finishReason: string | null;
             /** Format: date-time */
             createdAt: string;
             /**
@@ -1191,12 +1197,14 @@ export interface components {
              * @description Why it failed; null on success.
              * @enum {string|null}
              */
-            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
             costUsd: number | null;
             latencyMs: number;
+            /** @description Streamed calls: milliseconds until the first piece of the answer was sent; null for plain calls or when none was. */
+            ttftMs: number | null;
             /** @description The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
             inputs: unknown;
             /** @description The answer parsed from the model's output: any JSON value (null when there was none). */
@@ -1209,6 +1217,10 @@ export interface components {
             /** @description Answered from the response cache. */
             cached: boolean;
             llmModel: string | null;
+            /** @description Answered as an event stream (`Accept: text/event-stream` or `?stream=true`). */
+            streamed: boolean;
+            /** @description Why the model stopped (`stop`, `length`, `content-filter`, …); null when no model answered or it did not say. */
+            finishReason: string | null;
             /** Format: date-time */
             createdAt: string;
             /**

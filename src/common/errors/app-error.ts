@@ -10,7 +10,8 @@ export type AppErrorCode =
   | 'timeout'
   | 'upstream_error'
   | 'prompt_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'client_closed';
 
 export abstract class AppError extends Error {
   abstract readonly code: AppErrorCode;
@@ -92,6 +93,11 @@ export class ServiceUnavailableError extends RetryLaterError {
   readonly code = 'service_unavailable';
 }
 
+/** The client left before its streamed answer was complete; its provider call was stopped. Only ever logged. */
+export class ClientClosedError extends AppError {
+  readonly code = 'client_closed';
+}
+
 export function statusOf(error: AppError): number {
   switch (error.code) {
     case 'validation_error':
@@ -116,5 +122,8 @@ export function statusOf(error: AppError): number {
       return 503;
     case 'timeout':
       return 504;
+    // The status proxies log for a request its client closed: nobody receives it.
+    case 'client_closed':
+      return 499;
   }
 }

@@ -13,6 +13,8 @@ export interface CachedResponse {
   renderedPrompt?: string;
   rawResponse: string | null;
   parsedOutput: unknown;
+  /** Why the model stopped (absent in entries stored before it was kept). */
+  finishReason?: string | null;
 }
 
 const WARN_EVERY_MS = 30_000;

@@ -36,6 +36,8 @@ interface OutcomeDetail {
   parsedOutput: unknown;
   /** The model calls made: none on a cache hit or a failure before the call. */
   attempts: ExecutionAttempt[];
+  /** Why the model stopped, when it answered and said (a cache hit: what the cached answer's model said). */
+  finishReason?: string | null;
 }
 
 /**
@@ -48,6 +50,8 @@ export type ExecutionOutcome =
 /** Who ran the execution and with what, as the log row records it. */
 export interface ExecutionOrigin {
   principal: Principal;
+  /** Streamed calls: the time to the first piece of the answer (null when none was sent); absent for plain calls. */
+  stream?: { ttftMs: number | null };
   endpointId: string;
   source: ExecutionSource;
   requestId: string;
@@ -90,6 +94,9 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
     outputTokens: usage.outputTokens,
     costUsd,
     latencyMs: outcome.latencyMs,
+    streamed: origin.stream !== undefined,
+    ttftMs: origin.stream?.ttftMs ?? null,
+    finishReason: outcome.finishReason ?? null,
     inputs: origin.inputs,
     renderedPrompt: outcome.renderedPrompt,
     rawResponse: outcome.rawResponse,
@@ -114,7 +121,7 @@ function resultOf(
 }
 
 /** Tokens and cost over every attempt; null when no attempt reported them. */
-function totalsOf(attempts: ExecutionAttempt[]): { usage: TokenUsage; costUsd: number | null } {
+export function totalsOf(attempts: ExecutionAttempt[]): { usage: TokenUsage; costUsd: number | null } {
   if (attempts.length === 1) return attempts[0];
   const usage: TokenUsage = { inputTokens: null, outputTokens: null };
   let costUsd: number | null = null;

@@ -3,13 +3,16 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { ValidationError } from '../../common/errors/app-error';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { toExecutionAnswer } from './execution-outcome';
-import { ExecutionService } from './execution.service';
+import { type ExecutionCall, ExecutionService } from './execution.service';
+import { ExecutionStreamService } from './streaming/execution-stream.service';
 
 /**
  * `POST {tenant_base_url}/api/v1/<path>`: the execution API. Flat `{error, message, field?}` error bodies, and the
- * answer is always JSON, even when it is the model's raw text (a JSON string).
+ * answer is JSON, even when it is the model's raw text (a JSON string); or, asked with `Accept: text/event-stream` or
+ * `?stream=true`, an event stream once the model is called.
  */
 @ApiExcludeController()
 @UseFilters(ExecutionExceptionFilter)
@@ -17,7 +20,10 @@ import { ExecutionService } from './execution.service';
 @UseGuards(ExecutionAccessGuard, KeyThrottlerGuard)
 @Controller()
 export class ExecutionController {
-  constructor(private readonly execution: ExecutionService) {}
+  constructor(
+    private readonly execution: ExecutionService,
+    private readonly streams: ExecutionStreamService,
+  ) {}
 
   @Post('api/v1/*path')
   @HttpCode(200)
@@ -27,9 +33,10 @@ export class ExecutionController {
     @Res({ passthrough: true }) response: HttpResponseLike,
     @Body() body: unknown,
     @Query('prompt') prompt?: unknown,
-  ): Promise<string> {
+    @Query('stream') stream?: unknown,
+  ): Promise<string | AsyncIterableIterator<string>> {
     const selector = (Array.isArray(prompt) ? prompt[0] : prompt) as string | undefined;
-    const outcome = await this.execution.run({
+    const call: ExecutionCall = {
       principal: request.principal!,
       definition: request.endpointDefinition!,
       source: 'Api',
@@ -37,11 +44,22 @@ export class ExecutionController {
       body,
       prompt: { selector: selector || undefined },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
-    });
-    const answer = toExecutionAnswer(outcome);
+    };
+    const answer = wantsStream(headerOf(request, 'accept'), stream)
+      ? await this.streams.open(call)
+      : toExecutionAnswer(await this.execution.run(call));
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // A failure is rendered by the execution surface's filter, from the same error its log row describes.
     if ('error' in answer) throw answer.error;
-    return answer.body;
+    return 'events' in answer ? answer.events : answer.body;
   }
+}
+
+/** Whether the caller asked for an event stream: `Accept: text/event-stream`, or `?stream=true` (`false` or absent: no). */
+function wantsStream(accept: string | undefined, stream: unknown): boolean {
+  const value = Array.isArray(stream) ? (stream as unknown[])[0] : stream;
+  if (value !== undefined && value !== 'true' && value !== 'false') {
+    throw new ValidationError("Query parameter 'stream' must be true or false", 'stream');
+  }
+  return value === 'true' || (accept?.toLowerCase().includes('text/event-stream') ?? false);
 }

@@ -9,13 +9,14 @@ import { ExecutionAccessGuard } from './execution-access.guard';
 import { ExecutionAdminController } from './execution-admin.controller';
 import { ExecutionController } from './execution.controller';
 import { ExecutionService } from './execution.service';
+import { ExecutionStreamService } from './streaming/execution-stream.service';
 
 // Owns the execution API (POST /api/v1/*) and test runs (POST /admin/v1/endpoints/{id}/test): validation, rendering,
 // the LLM call and the output rules. Exports ExecutionService (for MCP).
 @Module({
   imports: [EndpointsModule, PromptsModule, ModelsModule, LlmModule, LogsModule, ResponseCacheModule],
   controllers: [ExecutionController, ExecutionAdminController],
-  providers: [ExecutionService, ExecutionAccessGuard],
+  providers: [ExecutionService, ExecutionStreamService, ExecutionAccessGuard],
   exports: [ExecutionService],
 })
 export class ExecutionModule {}

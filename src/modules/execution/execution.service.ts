@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/auth/principal';
-import { PromptError, UpstreamError } from '../../common/errors/app-error';
+import { PromptError, UpstreamError, ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { cacheKey, fieldsFingerprint } from '../cache/cache-key';
@@ -34,6 +34,7 @@ import {
 } from './execution-outcome';
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
 import { validateInputs, ValidatedInputs } from './input-validation';
+import { type ExecutionStreamSink, streamGeneration } from './streaming/execution-stream-sink';
 import {
   conformOutput,
   imageOutputField,
@@ -53,6 +54,8 @@ export interface ExecutionCall {
   prompt: { selector?: string } | { id: string };
   /** Api executions only: the response cache is used, and `bypass` (x-cache-bypass: true) skips its lookup. */
   cache?: { bypass: boolean };
+  /** Api executions asked for an event stream: where the answer's pieces go as the model produces them. */
+  stream?: ExecutionStreamSink;
 }
 
 /**
@@ -72,7 +75,14 @@ export interface ImageExecutionBody {
  * answered something unusable; with the attempt either way.
  */
 type Generation =
-  | { ok: true; body: unknown; rawResponse: string; parsedOutput: unknown; attempt: ExecutionAttempt }
+  | {
+      ok: true;
+      body: unknown;
+      rawResponse: string;
+      parsedOutput: unknown;
+      finishReason?: string;
+      attempt: ExecutionAttempt;
+    }
   | { ok: false; error: unknown; rawResponse: string | null; attempt: ExecutionAttempt };
 
 const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: null, outputTokens: null });
@@ -146,6 +156,8 @@ export class ExecutionService {
       source,
       requestId,
       inputs: loggableInputs(call.body, inputFields),
+      // Answered as an event stream (a failure before the model was called is a plain JSON answer).
+      ...(call.stream?.started ? { stream: { ttftMs: call.stream.ttftMs } } : {}),
     });
     return { outcome, log, logId: this.logs.record(log) };
   }
@@ -174,6 +186,12 @@ export class ExecutionService {
       parsedOutput: null,
     });
     try {
+      if (call.stream && imageOutputField(call.definition.outputFields)) {
+        throw new ValidationError(
+          'An image endpoint answers only once its images are generated: it cannot stream',
+          'stream',
+        );
+      }
       const inputs = validateInputs(call.body, call.definition.inputFields, this.config.maxImageBytes);
       prompt = await this.promptOf(call);
       // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
@@ -193,6 +211,11 @@ export class ExecutionService {
         // this call would render: a hit is answered without a render (entries stored before they kept it render).
         if (hit) {
           cache = 'HIT';
+          call.stream?.replay(
+            { promptId: prompt.id, promptVersion: prompt.version, llmModel: prompt.llmModel, cached: true },
+            hit.rawResponse ?? JSON.stringify(hit.body),
+            hit.body,
+          );
           renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
           return {
             status: 'success',
@@ -200,6 +223,7 @@ export class ExecutionService {
             ...detail(),
             rawResponse: hit.rawResponse,
             parsedOutput: hit.parsedOutput,
+            finishReason: hit.finishReason ?? null,
           };
         }
       }
@@ -208,14 +232,15 @@ export class ExecutionService {
       attempts.push(generation.attempt);
       if (!generation.ok) return failed(generation.error, generation.rawResponse);
       const { body, rawResponse, parsedOutput } = generation;
+      const finishReason = generation.finishReason ?? null;
       if (key)
         await this.responses.set(
           endpoint.id,
           key,
-          { body, renderedPrompt, rawResponse, parsedOutput },
+          { body, renderedPrompt, rawResponse, parsedOutput, finishReason },
           endpoint.cacheDurationSeconds,
         );
-      return { status: 'success', body, ...detail(), rawResponse, parsedOutput };
+      return { status: 'success', body, ...detail(), rawResponse, parsedOutput, finishReason };
     } catch (error) {
       return failed(error);
     }
@@ -296,8 +321,8 @@ export class ExecutionService {
     const startedMs = performance.now();
     let result: TextResult;
     try {
-      result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) =>
-        client.generateText({
+      result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) => {
+        const request = {
           model: model.id,
           prompt: renderedPrompt,
           images: inputs.images,
@@ -306,8 +331,11 @@ export class ExecutionService {
           customParameters: prompt.customParameters,
           ...(schema ? { schema } : {}),
           abortSignal,
-        }),
-      );
+        };
+        if (!call.stream) return client.generateText(request);
+        const start = { promptId: prompt.id, promptVersion: prompt.version, llmModel: model.id };
+        return streamGeneration(client, request, call.stream, start);
+      });
     } catch (error) {
       // A provider that answered text it could not parse still reports the text and the tokens it used.
       const unusable = error instanceof InvalidLlmOutputError ? error : null;
@@ -323,6 +351,7 @@ export class ExecutionService {
         body: parsedOutput,
         rawResponse: result.text,
         parsedOutput,
+        finishReason: result.finishReason,
         attempt: succeededAttempt(model.id, latencyMs, result.usage, costUsd),
       };
     }
@@ -341,7 +370,14 @@ export class ExecutionService {
       };
     }
     const attempt = succeededAttempt(model.id, latencyMs, result.usage, costUsd);
-    return { ok: true, body: conformance.value, rawResponse: result.text, parsedOutput: conformance.value, attempt };
+    return {
+      ok: true,
+      body: conformance.value,
+      rawResponse: result.text,
+      parsedOutput: conformance.value,
+      finishReason: result.finishReason,
+      attempt,
+    };
   }
 
   private async generateImages(

@@ -34,6 +34,8 @@ export interface TextResult {
   /** The parsed JSON when a schema was requested (not yet checked against it). */
   object?: unknown;
   usage: TokenUsage;
+  /** Why the model stopped (`stop`, `length`, …), when the provider says. */
+  finishReason?: string;
 }
 
 export interface ImageRequest {
@@ -54,9 +56,23 @@ export interface ImageResult {
   usage: TokenUsage;
 }
 
+/** A piece of a streamed answer: the next raw text, or (when a schema was requested) the object parsed so far. */
+export type TextStreamEvent = { type: 'delta'; text: string } | { type: 'partial'; output: unknown };
+
+/** A streamed answer once complete: the same as a plain call's, with why the model stopped. */
+export interface StreamedTextResult extends TextResult {
+  /** The provider's finish reason as the AI SDK names it (`stop`, `length`, `content-filter`, …). */
+  finishReason: string;
+}
+
 /** Our interface to a model provider; each adapter wraps the provider's maintained client library. */
 export interface LlmClient {
   generateText(request: TextRequest): Promise<TextResult>;
+  /**
+   * The same call, streamed: `onEvent` receives each piece as it arrives; the promise settles with the complete answer
+   * (or the failure, as generateText reports it).
+   */
+  streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult>;
   generateImage(request: ImageRequest): Promise<ImageResult>;
 }
 

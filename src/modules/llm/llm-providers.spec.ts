@@ -54,7 +54,7 @@ describe('LLM provider adapters against the fake provider server', () => {
   it('OpenAI: calls the Responses API with the prompt, settings and key, and reports usage', async () => {
     fake.reply({ text: 'Hi there', inputTokens: 12, outputTokens: 3 });
     const result = await client('openai').generateText(request({ customParameters: { topP: 0.5 } }));
-    expect(result).toEqual({ text: 'Hi there', usage: { inputTokens: 12, outputTokens: 3 } });
+    expect(result).toEqual({ text: 'Hi there', usage: { inputTokens: 12, outputTokens: 3 }, finishReason: 'stop' });
     const sent = fake.last();
     expect(sent.path).toBe('/v1/responses');
     expect(sent.headers.authorization).toBe('Bearer sk-openai');
@@ -235,6 +235,7 @@ describe('LLM provider adapters against the fake provider server', () => {
     await expect(client('mock').generateText(request())).resolves.toEqual({
       text: 'Summarize: hello',
       usage: { inputTokens: 4, outputTokens: 4 },
+      finishReason: 'stop',
     });
     const structured = await client('mock').generateText(request({ schema: { jsonSchema: SCHEMA, strict: true } }));
     expect(structured.object).toEqual({ summary: 'Summarize: hello', score: 0 });

@@ -24,6 +24,12 @@ export class ExecutionLogEntity {
   /** numeric: the driver returns a string; the response mapper turns it into a number. */
   @Column({ type: 'numeric', nullable: true }) costUsd: string | null;
   @Column('int') latencyMs: number;
+  /** Answered as an event stream. */
+  @Column({ default: false }) streamed: boolean;
+  /** Streamed calls: milliseconds from the start of the call to the first piece of the answer (null when none came). */
+  @Column({ type: 'int', nullable: true }) ttftMs: number | null;
+  /** Why the model stopped (`stop`, `length`, …), when the provider said. */
+  @Column({ type: 'varchar', nullable: true }) finishReason: string | null;
   @Column({ type: 'timestamptz' }) createdAt: Date;
   @Column({ type: 'jsonb', nullable: true }) inputs: unknown;
   @Column({ type: 'text', nullable: true }) renderedPrompt: string | null;

@@ -73,6 +73,9 @@ const INSERT_COLUMNS = [
   'output_tokens',
   'cost_usd',
   'latency_ms',
+  'streamed',
+  'ttft_ms',
+  'finish_reason',
   'created_at',
   'inputs',
   'rendered_prompt',
@@ -87,7 +90,7 @@ const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId"
   prompt_version AS "promptVersion", source, key_id AS "keyId", key_environment AS "keyEnvironment",
   request_id AS "requestId", status, http_status AS "httpStatus", error_code AS "errorCode", cached,
   llm_model AS "llmModel", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost_usd AS "costUsd",
-  latency_ms AS "latencyMs", created_at AS "createdAt", truncated_fields AS "truncatedFields"`;
+  latency_ms AS "latencyMs", streamed, ttft_ms AS "ttftMs", finish_reason AS "finishReason", created_at AS "createdAt", truncated_fields AS "truncatedFields"`;
 
 @Injectable()
 export class ExecutionLogsRepository {
@@ -122,6 +125,9 @@ export class ExecutionLogsRepository {
         row.outputTokens,
         row.costUsd,
         row.latencyMs,
+        row.streamed,
+        row.ttftMs,
+        row.finishReason,
         row.createdAt,
         row.inputsJson,
         row.renderedPrompt,

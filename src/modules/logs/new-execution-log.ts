@@ -26,6 +26,9 @@ export interface NewExecutionLog {
   outputTokens: number | null;
   costUsd: number | null;
   latencyMs: number;
+  streamed: boolean;
+  ttftMs: number | null;
+  finishReason: string | null;
   inputs: unknown;
   renderedPrompt: string | null;
   rawResponse: string | null;

@@ -97,6 +97,12 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
           <Fact term="Cost">{formatCost(log.costUsd)}</Fact>
           <Fact term="Latency">{formatMs(log.latencyMs)}</Fact>
           <Fact term="Cached">{log.cached ? 'Yes: answered from the cache' : 'No'}</Fact>
+          <Fact term="Streamed">
+            {log.streamed
+              ? `Yes: first piece after ${log.ttftMs === null ? '— (none sent)' : formatMs(log.ttftMs)}`
+              : 'No'}
+          </Fact>
+          <Fact term="Finish reason">{log.finishReason ? <code>{log.finishReason}</code> : '—'}</Fact>
           <Fact term="Time">
             <time dateTime={log.createdAt}>{formatTimestamp(log.createdAt)}</time>
             <div className="muted mono">{log.createdAt}</div>

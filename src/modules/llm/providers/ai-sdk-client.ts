@@ -17,8 +17,10 @@ import {
   ImageResult,
   InvalidLlmOutputError,
   LlmClient,
+  type StreamedTextResult,
   TextRequest,
   TextResult,
+  type TextStreamEvent,
   TokenUsage,
 } from '../llm-client';
 
@@ -94,18 +96,86 @@ export class AiSdkClient implements LlmClient {
         inputTokens: result.usage.inputTokens.total ?? null,
         outputTokens: result.usage.outputTokens.total ?? null,
       };
-      if (!request.schema) return { text, usage };
-      const object = parseJson(
-        text,
-        `${this.models.providerName} did not answer with JSON for the output fields`,
-        usage,
-        this.models.providerName,
-      );
-      return { text, object, usage };
+      return this.answerOf(request, text, usage, result.finishReason.unified);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
     }
+  }
+
+  /**
+   * The call streamed: one `doStream` of the provider's language model, for the reason generateText uses `doGenerate`
+   * (the AI SDK's `streamText` wraps the provider's stream in several more web streams: 7 to 10 ms of CPU for a
+   * 20-chunk answer in the streaming bench, against 2 to 2.6 ms for the provider's stream alone). Raw text is passed
+   * on as it comes; for structured output the JSON so far is parsed with the AI SDK's `parsePartialJson` (what its
+   * partial-output stream uses) and each new object passed on. The complete answer is then read and checked exactly as
+   * generateText's is, so a streamed call ends with the body the plain call would answer.
+   */
+  async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
+    const settings = splitCustomParameters(request.customParameters);
+    const options = { ...settings.provider } as Record<string, JSONValue>;
+    if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
+    try {
+      const { stream } = await this.languageModel(request.model).doStream({
+        prompt: [userMessage(request)],
+        temperature: request.temperature,
+        maxOutputTokens: request.maxOutputTokens,
+        ...commonSettings(settings.common),
+        ...(request.schema
+          ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } }
+          : {}),
+        providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
+        abortSignal: request.abortSignal,
+      });
+      const { parsePartialJson, isDeepEqualData } = loadSdk<typeof AiSdk>('ai');
+      let text = '';
+      let usage: TokenUsage = { inputTokens: null, outputTokens: null };
+      let finishReason = 'other';
+      let lastPartial: unknown = undefined;
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        if (part.type === 'text-delta') {
+          text += part.delta;
+          if (!request.schema) {
+            onEvent({ type: 'delta', text: part.delta });
+            continue;
+          }
+          const { value: partial } = await parsePartialJson(text);
+          if (typeof partial === 'object' && partial !== null && !isDeepEqualData(partial, lastPartial)) {
+            lastPartial = partial;
+            onEvent({ type: 'partial', output: partial });
+          }
+        } else if (part.type === 'finish') {
+          usage = {
+            inputTokens: part.usage.inputTokens.total ?? null,
+            outputTokens: part.usage.outputTokens.total ?? null,
+          };
+          finishReason = part.finishReason.unified;
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+      if (request.abortSignal.aborted) throw request.abortSignal.reason;
+      const answer = this.answerOf(request, text, usage, finishReason);
+      return { ...answer, finishReason };
+    } catch (error) {
+      if (error instanceof UpstreamError) throw error;
+      throw this.failure(error, request.abortSignal);
+    }
+  }
+
+  /** The answer of a complete text: with a schema, its JSON parsed (a 502 when it is not JSON or too deep). */
+  private answerOf(request: TextRequest, text: string, usage: TokenUsage, finishReason: string): TextResult {
+    if (!request.schema) return { text, usage, finishReason };
+    const object = parseJson(
+      text,
+      `${this.models.providerName} did not answer with JSON for the output fields`,
+      usage,
+      this.models.providerName,
+    );
+    return { text, object, usage, finishReason };
   }
 
   async generateImage(request: ImageRequest): Promise<ImageResult> {

@@ -1,7 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { UpstreamTimeoutError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
-import type { ImageRequest, ImageResult, JsonSchemaObject, LlmClient, TextRequest, TextResult } from '../llm-client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  ImageRequest,
+  ImageResult,
+  JsonSchemaObject,
+  LlmClient,
+  StreamedTextResult,
+  TextRequest,
+  TextResult,
+  TextStreamEvent,
+} from '../llm-client';
+
+/** How many pieces the mock streams its answer in, and the pause between two of them. */
+const MOCK_STREAM_CHUNKS = 4;
+const MOCK_STREAM_PAUSE_MS = 5;
 import type { LlmProvider } from '../llm-provider';
 
 /** A 1×1 transparent PNG: what the mock provider "generates". */
@@ -10,7 +24,9 @@ const MOCK_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYA
 /**
  * The built-in offline provider. `mock-echo` answers with the rendered prompt; asked for structured
  * output, with an object whose string fields hold the prompt, and the neutral value of every other type (0, false,
- * {} and []). Image generation answers `n` (default 1) 1×1 PNGs whose revisedPrompt is the prompt.
+ * {} and []). Image generation answers `n` (default 1) 1×1 PNGs whose revisedPrompt is the prompt. Streamed, the
+ * same answer comes in a few pieces a few milliseconds apart: the raw text in slices, or for structured output
+ * the object with its string fields growing.
  */
 @Injectable()
 export class MockProvider implements LlmProvider {
@@ -25,11 +41,29 @@ export class MockClient implements LlmClient {
   async generateText(request: TextRequest): Promise<TextResult> {
     ensureNotAborted(request.abortSignal);
     if (!request.schema) {
-      return { text: request.prompt, usage: estimateUsage(request.prompt, request.prompt) };
+      return { text: request.prompt, usage: estimateUsage(request.prompt, request.prompt), finishReason: 'stop' };
     }
     const object = echoObject(request.schema.jsonSchema, request.prompt);
     const text = JSON.stringify(object);
-    return { text, object, usage: estimateUsage(request.prompt, text) };
+    return { text, object, usage: estimateUsage(request.prompt, text), finishReason: 'stop' };
+  }
+
+  async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
+    const answer = await this.generateText(request);
+    const source = request.schema ? request.prompt : answer.text;
+    const step = Math.max(1, Math.ceil(source.length / MOCK_STREAM_CHUNKS));
+    for (let end = step; ; end += step) {
+      await sleep(MOCK_STREAM_PAUSE_MS);
+      ensureNotAborted(request.abortSignal);
+      const done = end >= source.length;
+      if (request.schema) {
+        onEvent({ type: 'partial', output: echoObject(request.schema.jsonSchema, source.slice(0, end)) });
+      } else {
+        onEvent({ type: 'delta', text: source.slice(end - step, end) });
+      }
+      if (done) break;
+    }
+    return { ...answer, finishReason: 'stop' };
   }
 
   async generateImage(request: ImageRequest): Promise<ImageResult> {

@@ -40,5 +40,5 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 
 function unreachable(message: string): LlmClient {
   const fail = () => Promise.reject(new UpstreamError(message));
-  return { generateText: fail, generateImage: fail };
+  return { generateText: fail, streamText: fail, generateImage: fail };
 }

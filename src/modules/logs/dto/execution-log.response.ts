@@ -29,6 +29,7 @@ export const EXECUTION_ERROR_CODES = [
   'timeout',
   'service_unavailable',
   'prompt_not_found',
+  'client_closed',
   'prompt_not_live',
   'prompt_archived',
   'no_default_prompt',
@@ -82,6 +83,13 @@ export class ExecutionLogResponse {
   costUsd: number | null;
   @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
   latencyMs: number;
+  /** Answered as an event stream (`Accept: text/event-stream` or `?stream=true`). */
+  streamed: boolean;
+  /** Streamed calls: milliseconds until the first piece of the answer was sent; null for plain calls or when none was. */
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
+  ttftMs: number | null;
+  /** Why the model stopped (`stop`, `length`, `content-filter`, …); null when no model answered or it did not say. */
+  finishReason: string | null;
   createdAt: Date;
   /**
    * The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `rawResponse`, `parsedOutput`), each kept as a
@@ -136,6 +144,9 @@ export function toExecutionLogResponse(log: ExecutionLogSummary): ExecutionLogRe
     outputTokens: log.outputTokens,
     costUsd: log.costUsd === null ? null : Number(log.costUsd),
     latencyMs: log.latencyMs,
+    streamed: log.streamed ?? false,
+    ttftMs: log.ttftMs ?? null,
+    finishReason: log.finishReason ?? null,
     createdAt: new Date(log.createdAt),
     truncatedFields: log.truncatedFields ?? [],
   };

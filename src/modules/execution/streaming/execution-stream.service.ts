@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { describeFailure } from '../../../common/http/error-mapping';
+import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
+import { type ExecutionCall, ExecutionService } from '../execution.service';
+import { ExecutionStreamSink, type StreamStart } from './execution-stream-sink';
+import { SseChannel } from './sse-channel';
+
+/** A streamed answer: its headers and the text of its event stream. */
+export interface StreamedAnswer {
+  headers: Record<string, string>;
+  events: AsyncIterableIterator<string>;
+}
+
+/**
+ * Streamed executions. A call that fails before its model is called (validation, prompt selection, rendering, the
+ * prompt's settings) gets the usual JSON answer. Otherwise the answer is an event stream: `start`, the pieces of the
+ * answer (`delta` for raw text, `partial` for the object so far), then `done` with exactly the body the same call gets
+ * without streaming, or `error`. A cache hit is replayed as `start`, one piece and `done`.
+ */
+@Injectable()
+export class ExecutionStreamService {
+  constructor(private readonly execution: ExecutionService) {}
+
+  async open(call: Omit<ExecutionCall, 'stream'>): Promise<ExecutionAnswer | StreamedAnswer> {
+    let modelCalled: (start: StreamStart) => void = () => undefined;
+    const reachedModel = new Promise<StreamStart>((resolve) => (modelCalled = resolve));
+    const sink = new ExecutionStreamSink(
+      {
+        start: (start: StreamStart) => {
+          channel.send('start', { requestId: call.requestId, ...start });
+          modelCalled(start);
+        },
+        send: (name, data) => channel.send(name, data),
+      },
+      call.definition.outputFields.length > 0,
+    );
+    const channel = new SseChannel(() => sink.clientLeft());
+    const running = this.execution.run({ ...call, stream: sink });
+    const first = await Promise.race([reachedModel, running]);
+    if (!sink.started && 'status' in first) {
+      // A failure before the model was called (or a cache hit was looked up) is the plain JSON answer.
+      channel.end();
+      return toExecutionAnswer(first);
+    }
+    void running.then((outcome) => finish(channel, outcome));
+    const cached = 'cached' in first && first.cached;
+    return { headers: headersOf(cached ? 'HIT' : cacheStatusOf(call)), events: channel };
+  }
+}
+
+/** `done` with the body the plain call answers, or `error`; then the stream ends. */
+function finish(channel: SseChannel, outcome: ExecutionOutcome): void {
+  if (outcome.status === 'success') {
+    const { usage, costUsd } = totalsOf(outcome.attempts);
+    channel.send('done', {
+      output: outcome.body,
+      // A cache hit spent nothing.
+      usage: { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 },
+      costUsd: costUsd ?? (outcome.cache === 'HIT' ? 0 : null),
+      finishReason: outcome.finishReason ?? null,
+    });
+  } else {
+    const failure = describeFailure(outcome.error);
+    channel.send('error', { error: failure.error, message: failure.message });
+  }
+  channel.end();
+}
+
+function headersOf(cache: string | null): Record<string, string> {
+  return {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    // Proxies that buffer answers (nginx) pass this one through as it comes.
+    'X-Accel-Buffering': 'no',
+    ...(cache ? { 'X-Cache': cache } : {}),
+  };
+}
+
+/**
+ * The cache status of a call that reached its model: it was looked up and missed, or not looked up at all (bypassed, or
+ * caching off on the endpoint).
+ */
+function cacheStatusOf(call: Omit<ExecutionCall, 'stream'>): string | null {
+  if (!call.cache) return null;
+  return call.definition.endpoint.cacheEnabled && !call.cache.bypass ? 'MISS' : 'BYPASS';
+}
