@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { setTimeout } from 'node:timers/promises';
 import type { Principal } from '../../common/auth/principal';
 import { PromptError, UpstreamError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -33,6 +34,7 @@ import {
   toExecutionLog,
 } from './execution-outcome';
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
+import { attemptBudgetMs, nextAttempt, type PlannedAttempt, planAttempts } from './attempt-plan';
 import { validateInputs, ValidatedInputs } from './input-validation';
 import {
   conformOutput,
@@ -204,11 +206,11 @@ export class ExecutionService {
         }
       }
       renderedPrompt = await this.render(prompt, inputs);
-      const generation = await this.generate(call, prompt, inputs, renderedPrompt, clock);
-      attempts.push(generation.attempt);
+      const generation = await this.generate(call, prompt, inputs, renderedPrompt, clock, attempts);
       if (!generation.ok) return failed(generation.error, generation.rawResponse);
       const { body, rawResponse, parsedOutput } = generation;
-      if (key)
+      // Only the prompt's own model's answers are cached: a fallback's answer stands in for it on this call only.
+      if (key && generation.planned.position === 0)
         await this.responses.set(
           endpoint.id,
           key,
@@ -226,8 +228,11 @@ export class ExecutionService {
   }
 
   /**
-   * The LLM call: text (raw or structured) or images. A prompt that cannot call its model (unknown model, provider
-   * not configured, settings out of bounds) throws before any attempt.
+   * The LLM call, text (raw or structured) or images, as a loop of attempts over the prompt's plan (its own model,
+   * its retries, then its fallback models; see attempt-plan): every attempt is recorded in `attempts`, and a failure
+   * that fails over is followed by the next attempt while the endpoint's timeout leaves time for it. The answer is the
+   * first success, or the last failure. A model the service cannot call (unknown model, provider not configured,
+   * settings out of bounds) throws: that is the service's own error, never failed over.
    */
   private async generate(
     call: ExecutionCall,
@@ -235,22 +240,47 @@ export class ExecutionService {
     inputs: ValidatedInputs,
     renderedPrompt: string,
     clock: ExecutionClock,
+    attempts: ExecutionAttempt[],
+  ): Promise<Generation & { planned: PlannedAttempt }> {
+    const plan = planAttempts(prompt);
+    const deadlineMs = call.definition.endpoint.timeoutSeconds * 1000;
+    for (let index = 0; ;) {
+      const planned = plan[index];
+      const remainingMs = deadlineMs - clock.elapsedMs();
+      const generation = await this.attempt(call, planned, inputs, renderedPrompt, {
+        remainingMs,
+        budgetMs: attemptBudgetMs(plan, index, remainingMs),
+      });
+      attempts.push(generation.attempt);
+      if (generation.ok) return { ...generation, planned };
+      const next = nextAttempt(plan, index, generation.error, deadlineMs - clock.elapsedMs());
+      if (!next) return { ...generation, planned };
+      if (next.waitMs > 0) await setTimeout(next.waitMs);
+      index = next.index;
+    }
+  }
+
+  /** One model call with the planned model and settings, within `budgetMs` (all of `remainingMs` for the last). */
+  private attempt(
+    call: ExecutionCall,
+    planned: PlannedAttempt,
+    inputs: ValidatedInputs,
+    renderedPrompt: string,
+    time: AttemptTime,
   ): Promise<Generation> {
-    const { endpoint, outputFields } = call.definition;
-    const model = this.models.find(prompt.llmModel);
-    if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
+    const { outputFields } = call.definition;
+    const model = this.models.find(planned.llmModel);
+    if (!model) throw new UpstreamError(`The prompt's model '${planned.llmModel}' is not in the model list`);
     const client = this.clientOf(model);
-    // The endpoint's timeoutSeconds bounds the whole call; no retry can outlast it.
-    const remainingMs = endpoint.timeoutSeconds * 1000 - clock.elapsedMs();
     const imageField = imageOutputField(outputFields);
     if (imageField) {
       // The image field's exampleValue supplies defaults (`n` among them): the merged settings are what is sent.
-      const settings = imageSettingsOf(imageField, prompt.customParameters);
+      const settings = imageSettingsOf(imageField, planned.customParameters);
       this.assertSettingsInBounds(settings, true);
-      return this.generateImages(client, model, renderedPrompt, remainingMs, endpoint.timeoutSeconds, settings);
+      return this.generateImages(call, client, model, renderedPrompt, time, settings);
     }
-    this.assertSettingsInBounds(prompt.customParameters, false);
-    return this.generateText(call, client, model, prompt, inputs, renderedPrompt, remainingMs);
+    this.assertSettingsInBounds(planned.customParameters, false);
+    return this.generateText(call, client, model, planned, inputs, renderedPrompt, time);
   }
 
   /**
@@ -282,28 +312,46 @@ export class ExecutionService {
     return this.llm.clientFor(provider);
   }
 
+  /**
+   * Runs an attempt within its share of the time: a 504 past the endpoint's timeout, or, when the attempt had only a
+   * share of it (a fallback model comes after it), a timeout of the attempt that fails over.
+   */
+  private withinAttemptTime<T>(
+    call: ExecutionCall,
+    model: ModelInfo,
+    time: AttemptTime,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const { timeoutSeconds } = call.definition.endpoint;
+    const message =
+      time.budgetMs < time.remainingMs
+        ? `${model.id} did not answer within the ${(time.budgetMs / 1000).toFixed(1)} seconds its attempt could use`
+        : undefined;
+    return withDeadline(time.budgetMs, timeoutSeconds, work, message);
+  }
+
   private async generateText(
     call: ExecutionCall,
     client: LlmClient,
     model: ModelInfo,
-    prompt: ExecutablePrompt,
+    settings: PlannedAttempt,
     inputs: ValidatedInputs,
     renderedPrompt: string,
-    remainingMs: number,
+    time: AttemptTime,
   ): Promise<Generation> {
-    const { outputFields, endpoint } = call.definition;
+    const { outputFields } = call.definition;
     const schema = schemaOf(outputFields);
     const startedMs = performance.now();
     let result: TextResult;
     try {
-      result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) =>
+      result = await this.withinAttemptTime(call, model, time, (abortSignal) =>
         client.generateText({
           model: model.id,
           prompt: renderedPrompt,
           images: inputs.images,
-          temperature: prompt.temperature,
-          maxOutputTokens: prompt.maxTokens,
-          customParameters: prompt.customParameters,
+          temperature: settings.temperature,
+          maxOutputTokens: settings.maxTokens,
+          customParameters: settings.customParameters,
           ...(schema ? { schema } : {}),
           abortSignal,
         }),
@@ -311,7 +359,9 @@ export class ExecutionService {
     } catch (error) {
       // A provider that answered text it could not parse still reports the text and the tokens it used.
       const unusable = error instanceof InvalidLlmOutputError ? error : null;
-      const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, unusable?.usage ?? NO_USAGE, null);
+      const usage = unusable?.usage ?? NO_USAGE;
+      const costUsd = unusable ? this.models.costOf(model.id, usage) : null;
+      const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, usage, costUsd);
       return { ok: false, error, rawResponse: unusable?.rawText ?? null, attempt };
     }
     const latencyMs = elapsedSince(startedMs);
@@ -345,17 +395,17 @@ export class ExecutionService {
   }
 
   private async generateImages(
+    call: ExecutionCall,
     client: LlmClient,
     model: ModelInfo,
     renderedPrompt: string,
-    remainingMs: number,
-    timeoutSeconds: number,
+    time: AttemptTime,
     settings: Record<string, unknown>,
   ): Promise<Generation> {
     const startedMs = performance.now();
     let result: ImageResult;
     try {
-      result = await withDeadline(remainingMs, timeoutSeconds, (abortSignal) =>
+      result = await this.withinAttemptTime(call, model, time, (abortSignal) =>
         client.generateImage({ model: model.id, prompt: renderedPrompt, settings, abortSignal }),
       );
     } catch (error) {
@@ -382,6 +432,12 @@ export class ExecutionService {
       attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
     };
   }
+}
+
+/** The time an attempt starts with: what is left of the endpoint's timeout, and its own share of it. */
+interface AttemptTime {
+  remainingMs: number;
+  budgetMs: number;
 }
 
 /**

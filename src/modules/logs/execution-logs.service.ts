@@ -257,6 +257,9 @@ function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: Prepared
     rawResponse: capText('rawResponse', withoutNul(entry.rawResponse)),
     parsedOutputJson: capJson('parsedOutput', json(entry.parsedOutput)),
     truncatedFields,
+    // At most 16 entries of bounded size (a model id, numbers, an error message).
+    attemptsJson:
+      json(entry.attempts.map((attempt) => ({ ...attempt, errorMessage: withoutNul(attempt.errorMessage) }))) ?? '[]',
     createdAt: entry.createdAt ?? new Date(),
   };
   const bytes =
@@ -265,6 +268,7 @@ function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: Prepared
     (row.parsedOutputJson?.length ?? 0) +
     (row.renderedPrompt?.length ?? 0) +
     (row.rawResponse?.length ?? 0) +
-    (row.errorMessage?.length ?? 0);
+    (row.errorMessage?.length ?? 0) +
+    row.attemptsJson.length;
   return { row, bytes };
 }
