@@ -110,5 +110,5 @@ export function nextAttempt(
  */
 export function attemptBudgetMs(plan: PlannedAttempt[], index: number, remainingMs: number): number {
   const models = plan[plan.length - 1].position - plan[index].position + 1;
-  return Math.max(0, Math.floor(remainingMs / models));
+  return models === 1 ? remainingMs : Math.max(0, Math.floor(remainingMs / models));
 }
