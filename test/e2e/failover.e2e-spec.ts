@@ -392,6 +392,56 @@ describe('retries and fallback models', () => {
     expect(log.attempts.map((a: any) => a.llmModel)).toEqual(['gpt-4o-mini', 'claude-sonnet-4-5']);
   });
 
+  it('MCP prompt tools carry retries and fallback models, validated as REST validates them', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {});
+    const client = await connectMcp(await t.app.getUrl(), tenant.admin);
+    try {
+      const { tools } = await client.listTools();
+      const create = tools.find((tool) => tool.name === 'create_prompt')!;
+      const properties = create.inputSchema.properties as Record<string, any>;
+      expect(properties.retries).toMatchObject({ type: 'integer', minimum: 0, maximum: 3 });
+      expect(properties.fallbackModels).toMatchObject({ type: 'array', maxItems: 3 });
+      expect(properties.fallbackModels.items).toMatchObject({
+        type: 'object',
+        required: ['llmModel'],
+        properties: { llmModel: { type: 'string' }, temperature: { type: 'number', minimum: 0, maximum: 2 } },
+      });
+      const update = tools.find((tool) => tool.name === 'update_prompt')!;
+      expect((update.inputSchema.properties as Record<string, any>).fallbackModels.items.required).toEqual([
+        'llmModel',
+      ]);
+
+      const fallbackModels = [{ llmModel: 'claude-sonnet-4-5', temperature: 0.3 }];
+      const created = await client.callTool({
+        name: 'create_prompt',
+        arguments: {
+          endpointId: endpoint.id,
+          name: 'Via MCP',
+          template: 'x',
+          llmModel: 'gpt-4o-mini',
+          retries: 1,
+          fallbackModels,
+        },
+      });
+      expect(created.isError).toBeFalsy();
+      expect(toolJson(created)).toMatchObject({ retries: 1, fallbackModels });
+      const refused = await client.callTool({
+        name: 'create_prompt',
+        arguments: {
+          endpointId: endpoint.id,
+          name: 'Refused',
+          template: 'x',
+          llmModel: 'gpt-4o-mini',
+          fallbackModels: [{ llmModel: 'no-such-model' }],
+        },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('fallbackModels.0.llmModel');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('MCP run_endpoint fails over the same way', async () => {
     const endpoint = await endpointWith({ fallbackModels: [{ llmModel: 'mock-echo' }] }, { outputs: [] });
     fake.reply({ status: 502, message: 'bad gateway' });
