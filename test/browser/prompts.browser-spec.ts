@@ -275,7 +275,7 @@ describe('Dashboard: prompts and the test runner', () => {
     await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
     await page.getByText('No fallback models.').waitFor();
 
-    await page.getByLabel('Retries').selectOption('1');
+    await page.getByLabel('Retries', { exact: true }).selectOption('1');
     await page.getByRole('button', { name: 'Add a fallback model' }).click();
     await page.getByLabel('Fallback model 1', { exact: true }).selectOption('claude-sonnet-4-5');
     await page.getByLabel('Fallback 1 max tokens').fill('0');
@@ -302,7 +302,7 @@ describe('Dashboard: prompts and the test runner', () => {
     await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
     expect(await page.getByLabel('Fallback model 1', { exact: true }).inputValue()).toBe('claude-sonnet-4-5');
     expect(await page.getByLabel('Fallback 1 max tokens').inputValue()).toBe('200');
-    expect(await page.getByLabel('Retries').inputValue()).toBe('1');
+    expect(await page.getByLabel('Retries', { exact: true }).inputValue()).toBe('1');
     expect(await page.locator('.prompt-status').getByText('Unsaved changes').count()).toBe(0);
 
     // A test run whose model is rate limited twice is answered by the fallback, which the result names.

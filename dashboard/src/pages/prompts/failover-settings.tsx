@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { Field } from '../../ui/controls';
 import { sortModels } from './model-picker';
 import {
@@ -29,7 +28,6 @@ export function FailoverSettings({
   /** The service's refusals of the last save about retries or fallbackModels. */
   serviceMessages: string[];
 }) {
-  const titleId = useId();
   const sorted = sortModels(models);
   const setRow = (index: number, patch: Partial<FallbackDraft>) =>
     onChange({
@@ -37,8 +35,8 @@ export function FailoverSettings({
     });
   const errors = [problem, ...serviceMessages].filter(Boolean).join(' ');
   return (
-    <fieldset className="failover-settings" aria-labelledby={titleId}>
-      <legend id={titleId}>Retries and fallback models</legend>
+    <fieldset className="failover-settings">
+      <legend>Retries and fallback models</legend>
       <Field
         label="Retries"
         hint="More tries of each model after a rate limit, a provider error, a network error, a timeout or an answer off the output fields."
@@ -57,7 +55,7 @@ export function FailoverSettings({
       {draft.fallbackModels.length === 0 && <p className="muted fine-print">No fallback models.</p>}
       <ol className="fallback-list">
         {draft.fallbackModels.map((row, index) => (
-          <li key={index} className="fallback-row" aria-label={`Fallback model ${index + 1}`}>
+          <li key={index} className="fallback-row">
             <Field label={`Fallback model ${index + 1}`}>
               {(id) => (
                 <select
