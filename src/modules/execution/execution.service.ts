@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { setTimeout } from 'node:timers/promises';
 import type { Principal } from '../../common/auth/principal';
 import { PromptError, UpstreamError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -34,7 +33,8 @@ import {
   toExecutionLog,
 } from './execution-outcome';
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
-import { attemptBudgetMs, nextAttempt, type PlannedAttempt, planAttempts } from './attempt-plan';
+import { type PlannedAttempt, planAttempts } from './attempt-plan';
+import { type AttemptTime, runAttempts } from './attempt-loop';
 import { validateInputs, ValidatedInputs } from './input-validation';
 import {
   conformOutput,
@@ -242,22 +242,14 @@ export class ExecutionService {
     clock: ExecutionClock,
     attempts: ExecutionAttempt[],
   ): Promise<Generation & { planned: PlannedAttempt }> {
-    const plan = planAttempts(prompt);
-    const deadlineMs = call.definition.endpoint.timeoutSeconds * 1000;
-    for (let index = 0; ;) {
-      const planned = plan[index];
-      const remainingMs = deadlineMs - clock.elapsedMs();
-      const generation = await this.attempt(call, planned, inputs, renderedPrompt, {
-        remainingMs,
-        budgetMs: attemptBudgetMs(plan, index, remainingMs),
-      });
-      attempts.push(generation.attempt);
-      if (generation.ok) return { ...generation, planned };
-      const next = nextAttempt(plan, index, generation.error, deadlineMs - clock.elapsedMs());
-      if (!next) return { ...generation, planned };
-      if (next.waitMs > 0) await setTimeout(next.waitMs);
-      index = next.index;
-    }
+    const { result, planned } = await runAttempts<Generation>({
+      plan: planAttempts(prompt),
+      deadlineMs: call.definition.endpoint.timeoutSeconds * 1000,
+      elapsedMs: () => clock.elapsedMs(),
+      run: (next, time) => this.attempt(call, next, inputs, renderedPrompt, time),
+      onAttempt: (generation) => attempts.push(generation.attempt),
+    });
+    return { ...result, planned };
   }
 
   /** One model call with the planned model and settings, within `budgetMs` (all of `remainingMs` for the last). */
@@ -432,12 +424,6 @@ export class ExecutionService {
       attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
     };
   }
-}
-
-/** The time an attempt starts with: what is left of the endpoint's timeout, and its own share of it. */
-interface AttemptTime {
-  remainingMs: number;
-  budgetMs: number;
 }
 
 /**
