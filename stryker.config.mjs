@@ -15,6 +15,7 @@ export default {
     'src/modules/rate-limit/rate-windows.ts',
     'src/common/rate-limit/window-admission.ts',
     'src/modules/prompts/prompt-lifecycle.ts',
+    'src/modules/execution/attempt-plan.ts',
   ],
   // The sandbox needs only the sources, the configs and node_modules (linked, not copied).
   ignorePatterns: [
