@@ -175,6 +175,9 @@ describe('prompts (admin API)', () => {
         ],
         [fallback({ provider: 'x' }), 'property fallbackModels.1.provider should not exist'],
         [{ ...base, fallbackModels: [{}] }, 'fallbackModels.0.llmModel must be a string'],
+        [{ ...base, fallbackModels: [null] }, 'each value in fallbackModels must be an object'],
+        [{ ...base, fallbackModels: [[{ llmModel: 'mock-echo' }]] }, 'each value in fallbackModels must be an object'],
+        [{ ...base, retries: null }, 'retries must be an integer number'],
       ] as const) {
         const res = await t.http.post('/admin/v1/prompts').set(auth(tenant.admin)).send(body);
         expect([res.status, res.body.messages]).toEqual([

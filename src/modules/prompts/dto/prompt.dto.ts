@@ -112,6 +112,7 @@ export class CreatePromptDto {
   @Omittable()
   @IsArray()
   @ArrayMaxSize(MAX_FALLBACK_MODELS)
+  @IsObject({ each: true, message: 'each value in fallbackModels must be an object' })
   @ValidateNested({ each: true })
   @Type(() => FallbackModelDto)
   fallbackModels?: FallbackModelDto[];
