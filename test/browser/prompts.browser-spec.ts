@@ -305,6 +305,13 @@ describe('Dashboard: prompts and the test runner', () => {
     expect(await page.getByLabel('Retries', { exact: true }).inputValue()).toBe('1');
     expect(await page.locator('.prompt-status').getByText('Unsaved changes').count()).toBe(0);
 
+    // The version history names the change.
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.getByText('Retries 0 → 1').waitFor();
+    await page.getByText('Fallback models none → [{"llmModel":"claude-sonnet-4-5","maxTokens":200}]').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
+
     // A test run whose model is rate limited twice is answered by the fallback, which the result names.
     h.fake.reply(
       { status: 429, message: 'slow down' },
