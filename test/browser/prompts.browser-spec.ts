@@ -327,6 +327,18 @@ describe('Dashboard: prompts and the test runner', () => {
       'gpt-4o-mini',
       'claude-sonnet-4-5',
     ]);
+
+    // Its log row lists the three attempts: two rate limited, the fallback's answer.
+    await runner.getByRole('link', { name: 'View the log row' }).click();
+    const attempts = page.getByRole('table', { name: 'Attempts' });
+    await attempts.waitFor();
+    const rows = (await attempts.getByRole('row').allInnerTexts()).slice(1).map((row) => row.split('\t').slice(0, 4));
+    expect(rows).toEqual([
+      ['1', 'gpt-4o-mini', 'error', '429'],
+      ['2', 'gpt-4o-mini', 'error', '429'],
+      ['3', 'claude-sonnet-4-5', 'success', '—'],
+    ]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   it('promotes and sets the default with the badges to show it, blocks what the rules forbid with the reason, and shows a refusal', async () => {
