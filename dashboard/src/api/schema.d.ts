@@ -1379,7 +1379,7 @@ export interface components {
             promptId: string;
             /** @description The number of the prompt's version that ran. */
             promptVersion: number;
-            /** @description The model id of that version. */
+            /** @description The model that answered: the version's own, or one of its fallback models when the run failed over to it. */
             llmModel: string;
             usage: components["schemas"]["TestRunUsageResponse"];
             /** @description USD, from the model catalog's prices; null when a price the call needs is unknown. */

@@ -262,7 +262,7 @@ export class ExecutionService {
   ): Promise<Generation> {
     const { outputFields } = call.definition;
     const model = this.models.find(planned.llmModel);
-    if (!model) throw new UpstreamError(`The prompt's model '${planned.llmModel}' is not in the model list`);
+    if (!model) throw new UpstreamError(`The model '${planned.llmModel}' of the prompt is not in the model list`);
     const client = this.clientOf(model);
     const imageField = imageOutputField(outputFields);
     if (imageField) {
