@@ -99,6 +99,10 @@ describe('nextAttempt', () => {
     expect(nextAttempt(noFallback, 0, status(429, 60_000), 3000)).toBeNull();
   });
 
+  it('retries at once after a Retry-After of 0', () => {
+    expect(nextAttempt(plan, 0, status(503, 0), 1500)).toEqual({ index: 1, waitMs: 0 });
+  });
+
   it('does not wait a Retry-After before a different model', () => {
     expect(nextAttempt(plan, 1, status(429, 2000), 10_000)).toEqual({ index: 2, waitMs: 0 });
   });
@@ -120,7 +124,7 @@ describe('attemptBudgetMs', () => {
     expect(attemptBudgetMs(plan, 0, 9000)).toBe(3000);
     expect(attemptBudgetMs(plan, 1, 6000)).toBe(2000);
     expect(attemptBudgetMs(plan, 2, 6000)).toBe(3000);
-    expect(attemptBudgetMs(plan, 4, 2500)).toBe(2500);
+    expect(attemptBudgetMs(plan, 4, 2500.5)).toBe(2500.5);
     expect(attemptBudgetMs(planAttempts(prompt), 0, 30_000)).toBe(30_000);
   });
 });

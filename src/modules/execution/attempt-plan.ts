@@ -64,7 +64,7 @@ export function failoverTrigger(error: unknown): FailoverTrigger | null {
   if (!(error instanceof ProviderError)) return null;
   if (error.providerStatus === null) return 'network_error';
   if (error.providerStatus === 429) return 'rate_limited';
-  if (error.providerStatus >= 500 && error.providerStatus <= 599) return 'provider_error';
+  if (error.providerStatus >= 500) return 'provider_error';
   return null;
 }
 
@@ -86,21 +86,16 @@ export function nextAttempt(
   error: unknown,
   remainingMs: number,
 ): NextAttempt | null {
-  if (failoverTrigger(error) === null) return null;
+  if (failoverTrigger(error) === null || remainingMs < MIN_ATTEMPT_START_MS) return null;
   let index = failedIndex + 1;
   if (index >= plan.length) return null;
-  let waitMs = 0;
-  const retryAfterMs = error instanceof ProviderError ? error.retryAfterMs : null;
-  if (plan[index].position === plan[failedIndex].position && retryAfterMs !== null && retryAfterMs > 0) {
-    if (remainingMs - retryAfterMs >= MIN_ATTEMPT_START_MS) {
-      waitMs = retryAfterMs;
-    } else {
-      while (index < plan.length && plan[index].position === plan[failedIndex].position) index++;
-      if (index >= plan.length) return null;
-    }
-  }
-  if (remainingMs - waitMs < MIN_ATTEMPT_START_MS) return null;
-  return { index, waitMs };
+  const { position } = plan[failedIndex];
+  if (plan[index].position !== position) return { index, waitMs: 0 };
+  const retryAfterMs = error instanceof ProviderError ? (error.retryAfterMs ?? 0) : 0;
+  if (remainingMs - retryAfterMs >= MIN_ATTEMPT_START_MS) return { index, waitMs: retryAfterMs };
+  // The wait does not leave time for the retry: the next fallback model, at once.
+  while (index < plan.length && plan[index].position === position) index++;
+  return index < plan.length ? { index, waitMs: 0 } : null;
 }
 
 /**
@@ -110,5 +105,5 @@ export function nextAttempt(
  */
 export function attemptBudgetMs(plan: PlannedAttempt[], index: number, remainingMs: number): number {
   const models = plan[plan.length - 1].position - plan[index].position + 1;
-  return models === 1 ? remainingMs : Math.max(0, Math.floor(remainingMs / models));
+  return remainingMs / models;
 }
