@@ -6,7 +6,7 @@ module.exports = {
   ...base,
   roots: ['<rootDir>/src'],
   testRegex:
-    '/(version-compare|key-format|input-validation|cache-key|rate-windows|window-admission|prompt-lifecycle)\\.spec\\.ts$',
+    '/(version-compare|key-format|input-validation|cache-key|rate-windows|window-admission|prompt-lifecycle|attempt-plan|attempt-loop)\\.spec\\.ts$',
   globalSetup: undefined,
   testTimeout: 10000,
 };

@@ -3,7 +3,8 @@
 // through jest.mutation.config.js. The report is written to reports/mutation/index.html.
 // Known equivalent mutants (no input tells them apart, so they survive): in input-validation, the UTF-16 length
 // pre-check before counting characters (`true` or `>=`), `typeof value === 'number'` ahead of Number.isFinite, and the
-// unreachable `case 'image'`; in window-admission, `>=` for `>` in the tie-break (equal remaining and equal reset).
+// unreachable `case 'image'`; in window-admission, `>=` for `>` in the tie-break (equal remaining and equal reset);
+// in attempt-plan, the ProviderError check ahead of reading its status (any other error has none to compare).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
@@ -15,6 +16,7 @@ export default {
     'src/modules/rate-limit/rate-windows.ts',
     'src/common/rate-limit/window-admission.ts',
     'src/modules/prompts/prompt-lifecycle.ts',
+    'src/modules/execution/attempt-plan.ts',
   ],
   // The sandbox needs only the sources, the configs and node_modules (linked, not copied).
   ignorePatterns: [

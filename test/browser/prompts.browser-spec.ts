@@ -262,6 +262,85 @@ describe('Dashboard: prompts and the test runner', () => {
     );
   });
 
+  it('adds retries and a fallback model, saves them as a version, sees them again, and a test run fails over to it', async () => {
+    const endpoint = await textEndpoint();
+    const prompt = await createPrompt(
+      h.t,
+      h.tenant.admin,
+      endpoint.id,
+      { name: 'With fallback', template: 'Summarize {{ inputs.text }}', llmModel: 'gpt-4o-mini' },
+      'Draft',
+    );
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
+    await page.getByText('No fallback models.').waitFor();
+
+    await page.getByLabel('Retries', { exact: true }).selectOption('1');
+    await page.getByRole('button', { name: 'Add a fallback model' }).click();
+    await page.getByLabel('Fallback model 1', { exact: true }).selectOption('claude-sonnet-4-5');
+    await page.getByLabel('Fallback 1 max tokens').fill('0');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^Fallback model 1: Max tokens/ })
+      .waitFor();
+    await page.getByLabel('Fallback 1 max tokens').fill('200');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Review and save' }).click();
+    await page.getByRole('row', { name: /Retries 0 1/ }).waitFor();
+    await page.getByRole('row', { name: /Fallback models none claude-sonnet-4-5/ }).waitFor();
+    await page.getByRole('button', { name: 'Save as version 2' }).click();
+    await page.getByText('Saved as version 2.').first().waitFor();
+    expect((await api.get(`/admin/v1/prompts/${prompt.id}`)).body.data).toMatchObject({
+      currentVersion: 2,
+      retries: 1,
+      fallbackModels: [{ llmModel: 'claude-sonnet-4-5', maxTokens: 200 }],
+    });
+
+    // Seen again after a reload, with nothing unsaved.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
+    expect(await page.getByLabel('Fallback model 1', { exact: true }).inputValue()).toBe('claude-sonnet-4-5');
+    expect(await page.getByLabel('Fallback 1 max tokens').inputValue()).toBe('200');
+    expect(await page.getByLabel('Retries', { exact: true }).inputValue()).toBe('1');
+    expect(await page.locator('.prompt-status').getByText('Unsaved changes').count()).toBe(0);
+
+    // The version history names the change.
+    await page.getByRole('link', { name: 'Versions' }).click();
+    await page.getByText('Retries 0 → 1').waitFor();
+    await page.getByText('Fallback models none → [{"llmModel":"claude-sonnet-4-5","maxTokens":200}]').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
+
+    // A test run whose model is rate limited twice is answered by the fallback, which the result names.
+    h.fake.reply(
+      { status: 429, message: 'slow down' },
+      { status: 429, message: 'slow down' },
+      { text: 'From the fallback' },
+    );
+    const runner = page.locator('.playground-runner');
+    await runner.getByLabel('text (required)').fill('hello');
+    await runButton(runner).click();
+    await runner.locator('.test-run-result').getByText('claude-sonnet-4-5').waitFor();
+    expect(h.fake.requests.map((request) => request.body.model)).toEqual([
+      'gpt-4o-mini',
+      'gpt-4o-mini',
+      'claude-sonnet-4-5',
+    ]);
+
+    // Its log row lists the three attempts: two rate limited, the fallback's answer.
+    await runner.getByRole('link', { name: 'View the log row' }).click();
+    const attempts = page.getByRole('table', { name: 'Attempts' });
+    await attempts.waitFor();
+    const rows = (await attempts.getByRole('row').allInnerTexts()).slice(1).map((row) => row.split('\t').slice(0, 4));
+    expect(rows).toEqual([
+      ['1', 'gpt-4o-mini', 'error', '429'],
+      ['2', 'gpt-4o-mini', 'error', '429'],
+      ['3', 'claude-sonnet-4-5', 'success', '—'],
+    ]);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
   it('promotes and sets the default with the badges to show it, blocks what the rules forbid with the reason, and shows a refusal', async () => {
     const endpoint = await textEndpoint();
     const prompt = await createPrompt(

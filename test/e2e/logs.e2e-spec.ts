@@ -41,6 +41,7 @@ const DETAIL_FIELDS = [
   'rawResponse',
   'parsedOutput',
   'errorMessage',
+  'attempts',
 ].sort();
 const MINUTE = 60_000;
 

@@ -85,6 +85,8 @@ describe('prompt versions, default prompt and execution lookups', () => {
         temperature: 0.7,
         maxTokens: 1024,
         customParameters: {},
+        retries: 0,
+        fallbackModels: [],
         changeNotes: 'second',
         archived: false,
         createdAt: expect.any(String),
@@ -177,6 +179,35 @@ describe('prompt versions, default prompt and execution lookups', () => {
       expect(same.body.data).toMatchObject({ templateChanged: false, changedSettings: [] });
     });
 
+    it('versions retries and fallback models: a change of either is a new version, compared as a changed setting', async () => {
+      const prompt = await createPrompt(await createEndpoint());
+      expect((await put(prompt.id, { retries: 2 })).body.data.currentVersion).toBe(2);
+      const fallbackModels = [{ llmModel: 'gpt-4o-mini', temperature: 0.2 }];
+      expect((await put(prompt.id, { fallbackModels })).body.data.currentVersion).toBe(3);
+      // The same values again (an equal list, keys in another order) create no version.
+      const same = await put(prompt.id, {
+        retries: 2,
+        fallbackModels: [{ temperature: 0.2, llmModel: 'gpt-4o-mini' }],
+      });
+      expect(same.body.data.currentVersion).toBe(3);
+      const versions = await versionsOf(prompt.id);
+      expect(versions.map((v: any) => [v.versionNumber, v.retries, v.fallbackModels])).toEqual([
+        [1, 0, []],
+        [2, 2, []],
+        [3, 2, fallbackModels],
+      ]);
+      const res = await t.http
+        .get(`/admin/v1/prompts/${prompt.id}/versions/compare?from=1&to=3`)
+        .set(auth(tenant.admin));
+      expect(res.body.data).toMatchObject({
+        templateChanged: false,
+        changedSettings: [
+          { setting: 'retries', from: 0, to: 2 },
+          { setting: 'fallbackModels', from: [], to: fallbackModels },
+        ],
+      });
+    });
+
     it('needs two version numbers (400) that exist (404)', async () => {
       const prompt = await createPrompt(await createEndpoint());
       const missing = await t.http
@@ -208,6 +239,20 @@ describe('prompt versions, default prompt and execution lookups', () => {
         temperature: 0.1,
         maxTokens: 77,
         currentVersion: 1,
+      });
+      // Retries and fallback models come back with the version that had them.
+      const failover = await createPrompt(endpointId, {
+        name: 'Failover',
+        retries: 1,
+        fallbackModels: [{ llmModel: 'gpt-4o-mini', maxTokens: 10 }],
+      });
+      await put(failover.id, { retries: 0, fallbackModels: [] });
+      const restoredFailover = await t.http
+        .post(`/admin/v1/prompts/${failover.id}/versions/1/restore`)
+        .set(auth(tenant.admin));
+      expect(restoredFailover.body.data).toMatchObject({
+        retries: 1,
+        fallbackModels: [{ llmModel: 'gpt-4o-mini', maxTokens: 10 }],
       });
       const restoredVersions = await versionsOf(res.body.data.id);
       expect(restoredVersions).toHaveLength(1);
@@ -333,6 +378,8 @@ describe('prompt versions, default prompt and execution lookups', () => {
           temperature: 0.7,
           maxTokens: 1024,
           customParameters: { k: 1 },
+          retries: 0,
+          fallbackModels: [],
         });
       }
       await expect(prompts.resolveForExecution(tenant.id, endpointId, 'Draft One')).rejects.toMatchObject({

@@ -67,6 +67,8 @@ describe('prompts (admin API)', () => {
         temperature: 0.7,
         maxTokens: 1024,
         customParameters: {},
+        retries: 0,
+        fallbackModels: [],
         status: 'Draft',
         isDefault: false,
         currentVersion: 1,
@@ -127,6 +129,74 @@ describe('prompts (admin API)', () => {
       }
       const list = await t.http.get(`/admin/v1/prompts?endpointId=${endpointId}`).set(auth(tenant.admin));
       expect(list.body.data).toEqual([]);
+    });
+
+    it('keeps retries and fallback models, each fallback with only the settings it gives', async () => {
+      const endpointId = await createEndpoint();
+      const fallbackModels = [
+        { llmModel: 'gpt-4o-mini', temperature: 0.2, maxTokens: 50, customParameters: { topP: 0.5 } },
+        { llmModel: 'mock-echo' },
+      ];
+      const prompt = await createPrompt(endpointId, { retries: 2, fallbackModels });
+      expect(prompt).toMatchObject({ retries: 2, fallbackModels });
+      expect((await getPrompt(prompt.id)).body.data).toMatchObject({ retries: 2, fallbackModels });
+      const cleared = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ retries: 0, fallbackModels: [] });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.data).toMatchObject({ retries: 0, fallbackModels: [], currentVersion: 2 });
+    });
+
+    it('refuses retries and fallback models out of bounds with 400 naming the field', async () => {
+      const endpointId = await createEndpoint();
+      const base = { endpointId, name: 'x', template: 'x', llmModel: 'mock-echo' };
+      const fallback = (settings: Record<string, unknown>) => ({
+        ...base,
+        fallbackModels: [{ llmModel: 'mock-echo' }, { llmModel: 'mock-echo', ...settings }],
+      });
+      for (const [body, message] of [
+        [{ ...base, retries: 4 }, 'retries must not be greater than 3'],
+        [{ ...base, retries: -1 }, 'retries must not be less than 0'],
+        [{ ...base, retries: 1.5 }, 'retries must be an integer number'],
+        [{ ...base, fallbackModels: 'gpt-4o' }, 'fallbackModels must be an array'],
+        [
+          { ...base, fallbackModels: Array.from({ length: 4 }, () => ({ llmModel: 'mock-echo' })) },
+          'fallbackModels must contain no more than 3 elements',
+        ],
+        [fallback({ llmModel: 'no-such-model' }), "fallbackModels.1.llmModel 'no-such-model' is not a model"],
+        [fallback({ llmModel: 7 }), 'fallbackModels.1.llmModel must be a string'],
+        [fallback({ temperature: 2.5 }), 'fallbackModels.1.temperature must not be greater than 2'],
+        [fallback({ maxTokens: 0 }), 'fallbackModels.1.maxTokens must not be less than 1'],
+        [fallback({ customParameters: [1] }), 'fallbackModels.1.customParameters must be an object'],
+        [
+          fallback({ customParameters: { max_tokens: 5 } }),
+          'fallbackModels.1.customParameters.max_tokens cannot be set: the service controls it',
+        ],
+        [fallback({ provider: 'x' }), 'property fallbackModels.1.provider should not exist'],
+        [{ ...base, fallbackModels: [{}] }, 'fallbackModels.0.llmModel must be a string'],
+        [{ ...base, fallbackModels: [null] }, 'each value in fallbackModels must be an object'],
+        [{ ...base, fallbackModels: [[{ llmModel: 'mock-echo' }]] }, 'each value in fallbackModels must be an object'],
+        [{ ...base, retries: null }, 'retries must be an integer number'],
+      ] as const) {
+        const res = await t.http.post('/admin/v1/prompts').set(auth(tenant.admin)).send(body);
+        expect([res.status, res.body.messages]).toEqual([
+          400,
+          expect.arrayContaining([expect.stringContaining(message)]),
+        ]);
+      }
+      const prompt = await createPrompt(endpointId);
+      const update = await t.http
+        .put(`/admin/v1/prompts/${prompt.id}`)
+        .set(auth(tenant.admin))
+        .send({ fallbackModels: [{ llmModel: 'no-such-model' }] });
+      expect(update.status).toBe(400);
+      expect(update.body.messages).toEqual([
+        "fallbackModels.0.llmModel 'no-such-model' is not a model of the model list (GET /admin/v1/prompts/models)",
+      ]);
+      const list = await t.http.get(`/admin/v1/prompts?endpointId=${endpointId}`).set(auth(tenant.admin));
+      expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([prompt.id]);
+      expect((await getPrompt(prompt.id)).body.data).toMatchObject({ fallbackModels: [], currentVersion: 1 });
     });
 
     it('refuses an llmModel that is not in the model list with 400 naming llmModel', async () => {

@@ -328,6 +328,73 @@ describe('streamed executions', () => {
     });
   });
 
+  describe('fails over only before its first piece', () => {
+    it('a model that fails before answering hands over to the fallback, which `start` names', async () => {
+      const endpoint = await rawEndpoint('gpt-4o-mini');
+      await t.http
+        .put(`/admin/v1/prompts/${endpoint.promptId}`)
+        .set(auth(tenant.admin))
+        .send({ fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] })
+        .expect(200);
+      fake.reply({ status: 503, message: 'overloaded' }, { text: 'From the fallback.', stream: { chunks: 3 } });
+      const call = await stream(endpoint.path, { text: 'x' });
+      expect(call.status).toBe(200);
+      expect(namesOf(call)[0]).toBe('start');
+      expect(call.events[0].data).toMatchObject({ llmModel: 'claude-sonnet-4-5', cached: false });
+      expect(namesOf(call).filter((name) => name === 'start')).toHaveLength(1);
+      expect(textOf(call)).toBe('From the fallback.');
+      expect(namesOf(call).at(-1)).toBe('done');
+      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      expect(log).toMatchObject({ status: 'success', llmModel: 'claude-sonnet-4-5', streamed: true });
+      expect(log.attempts.map((attempt: any) => [attempt.llmModel, attempt.outcome, attempt.httpStatus])).toEqual([
+        ['gpt-4o-mini', 'error', 503],
+        ['claude-sonnet-4-5', 'success', null],
+      ]);
+    });
+
+    it('a model that started answering keeps the time past its share, and is never failed over', async () => {
+      // 2 s with one fallback: the first model's share is 1 s, but it sent a piece at once, so it keeps going until
+      // the endpoint's timeout ends the stream; the fallback is never called.
+      const endpoint = await rawEndpoint('gpt-4o-mini', { timeoutSeconds: 2 });
+      await t.http
+        .put(`/admin/v1/prompts/${endpoint.promptId}`)
+        .set(auth(tenant.admin))
+        .send({ fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] })
+        .expect(200);
+      fake.reply({ text: 'one two three four five six', stream: { chunks: 6, chunkDelayMs: 600 } });
+      const call = await stream(endpoint.path, { text: 'x' });
+      expect(call.events[0].data).toMatchObject({ llmModel: 'gpt-4o-mini' });
+      expect(namesOf(call)).toContain('delta');
+      expect(namesOf(call).at(-1)).toBe('error');
+      expect(call.events.at(-1)!.data.error).toBe('timeout');
+      // Still answering after its 1 s share: the deltas kept coming until the 2 s timeout.
+      const deltas = call.events.filter((event) => event.event === 'delta');
+      expect(deltas.at(-1)!.atMs).toBeGreaterThan(1100);
+      expect(fake.requests).toHaveLength(1);
+      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      expect(log).toMatchObject({ status: 'error', errorCode: 'timeout', llmModel: 'gpt-4o-mini' });
+      expect(log.attempts).toHaveLength(1);
+    });
+
+    it('a model silent past its share fails over to the fallback', async () => {
+      const endpoint = await rawEndpoint('gpt-4o-mini', { timeoutSeconds: 4 });
+      await t.http
+        .put(`/admin/v1/prompts/${endpoint.promptId}`)
+        .set(auth(tenant.admin))
+        .send({ fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] })
+        .expect(200);
+      fake.reply({ text: 'too late', stream: { firstChunkMs: 3500 } }, { text: 'in time' });
+      const call = await stream(endpoint.path, { text: 'x' });
+      expect(call.events[0].data).toMatchObject({ llmModel: 'claude-sonnet-4-5' });
+      expect(textOf(call)).toBe('in time');
+      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      expect(log.attempts.map((attempt: any) => [attempt.llmModel, attempt.outcome])).toEqual([
+        ['gpt-4o-mini', 'timeout'],
+        ['claude-sonnet-4-5', 'success'],
+      ]);
+    });
+  });
+
   it('timeoutSeconds bounds the whole stream: an error event `timeout` once it is over', async () => {
     const endpoint = await rawEndpoint('claude-sonnet-4-5', { timeoutSeconds: 1 });
     fake.reply({ text: 'slow slow slow slow slow slow slow', stream: { chunks: 10, chunkDelayMs: 300 } });

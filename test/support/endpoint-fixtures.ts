@@ -14,6 +14,8 @@ export interface PromptSpec {
   temperature?: number;
   maxTokens?: number;
   customParameters?: Record<string, unknown>;
+  retries?: number;
+  fallbackModels?: { llmModel: string; temperature?: number; maxTokens?: number; customParameters?: object }[];
 }
 
 let sequence = 0;

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /**
+
  * How a streamed answer is sent: the time to its first chunk, how many chunks the text is cut into, and the pause
  * between two chunks (defaults: at once, 4 chunks, no pause).
  */
@@ -16,14 +17,18 @@ export interface FakeStreamShape {
 }
 
 /**
- * What the next request gets. Replies are consumed in order, whatever provider route the request hits. A request that
+ * What the next request gets. Replies are consumed in order, whatever provider route the request hits: a text (any
+ * text: JSON off the output fields too), images, an error status in the provider's own error format (with a
+ * Retry-After header when `retryAfter` is given, as providers send with a 429 or 503), or a dropped connection (no
+ * HTTP answer at all). `delayMs` holds the reply back; a delay longer than the caller waits is a hang. A request that
  * asks for a stream (`stream: true`, or Gemini's `:streamGenerateContent`) gets a text reply in the provider's own
  * streaming wire format, shaped by `stream`.
  */
 export type FakeReply =
   | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number; stream?: FakeStreamShape }
   | { images: { b64: string; revisedPrompt?: string }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
-  | { status: number; message: string; delayMs?: number };
+  | { status: number; message: string; retryAfter?: string; delayMs?: number }
+  | { drop: true; delayMs?: number };
 
 export interface ReceivedRequest {
   method: string;
@@ -120,7 +125,14 @@ export class FakeLlmServer {
       const aborted = await delay(reply.delayMs, req);
       if (aborted) return;
     }
-    if ('status' in reply) return send(res, reply.status, errorBody(route, reply.status, reply.message));
+    if ('drop' in reply) {
+      req.socket.destroy();
+      return;
+    }
+    if ('status' in reply) {
+      const headers: Record<string, string> = reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {};
+      return send(res, reply.status, errorBody(route, reply.status, reply.message), headers);
+    }
     const request = body as Record<string, any>;
     if ('text' in reply && (route === 'google.streamGenerateContent' || request?.stream === true)) {
       return streamReply(req, res, route, reply, request, received);
@@ -309,7 +321,7 @@ function routeOf(method: string, path: string): FakeRoute | undefined {
 
 function successBody(
   route: FakeRoute,
-  reply: Exclude<FakeReply, { status: number }>,
+  reply: Exclude<FakeReply, { status: number } | { drop: true }>,
   request: Record<string, any>,
 ): unknown {
   const text = 'text' in reply ? reply.text : '';
@@ -387,15 +399,37 @@ function successBody(
   }
 }
 
+/** The error body each provider sends for a status, with the error type or status name it gives it. */
 function errorBody(route: FakeRoute, status: number, message: string): unknown {
-  if (route === 'anthropic.messages') return { type: 'error', error: { type: 'api_error', message } };
-  if (route.startsWith('google.')) return { error: { code: status, message, status: 'INTERNAL' } };
-  return { error: { message, type: 'server_error', param: null, code: null } };
+  if (route === 'anthropic.messages') {
+    const type =
+      status === 429
+        ? 'rate_limit_error'
+        : status === 529
+          ? 'overloaded_error'
+          : status >= 500
+            ? 'api_error'
+            : 'invalid_request_error';
+    return { type: 'error', error: { type, message } };
+  }
+  if (route.startsWith('google.')) {
+    const name =
+      status === 429
+        ? 'RESOURCE_EXHAUSTED'
+        : status === 503
+          ? 'UNAVAILABLE'
+          : status >= 500
+            ? 'INTERNAL'
+            : 'INVALID_ARGUMENT';
+    return { error: { code: status, message, status: name } };
+  }
+  const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return { error: { message, type, param: null, code: null } };
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 }
 

@@ -37,6 +37,7 @@ export function logEntry(tenantId: string, endpointId: string, values: Partial<N
     renderedPrompt: 'Say hello',
     rawResponse: 'hello',
     parsedOutput: 'hello',
+    attempts: [],
     createdAt: new Date(),
     ...values,
   };

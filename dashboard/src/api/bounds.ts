@@ -161,10 +161,30 @@ export const bounds = {
       "maxLength": 10000
     }
   },
+  "FallbackModelDto": {
+    "maxTokens": {
+      "minimum": 1,
+      "maximum": 2000000
+    },
+    "llmModel": {
+      "maxLength": 200
+    },
+    "temperature": {
+      "minimum": 0,
+      "maximum": 2
+    }
+  },
   "CreatePromptDto": {
     "maxTokens": {
       "minimum": 1,
       "maximum": 2000000
+    },
+    "retries": {
+      "minimum": 0,
+      "maximum": 3
+    },
+    "fallbackModels": {
+      "maxItems": 3
     },
     "name": {
       "minLength": 1,
@@ -185,6 +205,13 @@ export const bounds = {
     "maxTokens": {
       "minimum": 1,
       "maximum": 2000000
+    },
+    "retries": {
+      "minimum": 0,
+      "maximum": 3
+    },
+    "fallbackModels": {
+      "maxItems": 3
     },
     "name": {
       "minLength": 1,

@@ -948,6 +948,15 @@ export interface components {
             available: boolean;
             isTestModel: boolean;
         };
+        FallbackModelResponse: {
+            temperature?: number;
+            maxTokens?: number;
+            /** @description Provider-specific settings. */
+            customParameters?: {
+                [key: string]: unknown;
+            };
+            llmModel: string;
+        };
         /** @enum {string} */
         PromptStatus: "Draft" | "Live" | "Archived";
         PromptResponse: {
@@ -957,6 +966,10 @@ export interface components {
             endpointId: string;
             temperature: number;
             maxTokens: number;
+            /** @description How many more times each model is tried after a failure that fails over. */
+            retries: number;
+            /** @description Models tried in order once the prompt's own model failed over; an omitted setting is the prompt's own. */
+            fallbackModels: components["schemas"]["FallbackModelResponse"][];
             /** @description `Draft`, `Live` or `Archived`. */
             status: components["schemas"]["PromptStatus"];
             /** @description Number of the latest version. */
@@ -1001,9 +1014,28 @@ export interface components {
             endpointId: string;
             template: string;
         };
+        FallbackModelDto: {
+            /** @description At least 1; the prompt's own when omitted. */
+            maxTokens?: number;
+            /** @description A model id from GET /admin/v1/prompts/models. */
+            llmModel: string;
+            /** @description 0..2; the prompt's own when omitted. */
+            temperature?: number;
+            /** @description Provider-specific settings, under the prompt's rules; the prompt's own when omitted. */
+            customParameters?: {
+                [key: string]: unknown;
+            };
+        };
         CreatePromptDto: {
             /** @description At least 1, default 1024. */
             maxTokens?: number;
+            /**
+             * @description How many more times each model (the prompt's, then each fallback) is tried after a failure that fails over (a
+             *     provider 429 or 5xx, a network error, a timeout, an answer off the output fields); 0..3, default 0.
+             */
+            retries?: number;
+            /** @description Models tried in order once the prompt's own model (and its retries) failed over; at most 3, default none. */
+            fallbackModels?: components["schemas"]["FallbackModelDto"][];
             /**
              * Format: uuid
              * @description The owning endpoint.
@@ -1027,6 +1059,13 @@ export interface components {
         UpdatePromptDto: {
             /** @description At least 1, default 1024. */
             maxTokens?: number;
+            /**
+             * @description How many more times each model (the prompt's, then each fallback) is tried after a failure that fails over (a
+             *     provider 429 or 5xx, a network error, a timeout, an answer off the output fields); 0..3, default 0.
+             */
+            retries?: number;
+            /** @description Models tried in order once the prompt's own model (and its retries) failed over; at most 3, default none. */
+            fallbackModels?: components["schemas"]["FallbackModelDto"][];
             /** @description Unique among the endpoint's prompts that are not archived; its slug selects it in `?prompt=`. */
             name?: string;
             /** @description Liquid template reading request values as `{{ inputs.<field> }}`; at most 100 KB. */
@@ -1042,6 +1081,15 @@ export interface components {
             /** @description Describes this save; recorded on the version it creates. */
             changeNotes?: string | null;
         };
+        VersionFallbackModelResponse: {
+            temperature?: number;
+            maxTokens?: number;
+            /** @description Provider-specific settings. */
+            customParameters?: {
+                [key: string]: unknown;
+            };
+            llmModel: string;
+        };
         PromptVersionResponse: {
             /** Format: uuid */
             promptId: string;
@@ -1051,6 +1099,9 @@ export interface components {
             status: components["schemas"]["PromptStatus"];
             temperature: number;
             maxTokens: number;
+            retries: number;
+            /** @description The fallback models of this version: each `{llmModel, temperature?, maxTokens?, customParameters?}`. */
+            fallbackModels: components["schemas"]["VersionFallbackModelResponse"][];
             template: string;
             llmModel: string;
             customParameters: {
@@ -1088,10 +1139,10 @@ export interface components {
             /** @description Its value in the to version. */
             to: unknown;
             /**
-             * @description `llmModel`, `temperature`, `maxTokens` or `customParameters`.
+             * @description `llmModel`, `temperature`, `maxTokens`, `customParameters`, `retries` or `fallbackModels`.
              * @enum {string}
              */
-            setting: "temperature" | "maxTokens" | "llmModel" | "customParameters";
+            setting: "temperature" | "maxTokens" | "llmModel" | "customParameters" | "retries" | "fallbackModels";
         };
         VersionComparisonResponse: {
             /** Format: uuid */
@@ -1169,6 +1220,25 @@ export interface components {
             /** @description false when more than 10,000 rows match: `total` is then 10,000, a lower bound. */
             totalIsExact: boolean;
         };
+        /** @enum {string} */
+        AttemptOutcome: "success" | "error" | "timeout";
+        ExecutionAttemptResponse: {
+            latencyMs: number;
+            /** @description `success`, `error` or `timeout` (the attempt ran out of time). */
+            outcome: components["schemas"]["AttemptOutcome"];
+            /**
+             * @description Null on success; the provider's HTTP status when it answered with an error (429, 503, …), otherwise the status
+             *     the failure answers (502: unreachable or an answer off the output fields; 504: out of time).
+             */
+            httpStatus: number | null;
+            inputTokens: number | null;
+            outputTokens: number | null;
+            /** @description USD; null when the provider reported no usage or a price is unknown. */
+            costUsd: number | null;
+            llmModel: string;
+            /** @description Why it failed; null on success. */
+            errorMessage: string | null;
+        };
         ExecutionLogDetailResponse: {
             /** Format: uuid */
             id: string;
@@ -1212,6 +1282,11 @@ export interface components {
             renderedPrompt: string | null;
             rawResponse: string | null;
             errorMessage: string | null;
+            /**
+             * @description Every model call, in order: the prompt's model, its retries, then fallback models. Empty on a cache hit or a
+             *     failure before the call. The row's tokens and costUsd are the sums over them; its llmModel is the last one's.
+             */
+            attempts: components["schemas"]["ExecutionAttemptResponse"][];
             /** @description The X-Request-Id of the execution. */
             requestId: string;
             /** @description Answered from the response cache. */
@@ -1316,7 +1391,7 @@ export interface components {
             promptId: string;
             /** @description The number of the prompt's version that ran. */
             promptVersion: number;
-            /** @description The model id of that version. */
+            /** @description The model that answered: the version's own, or one of its fallback models when the run failed over to it. */
             llmModel: string;
             usage: components["schemas"]["TestRunUsageResponse"];
             /** @description USD, from the model catalog's prices; null when a price the call needs is unknown. */

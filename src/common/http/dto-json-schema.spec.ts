@@ -11,7 +11,9 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { ApiProperty, PartialType } from '@nestjs/swagger';
 import { dtoJsonSchema } from './dto-json-schema';
 import { Omittable } from './optional.decorator';
@@ -44,6 +46,26 @@ class SampleDto {
   flag?: boolean;
 }
 
+class ItemDto {
+  @IsString()
+  label: string;
+
+  @Omittable()
+  @IsInt()
+  @Max(5)
+  weight?: number;
+}
+
+class NestedDto {
+  @ApiProperty({ type: [ItemDto] })
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(2)
+  @ValidateNested({ each: true })
+  @Type(() => ItemDto)
+  items?: ItemDto[];
+}
+
 class PartialSampleDto extends PartialType(SampleDto, { skipNullProperties: false }) {}
 
 describe('dtoJsonSchema', () => {
@@ -59,6 +81,19 @@ describe('dtoJsonSchema', () => {
       },
       required: ['name'],
       additionalProperties: false,
+    });
+  });
+
+  it('states a list of nested objects with the schema of their class', () => {
+    expect(dtoJsonSchema(NestedDto).properties.items).toEqual({
+      type: 'array',
+      maxItems: 2,
+      items: {
+        type: 'object',
+        properties: { label: { type: 'string' }, weight: { type: 'integer', maximum: 5 } },
+        required: ['label'],
+        additionalProperties: false,
+      },
     });
   });
 

@@ -62,9 +62,24 @@ export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
     const conditions = own.filter((rule) => rule.type === 'conditionalValidation');
     const isNullable = conditions.some((rule) => rule.name === 'isOptional');
     if (conditions.length === 0) required.push(name);
-    properties[name] = withDocumentation(propertySchema(own, isNullable), documented[name]);
+    const schema = propertySchema(own, isNullable);
+    // A nested request object (`@ValidateNested` with its class as the documented type): its own schema.
+    const nested = documented[name]?.type;
+    if (own.some((rule) => rule.type === 'nestedValidation') && isRequestDto(nested)) {
+      const nestedSchema = dtoJsonSchema(nested);
+      if (own.some((rule) => rule.type === 'nestedValidation' && rule.each)) schema.items = nestedSchema;
+      else Object.assign(schema, nestedSchema);
+    }
+    properties[name] = withDocumentation(schema, documented[name]);
   }
   return { type: 'object', properties, required, additionalProperties: false };
+}
+
+/** A class carrying class-validator rules (not a type thunk or a primitive's constructor). */
+function isRequestDto(type: unknown): type is new () => object {
+  return (
+    typeof type === 'function' && getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0
+  );
 }
 
 function propertySchema(rules: ValidationRule[], isNullable: boolean): JsonSchema {

@@ -53,6 +53,11 @@ describe('validation messages', () => {
     expect(error.field).toBe('color');
   });
 
+  it('names an unknown property of a nested object by its path', async () => {
+    const error = await failure({ count: 1, items: [{ name: 'ok' }, { name: 'ab', color: 'red' }] });
+    expect(error.messages).toEqual(['property items.1.color should not exist']);
+  });
+
   it('returns nothing for no errors', () => {
     expect(validationMessages([])).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { ExecutionLogs1764000200000 } from './1764000200000-execution-logs';
 import { ListIndexes1764000300000 } from './1764000300000-list-indexes';
 import { LogTruncatedFields1764000400000 } from './1764000400000-log-truncated-fields';
 import { LogRequestIdIndex1764000500000 } from './1764000500000-log-request-id-index';
+import { PromptFailover1764000600000 } from './1764000600000-prompt-failover';
 import { LogStreaming1764000700000 } from './1764000700000-log-streaming';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   ListIndexes1764000300000,
   LogTruncatedFields1764000400000,
   LogRequestIdIndex1764000500000,
+  PromptFailover1764000600000,
   LogStreaming1764000700000,
 ];

@@ -15,13 +15,16 @@ export function elapsedSince(startedMs: number): number {
   return Math.round(performance.now() - startedMs);
 }
 
-/** Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment. */
+/**
+ * Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment (with
+ * `message`, the endpoint's timeout by default).
+ */
 export async function withDeadline<T>(
   remainingMs: number,
   timeoutSeconds: number,
   work: (signal: AbortSignal) => Promise<T>,
+  message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`,
 ): Promise<T> {
-  const message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`;
   if (remainingMs <= 0) throw new UpstreamTimeoutError(message);
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

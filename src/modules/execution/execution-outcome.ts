@@ -2,8 +2,8 @@ import type { Principal } from '../../common/auth/principal';
 import { AppError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import { describeFailure } from '../../common/http/error-mapping';
 import type { InputField } from '../endpoints/endpoint-definition';
-import type { TokenUsage } from '../llm/llm-client';
-import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
+import { ProviderError, type TokenUsage } from '../llm/llm-client';
+import type { ExecutionSource, LoggedAttempt, NewExecutionLog } from '../logs/new-execution-log';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
 
 /**
@@ -17,7 +17,10 @@ export interface ExecutionAttempt {
   llmModel: string;
   latencyMs: number;
   outcome: 'success' | 'error' | 'timeout';
-  /** The status the attempt's failure answers (null when it succeeded). */
+  /**
+   * Null when it succeeded; the provider's HTTP status when it answered with an error (429, 503, …), otherwise the
+   * status the failure answers (502 unreachable or an unusable answer, 504 out of time).
+   */
   httpStatus: number | null;
   errorMessage: string | null;
   usage: TokenUsage;
@@ -68,6 +71,12 @@ export type ExecutionAnswer =
 
 export function toExecutionAnswer(outcome: ExecutionOutcome): ExecutionAnswer {
   const headers: Record<string, string> = outcome.cache ? { 'X-Cache': outcome.cache } : {};
+  const model = modelOf(outcome);
+  // Once a model was called, or answered from the cache: which model answered (or failed last) and how many calls.
+  if (model !== null && (outcome.attempts.length > 0 || outcome.cache === 'HIT')) {
+    headers['X-Model'] = model;
+    headers['X-Attempts'] = String(outcome.attempts.length);
+  }
   if (outcome.status === 'success') return { headers, body: JSON.stringify(outcome.body) };
   return { headers, error: outcome.error };
 }
@@ -89,7 +98,7 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
     requestId: origin.requestId,
     ...resultOf(outcome),
     cached: outcome.cache === 'HIT',
-    llmModel: prompt?.llmModel ?? null,
+    llmModel: modelOf(outcome),
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
     costUsd,
@@ -101,7 +110,29 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
     renderedPrompt: outcome.renderedPrompt,
     rawResponse: outcome.rawResponse,
     parsedOutput: outcome.parsedOutput,
+    attempts: outcome.attempts.map(toLoggedAttempt),
     createdAt: outcome.startedAt,
+  };
+}
+
+/**
+ * The model that answered (a fallback's when one did), or whose failure is the answer; before any call, the prompt's
+ * (a cache hit holds an answer of the prompt's own model: fallback answers are never cached).
+ */
+function modelOf(outcome: ExecutionOutcome): string | null {
+  return outcome.attempts.at(-1)?.llmModel ?? outcome.prompt?.llmModel ?? null;
+}
+
+function toLoggedAttempt(attempt: ExecutionAttempt): LoggedAttempt {
+  return {
+    llmModel: attempt.llmModel,
+    latencyMs: attempt.latencyMs,
+    outcome: attempt.outcome,
+    httpStatus: attempt.httpStatus,
+    errorMessage: attempt.errorMessage,
+    inputTokens: attempt.usage.inputTokens,
+    outputTokens: attempt.usage.outputTokens,
+    costUsd: attempt.costUsd,
   };
 }
 
@@ -154,11 +185,12 @@ export function failedAttempt(
 ): ExecutionAttempt {
   const described = describeFailure(error);
   const outcome = error instanceof UpstreamTimeoutError ? 'timeout' : 'error';
+  const providerStatus = error instanceof ProviderError ? error.providerStatus : null;
   return {
     llmModel,
     latencyMs,
     outcome,
-    httpStatus: described.status,
+    httpStatus: providerStatus ?? described.status,
     errorMessage: described.message,
     usage,
     costUsd,

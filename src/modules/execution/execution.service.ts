@@ -33,6 +33,8 @@ import {
   toExecutionLog,
 } from './execution-outcome';
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
+import { type PlannedAttempt, planAttempts } from './attempt-plan';
+import { type AttemptTime, runAttempts } from './attempt-loop';
 import { validateInputs, ValidatedInputs } from './input-validation';
 import { type ExecutionStreamSink, streamGeneration } from './streaming/execution-stream-sink';
 import {
@@ -205,6 +207,7 @@ export class ExecutionService {
             })
           : null;
       if (call.cache) cache = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
+      call.stream?.selected({ promptId: prompt.id, promptVersion: prompt.version }, cache);
       if (cache === 'MISS') {
         const hit = await this.responses.get(key!);
         // The key covers the prompt version and the whole body, so the prompt the entry was rendered from is the one
@@ -228,12 +231,12 @@ export class ExecutionService {
         }
       }
       renderedPrompt = await this.render(prompt, inputs);
-      const generation = await this.generate(call, prompt, inputs, renderedPrompt, clock);
-      attempts.push(generation.attempt);
+      const generation = await this.generate(call, prompt, inputs, renderedPrompt, clock, attempts);
       if (!generation.ok) return failed(generation.error, generation.rawResponse);
       const { body, rawResponse, parsedOutput } = generation;
       const finishReason = generation.finishReason ?? null;
-      if (key)
+      // Only the prompt's own model's answers are cached: a fallback's answer stands in for it on this call only.
+      if (key && generation.planned.position === 0)
         await this.responses.set(
           endpoint.id,
           key,
@@ -251,8 +254,11 @@ export class ExecutionService {
   }
 
   /**
-   * The LLM call: text (raw or structured) or images. A prompt that cannot call its model (unknown model, provider
-   * not configured, settings out of bounds) throws before any attempt.
+   * The LLM call, text (raw or structured) or images, as a loop of attempts over the prompt's plan (its own model,
+   * its retries, then its fallback models; see attempt-plan): every attempt is recorded in `attempts`, and a failure
+   * that fails over is followed by the next attempt while the endpoint's timeout leaves time for it. The answer is the
+   * first success, or the last failure. A model the service cannot call (unknown model, provider not configured,
+   * settings out of bounds) throws: that is the service's own error, never failed over.
    */
   private async generate(
     call: ExecutionCall,
@@ -260,22 +266,41 @@ export class ExecutionService {
     inputs: ValidatedInputs,
     renderedPrompt: string,
     clock: ExecutionClock,
+    attempts: ExecutionAttempt[],
+  ): Promise<Generation & { planned: PlannedAttempt }> {
+    const { result, planned } = await runAttempts<Generation>({
+      plan: planAttempts(prompt),
+      deadlineMs: call.definition.endpoint.timeoutSeconds * 1000,
+      elapsedMs: () => clock.elapsedMs(),
+      run: (next, time) => this.attempt(call, next, inputs, renderedPrompt, time),
+      onAttempt: (generation) => attempts.push(generation.attempt),
+      // A stream fails over only before its first piece: after it, the caller has part of one model's answer.
+      mayFailOver: () => !call.stream?.hasContent,
+    });
+    return { ...result, planned };
+  }
+
+  /** One model call with the planned model and settings, within `budgetMs` (all of `remainingMs` for the last). */
+  private attempt(
+    call: ExecutionCall,
+    planned: PlannedAttempt,
+    inputs: ValidatedInputs,
+    renderedPrompt: string,
+    time: AttemptTime,
   ): Promise<Generation> {
-    const { endpoint, outputFields } = call.definition;
-    const model = this.models.find(prompt.llmModel);
-    if (!model) throw new UpstreamError(`The prompt's model '${prompt.llmModel}' is not in the model list`);
+    const { outputFields } = call.definition;
+    const model = this.models.find(planned.llmModel);
+    if (!model) throw new UpstreamError(`The model '${planned.llmModel}' of the prompt is not in the model list`);
     const client = this.clientOf(model);
-    // The endpoint's timeoutSeconds bounds the whole call; no retry can outlast it.
-    const remainingMs = endpoint.timeoutSeconds * 1000 - clock.elapsedMs();
     const imageField = imageOutputField(outputFields);
     if (imageField) {
       // The image field's exampleValue supplies defaults (`n` among them): the merged settings are what is sent.
-      const settings = imageSettingsOf(imageField, prompt.customParameters);
+      const settings = imageSettingsOf(imageField, planned.customParameters);
       this.assertSettingsInBounds(settings, true);
-      return this.generateImages(client, model, renderedPrompt, remainingMs, endpoint.timeoutSeconds, settings);
+      return this.generateImages(call, client, model, renderedPrompt, time, settings);
     }
-    this.assertSettingsInBounds(prompt.customParameters, false);
-    return this.generateText(call, client, model, prompt, inputs, renderedPrompt, remainingMs);
+    this.assertSettingsInBounds(planned.customParameters, false);
+    return this.generateText(call, client, model, planned, inputs, renderedPrompt, time);
   }
 
   /**
@@ -307,39 +332,63 @@ export class ExecutionService {
     return this.llm.clientFor(provider);
   }
 
+  /**
+   * Runs an attempt within its share of the time: a 504 past the endpoint's timeout, or, when the attempt had only a
+   * share of it (a fallback model comes after it), a timeout of the attempt that fails over.
+   */
+  private withinAttemptTime<T>(
+    call: ExecutionCall,
+    model: ModelInfo,
+    time: AttemptTime,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const { timeoutSeconds } = call.definition.endpoint;
+    const message = time.budgetMs < time.remainingMs ? attemptTimeoutMessage(model, time) : undefined;
+    return withDeadline(time.budgetMs, timeoutSeconds, work, message);
+  }
+
   private async generateText(
     call: ExecutionCall,
     client: LlmClient,
     model: ModelInfo,
-    prompt: ExecutablePrompt,
+    settings: PlannedAttempt,
     inputs: ValidatedInputs,
     renderedPrompt: string,
-    remainingMs: number,
+    time: AttemptTime,
   ): Promise<Generation> {
-    const { outputFields, endpoint } = call.definition;
+    const { outputFields } = call.definition;
     const schema = schemaOf(outputFields);
     const startedMs = performance.now();
     let result: TextResult;
     try {
-      result = await withDeadline(remainingMs, endpoint.timeoutSeconds, (abortSignal) => {
+      const stream = call.stream;
+      // A streamed attempt that is answering cannot fail over any more: its share of the time bounds only the wait for
+      // its first piece, and then it has the rest of the endpoint's timeout.
+      const limit = stream ? { ...time, budgetMs: time.remainingMs } : time;
+      result = await this.withinAttemptTime(call, model, limit, (abortSignal) => {
         const request = {
           model: model.id,
           prompt: renderedPrompt,
           images: inputs.images,
-          temperature: prompt.temperature,
-          maxOutputTokens: prompt.maxTokens,
-          customParameters: prompt.customParameters,
+          temperature: settings.temperature,
+          maxOutputTokens: settings.maxTokens,
+          customParameters: settings.customParameters,
           ...(schema ? { schema } : {}),
           abortSignal,
         };
-        if (!call.stream) return client.generateText(request);
-        const start = { promptId: prompt.id, promptVersion: prompt.version, llmModel: model.id };
-        return streamGeneration(client, request, call.stream, start);
+        if (!stream) return client.generateText(request);
+        const firstPieceWithin =
+          time.budgetMs < time.remainingMs
+            ? { ms: time.budgetMs, message: attemptTimeoutMessage(model, time) }
+            : undefined;
+        return streamGeneration(client, request, stream, model.id, firstPieceWithin);
       });
     } catch (error) {
       // A provider that answered text it could not parse still reports the text and the tokens it used.
       const unusable = error instanceof InvalidLlmOutputError ? error : null;
-      const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, unusable?.usage ?? NO_USAGE, null);
+      const usage = unusable?.usage ?? NO_USAGE;
+      const costUsd = unusable ? this.models.costOf(model.id, usage) : null;
+      const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, usage, costUsd);
       return { ok: false, error, rawResponse: unusable?.rawText ?? null, attempt };
     }
     const latencyMs = elapsedSince(startedMs);
@@ -381,17 +430,17 @@ export class ExecutionService {
   }
 
   private async generateImages(
+    call: ExecutionCall,
     client: LlmClient,
     model: ModelInfo,
     renderedPrompt: string,
-    remainingMs: number,
-    timeoutSeconds: number,
+    time: AttemptTime,
     settings: Record<string, unknown>,
   ): Promise<Generation> {
     const startedMs = performance.now();
     let result: ImageResult;
     try {
-      result = await withDeadline(remainingMs, timeoutSeconds, (abortSignal) =>
+      result = await this.withinAttemptTime(call, model, time, (abortSignal) =>
         client.generateImage({ model: model.id, prompt: renderedPrompt, settings, abortSignal }),
       );
     } catch (error) {
@@ -418,6 +467,11 @@ export class ExecutionService {
       attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
     };
   }
+}
+
+/** The failure of an attempt that used up its share of the endpoint's timeout (see attemptBudgetMs). */
+function attemptTimeoutMessage(model: ModelInfo, time: AttemptTime): string {
+  return `${model.id} did not answer within the ${(time.budgetMs / 1000).toFixed(1)} seconds its attempt could use`;
 }
 
 /**

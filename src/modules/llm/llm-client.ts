@@ -86,3 +86,39 @@ export class InvalidLlmOutputError extends UpstreamError {
     super(message);
   }
 }
+
+/**
+ * The provider answered with an HTTP error status (`providerStatus`), or could not be reached (`providerStatus` null).
+ * `retryAfterMs` is how long the provider asked to wait before trying again (its Retry-After), when it said.
+ */
+export class ProviderError extends UpstreamError {
+  constructor(
+    message: string,
+    readonly providerStatus: number | null,
+    readonly retryAfterMs: number | null,
+    options?: ErrorOptions,
+  ) {
+    super(message, undefined, options);
+  }
+}
+
+/**
+ * The wait a provider asks for in its response headers: `retry-after-ms` (OpenAI), else `retry-after` as seconds or
+ * an HTTP date; null when it asks for none or the value cannot be read. Header names are matched in any case.
+ */
+export function retryAfterMsOf(headers: Record<string, string> | undefined, now = Date.now()): number | null {
+  if (!headers) return null;
+  let milliseconds: string | undefined;
+  let seconds: string | undefined;
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'retry-after-ms') milliseconds = headers[name];
+    else if (lower === 'retry-after') seconds = headers[name];
+  }
+  if (milliseconds !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(milliseconds)) return Math.ceil(Number(milliseconds));
+  if (seconds === undefined) return null;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(seconds)) return Math.ceil(Number(seconds) * 1000);
+  // An HTTP date names its day and month; a bare number such as "-3" would parse as a year.
+  const date = /[a-z]/i.test(seconds) ? Date.parse(seconds) : Number.NaN;
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}

@@ -1,7 +1,7 @@
 import { FAKE_PNG, FakeLlmServer } from '../../../test/support/fake-llm-server';
 import { UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import type { ProviderDefinition } from '../models/model';
-import { InvalidLlmOutputError, type LlmClient, type TextRequest } from './llm-client';
+import { InvalidLlmOutputError, type LlmClient, ProviderError, type TextRequest } from './llm-client';
 import { LlmRegistry } from './llm-registry';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
@@ -202,6 +202,34 @@ describe('LLM provider adapters against the fake provider server', () => {
     await expect(failure).rejects.toThrow(/HTTP 500.*the model is overloaded/);
     expect(fake.requests).toHaveLength(1);
   });
+
+  it.each(['openai', 'anthropic', 'google', 'ollama'])(
+    '%s: a provider error carries its HTTP status and Retry-After, after one request; no answer is a network failure',
+    async (name) => {
+      fake.reply({ status: 429, message: 'slow down', retryAfter: '2' });
+      const limited = await client(name)
+        .generateText(request())
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(limited).toBeInstanceOf(ProviderError);
+      expect(limited).toMatchObject({ providerStatus: 429, retryAfterMs: 2000 });
+      expect(fake.requests).toHaveLength(1);
+
+      fake.reply({ status: 503, message: 'unavailable' });
+      await expect(client(name).generateText(request())).rejects.toMatchObject({
+        providerStatus: 503,
+        retryAfterMs: null,
+      });
+      fake.reply({ drop: true });
+      await expect(client(name).generateText(request())).rejects.toMatchObject({
+        providerStatus: null,
+        message: `the provider '${name}' could not be reached`,
+      });
+      expect(fake.requests).toHaveLength(3);
+    },
+  );
 
   it.each([
     [{ topP: 'high' }, 'topP must be a number'],

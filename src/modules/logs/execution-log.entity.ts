@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { KeyEnvironment } from '../../common/auth/principal';
-import type { ExecutionSource } from './new-execution-log';
+import type { ExecutionSource, LoggedAttempt } from './new-execution-log';
 
 /** One execution. Rows are written in batches by the log writer, never updated. */
 @Entity('execution_logs')
@@ -38,4 +38,6 @@ export class ExecutionLogEntity {
   @Column({ type: 'text', nullable: true }) errorMessage: string | null;
   /** Which of inputs, renderedPrompt, rawResponse and parsedOutput were cut to the size limit (empty when none). */
   @Column({ type: 'text', array: true, default: () => "'{}'" }) truncatedFields: string[];
+  /** Every model call the execution made, in order. */
+  @Column({ type: 'jsonb', default: () => "'[]'" }) attempts: LoggedAttempt[];
 }

@@ -8,8 +8,9 @@ import { TransactionHost } from '../../database/transactions';
  * A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) and its large fields
  * capped at record time.
  */
-export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput'> & {
+export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput' | 'attempts'> & {
   id: string;
+  attemptsJson: string;
   inputsJson: string | null;
   parsedOutputJson: string | null;
   truncatedFields: string[];
@@ -30,7 +31,7 @@ export interface LogFilter {
 /** The list columns: everything but the detail fields, which can be large. */
 export type ExecutionLogSummary = Omit<
   ExecutionLogEntity,
-  'inputs' | 'renderedPrompt' | 'rawResponse' | 'parsedOutput' | 'errorMessage'
+  'inputs' | 'renderedPrompt' | 'rawResponse' | 'parsedOutput' | 'errorMessage' | 'attempts'
 >;
 
 export interface StatsRow {
@@ -83,8 +84,9 @@ const INSERT_COLUMNS = [
   'parsed_output',
   'error_message',
   'truncated_fields',
+  'attempts',
 ];
-const JSONB_COLUMNS = new Set(['inputs', 'parsed_output']);
+const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts']);
 
 const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId", prompt_id AS "promptId",
   prompt_version AS "promptVersion", source, key_id AS "keyId", key_environment AS "keyEnvironment",
@@ -135,6 +137,7 @@ export class ExecutionLogsRepository {
         row.parsedOutputJson,
         row.errorMessage,
         row.truncatedFields,
+        row.attemptsJson,
       ];
       const placeholders = values.map((value, index) => {
         params.push(value);

@@ -49,6 +49,7 @@ const ENTRY: NewExecutionLog = {
   renderedPrompt: null,
   rawResponse: null,
   parsedOutput: null,
+  attempts: [],
   createdAt: new Date(),
 };
 

@@ -191,6 +191,9 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 const withoutNul = (text: string | null) => (text === null ? null : text.replaceAll('\u0000', ''));
 const clip = (text: string | null, max: number) => (text === null ? null : text.slice(0, max));
 
+/** The longest error message an attempt of the log keeps, in characters. */
+const ATTEMPT_ERROR_MAX_CHARS = 2000;
+
 /**
  * JSON text that jsonb accepts. JSON.stringify writes NUL and lone surrogates (half of a UTF-16 pair, which a JSON
  * body may carry as an escape) as `\u` escapes that jsonb refuses: NUL is dropped and a lone surrogate becomes U+FFFD.
@@ -260,6 +263,15 @@ function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: Prepared
     rawResponse: capText('rawResponse', withoutNul(entry.rawResponse)),
     parsedOutputJson: capJson('parsedOutput', json(entry.parsedOutput)),
     truncatedFields,
+    // At most 16 entries (4 models, each tried up to 4 times), each of bounded size: its error message is cut.
+    attemptsJson:
+      json(
+        entry.attempts.map((attempt) => ({
+          ...attempt,
+          llmModel: clip(attempt.llmModel, 200),
+          errorMessage: clip(withoutNul(attempt.errorMessage), ATTEMPT_ERROR_MAX_CHARS),
+        })),
+      ) ?? '[]',
     createdAt: entry.createdAt ?? new Date(),
   };
   const bytes =
@@ -268,6 +280,7 @@ function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: Prepared
     (row.parsedOutputJson?.length ?? 0) +
     (row.renderedPrompt?.length ?? 0) +
     (row.rawResponse?.length ?? 0) +
-    (row.errorMessage?.length ?? 0);
+    (row.errorMessage?.length ?? 0) +
+    row.attemptsJson.length;
   return { row, bytes };
 }

@@ -5,6 +5,19 @@ export const EXECUTION_SOURCES: ExecutionSource[] = ['Api', 'TestPage', 'Interna
 export type ExecutionStatus = 'success' | 'error';
 export const EXECUTION_STATUSES: ExecutionStatus[] = ['success', 'error'];
 
+/** One model call of an execution, as its log row keeps it. */
+export interface LoggedAttempt {
+  llmModel: string;
+  latencyMs: number;
+  outcome: 'success' | 'error' | 'timeout';
+  /** Null on success; the provider's status when it answered with an error, else the status the failure answers. */
+  httpStatus: number | null;
+  errorMessage: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+}
+
 /** One execution, as the execution module hands it to the log writer. */
 export interface NewExecutionLog {
   tenantId: string;
@@ -33,5 +46,7 @@ export interface NewExecutionLog {
   renderedPrompt: string | null;
   rawResponse: string | null;
   parsedOutput: unknown;
+  /** Every model call made, in order (none on a cache hit or a failure before the call). */
+  attempts: LoggedAttempt[];
   createdAt: Date;
 }

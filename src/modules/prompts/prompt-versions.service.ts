@@ -44,6 +44,9 @@ export class PromptVersionsService {
     const { prompt } = await this.prompts.require(tenantId, promptId);
     const version = await this.versions.get(tenantId, promptId, versionNumber);
     this.models.require(version.llmModel);
+    version.fallbackModels.forEach((fallback, index) =>
+      this.models.require(fallback.llmModel, `fallbackModels.${index}.llmModel`),
+    );
     const restored = await this.prompts.createDraft(tenantId, prompt.endpointId, {
       pickName: exactName(restoredName(prompt.name, versionNumber)),
       content: contentOf(version),

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { PromptStatus } from './executable-prompt';
+import type { FallbackModel, PromptStatus } from './executable-prompt';
 
 /** A prompt with the content of its latest version (the versions table keeps every saved one). */
 @Entity('prompts')
@@ -14,6 +14,8 @@ export class PromptEntity {
   @Column('double precision') temperature: number;
   @Column('int') maxTokens: number;
   @Column({ type: 'jsonb', default: () => "'{}'" }) customParameters: Record<string, unknown>;
+  @Column('smallint') retries: number;
+  @Column({ type: 'jsonb', default: () => "'[]'" }) fallbackModels: FallbackModel[];
   @Column({ type: 'varchar' }) status: PromptStatus;
   @Column('int') currentVersion: number;
   @Column({ type: 'text', nullable: true }) changeNotes: string | null;

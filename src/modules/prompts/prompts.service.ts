@@ -15,7 +15,7 @@ import {
   toPromptResponse,
   toTemplateValidationResponse,
 } from './dto/prompt.response';
-import type { ExecutablePrompt, PromptStatus } from './executable-prompt';
+import type { ExecutablePrompt, FallbackModel, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { copyName, slugify } from './prompt-naming';
 import { nameTaken, promptNotFound } from './prompts.errors';
@@ -26,7 +26,13 @@ import { TransactionHost } from '../../database/transactions';
 /** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
 const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
 
-export const PROMPT_DEFAULTS = { temperature: 0.7, maxTokens: 1024, customParameters: {} as Record<string, unknown> };
+export const PROMPT_DEFAULTS = {
+  temperature: 0.7,
+  maxTokens: 1024,
+  customParameters: {} as Record<string, unknown>,
+  retries: 0,
+  fallbackModels: [] as FallbackModel[],
+};
 
 export interface NewPrompt {
   endpointId: string;
@@ -36,6 +42,8 @@ export interface NewPrompt {
   temperature?: number;
   maxTokens?: number;
   customParameters?: Record<string, unknown>;
+  retries?: number;
+  fallbackModels?: FallbackModel[];
   changeNotes?: string | null;
 }
 
@@ -97,7 +105,7 @@ export class PromptsService {
     this.templates.assertSavable(input.template);
     this.models.require(input.llmModel);
     requireSlug(input.name);
-    await this.assertCustomParameters(tenantId, input.endpointId, input.customParameters);
+    await this.assertCustomParameters(tenantId, input.endpointId, input.customParameters, input.fallbackModels);
     const prompt = await this.createDraft(tenantId, input.endpointId, {
       pickName: exactName(input.name),
       content: {
@@ -106,6 +114,8 @@ export class PromptsService {
         temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
         maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
         customParameters: input.customParameters ?? PROMPT_DEFAULTS.customParameters,
+        retries: input.retries ?? PROMPT_DEFAULTS.retries,
+        fallbackModels: plainFallbacks(input.fallbackModels ?? PROMPT_DEFAULTS.fallbackModels),
       },
       changeNotes: input.changeNotes ?? null,
     });
@@ -164,8 +174,8 @@ export class PromptsService {
     const {
       endpoint: { id: endpointId },
     } = await this.require(tenantId, id);
-    if (changes.customParameters !== undefined)
-      await this.assertCustomParameters(tenantId, endpointId, changes.customParameters);
+    if (changes.customParameters !== undefined || changes.fallbackModels !== undefined)
+      await this.assertCustomParameters(tenantId, endpointId, changes.customParameters, changes.fallbackModels);
     const historyLimit = await this.versions.historyLimit(tenantId);
     await this.txHost.withTransaction(async () => {
       const prompt = await this.lock(tenantId, id);
@@ -176,6 +186,8 @@ export class PromptsService {
         temperature: changes.temperature ?? before.temperature,
         maxTokens: changes.maxTokens ?? before.maxTokens,
         customParameters: changes.customParameters ?? before.customParameters,
+        retries: changes.retries ?? before.retries,
+        fallbackModels: changes.fallbackModels ? plainFallbacks(changes.fallbackModels) : before.fallbackModels,
       };
       const update: Partial<PromptValues> = {};
       if (changes.name !== undefined && changes.name !== prompt.name) {
@@ -204,21 +216,36 @@ export class PromptsService {
 
   /**
    * customParameters that can be saved on a prompt of this active endpoint (404 otherwise): a 400 naming each
-   * `customParameters.<key>` that breaks the rules (size, settings the service controls, image `n`).
+   * `customParameters.<key>` that breaks the rules (size, settings the service controls, image `n`). A fallback
+   * model's model and customParameters are held to the same rules, named `fallbackModels.<i>.llmModel` and
+   * `fallbackModels.<i>.customParameters.<key>`.
    */
   private async assertCustomParameters(
     tenantId: string,
     endpointId: string,
     parameters: Record<string, unknown> | undefined,
+    fallbackModels: FallbackModel[] = [],
   ): Promise<void> {
+    fallbackModels.forEach((fallback, index) =>
+      this.models.require(fallback.llmModel, `fallbackModels.${index}.llmModel`),
+    );
     const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    if (parameters === undefined) return;
-    const imageEndpoint = outputFields.some((field) => field.dataType === 'image');
-    const problems = customParametersProblems(parameters, {
-      imageEndpoint,
+    const rules = {
+      imageEndpoint: outputFields.some((field) => field.dataType === 'image'),
       maxImagesPerCall: this.config.maxImagesPerCall,
-    });
-    if (problems.length > 0) throw new ValidationError(problems, 'customParameters');
+    };
+    if (parameters !== undefined) {
+      const problems = customParametersProblems(parameters, rules);
+      if (problems.length > 0) throw new ValidationError(problems, 'customParameters');
+    }
+    for (const [index, fallback] of fallbackModels.entries()) {
+      if (fallback.customParameters === undefined) continue;
+      const field = `fallbackModels.${index}`;
+      const problems = customParametersProblems(fallback.customParameters, rules).map(
+        (problem) => `${field}.${problem}`,
+      );
+      if (problems.length > 0) throw new ValidationError(problems, `${field}.customParameters`);
+    }
   }
 
   /** The validator, against the endpoint's input fields. */
@@ -316,7 +343,19 @@ export function contentOf(source: VersionContent): VersionContent {
     temperature: source.temperature,
     maxTokens: source.maxTokens,
     customParameters: source.customParameters,
+    retries: source.retries,
+    fallbackModels: source.fallbackModels,
   };
+}
+
+/** Fallback models as stored and compared: plain objects holding only the settings given. */
+function plainFallbacks(fallbackModels: FallbackModel[]): FallbackModel[] {
+  return fallbackModels.map(({ llmModel, temperature, maxTokens, customParameters }) => ({
+    llmModel,
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(customParameters !== undefined ? { customParameters } : {}),
+  }));
 }
 
 function requireSlug(name: string): void {

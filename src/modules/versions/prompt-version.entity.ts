@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { FallbackModel } from './version-compare';
 
 export type VersionStatus = 'Draft' | 'Live' | 'Archived';
 export const VERSION_STATUSES: VersionStatus[] = ['Draft', 'Live', 'Archived'];
@@ -16,6 +17,8 @@ export class PromptVersionEntity {
   @Column('double precision') temperature: number;
   @Column('int') maxTokens: number;
   @Column({ type: 'jsonb', default: () => "'{}'" }) customParameters: Record<string, unknown>;
+  @Column('smallint') retries: number;
+  @Column({ type: 'jsonb', default: () => "'[]'" }) fallbackModels: FallbackModel[];
   @Column({ type: 'text', nullable: true }) changeNotes: string | null;
   @Column() archived: boolean;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;

@@ -1,4 +1,5 @@
 import type { PromptVersionEntity, VersionStatus } from './prompt-version.entity';
+import type { FallbackModel } from './version-compare';
 
 /** A saved version as the prompts module sees it: its content and history fields, never its row. */
 export interface PromptVersion {
@@ -10,6 +11,8 @@ export interface PromptVersion {
   temperature: number;
   maxTokens: number;
   customParameters: Record<string, unknown>;
+  retries: number;
+  fallbackModels: FallbackModel[];
   changeNotes: string | null;
   archived: boolean;
   createdAt: Date;
@@ -25,6 +28,8 @@ export function toPromptVersion(entity: PromptVersionEntity): PromptVersion {
     temperature: entity.temperature,
     maxTokens: entity.maxTokens,
     customParameters: entity.customParameters,
+    retries: entity.retries,
+    fallbackModels: entity.fallbackModels,
     changeNotes: entity.changeNotes,
     archived: entity.archived,
     createdAt: entity.createdAt,

@@ -6,11 +6,16 @@ const base: VersionContent = {
   temperature: 0.7,
   maxTokens: 100,
   customParameters: { size: 'm' },
+  retries: 1,
+  fallbackModels: [{ llmModel: 'gpt-4o-mini', temperature: 0.2 }],
 };
 
 describe('contentChanged', () => {
   it('is false for equal content, including equal but distinct parameter objects', () => {
     expect(contentChanged(base, { ...base, customParameters: { size: 'm' } })).toBe(false);
+    expect(contentChanged(base, { ...base, fallbackModels: [{ llmModel: 'gpt-4o-mini', temperature: 0.2 }] })).toBe(
+      false,
+    );
   });
 
   it.each([
@@ -20,6 +25,10 @@ describe('contentChanged', () => {
     [{ maxTokens: 5 }],
     [{ customParameters: { size: 'l' } }],
     [{ customParameters: {} }],
+    [{ retries: 0 }],
+    [{ fallbackModels: [] }],
+    [{ fallbackModels: [{ llmModel: 'gpt-4o-mini', temperature: 0.3 }] }],
+    [{ fallbackModels: [{ llmModel: 'gpt-4o-mini' }] }],
   ])('is true when %o changes', (change) => {
     expect(contentChanged(base, { ...base, ...change })).toBe(true);
   });

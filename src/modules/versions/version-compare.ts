@@ -1,6 +1,14 @@
 import { createTwoFilesPatch, diffLines } from 'diff';
 import { isDeepStrictEqual } from 'node:util';
 
+/** A model tried when the prompt's own model fails; its omitted settings are the prompt's own. */
+export interface FallbackModel {
+  llmModel: string;
+  temperature?: number;
+  maxTokens?: number;
+  customParameters?: Record<string, unknown>;
+}
+
 /** What a version records besides its number and status. */
 export interface VersionContent {
   template: string;
@@ -8,9 +16,18 @@ export interface VersionContent {
   temperature: number;
   maxTokens: number;
   customParameters: Record<string, unknown>;
+  retries: number;
+  fallbackModels: FallbackModel[];
 }
 
-export const VERSIONED_SETTINGS = ['llmModel', 'temperature', 'maxTokens', 'customParameters'] as const;
+export const VERSIONED_SETTINGS = [
+  'llmModel',
+  'temperature',
+  'maxTokens',
+  'customParameters',
+  'retries',
+  'fallbackModels',
+] as const;
 export type VersionedSetting = (typeof VERSIONED_SETTINGS)[number];
 
 export interface TemplateDiffLine {

@@ -126,6 +126,43 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
         </p>
       )}
 
+      {log.attempts.length > 0 && (
+        <LogSection title="Attempts">
+          <table className="attempts" aria-label="Attempts">
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Model</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Status</th>
+                <th scope="col">Latency</th>
+                <th scope="col">Tokens in / out</th>
+                <th scope="col">Cost</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.attempts.map((attempt, index) => (
+                <tr key={index}>
+                  <td>{index + 1}</td>
+                  <td>
+                    <code>{attempt.llmModel}</code>
+                  </td>
+                  <td>{attempt.outcome}</td>
+                  <td>{attempt.httpStatus ?? '—'}</td>
+                  <td>{formatMs(attempt.latencyMs)}</td>
+                  <td>
+                    {formatNumber(attempt.inputTokens)} / {formatNumber(attempt.outputTokens)}
+                  </td>
+                  <td>{formatCost(attempt.costUsd)}</td>
+                  <td>{attempt.errorMessage ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </LogSection>
+      )}
+
       {log.errorMessage && (
         <LogSection title="Error">
           <div className="long-text log-error">

@@ -40,6 +40,8 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
     temperature: 0.7,
     maxTokens: '1024',
     customParameters: '{}',
+    retries: 0,
+    fallbackModels: [],
   }));
   const [changeNotes, setChangeNotes] = useState('');
   const [attempted, setAttempted] = useState(false);

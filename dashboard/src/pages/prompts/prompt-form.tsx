@@ -8,7 +8,7 @@ import { PromptSettings } from './prompt-settings';
 import './prompts.css';
 
 /** Messages of the service that name a setting shown beside its control rather than in the form's list. */
-const SETTING_MESSAGE = /^(customParameters|maxTokens|temperature|llmModel|name)\b/;
+const SETTING_MESSAGE = /^(customParameters|maxTokens|temperature|llmModel|name|retries|fallbackModels)\b/;
 
 /** The service's messages of a refused save: those about one setting (shown by it), and the others. */
 export function splitServiceMessages(error: unknown): { bySetting: string[]; rest: unknown } {

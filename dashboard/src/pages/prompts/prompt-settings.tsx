@@ -2,7 +2,8 @@ import { useId } from 'react';
 import { Field } from '../../ui/controls';
 import { formatNumber } from '../../ui/format';
 import { ModelPicker } from './model-picker';
-import { MAX_TOKENS_MAX, MAX_TOKENS_MIN, type Model, type PromptDraft } from './prompt-draft';
+import { FailoverSettings } from './failover-settings';
+import { type DraftProblems, MAX_TOKENS_MAX, MAX_TOKENS_MIN, type Model, type PromptDraft } from './prompt-draft';
 
 /**
  * The model and its settings: temperature as a 0–1 slider with its value shown, max tokens within the API's bounds,
@@ -18,7 +19,7 @@ export function PromptSettings({
   draft: PromptDraft;
   onChange: (patch: Partial<PromptDraft>) => void;
   models: Model[];
-  problems: { maxTokens?: string; customParameters?: string; llmModel?: string };
+  problems: DraftProblems;
   /** The service's refusals of the last save, each naming its setting (`customParameters.<key> …`, `maxTokens …`). */
   serviceMessages: string[];
 }) {
@@ -93,6 +94,13 @@ export function PromptSettings({
           />
         )}
       </Field>
+      <FailoverSettings
+        draft={draft}
+        onChange={onChange}
+        models={models}
+        problem={problems.fallbackModels ?? null}
+        serviceMessages={[...about('retries'), ...about('fallbackModels')]}
+      />
     </div>
   );
 }

@@ -15,15 +15,18 @@ export const VERSIONED_SETTINGS: { setting: VersionedSetting; label: string }[] 
   { setting: 'temperature', label: 'Temperature' },
   { setting: 'maxTokens', label: 'Max tokens' },
   { setting: 'customParameters', label: 'Custom parameters' },
+  { setting: 'retries', label: 'Retries' },
+  { setting: 'fallbackModels', label: 'Fallback models' },
 ];
 
 export function settingLabel(setting: VersionedSetting): string {
   return VERSIONED_SETTINGS.find((entry) => entry.setting === setting)?.label ?? setting;
 }
 
-/** A setting's value as text: numbers and names as they are, custom parameters as compact JSON. */
+/** A setting's value as text: numbers and names as they are, custom parameters and fallback models as compact JSON. */
 export function formatSettingValue(value: unknown): string {
   if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : JSON.stringify(value);
   if (typeof value === 'object') return Object.keys(value).length === 0 ? '{} (none)' : JSON.stringify(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -36,7 +36,7 @@ export class TestRunResponse {
   @ApiProperty({ type: 'integer', minimum: 1 })
   promptVersion: number;
 
-  /** The model id of that version. */
+  /** The model that answered: the version's own, or one of its fallback models when the run failed over to it. */
   @ApiProperty()
   llmModel: string;
 

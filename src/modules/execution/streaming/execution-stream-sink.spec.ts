@@ -7,7 +7,11 @@ const START = { promptId: 'p', promptVersion: 1, llmModel: 'm' };
 function sinkOf(structured: boolean) {
   const sent: [string, unknown][] = [];
   const sink = new ExecutionStreamSink(
-    { start: (start) => sent.push(['start', start]), send: (name, data) => sent.push([name, data]) },
+    {
+      open: (cache) => sent.push(['open', cache]),
+      start: (start) => sent.push(['start', start]),
+      send: (name, data) => sent.push([name, data]),
+    },
     structured,
   );
   return { sink, sent };
@@ -58,12 +62,45 @@ describe('ExecutionStreamSink', () => {
     const raw = sinkOf(false);
     raw.sink.replay({ ...START, cached: true }, 'text', 'text');
     expect(raw.sent).toEqual([
+      ['open', 'HIT'],
       ['start', { ...START, cached: true }],
       ['delta', { text: 'text' }],
     ]);
     const structured = sinkOf(true);
     structured.sink.replay({ ...START, cached: true }, '{"a":1}', { a: 1 });
-    expect(structured.sent[1]).toEqual(['partial', { output: { a: 1 } }]);
+    expect(structured.sent[2]).toEqual(['partial', { output: { a: 1 } }]);
+  });
+
+  it('opens at the first model call and names in `start` the model that sent the first piece', () => {
+    const { sink, sent } = sinkOf(false);
+    sink.selected({ promptId: 'p', promptVersion: 1 }, 'MISS');
+    sink.attempt('first');
+    expect(sent).toEqual([['open', 'MISS']]);
+    expect(sink.started).toBe(true);
+    expect(sink.hasContent).toBe(false);
+    // The first model failed before answering anything; the fallback answers.
+    sink.attempt('fallback');
+    sink.piece({ type: 'delta', text: 'a' });
+    expect(sink.hasContent).toBe(true);
+    expect(sent).toEqual([
+      ['open', 'MISS'],
+      ['start', { promptId: 'p', promptVersion: 1, llmModel: 'fallback', cached: false }],
+      ['delta', { text: 'a' }],
+    ]);
+    // Sent once.
+    sink.flushStart();
+    expect(sent).toHaveLength(3);
+  });
+
+  it('a call that ends without any piece sends `start` before its end', () => {
+    const { sink, sent } = sinkOf(false);
+    sink.selected({ promptId: 'p', promptVersion: 1 }, null);
+    sink.attempt('m');
+    sink.flushStart();
+    expect(sent).toEqual([
+      ['open', null],
+      ['start', { promptId: 'p', promptVersion: 1, llmModel: 'm', cached: false }],
+    ]);
   });
 });
 
@@ -93,8 +130,10 @@ describe('streamGeneration', () => {
     const { sink, sent } = sinkOf(false);
     const seen: AbortSignal[] = [];
     const deadline = new AbortController();
-    const call = streamGeneration(waitingClient(seen), request(deadline.signal), sink, START);
+    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    const call = streamGeneration(waitingClient(seen), request(deadline.signal), sink, START.llmModel);
     expect(sent).toEqual([
+      ['open', null],
       ['start', { ...START, cached: false }],
       ['delta', { text: 'a' }],
     ]);
@@ -105,10 +144,52 @@ describe('streamGeneration', () => {
 
   it('the deadline aborts the provider call as well, and its failure is the provider error', async () => {
     const { sink } = sinkOf(false);
+    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
     const seen: AbortSignal[] = [];
     const deadline = new AbortController();
-    const call = streamGeneration(waitingClient(seen), request(deadline.signal), sink, START);
+    const call = streamGeneration(waitingClient(seen), request(deadline.signal), sink, START.llmModel);
     deadline.abort();
     await expect(call).rejects.toBeInstanceOf(UpstreamTimeoutError);
+  });
+
+  it('an attempt with a share of the time fails with its own timeout when no piece came in it', async () => {
+    jest.useFakeTimers();
+    const { sink } = sinkOf(false);
+    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    const seen: AbortSignal[] = [];
+    const silent: LlmClient = {
+      ...waitingClient(seen),
+      streamText: (req: TextRequest) => {
+        seen.push(req.abortSignal);
+        return new Promise((_, reject) =>
+          req.abortSignal.addEventListener('abort', () => reject(new UpstreamTimeoutError('aborted'))),
+        );
+      },
+    };
+    const call = streamGeneration(silent, request(new AbortController().signal), sink, 'm', {
+      ms: 1000,
+      message: 'm did not answer within the 1.0 seconds its attempt could use',
+    });
+    const failure = expect(call).rejects.toThrow('m did not answer within the 1.0 seconds its attempt could use');
+    jest.advanceTimersByTime(1000);
+    await failure;
+    expect(seen[0].aborted).toBe(true);
+    jest.useRealTimers();
+  });
+
+  it('an attempt that sends a piece in its share of the time keeps going past it', async () => {
+    jest.useFakeTimers();
+    const { sink } = sinkOf(false);
+    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    const seen: AbortSignal[] = [];
+    const call = streamGeneration(waitingClient(seen), request(new AbortController().signal), sink, 'm', {
+      ms: 1000,
+      message: 'late',
+    });
+    jest.advanceTimersByTime(5000);
+    expect(seen[0].aborted).toBe(false);
+    sink.clientLeft();
+    await expect(call).rejects.toBeInstanceOf(ClientClosedError);
+    jest.useRealTimers();
   });
 });

@@ -1,10 +1,11 @@
-import { ClientClosedError } from '../../../common/errors/app-error';
+import { ClientClosedError, UpstreamTimeoutError } from '../../../common/errors/app-error';
+import type { CacheStatus } from '../execution-outcome';
 import type { LlmClient, StreamedTextResult, TextRequest, TextStreamEvent } from '../../llm/llm-client';
 
 /** Partial objects are sent at most this often; the complete one comes with `done`. */
 export const PARTIAL_INTERVAL_MS = 50;
 
-/** What the `start` event names: the prompt version and model about to answer, and whether the cache answers. */
+/** What the `start` event names: the prompt version and the model that answers, and whether the cache answers. */
 export interface StreamStart {
   promptId: string;
   promptVersion: number;
@@ -14,13 +15,17 @@ export interface StreamStart {
 
 /** Where a streamed execution's events go (the event stream of the HTTP answer). */
 export interface StreamTarget {
+  /** The model is about to be called (or the cache answers): from here the answer is an event stream. */
+  open(cache: CacheStatus | null): void;
   start(start: StreamStart): void;
   send(name: 'delta' | 'partial', data: unknown): void;
 }
 
 /**
- * One streamed execution as the execution service sees it: told when the model is about to be called (`start`),
- * then fed the pieces of the answer. It sends deltas as they come and partial objects at most one per
+ * One streamed execution as the execution service sees it: told of each model call it makes (`attempt`), then fed the
+ * pieces of the answer. The event stream opens at the first model call; `start` goes out with the first piece (or
+ * before `done` or `error` when there is none), naming the model that produced it, so a model that failed over before
+ * answering anything is never named. It sends deltas as they come and partial objects at most one per
  * PARTIAL_INTERVAL_MS, measures the time to the first piece, and aborts the provider call when the client leaves.
  */
 export class ExecutionStreamSink {
@@ -29,7 +34,11 @@ export class ExecutionStreamSink {
   /** What the call failed with when the client left first. */
   readonly clientClosed = new ClientClosedError('The client closed the connection before the answer was complete');
   private firstPieceMs: number | null = null;
-  private hasStarted = false;
+  private isOpen = false;
+  private cache: CacheStatus | null = null;
+  private prompt: Pick<StreamStart, 'promptId' | 'promptVersion'> | null = null;
+  /** The `start` of the model called last, until it is sent. */
+  private pendingStart: StreamStart | null = null;
   private lastPartialMs = -Infinity;
   private pendingPartial: { output: unknown } | null = null;
   private partialTimer: NodeJS.Timeout | null = null;
@@ -45,8 +54,14 @@ export class ExecutionStreamSink {
     return this.leaving.signal;
   }
 
+  /** Whether the answer is an event stream (the model was called, or the cache answered). */
   get started(): boolean {
-    return this.hasStarted;
+    return this.isOpen;
+  }
+
+  /** Whether a piece of an answer was sent: from then on the call cannot fail over to another attempt. */
+  get hasContent(): boolean {
+    return this.firstPieceMs !== null;
   }
 
   /** Milliseconds from the start of the call to the first delta or partial sent (null when none was). */
@@ -54,10 +69,17 @@ export class ExecutionStreamSink {
     return this.firstPieceMs === null ? null : Math.round(this.firstPieceMs - this.startedMs);
   }
 
-  start(start: StreamStart): void {
-    if (this.hasStarted) return;
-    this.hasStarted = true;
-    this.target.start(start);
+  /** The prompt version that answers, and how the response cache took part (see CacheStatus). */
+  selected(prompt: Pick<StreamStart, 'promptId' | 'promptVersion'>, cache: CacheStatus | null): void {
+    this.prompt = prompt;
+    this.cache = cache;
+  }
+
+  /** `llmModel` is about to be called (each attempt): the stream opens at the first. */
+  attempt(llmModel: string): void {
+    if (!this.prompt) throw new Error('The prompt of a streamed call is selected before its model is called');
+    this.pendingStart = { ...this.prompt, llmModel, cached: false };
+    this.open();
   }
 
   /**
@@ -65,8 +87,17 @@ export class ExecutionStreamSink {
    * the model's raw text, `output` the body answered.
    */
   replay(start: StreamStart, text: string, output: unknown): void {
-    this.start(start);
+    this.pendingStart = start;
+    this.cache = 'HIT';
+    this.open();
     this.piece(this.structured ? { type: 'partial', output } : { type: 'delta', text });
+  }
+
+  /** Sends `start` if no piece did (before `done` or `error`). */
+  flushStart(): void {
+    if (!this.pendingStart) return;
+    this.target.start(this.pendingStart);
+    this.pendingStart = null;
   }
 
   /** The client left: the provider call is aborted. */
@@ -96,6 +127,12 @@ export class ExecutionStreamSink {
     else this.partialTimer ??= setTimeout(() => this.flushPartial(), waitMs);
   }
 
+  private open(): void {
+    if (this.isOpen) return;
+    this.isOpen = true;
+    this.target.open(this.cache);
+  }
+
   private flushPartial(): void {
     this.partialTimer = null;
     const pending = this.pendingPartial;
@@ -106,29 +143,43 @@ export class ExecutionStreamSink {
     this.target.send('partial', pending);
   }
 
+  /** A piece is about to be sent: `start` goes first. */
   private sent(): void {
+    this.flushStart();
     this.firstPieceMs ??= performance.now();
   }
 }
 
 /**
- * The provider call of a streamed execution: `start` is sent, then the pieces as they arrive. The call stops when the
- * deadline's signal or the client's fires; a client that left is reported as such, whatever the provider answered.
+ * The provider call of one streamed attempt: the sink is told of it, then fed the pieces as they arrive. The call stops
+ * when the deadline's signal or the client's fires; a client that left is reported as such, whatever the provider
+ * answered. With `firstPieceWithin`, an attempt that sends no piece in that time is aborted and fails with `message`
+ * (a timeout, which fails over), while one that is answering keeps the time of the deadline's signal.
  */
 export async function streamGeneration(
   client: LlmClient,
   request: TextRequest,
   sink: ExecutionStreamSink,
-  start: Omit<StreamStart, 'cached'>,
+  llmModel: string,
+  firstPieceWithin?: { ms: number; message: string },
 ): Promise<StreamedTextResult> {
-  const abortSignal = AbortSignal.any([request.abortSignal, sink.clientSignal]);
-  sink.start({ ...start, cached: false });
+  const waiting = new AbortController();
+  const timer = firstPieceWithin
+    ? setTimeout(() => waiting.abort(new UpstreamTimeoutError(firstPieceWithin.message)), firstPieceWithin.ms)
+    : undefined;
+  const abortSignal = AbortSignal.any([request.abortSignal, sink.clientSignal, waiting.signal]);
+  sink.attempt(llmModel);
   try {
-    return await client.streamText({ ...request, abortSignal }, (event) => sink.piece(event));
+    return await client.streamText({ ...request, abortSignal }, (event) => {
+      clearTimeout(timer);
+      sink.piece(event);
+    });
   } catch (error) {
     if (sink.clientSignal.aborted) throw sink.clientClosed;
+    if (waiting.signal.aborted) throw waiting.signal.reason;
     throw error;
   } finally {
+    clearTimeout(timer);
     sink.stop();
   }
 }

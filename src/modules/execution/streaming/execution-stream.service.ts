@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { describeFailure } from '../../../common/http/error-mapping';
-import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
+import {
+  type CacheStatus,
+  type ExecutionAnswer,
+  type ExecutionOutcome,
+  toExecutionAnswer,
+  totalsOf,
+} from '../execution-outcome';
 import { type ExecutionCall, ExecutionService } from '../execution.service';
 import { ExecutionStreamSink, type StreamStart } from './execution-stream-sink';
 import { SseChannel } from './sse-channel';
@@ -22,14 +28,14 @@ export class ExecutionStreamService {
   constructor(private readonly execution: ExecutionService) {}
 
   async open(call: Omit<ExecutionCall, 'stream'>): Promise<ExecutionAnswer | StreamedAnswer> {
-    let modelCalled: (start: StreamStart) => void = () => undefined;
-    const reachedModel = new Promise<StreamStart>((resolve) => (modelCalled = resolve));
+    let opened: (cache: CacheStatus | null) => void = () => undefined;
+    const reachedModel = new Promise<{ cache: CacheStatus | null }>(
+      (resolve) => (opened = (cache) => resolve({ cache })),
+    );
     const sink = new ExecutionStreamSink(
       {
-        start: (start: StreamStart) => {
-          channel.send('start', { requestId: call.requestId, ...start });
-          modelCalled(start);
-        },
+        open: (cache) => opened(cache),
+        start: (start: StreamStart) => channel.send('start', { requestId: call.requestId, ...start }),
         send: (name, data) => channel.send(name, data),
       },
       call.definition.outputFields.length > 0,
@@ -37,19 +43,19 @@ export class ExecutionStreamService {
     const channel = new SseChannel(() => sink.clientLeft());
     const running = this.execution.run({ ...call, stream: sink });
     const first = await Promise.race([reachedModel, running]);
-    if (!sink.started && 'status' in first) {
-      // A failure before the model was called (or a cache hit was looked up) is the plain JSON answer.
+    if ('status' in first) {
+      // A failure before the model was called is the plain JSON answer.
       channel.end();
       return toExecutionAnswer(first);
     }
-    void running.then((outcome) => finish(channel, outcome));
-    const cached = 'cached' in first && first.cached;
-    return { headers: headersOf(cached ? 'HIT' : cacheStatusOf(call)), events: channel };
+    void running.then((outcome) => finish(channel, sink, outcome));
+    return { headers: headersOf(first.cache), events: channel };
   }
 }
 
 /** `done` with the body the plain call answers, or `error`; then the stream ends. */
-function finish(channel: SseChannel, outcome: ExecutionOutcome): void {
+function finish(channel: SseChannel, sink: ExecutionStreamSink, outcome: ExecutionOutcome): void {
+  sink.flushStart();
   if (outcome.status === 'success') {
     const { usage, costUsd } = totalsOf(outcome.attempts);
     channel.send('done', {
@@ -74,13 +80,4 @@ function headersOf(cache: string | null): Record<string, string> {
     'X-Accel-Buffering': 'no',
     ...(cache ? { 'X-Cache': cache } : {}),
   };
-}
-
-/**
- * The cache status of a call that reached its model: it was looked up and missed, or not looked up at all (bypassed, or
- * caching off on the endpoint).
- */
-function cacheStatusOf(call: Omit<ExecutionCall, 'stream'>): string | null {
-  if (!call.cache) return null;
-  return call.definition.endpoint.cacheEnabled && !call.cache.bypass ? 'MISS' : 'BYPASS';
 }

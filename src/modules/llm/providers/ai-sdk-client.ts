@@ -17,6 +17,8 @@ import {
   ImageResult,
   InvalidLlmOutputError,
   LlmClient,
+  ProviderError,
+  retryAfterMsOf,
   type StreamedTextResult,
   TextRequest,
   TextResult,
@@ -47,8 +49,9 @@ export interface AiSdkModels {
 }
 
 /**
- * An LlmClient on the AI SDK. No retries: the endpoint's timeout bounds the whole call and a retry could outlast it;
- * a failure is reported at once.
+ * An LlmClient on the AI SDK. The SDK never retries (one request per call): the execution service's attempt loop
+ * decides on retries and fallback models, within the endpoint's timeout, and sees each attempt. A failure is reported
+ * at once, with the provider's status and Retry-After.
  */
 export class AiSdkClient implements LlmClient {
   /** Model objects are built once per id: building one per call showed in the execution profile. */
@@ -224,17 +227,16 @@ export class AiSdkClient implements LlmClient {
       return new UpstreamTimeoutError(`${name} did not answer within the endpoint's timeout`);
     }
     if (APICallError.isInstance(error) && error.statusCode !== undefined) {
-      return new UpstreamError(
+      return new ProviderError(
         `${name} request failed (HTTP ${error.statusCode}): ${withoutNetworkDetails(error.message)}`,
-        undefined,
-        {
-          cause: error,
-        },
+        error.statusCode,
+        retryAfterMsOf(error.responseHeaders),
+        { cause: error },
       );
     }
     // An APICallError without a status is the AI SDK's report of a request that got no HTTP answer.
     if (APICallError.isInstance(error) || isNetworkError(error)) {
-      return new UpstreamError(`the provider '${name}' could not be reached`, undefined, { cause: error });
+      return new ProviderError(`the provider '${name}' could not be reached`, null, null, { cause: error });
     }
     const message = error instanceof Error ? error.message : String(error);
     return new UpstreamError(`${name} request failed: ${withoutNetworkDetails(message)}`, undefined, { cause: error });

@@ -98,6 +98,33 @@ export class ExecutionLogResponse {
   truncatedFields: string[];
 }
 
+const ATTEMPT_OUTCOMES = ['success', 'error', 'timeout'] as const;
+
+/** One model call of an execution: the prompt's model, a retry of it, or a fallback model. */
+export class ExecutionAttemptResponse {
+  llmModel: string;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
+  latencyMs: number;
+  /** `success`, `error` or `timeout` (the attempt ran out of time). */
+  @ApiEnum('AttemptOutcome', ATTEMPT_OUTCOMES)
+  outcome: 'success' | 'error' | 'timeout';
+  /**
+   * Null on success; the provider's HTTP status when it answered with an error (429, 503, …), otherwise the status
+   * the failure answers (502: unreachable or an answer off the output fields; 504: out of time).
+   */
+  @ApiInteger({ minimum: 100, maximum: 599 })
+  httpStatus: number | null;
+  /** Why it failed; null on success. */
+  errorMessage: string | null;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
+  inputTokens: number | null;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
+  outputTokens: number | null;
+  /** USD; null when the provider reported no usage or a price is unknown. */
+  @ApiProperty({ minimum: 0 })
+  costUsd: number | null;
+}
+
 /** GET /logs/{id}: the record plus what was sent to and received from the model. */
 export class ExecutionLogDetailResponse extends ExecutionLogResponse {
   /** The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
@@ -109,6 +136,11 @@ export class ExecutionLogDetailResponse extends ExecutionLogResponse {
   @ApiAnyJson()
   parsedOutput: unknown;
   errorMessage: string | null;
+  /**
+   * Every model call, in order: the prompt's model, its retries, then fallback models. Empty on a cache hit or a
+   * failure before the call. The row's tokens and costUsd are the sums over them; its llmModel is the last one's.
+   */
+  attempts: ExecutionAttemptResponse[];
 }
 
 /** GET /logs: one page, newest first. */
@@ -160,5 +192,6 @@ export function toExecutionLogDetailResponse(log: ExecutionLogEntity): Execution
     rawResponse: log.rawResponse,
     parsedOutput: log.parsedOutput,
     errorMessage: log.errorMessage,
+    attempts: log.attempts ?? [],
   };
 }

@@ -79,7 +79,7 @@ export class PromptTools extends McpToolGroup {
         title: 'Create a prompt',
         description:
           'Creates a Draft prompt on an endpoint (version 1): a Liquid template reading {{ inputs.<field> }}, a model id from ' +
-          'list_models and its settings. Promote it, then set it as default, to serve it.',
+          'list_models and its settings (retries and fallbackModels among them). Promote it, then set it as default, to serve it.',
         access: 'write',
         input: CreatePromptDto,
         output: 'object',
@@ -89,8 +89,8 @@ export class PromptTools extends McpToolGroup {
         name: 'update_prompt',
         title: 'Update a prompt',
         description:
-          'Changes any of name, template, llmModel, temperature, maxTokens, customParameters; a change of template, model or ' +
-          'settings creates a new version.',
+          'Changes any of name, template, llmModel, temperature, maxTokens, customParameters, retries, fallbackModels; a ' +
+          'change of template, model or settings creates a new version.',
         access: 'write',
         ids: { id },
         input: UpdatePromptDto,

@@ -1,6 +1,8 @@
-import { OmitType, PartialType } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsIn,
   IsInt,
   IsNumber,
@@ -12,6 +14,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateNested,
 } from 'class-validator';
 import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
@@ -20,6 +23,38 @@ import type { PromptStatus } from '../executable-prompt';
 import { PROMPT_NAME_MAX_LENGTH } from '../prompt-naming';
 
 export const PROMPT_STATUSES: PromptStatus[] = ['Draft', 'Live', 'Archived'];
+
+/** The most retries of each model, and the most fallback models, a prompt may have. */
+export const MAX_RETRIES = 3;
+export const MAX_FALLBACK_MODELS = 3;
+
+/** A model tried when the prompt's own model fails; an omitted setting is the prompt's own. */
+export class FallbackModelDto {
+  /** A model id from GET /admin/v1/prompts/models. */
+  @IsString()
+  @MaxLength(200)
+  llmModel: string;
+
+  /** 0..2; the prompt's own when omitted. */
+  @Omittable()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(2)
+  temperature?: number;
+
+  /** At least 1; the prompt's own when omitted. */
+  @ApiInteger()
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(2_000_000)
+  maxTokens?: number;
+
+  /** Provider-specific settings, under the prompt's rules; the prompt's own when omitted. */
+  @Omittable()
+  @IsObject()
+  customParameters?: Record<string, unknown>;
+}
 
 export class CreatePromptDto {
   /** The owning endpoint. */
@@ -60,6 +95,27 @@ export class CreatePromptDto {
   @Omittable()
   @IsObject()
   customParameters?: Record<string, unknown>;
+
+  /**
+   * How many more times each model (the prompt's, then each fallback) is tried after a failure that fails over (a
+   * provider 429 or 5xx, a network error, a timeout, an answer off the output fields); 0..3, default 0.
+   */
+  @ApiInteger()
+  @Omittable()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RETRIES)
+  retries?: number;
+
+  /** Models tried in order once the prompt's own model (and its retries) failed over; at most 3, default none. */
+  @ApiProperty({ type: [FallbackModelDto], maxItems: MAX_FALLBACK_MODELS })
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(MAX_FALLBACK_MODELS)
+  @IsObject({ each: true, message: 'each value in fallbackModels must be an object' })
+  @ValidateNested({ each: true })
+  @Type(() => FallbackModelDto)
+  fallbackModels?: FallbackModelDto[];
 
   /** Describes this save; recorded on the version it creates. */
   @IsOptional()

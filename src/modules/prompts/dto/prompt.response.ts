@@ -4,7 +4,18 @@ import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import type { PromptStatus } from '../executable-prompt';
 import type { PromptEntity } from '../prompt.entity';
 import type { TemplateAnalysis, TemplateProblem } from '../template/liquid-template';
-import { PROMPT_STATUSES } from './prompt.dto';
+import { MAX_FALLBACK_MODELS, MAX_RETRIES, PROMPT_STATUSES } from './prompt.dto';
+
+export class FallbackModelResponse {
+  llmModel: string;
+  @ApiProperty({ minimum: 0, maximum: 2, required: false })
+  temperature?: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 2_000_000, required: false })
+  maxTokens?: number;
+  /** Provider-specific settings. */
+  @ApiProperty({ required: false })
+  customParameters?: Record<string, unknown>;
+}
 
 export class PromptResponse {
   @ApiUuid()
@@ -22,6 +33,12 @@ export class PromptResponse {
   maxTokens: number;
   /** Provider-specific settings. */
   customParameters: Record<string, unknown>;
+  /** How many more times each model is tried after a failure that fails over. */
+  @ApiInteger({ minimum: 0, maximum: MAX_RETRIES })
+  retries: number;
+  /** Models tried in order once the prompt's own model failed over; an omitted setting is the prompt's own. */
+  @ApiProperty({ type: [FallbackModelResponse], maxItems: MAX_FALLBACK_MODELS })
+  fallbackModels: FallbackModelResponse[];
   /** `Draft`, `Live` or `Archived`. */
   @ApiEnum('PromptStatus', PROMPT_STATUSES)
   status: PromptStatus;
@@ -46,6 +63,8 @@ export function toPromptResponse(prompt: PromptEntity, defaultPromptId: string |
     temperature: prompt.temperature,
     maxTokens: prompt.maxTokens,
     customParameters: prompt.customParameters,
+    retries: prompt.retries,
+    fallbackModels: prompt.fallbackModels,
     status: prompt.status,
     isDefault: prompt.id === defaultPromptId,
     currentVersion: prompt.currentVersion,

@@ -3,7 +3,18 @@ import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/a
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import type { PromptVersion } from '../prompt-version';
 import { VERSION_STATUSES, type VersionStatus } from '../prompt-version.entity';
-import type { SettingChange, TemplateDiffLine, VersionComparison } from '../version-compare';
+import type { FallbackModel, SettingChange, TemplateDiffLine, VersionComparison } from '../version-compare';
+
+export class VersionFallbackModelResponse implements FallbackModel {
+  llmModel: string;
+  @ApiProperty({ minimum: 0, maximum: 2, required: false })
+  temperature?: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 2_000_000, required: false })
+  maxTokens?: number;
+  /** Provider-specific settings. */
+  @ApiProperty({ required: false })
+  customParameters?: Record<string, unknown>;
+}
 
 export class PromptVersionResponse {
   @ApiUuid()
@@ -21,6 +32,11 @@ export class PromptVersionResponse {
   @ApiInteger({ minimum: 1, maximum: 2_000_000 })
   maxTokens: number;
   customParameters: Record<string, unknown>;
+  @ApiInteger({ minimum: 0, maximum: 3 })
+  retries: number;
+  /** The fallback models of this version: each `{llmModel, temperature?, maxTokens?, customParameters?}`. */
+  @ApiProperty({ type: [VersionFallbackModelResponse], maxItems: 3 })
+  fallbackModels: VersionFallbackModelResponse[];
   changeNotes: string | null;
   /** True once pushed out by the plan's version history limit; still fetchable. */
   archived: boolean;
@@ -37,6 +53,8 @@ export function toPromptVersionResponse(version: PromptVersion): PromptVersionRe
     temperature: version.temperature,
     maxTokens: version.maxTokens,
     customParameters: version.customParameters,
+    retries: version.retries,
+    fallbackModels: version.fallbackModels,
     changeNotes: version.changeNotes,
     archived: version.archived,
     createdAt: version.createdAt,
@@ -66,8 +84,8 @@ export class TemplateDiffLineResponse implements TemplateDiffLine {
 }
 
 export class SettingChangeResponse implements SettingChange {
-  /** `llmModel`, `temperature`, `maxTokens` or `customParameters`. */
-  setting: 'llmModel' | 'temperature' | 'maxTokens' | 'customParameters';
+  /** `llmModel`, `temperature`, `maxTokens`, `customParameters`, `retries` or `fallbackModels`. */
+  setting: 'llmModel' | 'temperature' | 'maxTokens' | 'customParameters' | 'retries' | 'fallbackModels';
   /** Its value in the from version: any JSON value (a string, a number or an object, by setting). */
   @ApiAnyJson()
   from: unknown;
