@@ -4,6 +4,7 @@ import { ExecutionLogs1764000200000 } from './1764000200000-execution-logs';
 import { ListIndexes1764000300000 } from './1764000300000-list-indexes';
 import { LogTruncatedFields1764000400000 } from './1764000400000-log-truncated-fields';
 import { LogRequestIdIndex1764000500000 } from './1764000500000-log-request-id-index';
+import { TrafficSplit1764000800000 } from './1764000800000-traffic-split';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   ListIndexes1764000300000,
   LogTruncatedFields1764000400000,
   LogRequestIdIndex1764000500000,
+  TrafficSplit1764000800000,
 ];

@@ -28,10 +28,6 @@ export const STICKY_BY_PATTERN = new RegExp(
 
 const HEADER_PREFIX = 'header:';
 
-/** How a request got the prompt that answered it: the default, `?prompt=` (or a test run's choice), or the split. */
-export type PromptAssignment = 'default' | 'pinned' | 'split';
-export const PROMPT_ASSIGNMENTS: PromptAssignment[] = ['default', 'pinned', 'split'];
-
 /** A problem of a split that the field-by-field rules cannot see, with the field it names. */
 export interface SplitProblem {
   field: string;

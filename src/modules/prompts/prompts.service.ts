@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../common/erro
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { Endpoint } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import { assignVariant, type StickyContext, stickyValueOf } from '../endpoints/traffic-split';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { customParametersProblems } from '../llm/call-settings';
 import { ENDPOINT_TOPIC } from '../invalidation/topics';
@@ -15,6 +16,8 @@ import {
   toPromptResponse,
   toTemplateValidationResponse,
 } from './dto/prompt.response';
+import type { PromptAssignment } from '../logs/new-execution-log';
+import { PromptNames } from '../logs/prompt-names';
 import type { ExecutablePrompt, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { copyName, slugify } from './prompt-naming';
@@ -39,6 +42,12 @@ export interface NewPrompt {
   changeNotes?: string | null;
 }
 
+/** The prompt a request runs, and how it was assigned. */
+export interface SelectedPrompt {
+  prompt: ExecutablePrompt;
+  assignment: PromptAssignment;
+}
+
 export type PromptChanges = Partial<Omit<NewPrompt, 'endpointId'>>;
 
 /** A new Draft prompt whose version 1 holds `content`; `pickName` chooses its name given the names in use. */
@@ -49,7 +58,7 @@ export interface NewDraft {
 }
 
 @Injectable()
-export class PromptsService {
+export class PromptsService extends PromptNames {
   private readonly resolved: InvalidatingCache<ExecutablePrompt>;
 
   constructor(
@@ -62,6 +71,7 @@ export class PromptsService {
     bus: InvalidationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    super();
     this.resolved = new InvalidatingCache<ExecutablePrompt>(
       bus,
       ENDPOINT_TOPIC,
@@ -234,15 +244,46 @@ export class PromptsService {
   }
 
   /**
+   * For execution: `?prompt=` pins a prompt by name or slug (it must be Live); without one, the endpoint's traffic
+   * split assigns a variant (sticky by the key or a header, random by weight otherwise), or else the default answers.
+   * `endpoint` is the caller's read model, so a change of the split applies wherever that model was refreshed.
+   */
+  async selectForExecution(
+    tenantId: string,
+    endpoint: Endpoint,
+    selector: string | undefined,
+    sticky: StickyContext,
+  ): Promise<SelectedPrompt> {
+    if (selector)
+      return { prompt: await this.resolveForExecution(tenantId, endpoint.id, selector), assignment: 'pinned' };
+    const split = endpoint.trafficSplit;
+    if (!split) return { prompt: await this.resolveForExecution(tenantId, endpoint.id), assignment: 'default' };
+    const promptId = assignVariant(split, endpoint.id, stickyValueOf(split, sticky));
+    const prompt = await this.resolved.getOrLoad(`${tenantId}\n${endpoint.id}\nid:${promptId}`, () =>
+      this.resolveVariant(tenantId, endpoint.id, promptId),
+    );
+    return { prompt: prompt!, assignment: 'split' };
+  }
+
+  /**
    * For execution: `selector` matches the name or slug of a prompt that is not archived, which must
    * be Live; without one, the endpoint's default.
    */
   async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
     // Only successful resolutions are kept; the refusals below are answered from the database every time.
-    const resolved = await this.resolved.getOrLoad(`${tenantId}\n${endpointId}\n${selector ?? ''}`, () =>
+    const resolved = await this.resolved.getOrLoad(`${tenantId}\n${endpointId}\nname:${selector ?? ''}`, () =>
       this.resolveFromDatabase(tenantId, endpointId, selector),
     );
     return resolved!;
+  }
+
+  /** A variant of the split: Live by the split's own rule (its prompts cannot leave Live), checked again here. */
+  private async resolveVariant(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
+    const prompt = await this.prompts.findById(tenantId, promptId);
+    if (!prompt || prompt.endpointId !== endpointId || prompt.status !== 'Live') {
+      throw new ConflictError("A prompt of the endpoint's traffic split is not Live", 'prompt_not_live');
+    }
+    return toExecutablePrompt(prompt);
   }
 
   private async resolveFromDatabase(
@@ -280,6 +321,12 @@ export class PromptsService {
       throw new ConflictError(`Prompt '${prompt.name}' is Archived: unarchive it to test it`, 'prompt_archived');
     }
     return toExecutablePrompt(prompt);
+  }
+
+  /** The names of the tenant's prompts among `ids` (archived ones included), by id. */
+  async namesOf(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    const prompts = await this.prompts.findByIds(tenantId, ids);
+    return new Map(prompts.map((prompt) => [prompt.id, prompt.name]));
   }
 
   /** The prompt, row-locked until the caller's transaction ends. */
