@@ -53,6 +53,11 @@ describe('validation messages', () => {
     expect(error.field).toBe('color');
   });
 
+  it('names an unknown property of a nested object by its full path', async () => {
+    const error = await failure({ count: 1, items: [{ name: 'ok', size: 2 }] });
+    expect(error.messages).toEqual(['property items.0.size should not exist']);
+  });
+
   it('returns nothing for no errors', () => {
     expect(validationMessages([])).toEqual([]);
   });

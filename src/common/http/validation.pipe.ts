@@ -18,7 +18,8 @@ export function validationMessages(errors: ClassValidatorError[], parent = ''): 
     const typeFailure = TYPE_CONSTRAINTS.find((name) => name in constraints);
     const own = typeFailure ? [constraints[typeFailure]] : Object.values(constraints);
     for (const message of own) {
-      messages.push(parent && message.startsWith(error.property) ? `${parent}.${message}` : message);
+      if (parent && message === constraints.whitelistValidation) messages.push(`property ${path} should not exist`);
+      else messages.push(parent && message.startsWith(error.property) ? `${parent}.${message}` : message);
     }
     if (error.children?.length) messages.push(...validationMessages(error.children, path));
   }
