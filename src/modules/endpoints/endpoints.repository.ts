@@ -98,8 +98,7 @@ export class EndpointsRepository {
 
   /** Inside the caller's transaction, which holds the endpoint's row lock (lockActive). */
   async setTrafficSplit(tenantId: string, id: string, split: TrafficSplit | null): Promise<void> {
-    // A jsonb column: TypeORM's deep-partial type does not model it.
-    await this.endpoints.update({ tenantId, id }, { trafficSplit: split } as Record<string, unknown>);
+    await this.endpoints.update({ tenantId, id }, { trafficSplit: split });
   }
 
   /** Rows of other modules (prompts, versions, logs) go with it through their ON DELETE CASCADE foreign keys. */
