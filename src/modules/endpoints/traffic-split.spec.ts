@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   assignVariant,
   bucketOf,
@@ -76,6 +76,13 @@ describe('traffic split rules', () => {
     for (let i = 0; i < 100; i++) {
       const value = `user-${i}`;
       expect(assignVariant(split([50, 50]), ENDPOINT, value)).toBe(assignVariant(split([50, 50]), ENDPOINT, value));
+    }
+  });
+
+  it('is the documented bucket: the first four bytes of SHA-256("<endpoint id>\\n<value>") modulo 100', () => {
+    for (const value of ['user-42', 'alice', 'ключ', 'a\nb']) {
+      const digest = createHash('sha256').update(`${ENDPOINT}\n${value}`, 'utf8').digest();
+      expect(bucketOf(ENDPOINT, value)).toBe(digest.readUInt32BE(0) % 100);
     }
   });
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // The rules of an endpoint's traffic split: which shapes are valid, and which variant a request gets. Pure: no I/O.
 
@@ -95,7 +95,8 @@ export function stickyValueOf(split: TrafficSplit, context: StickyContext): stri
 
 /** A sticky value's bucket, 0..99: SHA-256 of the endpoint id and the value, so each endpoint spreads values anew. */
 export function bucketOf(endpointId: string, stickyValue: string): number {
-  const digest = createHash('sha256').update(`${endpointId}\n${stickyValue}`).digest();
+  // The one-shot hash: about half the cost of a createHash object per request.
+  const digest = hash('sha256', `${endpointId}\n${stickyValue}`, 'buffer');
   return digest.readUInt32BE(0) % SPLIT_TOTAL_WEIGHT;
 }
 
