@@ -20,7 +20,7 @@ import type { ExecutionSource, NewExecutionLog, PromptAssignment } from '../logs
 import type { ModelInfo } from '../models/model';
 import { ModelsService } from '../models/models.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
-import { PromptsService, type SelectedPrompt } from '../prompts/prompts.service';
+import { PromptSelectionService, type SelectedPrompt } from '../prompts/prompt-selection.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
 import {
@@ -89,7 +89,7 @@ const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: null, outputTokens: nu
 export class ExecutionService {
   constructor(
     private readonly endpoints: EndpointsService,
-    private readonly prompts: PromptsService,
+    private readonly prompts: PromptSelectionService,
     private readonly templates: TemplateService,
     private readonly models: ModelsService,
     private readonly llm: LlmRegistry,

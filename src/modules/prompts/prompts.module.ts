@@ -8,6 +8,7 @@ import { VersionsModule } from '../versions/versions.module';
 import { PromptEntity } from './prompt.entity';
 import { PromptLifecycleService } from './prompt-lifecycle.service';
 import { PromptVersionsController } from './prompt-versions.controller';
+import { PromptSelectionService } from './prompt-selection.service';
 import { PromptVersionsService } from './prompt-versions.service';
 import { PromptsController } from './prompts.controller';
 import { PromptsRepository } from './prompts.repository';
@@ -16,7 +17,7 @@ import { SplitPromptsService } from './split-prompts.service';
 import { TemplateService } from './template/template.service';
 
 // Owns the prompts table and the /admin/v1/prompts routes: lifecycle, default prompt, validator, versions, restore.
-// Exports PromptsService (execution lookups), the lifecycle and versions services (MCP tools) and TemplateService;
+// Exports PromptsService, PromptSelectionService (execution's prompt), the lifecycle and versions services (MCP tools) and TemplateService;
 // globally, the ports through which the endpoints module checks a traffic split's prompts (SplitPrompts) and the
 // statistics name prompts (PromptNames).
 @Global()
@@ -26,6 +27,7 @@ import { TemplateService } from './template/template.service';
   providers: [
     PromptsRepository,
     PromptsService,
+    PromptSelectionService,
     PromptLifecycleService,
     PromptVersionsService,
     TemplateService,
@@ -33,6 +35,14 @@ import { TemplateService } from './template/template.service';
     { provide: SplitPrompts, useExisting: SplitPromptsService },
     { provide: PromptNames, useExisting: PromptsService },
   ],
-  exports: [PromptsService, PromptLifecycleService, PromptVersionsService, TemplateService, SplitPrompts, PromptNames],
+  exports: [
+    PromptsService,
+    PromptSelectionService,
+    PromptLifecycleService,
+    PromptVersionsService,
+    TemplateService,
+    SplitPrompts,
+    PromptNames,
+  ],
 })
 export class PromptsModule {}
