@@ -317,15 +317,18 @@ describe('traffic split', () => {
       stickyBy: 'none',
     }).expect(200);
     const counts = new Map<string, number>();
+    const statuses = new Map<number, number>();
     for (let batch = 0; batch < 10; batch++) {
       const answers = await Promise.all(Array.from({ length: 30 }, () => execute(path, {}, { text: 'x' })));
       for (const res of answers) {
-        expect(res.status).toBe(200);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         counts.set(res.headers['x-prompt'], (counts.get(res.headers['x-prompt']) ?? 0) + 1);
       }
     }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 300 });
     // 300 draws at 10 %: 30 expected, a standard deviation of about 5.2; 10 to 55 is far beyond four of them.
     const candidates = counts.get(xPrompt(candidate)) ?? 0;
+    expect([...counts.keys()].sort()).toEqual([xPrompt(candidate), xPrompt(control)].sort());
     expect(candidates).toBeGreaterThanOrEqual(10);
     expect(candidates).toBeLessThanOrEqual(55);
     expect(candidates + (counts.get(xPrompt(control)) ?? 0)).toBe(300);
