@@ -120,6 +120,22 @@ describe('Dashboard: traffic split', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'traffic-split');
+
+    // The Stats page of the endpoint puts the same prompts side by side, with their latency.
+    await panel.getByRole('link', { name: 'Stats' }).click();
+    const byPrompt = page.getByRole('region', { name: 'By prompt' });
+    await byPrompt.waitFor();
+    const promptRows = byPrompt.getByRole('row');
+    expect((await promptRows.nth(1).getByRole('cell').allInnerTexts()).slice(0, 3)).toEqual([
+      'Friendly',
+      String(expected.get(control.id)),
+      '0 %',
+    ]);
+    expect((await promptRows.nth(2).getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual([
+      'Concise',
+      String(expected.get(candidate.id)),
+    ]);
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   it('shows a ReadOnly key the split without letting it change it', async () => {
