@@ -1,26 +1,13 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { withinASecond } from '../support/within-a-second';
 
 // Two instances of the service on one PostgreSQL (and one Redis): what one instance changes, the other sees.
 const databaseUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
 const withRedis = databaseUrl && redisUrl ? describe : describe.skip;
 const withPostgres = databaseUrl ? describe : describe.skip;
-
-/** Polls until `check` passes or a second has gone by (the bus's promise), then asserts once more. */
-async function withinASecond(check: () => Promise<void>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await check();
-      return Date.now() - started;
-    } catch (error) {
-      if (Date.now() - started > 1_000) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-}
 
 withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL and REDIS_URL are set)', () => {
   let a: TestApp;

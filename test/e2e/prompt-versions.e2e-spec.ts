@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PromptsService } from '../../src/modules/prompts/prompts.service';
+import { PromptSelectionService } from '../../src/modules/prompts/prompt-selection.service';
 import { TemplateService } from '../../src/modules/prompts/template/template.service';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -290,7 +290,7 @@ describe('prompt versions, default prompt and execution lookups', () => {
       expect(swapped.status).toBe(200);
       expect(swapped.body.data.isDefault).toBe(true);
       expect(await defaultOf(endpointId)).toBe(restored.id);
-      const executable = await t.app.get(PromptsService).resolveForExecution(tenant.id, endpointId);
+      const executable = await t.app.get(PromptSelectionService).resolveForExecution(tenant.id, endpointId);
       expect(executable).toMatchObject({ id: restored.id, template: 'v1 {{ inputs.topic }}', version: 1 });
     });
 
@@ -350,9 +350,9 @@ describe('prompt versions, default prompt and execution lookups', () => {
     });
   });
 
-  describe('execution lookups (PromptsService)', () => {
+  describe('execution lookups (PromptSelectionService)', () => {
     it('resolves the default, or a Live prompt by name or slug, with the latest version', async () => {
-      const prompts = t.app.get(PromptsService);
+      const prompts = t.app.get(PromptSelectionService);
       const endpointId = await createEndpoint();
       await expect(prompts.resolveForExecution(tenant.id, endpointId)).rejects.toMatchObject({
         code: 'conflict',
@@ -410,7 +410,7 @@ describe('prompt versions, default prompt and execution lookups', () => {
     });
 
     it('gives test runs Draft and Live prompts of the endpoint, refusing Archived ones and others', async () => {
-      const prompts = t.app.get(PromptsService);
+      const prompts = t.app.get(PromptSelectionService);
       const endpointId = await createEndpoint();
       const draft = await createPrompt(endpointId);
       const live = await createPrompt(endpointId);

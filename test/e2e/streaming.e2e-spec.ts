@@ -112,6 +112,7 @@ describe('streamed executions', () => {
       expect(call.headers.get('x-ratelimit-limit')).toBeTruthy();
       expect(call.headers.get('x-ratelimit-remaining')).toBeTruthy();
       expect(call.headers.get('x-cache')).toBe('BYPASS');
+      expect(call.headers.get('x-prompt')).toMatch(/^[a-z0-9-]+@1$/);
       const names = namesOf(call);
       expect(names[0]).toBe('start');
       expect(names.at(-1)).toBe('done');

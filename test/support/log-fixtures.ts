@@ -16,6 +16,7 @@ export function logEntry(tenantId: string, endpointId: string, values: Partial<N
     endpointId,
     promptId: null,
     promptVersion: null,
+    assignment: null,
     source: 'Api',
     keyId: randomUUID(),
     keyEnvironment: 'live',

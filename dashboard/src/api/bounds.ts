@@ -80,6 +80,17 @@ export const bounds = {
       "maxLength": 100
     }
   },
+  "TrafficSplitVariantDto": {
+    "weight": {
+      "minimum": 1,
+      "maximum": 100
+    }
+  },
+  "TrafficSplitDto": {
+    "stickyBy": {
+      "maxLength": 107
+    }
+  },
   "UpdateEndpointDto": {
     "rateLimitPerMinute": {
       "minimum": 1,

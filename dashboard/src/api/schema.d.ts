@@ -752,6 +752,17 @@ export interface components {
         };
         /** @enum {string} */
         Visibility: "Public" | "Private";
+        TrafficSplitVariantResponse: {
+            /** Format: uuid */
+            promptId: string;
+            /** @description Share of the traffic in percent. */
+            weight: number;
+        };
+        TrafficSplitResponse: {
+            variants: components["schemas"]["TrafficSplitVariantResponse"][];
+            /** @description `key`, `none` or `header:<header-name>` (in lower case). */
+            stickyBy: string;
+        };
         /** @enum {string} */
         InputDataType: "string" | "integer" | "number" | "boolean" | "image" | "object" | "array";
         InputFieldResponse: {
@@ -805,6 +816,8 @@ export interface components {
             description: string;
             category: string | null;
             cacheEnabled: boolean;
+            /** @description How requests without `?prompt=` are split between Live prompts; null when the default prompt answers them. */
+            trafficSplit: components["schemas"]["TrafficSplitResponse"] | null;
             inputFields: components["schemas"]["InputFieldResponse"][];
             outputFields: components["schemas"]["OutputFieldResponse"][];
             /** Format: date-time */
@@ -841,6 +854,24 @@ export interface components {
             /** @description Serve identical requests from the cache. Default false. */
             cacheEnabled?: boolean;
         };
+        TrafficSplitVariantDto: {
+            /** @description Its share of the traffic in percent, 1..100; the weights sum to 100. */
+            weight: number;
+            /**
+             * Format: uuid
+             * @description A Live prompt of this endpoint.
+             */
+            promptId: string;
+        };
+        TrafficSplitDto: {
+            /** @description 2 to 5 Live prompts of the endpoint, each once, with weights summing to 100. */
+            variants: components["schemas"]["TrafficSplitVariantDto"][];
+            /**
+             * @description What keeps a caller on one prompt: `key` (the calling key), `header:<name>` (that request header's value; a request
+             *     without it is assigned at random by the weights) or `none` (every request at random by the weights).
+             */
+            stickyBy: string;
+        };
         UpdateEndpointDto: {
             /** @description Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
             rateLimitPerMinute?: number | null;
@@ -864,6 +895,11 @@ export interface components {
             category?: string | null;
             /** @description Serve identical requests from the cache. Default false. */
             cacheEnabled?: boolean;
+            /**
+             * @description Splits the traffic of requests without `?prompt=` between 2 to 5 Live prompts of the endpoint, by weight; null
+             *     removes the split (the default prompt answers again).
+             */
+            trafficSplit?: components["schemas"]["TrafficSplitDto"] | null;
         };
         CreateInputFieldDto: {
             /** @description Key in the request body; read in templates as `inputs.<name>`. */
@@ -1170,6 +1206,12 @@ export interface components {
             promptId: string | null;
             /** @description Its version that ran. */
             promptVersion: number | null;
+            /**
+             * @description How the prompt was assigned: `default` (the endpoint's default), `pinned` (`?prompt=`, or the test runner's choice)
+             *     or `split` (the endpoint's traffic split); null when none was selected.
+             * @enum {string|null}
+             */
+            assignment: "default" | "pinned" | "split" | null;
             /** @description `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
             source: components["schemas"]["ExecutionSource"];
             /** Format: uuid */
@@ -1221,6 +1263,8 @@ export interface components {
             totalIsExact: boolean;
         };
         /** @enum {string} */
+        PromptAssignment: "default" | "pinned" | "split";
+        /** @enum {string} */
         AttemptOutcome: "success" | "error" | "timeout";
         ExecutionAttemptResponse: {
             latencyMs: number;
@@ -1251,6 +1295,12 @@ export interface components {
             promptId: string | null;
             /** @description Its version that ran. */
             promptVersion: number | null;
+            /**
+             * @description How the prompt was assigned: `default` (the endpoint's default), `pinned` (`?prompt=`, or the test runner's choice)
+             *     or `split` (the endpoint's traffic split); null when none was selected.
+             * @enum {string|null}
+             */
+            assignment: "default" | "pinned" | "split" | null;
             /** @description `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
             source: components["schemas"]["ExecutionSource"];
             /** Format: uuid */
@@ -1347,6 +1397,13 @@ export interface components {
             start: string;
             latencyMs: components["schemas"]["LatencyPercentilesResponse"];
         };
+        StatsGroupResponse: {
+            /** Format: uuid */
+            promptId: string;
+            /** @description The prompt's current name; null if it is no longer known. */
+            promptName: string | null;
+            totals: components["schemas"]["StatsTotalsResponse"];
+        };
         StatsResponse: {
             /**
              * Format: uuid
@@ -1366,7 +1423,11 @@ export interface components {
             to: string;
             totals: components["schemas"]["StatsTotalsResponse"];
             series: components["schemas"]["StatsBucketResponse"][];
+            /** @description With groupBy=prompt only: one entry per prompt that ran in the period, most calls first. */
+            groups?: components["schemas"]["StatsGroupResponse"][];
         };
+        /** @enum {string} */
+        StatsGroupBy: "prompt";
         HealthResponse: {
             /** @description Each dependency and whether it answered (readiness only). */
             checks?: {
@@ -4977,6 +5038,8 @@ export interface operations {
                 source?: components["schemas"]["ExecutionSource"];
                 /** @description `success` or `error`. */
                 status?: components["schemas"]["ExecutionStatus"];
+                /** @description Only executions whose prompt was assigned this way: `default`, `pinned` or `split`. */
+                assignment?: components["schemas"]["PromptAssignment"];
                 /** @description ISO 8601 timestamp; executions at or after it. */
                 from?: string;
                 /** @description ISO 8601 timestamp; executions before it. */
@@ -5178,6 +5241,8 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size of the time series, in UTC: `hour` or `day` (default). */
                 interval?: components["schemas"]["StatsInterval"];
+                /** @description `prompt` adds `groups`: the totals of each prompt that ran in the period (a traffic split's variants side by side). */
+                groupBy?: components["schemas"]["StatsGroupBy"];
                 /** @description One endpoint; all of the tenant's endpoints when absent. */
                 endpointId?: string;
             };

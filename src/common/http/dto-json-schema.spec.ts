@@ -104,4 +104,39 @@ describe('dtoJsonSchema', () => {
     expect(schema.properties.name).toMatchObject({ type: 'string', maxLength: 20 });
     expect(schema.properties.choice).toEqual({ enum: ['a', 'b', null] });
   });
+
+  it('describes nested DTOs (an object, or an array of them) with their own rules', () => {
+    class PartDto {
+      @IsInt()
+      @Min(1)
+      weight: number;
+    }
+    class WholeDto {
+      @ApiProperty({ type: () => [PartDto] })
+      @IsArray()
+      @ArrayMaxSize(3)
+      @ValidateNested({ each: true })
+      @Type(() => PartDto)
+      parts: PartDto[];
+    }
+    class OuterDto {
+      @ApiProperty({ type: () => WholeDto })
+      @IsOptional()
+      @ValidateNested()
+      @Type(() => WholeDto)
+      whole?: WholeDto | null;
+    }
+    const part = {
+      type: 'object',
+      properties: { weight: { type: 'integer', minimum: 1 } },
+      required: ['weight'],
+      additionalProperties: false,
+    };
+    expect(dtoJsonSchema(OuterDto).properties.whole).toEqual({
+      type: ['object', 'null'],
+      properties: { parts: { type: 'array', maxItems: 3, items: part } },
+      required: ['parts'],
+      additionalProperties: false,
+    });
+  });
 });

@@ -62,30 +62,35 @@ export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
     const conditions = own.filter((rule) => rule.type === 'conditionalValidation');
     const isNullable = conditions.some((rule) => rule.name === 'isOptional');
     if (conditions.length === 0) required.push(name);
-    const schema = propertySchema(own, isNullable);
-    // A nested request object (`@ValidateNested` with its class as the documented type): its own schema.
-    const nested = documented[name]?.type;
-    if (own.some((rule) => rule.type === 'nestedValidation') && isRequestDto(nested)) {
-      const nestedSchema = dtoJsonSchema(nested);
-      if (own.some((rule) => rule.type === 'nestedValidation' && rule.each)) schema.items = nestedSchema;
-      else Object.assign(schema, nestedSchema);
-    }
-    properties[name] = withDocumentation(schema, documented[name]);
+    properties[name] = withDocumentation(
+      propertySchema(own, isNullable, nestedSchemaOf(documented[name]?.type)),
+      documented[name],
+    );
   }
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-/** A class carrying class-validator rules (not a type thunk or a primitive's constructor). */
-function isRequestDto(type: unknown): type is new () => object {
-  return (
-    typeof type === 'function' && getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0
-  );
+/**
+ * The schema of a nested request DTO (`@ValidateNested()`), from the property's OpenAPI type: a class, or a function
+ * returning one (or an array of one), as `@ApiProperty({ type })` and the Swagger plugin give it. Null otherwise.
+ */
+function nestedSchemaOf(type: unknown): JsonSchema | null {
+  let resolved: unknown = Array.isArray(type) ? type[0] : type;
+  // A lazy type is an arrow function (no prototype); a class has one.
+  if (typeof resolved === 'function' && !('prototype' in resolved && resolved.prototype)) {
+    const produced: unknown = (resolved as () => unknown)();
+    resolved = Array.isArray(produced) ? produced[0] : produced;
+  }
+  if (typeof resolved !== 'function') return null;
+  const dto = resolved as new () => object;
+  return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0 ? dtoJsonSchema(dto) : null;
 }
 
-function propertySchema(rules: ValidationRule[], isNullable: boolean): JsonSchema {
+function propertySchema(rules: ValidationRule[], isNullable: boolean, nested: JsonSchema | null): JsonSchema {
   const schema: JsonSchema = {};
   const items: JsonSchema = {};
   for (const rule of rules) {
+    if (rule.type === 'nestedValidation' && nested) Object.assign(rule.each ? items : schema, nested);
     const describe = rule.name ? CONSTRAINT_SCHEMAS[rule.name] : undefined;
     if (describe) Object.assign(rule.each ? items : schema, describe(rule.constraints ?? []));
   }

@@ -18,12 +18,8 @@ export function validationMessages(errors: ClassValidatorError[], parent = ''): 
     const typeFailure = TYPE_CONSTRAINTS.find((name) => name in constraints);
     const own = typeFailure ? [constraints[typeFailure]] : Object.values(constraints);
     for (const message of own) {
-      if (!parent) messages.push(message);
-      else if (message.startsWith(error.property)) messages.push(`${parent}.${message}`);
-      // An unknown property of a nested object: "property <path> should not exist".
-      else if (message.startsWith(`property ${error.property} `))
-        messages.push(`property ${parent}.${message.slice(9)}`);
-      else messages.push(message);
+      if (parent && message === constraints.whitelistValidation) messages.push(`property ${path} should not exist`);
+      else messages.push(parent && message.startsWith(error.property) ? `${parent}.${message}` : message);
     }
     if (error.children?.length) messages.push(...validationMessages(error.children, path));
   }

@@ -6,6 +6,7 @@ import { LogTruncatedFields1764000400000 } from './1764000400000-log-truncated-f
 import { LogRequestIdIndex1764000500000 } from './1764000500000-log-request-id-index';
 import { PromptFailover1764000600000 } from './1764000600000-prompt-failover';
 import { LogStreaming1764000700000 } from './1764000700000-log-streaming';
+import { TrafficSplit1764000800000 } from './1764000800000-traffic-split';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   LogRequestIdIndex1764000500000,
   PromptFailover1764000600000,
   LogStreaming1764000700000,
+  TrafficSplit1764000800000,
 ];

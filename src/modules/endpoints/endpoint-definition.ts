@@ -1,4 +1,5 @@
 import type { EndpointEntity, Visibility } from './endpoint.entity';
+import type { TrafficSplit } from './traffic-split';
 import type { InputDataType, InputFieldEntity, OutputDataType, OutputFieldEntity } from './endpoint-field.entity';
 
 /** An endpoint as other modules see it (prompts, execution, MCP): its settings, never its row. */
@@ -14,6 +15,8 @@ export interface Endpoint {
   rateLimitPerDay: number | null;
   timeoutSeconds: number;
   defaultPromptId: string | null;
+  /** The split of its traffic between Live prompts; null when the default prompt answers. */
+  trafficSplit: TrafficSplit | null;
 }
 
 /** An input field: the rules execution checks inputs against and the names the template validator knows. */
@@ -58,6 +61,7 @@ export function toEndpoint(entity: EndpointEntity): Endpoint {
     rateLimitPerDay: entity.rateLimitPerDay,
     timeoutSeconds: entity.timeoutSeconds,
     defaultPromptId: entity.defaultPromptId,
+    trafficSplit: toTrafficSplit(entity.trafficSplit),
   };
 }
 
@@ -97,4 +101,10 @@ export function toEndpointDefinition(
     inputFields: inputFields.map(toInputField),
     outputFields: outputFields.map(toOutputField),
   };
+}
+
+/** A copy of the split, its fields listed, so a read model never shares the row's objects. */
+export function toTrafficSplit(split: TrafficSplit | null): TrafficSplit | null {
+  if (!split) return null;
+  return { variants: split.variants.map(({ promptId, weight }) => ({ promptId, weight })), stickyBy: split.stickyBy };
 }

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { RateLimitColumns } from '../../common/rate-limit/rate-limit-settings';
+import type { TrafficSplit } from './traffic-split';
 
 export type Visibility = 'Public' | 'Private';
 export const VISIBILITIES: Visibility[] = ['Public', 'Private'];
@@ -17,6 +18,8 @@ export class EndpointEntity extends RateLimitColumns {
   @Column('int') cacheDurationSeconds: number;
   @Column('int') timeoutSeconds: number;
   @Column({ type: 'uuid', nullable: true }) defaultPromptId: string | null;
+  /** Changed only together with a check of its prompts (EndpointsService.setTrafficSplit). */
+  @Column({ type: 'jsonb', nullable: true }) trafficSplit: TrafficSplit | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
   @Column({ type: 'timestamptz', nullable: true }) deletedAt: Date | null;

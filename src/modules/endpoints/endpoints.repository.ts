@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, IsNull, Repository } from 'typeorm';
 import { EndpointEntity, Visibility } from './endpoint.entity';
 import { TransactionHost } from '../../database/transactions';
+import type { TrafficSplit } from './traffic-split';
 
 export type EndpointValues = Omit<
   EndpointEntity,
-  'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId'
+  'id' | 'tenantId' | 'createdAt' | 'updatedAt' | 'deletedAt' | 'defaultPromptId' | 'trafficSplit'
 >;
 
 export interface EndpointFilter {
@@ -69,7 +70,9 @@ export class EndpointsRepository {
   }
 
   create(tenantId: string, values: EndpointValues): Promise<EndpointEntity> {
-    return this.endpoints.save(this.endpoints.create({ ...values, tenantId, deletedAt: null, defaultPromptId: null }));
+    return this.endpoints.save(
+      this.endpoints.create({ ...values, tenantId, deletedAt: null, defaultPromptId: null, trafficSplit: null }),
+    );
   }
 
   async update(
@@ -91,6 +94,11 @@ export class EndpointsRepository {
   /** Inside the caller's transaction, which holds the endpoint's row lock (lockActive). */
   async setDefaultPrompt(tenantId: string, id: string, promptId: string | null): Promise<void> {
     await this.endpoints.update({ tenantId, id }, { defaultPromptId: promptId });
+  }
+
+  /** Inside the caller's transaction, which holds the endpoint's row lock (lockActive). */
+  async setTrafficSplit(tenantId: string, id: string, split: TrafficSplit | null): Promise<void> {
+    await this.endpoints.update({ tenantId, id }, { trafficSplit: split });
   }
 
   /** Rows of other modules (prompts, versions, logs) go with it through their ON DELETE CASCADE foreign keys. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError } from '../../common/errors/app-error';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { NO_RATE_LIMITS } from '../../common/rate-limit/rate-limit-settings';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
@@ -9,8 +9,14 @@ import { type Endpoint, type EndpointDefinition, toEndpoint, toEndpointDefinitio
 import type { EndpointEntity } from './endpoint.entity';
 import { EndpointFieldsRepository } from './endpoint-fields.repository';
 import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
+import { SplitPrompts } from './split-prompts';
+import { normalizeSplit, splitProblems, type TrafficSplit } from './traffic-split';
+import { TransactionHost } from '../../database/transactions';
 
 export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
+
+/** An update: any of the settings, and the traffic split (null removes it). */
+export type EndpointChanges = Partial<EndpointValues> & { trafficSplit?: TrafficSplit | null };
 
 /** A warm instance answers execution without a database round trip for the endpoint: execution's hot path. */
 const DEFINITION_CACHE = { max: 10_000, ttlMs: 10 * 60_000 };
@@ -34,6 +40,8 @@ export class EndpointsService {
     private readonly endpoints: EndpointsRepository,
     private readonly fields: EndpointFieldsRepository,
     private readonly bus: InvalidationBus,
+    private readonly splitPrompts: SplitPrompts,
+    private readonly txHost: TransactionHost,
   ) {
     this.definitions = new InvalidatingCache<EndpointDefinition>(
       bus,
@@ -88,15 +96,48 @@ export class EndpointsService {
     return toEndpointResponse(endpoint, [], []);
   }
 
-  async update(tenantId: string, id: string, changes: Partial<EndpointValues>): Promise<EndpointResponse> {
+  async update(tenantId: string, id: string, changes: EndpointChanges): Promise<EndpointResponse> {
+    const { trafficSplit, ...settings } = changes;
+    const split = trafficSplit ? normalizeSplit(trafficSplit) : trafficSplit;
+    if (split) assertSplitShape(split);
     const endpoint = await this.requireActiveEntity(tenantId, id);
-    const values = stripUndefined(changes);
+    const values = stripUndefined(settings);
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
-    if (Object.keys(values).length > 0) {
+    if (split !== undefined) {
+      await this.txHost.withTransaction(async () => {
+        await this.lockForDefaultChange(tenantId, id);
+        if (split) await this.assertSplitPrompts(tenantId, id, split);
+        await this.endpoints.setTrafficSplit(tenantId, id, split);
+        if (Object.keys(values).length > 0) await this.endpoints.update(tenantId, id, values);
+      });
+      await this.notifyChanged(id);
+    } else if (Object.keys(values).length > 0) {
       await this.endpoints.update(tenantId, id, values);
       await this.notifyChanged(id);
     }
     return this.get(tenantId, id);
+  }
+
+  /**
+   * Each variant of a split must be a Live prompt of this endpoint: an id of no prompt of it (another endpoint's,
+   * another tenant's, none at all) is a 400 naming the variant; a prompt of it that is not Live is a 409, as setting
+   * a prompt that is not Live as the default is. Runs under the endpoint's row lock.
+   */
+  private async assertSplitPrompts(tenantId: string, endpointId: string, split: TrafficSplit): Promise<void> {
+    const ids = split.variants.map((variant) => variant.promptId);
+    const prompts = await this.splitPrompts.promptsOf(tenantId, endpointId, ids);
+    const unknown = ids.flatMap((promptId, index) =>
+      prompts.has(promptId) ? [] : [`trafficSplit.variants.${index}.promptId: no prompt ${promptId} on this endpoint`],
+    );
+    if (unknown.length > 0) throw new ValidationError(unknown, 'trafficSplit');
+    ids.forEach((promptId, index) => {
+      const prompt = prompts.get(promptId)!;
+      if (prompt.status !== 'Live') {
+        throw new ConflictError(
+          `trafficSplit.variants.${index}.promptId: prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be in a traffic split`,
+        );
+      }
+    });
   }
 
   /** A soft delete stops listing and execution and frees the path. */
@@ -184,6 +225,17 @@ export class EndpointsService {
         inputs.filter((f) => f.endpointId === e.id),
         outputs.filter((f) => f.endpointId === e.id),
       ),
+    );
+  }
+}
+
+/** 400 naming each field when the weights do not sum to 100 or a prompt is listed twice. */
+function assertSplitShape(split: TrafficSplit): void {
+  const problems = splitProblems(split);
+  if (problems.length > 0) {
+    throw new ValidationError(
+      problems.map((problem) => problem.message),
+      problems[0].field,
     );
   }
 }

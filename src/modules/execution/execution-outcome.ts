@@ -3,7 +3,7 @@ import { AppError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import { describeFailure } from '../../common/http/error-mapping';
 import type { InputField } from '../endpoints/endpoint-definition';
 import { ProviderError, type TokenUsage } from '../llm/llm-client';
-import type { ExecutionSource, LoggedAttempt, NewExecutionLog } from '../logs/new-execution-log';
+import type { ExecutionSource, LoggedAttempt, NewExecutionLog, PromptAssignment } from '../logs/new-execution-log';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
 
 /**
@@ -32,6 +32,8 @@ interface OutcomeDetail {
   latencyMs: number;
   /** The prompt that ran (null when the execution failed before one was selected). */
   prompt: ExecutablePrompt | null;
+  /** How the prompt was assigned: the default, pinned (`?prompt=`, a test run) or the traffic split; null with none. */
+  assignment: PromptAssignment | null;
   /** Api executions only (null for test runs and MCP, which never use the cache, or a failure before the lookup). */
   cache: CacheStatus | null;
   renderedPrompt: string | null;
@@ -77,6 +79,8 @@ export function toExecutionAnswer(outcome: ExecutionOutcome): ExecutionAnswer {
     headers['X-Model'] = model;
     headers['X-Attempts'] = String(outcome.attempts.length);
   }
+  // Which prompt version answered (or failed), whenever one was selected: `<slug>@<version>`.
+  if (outcome.prompt) headers['X-Prompt'] = `${outcome.prompt.slug}@${outcome.prompt.version}`;
   if (outcome.status === 'success') return { headers, body: JSON.stringify(outcome.body) };
   return { headers, error: outcome.error };
 }
@@ -91,6 +95,7 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
     endpointId: origin.endpointId,
     promptId: prompt?.id ?? null,
     promptVersion: prompt?.version ?? null,
+    assignment: outcome.assignment,
     source: origin.source,
     keyId: principal.keyId,
     // Executions with an admin key have keyEnvironment null.

@@ -42,7 +42,7 @@ export class ExecutionController {
       source: 'Api',
       requestId: requestIdOf(request) ?? '',
       body,
-      prompt: { selector: selector || undefined },
+      prompt: { selector: selector || undefined, header: (name) => headerOf(request, name) },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
     };
     const answer = wantsStream(headerOf(request, 'accept'), stream)

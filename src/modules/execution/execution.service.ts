@@ -16,11 +16,11 @@ import {
 } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
-import type { ExecutionSource, NewExecutionLog } from '../logs/new-execution-log';
+import type { ExecutionSource, NewExecutionLog, PromptAssignment } from '../logs/new-execution-log';
 import type { ModelInfo } from '../models/model';
 import { ModelsService } from '../models/models.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
-import { PromptsService } from '../prompts/prompts.service';
+import { PromptSelectionService, type SelectedPrompt } from '../prompts/prompt-selection.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
 import {
@@ -52,8 +52,11 @@ export interface ExecutionCall {
   source: ExecutionSource;
   requestId: string;
   body: unknown;
-  /** Api: the `?prompt=` name or slug (the default prompt when absent); TestPage: a prompt id, any status. */
-  prompt: { selector?: string } | { id: string };
+  /**
+   * Api and MCP: the `?prompt=` name or slug (absent: the traffic split's variant, or the default), and the request's
+   * headers a split may stick by; TestPage: a prompt id, any status.
+   */
+  prompt: { selector?: string; header?: (name: string) => string | undefined } | { id: string };
   /** Api executions only: the response cache is used, and `bypass` (x-cache-bypass: true) skips its lookup. */
   cache?: { bypass: boolean };
   /** Api executions asked for an event stream: where the answer's pieces go as the model produces them. */
@@ -98,7 +101,7 @@ const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: null, outputTokens: nu
 export class ExecutionService {
   constructor(
     private readonly endpoints: EndpointsService,
-    private readonly prompts: PromptsService,
+    private readonly prompts: PromptSelectionService,
     private readonly templates: TemplateService,
     private readonly models: ModelsService,
     private readonly llm: LlmRegistry,
@@ -169,6 +172,7 @@ export class ExecutionService {
     const clock = new ExecutionClock();
     const { endpoint } = call.definition;
     let prompt: ExecutablePrompt | null = null;
+    let assignment: PromptAssignment | null = null;
     let cache: CacheStatus | null = null;
     let renderedPrompt: string | null = null;
     const attempts: ExecutionAttempt[] = [];
@@ -176,6 +180,7 @@ export class ExecutionService {
       startedAt: clock.startedAt,
       latencyMs: Math.round(clock.elapsedMs()),
       prompt,
+      assignment,
       cache,
       renderedPrompt,
       attempts,
@@ -195,7 +200,7 @@ export class ExecutionService {
         );
       }
       const inputs = validateInputs(call.body, call.definition.inputFields, this.config.maxImageBytes);
-      prompt = await this.promptOf(call);
+      ({ prompt, assignment } = await this.promptOf(call));
       // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
       const key =
         call.cache && endpoint.cacheEnabled
@@ -207,18 +212,14 @@ export class ExecutionService {
             })
           : null;
       if (call.cache) cache = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
-      call.stream?.selected({ promptId: prompt.id, promptVersion: prompt.version }, cache);
+      call.stream?.selected(prompt, cache);
       if (cache === 'MISS') {
         const hit = await this.responses.get(key!);
         // The key covers the prompt version and the whole body, so the prompt the entry was rendered from is the one
         // this call would render: a hit is answered without a render (entries stored before they kept it render).
         if (hit) {
           cache = 'HIT';
-          call.stream?.replay(
-            { promptId: prompt.id, promptVersion: prompt.version, llmModel: prompt.llmModel, cached: true },
-            hit.rawResponse ?? JSON.stringify(hit.body),
-            hit.body,
-          );
+          call.stream?.replay(prompt.llmModel, hit.rawResponse ?? JSON.stringify(hit.body), hit.body);
           renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
           return {
             status: 'success',
@@ -315,11 +316,18 @@ export class ExecutionService {
     if (problems.length > 0) throw new PromptError(`The prompt's settings are out of bounds: ${problems.join('; ')}`);
   }
 
-  private promptOf(call: ExecutionCall): Promise<ExecutablePrompt> {
+  /** A test run's prompt is the one it names (pinned); otherwise the prompts module selects it. */
+  private async promptOf(call: ExecutionCall): Promise<SelectedPrompt> {
     const { principal, definition } = call;
-    return 'id' in call.prompt
-      ? this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.prompt.id)
-      : this.prompts.resolveForExecution(principal.tenantId, definition.endpoint.id, call.prompt.selector);
+    if ('id' in call.prompt) {
+      const prompt = await this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.prompt.id);
+      return { prompt, assignment: 'pinned' };
+    }
+    const { selector, header = () => undefined } = call.prompt;
+    return this.prompts.selectForExecution(principal.tenantId, definition.endpoint, selector, {
+      keyId: principal.keyId,
+      header,
+    });
   }
 
   private clientOf(model: ModelInfo): LlmClient {

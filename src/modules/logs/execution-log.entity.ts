@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { KeyEnvironment } from '../../common/auth/principal';
-import type { ExecutionSource, LoggedAttempt } from './new-execution-log';
+import type { ExecutionSource, LoggedAttempt, PromptAssignment } from './new-execution-log';
 
 /** One execution. Rows are written in batches by the log writer, never updated. */
 @Entity('execution_logs')
@@ -10,6 +10,7 @@ export class ExecutionLogEntity {
   @Column('uuid') endpointId: string;
   @Column({ type: 'uuid', nullable: true }) promptId: string | null;
   @Column({ type: 'int', nullable: true }) promptVersion: number | null;
+  @Column({ type: 'varchar', nullable: true }) assignment: PromptAssignment | null;
   @Column({ type: 'varchar' }) source: ExecutionSource;
   @Column({ type: 'uuid', nullable: true }) keyId: string | null;
   @Column({ type: 'varchar', nullable: true }) keyEnvironment: KeyEnvironment | null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
-import type { ExecutionSource, NewExecutionLog } from './new-execution-log';
+import type { ExecutionSource, NewExecutionLog, PromptAssignment } from './new-execution-log';
 import { TransactionHost } from '../../database/transactions';
 
 /**
@@ -21,6 +21,7 @@ export interface LogFilter {
   source?: ExecutionSource;
   status?: 'success' | 'error';
   promptId?: string;
+  assignment?: PromptAssignment;
   requestId?: string;
   /** Inclusive. */
   from?: Date;
@@ -47,6 +48,17 @@ export interface StatsRow {
   costUsd: number;
 }
 
+/** The totals of one prompt's executions. */
+export interface PromptStatsRow extends Omit<StatsRow, 'bucket'> {
+  promptId: string;
+}
+
+export interface PromptErrorCodeRow {
+  promptId: string;
+  errorCode: string;
+  count: number;
+}
+
 export interface ErrorCodeRow {
   bucket: Date;
   errorCode: string;
@@ -61,6 +73,7 @@ const INSERT_COLUMNS = [
   'endpoint_id',
   'prompt_id',
   'prompt_version',
+  'assignment',
   'source',
   'key_id',
   'key_environment',
@@ -89,7 +102,7 @@ const INSERT_COLUMNS = [
 const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts']);
 
 const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId", prompt_id AS "promptId",
-  prompt_version AS "promptVersion", source, key_id AS "keyId", key_environment AS "keyEnvironment",
+  prompt_version AS "promptVersion", assignment, source, key_id AS "keyId", key_environment AS "keyEnvironment",
   request_id AS "requestId", status, http_status AS "httpStatus", error_code AS "errorCode", cached,
   llm_model AS "llmModel", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost_usd AS "costUsd",
   latency_ms AS "latencyMs", streamed, ttft_ms AS "ttftMs", finish_reason AS "finishReason", created_at AS "createdAt", truncated_fields AS "truncatedFields"`;
@@ -114,6 +127,7 @@ export class ExecutionLogsRepository {
         row.endpointId,
         row.promptId,
         row.promptVersion,
+        row.assignment,
         row.source,
         row.keyId,
         row.keyEnvironment,
@@ -217,6 +231,50 @@ export class ExecutionLogsRepository {
     }));
   }
 
+  /** The same figures as the totals of `stats`, one row per prompt that ran (executions with no prompt left out). */
+  async promptStats(tenantId: string, filter: LogFilter): Promise<PromptStatsRow[]> {
+    const { where, params } = whereClause(tenantId, filter);
+    const rows: Record<string, unknown>[] = await this.logs.query(
+      `SELECT prompt_id,
+         count(*)::int AS calls,
+         count(*) FILTER (WHERE status = 'error')::int AS errors,
+         count(*) FILTER (WHERE cached)::int AS cache_hits,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+         percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
+         coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
+         coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
+         coalesce(sum(cost_usd), 0) AS cost_usd
+       FROM execution_logs WHERE ${where} AND prompt_id IS NOT NULL
+       GROUP BY prompt_id`,
+      params,
+    );
+    return rows.map((row) => ({
+      promptId: String(row.prompt_id),
+      calls: Number(row.calls),
+      errors: Number(row.errors),
+      cacheHits: Number(row.cache_hits),
+      p50: row.p50 === null ? null : Number(row.p50),
+      p95: row.p95 === null ? null : Number(row.p95),
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      costUsd: Number(row.cost_usd),
+    }));
+  }
+
+  async promptErrorCodes(tenantId: string, filter: LogFilter): Promise<PromptErrorCodeRow[]> {
+    const { where, params } = whereClause(tenantId, { ...filter, status: 'error' });
+    const rows: Record<string, unknown>[] = await this.logs.query(
+      `SELECT prompt_id, coalesce(error_code, 'unknown') AS error_code, count(*)::int AS count
+       FROM execution_logs WHERE ${where} AND prompt_id IS NOT NULL GROUP BY 1, 2`,
+      params,
+    );
+    return rows.map((row) => ({
+      promptId: String(row.prompt_id),
+      errorCode: String(row.error_code),
+      count: Number(row.count),
+    }));
+  }
+
   async errorCodes(tenantId: string, filter: LogFilter, interval: StatsInterval): Promise<ErrorCodeRow[]> {
     const { where, params } = whereClause(tenantId, { ...filter, status: 'error' });
     const bucket = `date_trunc('${interval === 'hour' ? 'hour' : 'day'}', created_at, 'UTC')`;
@@ -263,6 +321,7 @@ function whereClause(tenantId: string, filter: LogFilter): { where: string; para
   };
   if (filter.endpointId) add('endpoint_id = ?', filter.endpointId);
   if (filter.promptId) add('prompt_id = ?', filter.promptId);
+  if (filter.assignment) add('assignment = ?', filter.assignment);
   if (filter.requestId) add('request_id = ?', filter.requestId);
   if (filter.source) add('source = ?', filter.source);
   if (filter.status) add('status = ?', filter.status);

@@ -28,6 +28,7 @@ const ENTRY: NewExecutionLog = {
   endpointId: 'e',
   promptId: null,
   promptVersion: null,
+  assignment: null,
   source: 'TestPage',
   keyId: 'k',
   keyEnvironment: null,

@@ -155,7 +155,10 @@ export class ExecutionLogsService {
 }
 
 export function filterOf(
-  query: Pick<ListLogsQuery, 'endpointId' | 'source' | 'status' | 'promptId' | 'requestId' | 'from' | 'to'>,
+  query: Pick<
+    ListLogsQuery,
+    'endpointId' | 'source' | 'status' | 'promptId' | 'assignment' | 'requestId' | 'from' | 'to'
+  >,
 ): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
@@ -165,6 +168,7 @@ export function filterOf(
     source: query.source,
     status: query.status,
     promptId: query.promptId,
+    assignment: query.assignment,
     requestId: query.requestId,
     from,
     to,
@@ -241,6 +245,7 @@ function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: Prepared
     endpointId: entry.endpointId,
     promptId: entry.promptId,
     promptVersion: entry.promptVersion,
+    assignment: entry.assignment,
     source: entry.source,
     keyId: entry.keyId,
     keyEnvironment: entry.keyEnvironment,

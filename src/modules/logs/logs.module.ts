@@ -9,7 +9,8 @@ import { LogsController } from './logs.controller';
 import { StatsController } from './stats.controller';
 
 // Owns the execution_logs table: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
-// Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools).
+// Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools); the PromptNames
+// port the statistics name prompts through is provided by the prompts module.
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
   controllers: [LogsController, StatsController],

@@ -2,6 +2,9 @@ import type { KeyEnvironment } from '../../common/auth/principal';
 
 export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
 export const EXECUTION_SOURCES: ExecutionSource[] = ['Api', 'TestPage', 'Internal'];
+/** How an execution got its prompt: the endpoint's default, pinned (`?prompt=`, a test run's choice) or the split. */
+export type PromptAssignment = 'default' | 'pinned' | 'split';
+export const PROMPT_ASSIGNMENTS: PromptAssignment[] = ['default', 'pinned', 'split'];
 export type ExecutionStatus = 'success' | 'error';
 export const EXECUTION_STATUSES: ExecutionStatus[] = ['success', 'error'];
 
@@ -24,6 +27,8 @@ export interface NewExecutionLog {
   endpointId: string;
   promptId: string | null;
   promptVersion: number | null;
+  /** How the prompt was assigned; null when none was selected. */
+  assignment: PromptAssignment | null;
   source: ExecutionSource;
   keyId: string;
   /** null for admin keys. */

@@ -1,5 +1,17 @@
-import type { StatsBucketResponse, StatsFiguresResponse, StatsResponse } from './dto/stats.response';
-import type { ErrorCodeRow, StatsInterval, StatsRow } from './execution-logs.repository';
+import type {
+  StatsBucketResponse,
+  StatsFiguresResponse,
+  StatsGroupResponse,
+  StatsResponse,
+  StatsTotalsResponse,
+} from './dto/stats.response';
+import type {
+  ErrorCodeRow,
+  PromptErrorCodeRow,
+  PromptStatsRow,
+  StatsInterval,
+  StatsRow,
+} from './execution-logs.repository';
 
 const STEP_MS: Record<StatsInterval, number> = { hour: 3_600_000, day: 86_400_000 };
 
@@ -42,25 +54,59 @@ export function buildStats(
     start,
     ...figures(byBucket.get(start.getTime()), sortedCodes(errorsByBucket.get(start.getTime()) ?? {})),
   }));
-  const totals = figures(
-    rows.find((r) => r.bucket === null),
-    sortedCodes(totalErrorsByCode),
-  );
   return {
     endpointId: range.endpointId,
     from: range.from,
     to: range.to,
     interval: range.interval,
-    totals: {
-      ...totals,
-      errorRate: totals.calls ? round(totals.errors / totals.calls, 4) : null,
-      cacheHitRate: totals.calls ? round(totals.cacheHits / totals.calls, 4) : null,
-    },
+    totals: totalsOf(
+      rows.find((r) => r.bucket === null),
+      totalErrorsByCode,
+    ),
     series,
   };
 }
 
-function figures(row: StatsRow | undefined, errorsByCode: Record<string, number>): StatsFiguresResponse {
+/**
+ * One group per prompt that ran in the period, with the same totals as the whole (most calls first, then by name);
+ * `names` gives each prompt's name (null for one no longer known).
+ */
+export function buildPromptGroups(
+  rows: PromptStatsRow[],
+  errorRows: PromptErrorCodeRow[],
+  names: Map<string, string>,
+): StatsGroupResponse[] {
+  const codesByPrompt = new Map<string, Record<string, number>>();
+  for (const row of errorRows) {
+    const codes = codesByPrompt.get(row.promptId) ?? {};
+    codes[row.errorCode] = (codes[row.errorCode] ?? 0) + row.count;
+    codesByPrompt.set(row.promptId, codes);
+  }
+  return rows
+    .map((row) => ({
+      promptId: row.promptId,
+      promptName: names.get(row.promptId) ?? null,
+      totals: totalsOf(row, codesByPrompt.get(row.promptId) ?? {}),
+    }))
+    .sort((a, b) => b.totals.calls - a.totals.calls || (a.promptName ?? '').localeCompare(b.promptName ?? ''));
+}
+
+function totalsOf(
+  row: Omit<StatsRow, 'bucket'> | undefined,
+  errorsByCode: Record<string, number>,
+): StatsTotalsResponse {
+  const totals = figures(row, sortedCodes(errorsByCode));
+  return {
+    ...totals,
+    errorRate: totals.calls ? round(totals.errors / totals.calls, 4) : null,
+    cacheHitRate: totals.calls ? round(totals.cacheHits / totals.calls, 4) : null,
+  };
+}
+
+function figures(
+  row: Omit<StatsRow, 'bucket'> | undefined,
+  errorsByCode: Record<string, number>,
+): StatsFiguresResponse {
   return {
     calls: row?.calls ?? 0,
     errors: row?.errors ?? 0,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '../../common/errors/app-error';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import { splitLists } from '../endpoints/traffic-split';
 import type { PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
 import { PromptsService } from './prompts.service';
@@ -51,7 +52,7 @@ export class PromptLifecycleService {
       const endpoint = await this.endpoints.lockForDefaultChange(tenantId, found.endpointId);
       const prompt = await this.prompts.lock(tenantId, id);
       const isDefault = endpoint.defaultPromptId === id;
-      const decision = decideTransition(action, prompt.status, isDefault);
+      const decision = decideTransition(action, prompt.status, isDefault, splitLists(endpoint.trafficSplit, id));
       if (!decision.allowed) throw new ConflictError(decision.reason);
       if (action === 'unarchive') await this.prompts.ensureNameFree(prompt, prompt.name);
       if (decision.clearsDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, null);

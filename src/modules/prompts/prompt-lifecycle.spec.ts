@@ -69,4 +69,18 @@ describe('decideTransition', () => {
   it('setting the current default again is allowed and keeps it Live', () => {
     expect(decideTransition('setDefault', 'Live', true)).toEqual({ allowed: true, to: 'Live', clearsDefault: false });
   });
+
+  it('refuses to demote or archive a prompt the traffic split lists, and allows the other actions', () => {
+    for (const action of ['demote', 'archive'] as const) {
+      expect(decideTransition(action, 'Live', false, true)).toEqual({
+        allowed: false,
+        reason: `A prompt in the endpoint's traffic split cannot be ${action}d: remove it from trafficSplit first`,
+      });
+    }
+    expect(decideTransition('setDefault', 'Live', false, true)).toEqual({
+      allowed: true,
+      to: 'Live',
+      clearsDefault: false,
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Not, Repository } from 'typeorm';
+import { In, Not, Repository } from 'typeorm';
 import type { PromptStatus } from './executable-prompt';
 import { PromptEntity } from './prompt.entity';
 import { TransactionHost } from '../../database/transactions';
@@ -22,6 +22,17 @@ export class PromptsRepository {
 
   findById(tenantId: string, id: string): Promise<PromptEntity | null> {
     return this.prompts.findOneBy({ tenantId, id });
+  }
+
+  findByIds(tenantId: string, ids: string[]): Promise<PromptEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.prompts.findBy({ tenantId, id: In(ids) });
+  }
+
+  /** The endpoint's prompts among `ids`. */
+  findOfEndpoint(tenantId: string, endpointId: string, ids: string[]): Promise<PromptEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.prompts.findBy({ tenantId, endpointId, id: In(ids) });
   }
 
   /**

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { Endpoint } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
-import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { customParametersProblems } from '../llm/call-settings';
-import { ENDPOINT_TOPIC } from '../invalidation/topics';
 import { ModelsService } from '../models/models.service';
 import { contentChanged, VersionContent } from '../versions/version-compare';
 import { VersionsService } from '../versions/versions.service';
@@ -15,16 +13,14 @@ import {
   toPromptResponse,
   toTemplateValidationResponse,
 } from './dto/prompt.response';
-import type { ExecutablePrompt, FallbackModel, PromptStatus } from './executable-prompt';
+import { PromptNames } from '../logs/prompt-names';
+import type { FallbackModel, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { copyName, slugify } from './prompt-naming';
 import { nameTaken, promptNotFound } from './prompts.errors';
 import { PromptFilter, PromptsRepository, PromptValues } from './prompts.repository';
 import { TemplateService } from './template/template.service';
 import { TransactionHost } from '../../database/transactions';
-
-/** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
-const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
 
 export const PROMPT_DEFAULTS = {
   temperature: 0.7,
@@ -57,9 +53,7 @@ export interface NewDraft {
 }
 
 @Injectable()
-export class PromptsService {
-  private readonly resolved: InvalidatingCache<ExecutablePrompt>;
-
+export class PromptsService extends PromptNames {
   constructor(
     private readonly prompts: PromptsRepository,
     private readonly endpoints: EndpointsService,
@@ -67,15 +61,9 @@ export class PromptsService {
     private readonly models: ModelsService,
     private readonly templates: TemplateService,
     private readonly txHost: TransactionHost,
-    bus: InvalidationBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.resolved = new InvalidatingCache<ExecutablePrompt>(
-      bus,
-      ENDPOINT_TOPIC,
-      (prompt) => prompt.endpointId,
-      RESOLVED_PROMPT_CACHE,
-    );
+    super();
   }
 
   async list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptResponse[]> {
@@ -260,53 +248,10 @@ export class PromptsService {
     );
   }
 
-  /**
-   * For execution: `selector` matches the name or slug of a prompt that is not archived, which must
-   * be Live; without one, the endpoint's default.
-   */
-  async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
-    // Only successful resolutions are kept; the refusals below are answered from the database every time.
-    const resolved = await this.resolved.getOrLoad(`${tenantId}\n${endpointId}\n${selector ?? ''}`, () =>
-      this.resolveFromDatabase(tenantId, endpointId, selector),
-    );
-    return resolved!;
-  }
-
-  private async resolveFromDatabase(
-    tenantId: string,
-    endpointId: string,
-    selector?: string,
-  ): Promise<ExecutablePrompt> {
-    if (selector !== undefined && selector !== '') {
-      const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
-      if (!prompt) throw new NotFoundError(`No prompt named '${selector}' on this endpoint`, 'prompt_not_found');
-      if (prompt.status !== 'Live') {
-        throw new ConflictError(
-          `Prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be executed`,
-          'prompt_not_live',
-        );
-      }
-      return toExecutablePrompt(prompt);
-    }
-    const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
-    const prompt = endpoint.defaultPromptId ? await this.prompts.findById(tenantId, endpoint.defaultPromptId) : null;
-    if (!prompt)
-      throw new ConflictError('This endpoint has no default prompt: set one or pass ?prompt=', 'no_default_prompt');
-    if (prompt.status !== 'Live')
-      throw new ConflictError(`The default prompt '${prompt.name}' is not Live`, 'prompt_not_live');
-    return toExecutablePrompt(prompt);
-  }
-
-  /** For the test runner: Draft and Live prompts of the endpoint; Archived ones are out of use (409). */
-  async getForTestRun(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
-    const prompt = await this.prompts.findById(tenantId, promptId);
-    if (!prompt || prompt.endpointId !== endpointId) {
-      throw new NotFoundError(`Prompt ${promptId} not found on endpoint ${endpointId}`, 'prompt_not_found');
-    }
-    if (prompt.status === 'Archived') {
-      throw new ConflictError(`Prompt '${prompt.name}' is Archived: unarchive it to test it`, 'prompt_archived');
-    }
-    return toExecutablePrompt(prompt);
+  /** The names of the tenant's prompts among `ids` (archived ones included), by id. */
+  async namesOf(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    const prompts = await this.prompts.findByIds(tenantId, ids);
+    return new Map(prompts.map((prompt) => [prompt.id, prompt.name]));
   }
 
   /** The prompt, row-locked until the caller's transaction ends. */
@@ -360,16 +305,4 @@ function plainFallbacks(fallbackModels: FallbackModel[]): FallbackModel[] {
 
 function requireSlug(name: string): void {
   if (!slugify(name)) throw new ValidationError('name must contain at least one letter or digit (a-z, 0-9)', 'name');
-}
-
-function toExecutablePrompt(prompt: PromptEntity): ExecutablePrompt {
-  return {
-    id: prompt.id,
-    endpointId: prompt.endpointId,
-    name: prompt.name,
-    slug: prompt.slug,
-    status: prompt.status,
-    version: prompt.currentVersion,
-    ...contentOf(prompt),
-  };
 }

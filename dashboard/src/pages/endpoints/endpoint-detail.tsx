@@ -20,6 +20,7 @@ import {
 import { EndpointForm } from './endpoint-form';
 import { InputFieldsSection, OutputFieldsSection } from './fields-editor';
 import { PermanentDeleteDialog } from './permanent-delete';
+import { TrafficSplitSection } from './traffic-split';
 import './endpoints.css';
 import { allPromptsOf } from '../runner/test-run';
 
@@ -108,6 +109,14 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
           <InputFieldsSection endpoint={endpoint} onChanged={reload} />
           <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
           <PromptsSection endpoint={endpoint} prompts={active} archived={archived} error={prompts.error} />
+          <TrafficSplitSection
+            endpoint={endpoint}
+            prompts={prompts.data}
+            onChanged={() => {
+              reload();
+              prompts.reload();
+            }}
+          />
         </div>
 
         <div className="endpoint-aside">
@@ -199,7 +208,7 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
         label="curl"
         command={curlFor(endpoint.path, exampleBody(endpoint.inputFields), internal ? 'ADMIN_KEY' : 'ENDPOINT_KEY')}
       />
-      {!endpoint.defaultPromptId && (
+      {!endpoint.defaultPromptId && !endpoint.trafficSplit && (
         <p className="notice" role="note">
           It answers once it has a default prompt: see Prompts.
         </p>
@@ -280,7 +289,7 @@ function PromptsSection({
           )}
         </div>
       </div>
-      {!endpoint.defaultPromptId && prompts !== undefined && (
+      {!endpoint.defaultPromptId && !endpoint.trafficSplit && prompts !== undefined && (
         <div className="notice no-default" role="note">
           <strong>No default prompt: calls to this endpoint are refused.</strong>{' '}
           {prompts.length === 0
@@ -296,7 +305,7 @@ function PromptsSection({
       ) : prompts.length === 0 ? (
         <p className="empty">{archived?.length ? 'No Draft or Live prompt.' : 'No prompts yet.'}</p>
       ) : (
-        <PromptTable endpointId={endpoint.id} prompts={prompts} caption="Prompts" />
+        <PromptTable endpoint={endpoint} prompts={prompts} caption="Prompts" />
       )}
       {archived !== undefined && archived.length > 0 && (
         <details className="archived-prompts">
@@ -304,14 +313,17 @@ function PromptsSection({
           <p className="muted">
             Out of use and kept with their history: open one to read it, compare its versions or unarchive it.
           </p>
-          <PromptTable endpointId={endpoint.id} prompts={archived} caption="Archived prompts" />
+          <PromptTable endpoint={endpoint} prompts={archived} caption="Archived prompts" />
         </details>
       )}
     </section>
   );
 }
 
-function PromptTable({ endpointId, prompts, caption }: { endpointId: string; prompts: Prompt[]; caption: string }) {
+function PromptTable({ endpoint, prompts, caption }: { endpoint: Endpoint; prompts: Prompt[]; caption: string }) {
+  const endpointId = endpoint.id;
+  const weightOf = (promptId: string) =>
+    endpoint.trafficSplit?.variants.find((variant) => variant.promptId === promptId)?.weight;
   return (
     <div className="table-wrap">
       <table>
@@ -330,7 +342,10 @@ function PromptTable({ endpointId, prompts, caption }: { endpointId: string; pro
             <tr key={prompt.id}>
               <td>
                 <Link href={`/endpoints/${endpointId}/prompts/${prompt.id}`}>{prompt.name}</Link>{' '}
-                {prompt.isDefault && <span className="badge default">Default</span>}
+                {prompt.isDefault && <span className="badge default">Default</span>}{' '}
+                {weightOf(prompt.id) !== undefined && (
+                  <span className="badge split">Split {weightOf(prompt.id)} %</span>
+                )}
               </td>
               <td>
                 <span className={`badge ${STATUS_CLASS[prompt.status]}`}>{prompt.status}</span>

@@ -6,6 +6,13 @@ import { formatCost, formatMs, formatNumber } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { sourceLabel, StatusBadge } from './log-format';
 import { formatTimestamp } from './time-range';
+
+/** How the log's prompt was chosen. */
+const ASSIGNMENT_LABEL = {
+  default: "the endpoint's default",
+  pinned: 'pinned (?prompt= or a test run)',
+  split: 'chosen by the traffic split',
+} as const;
 import './logs.css';
 
 type LogDetailData = Schemas['ExecutionLogDetailResponse'];
@@ -81,6 +88,7 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
                     </Link>
                   </>
                 )}
+                {log.assignment && <span className="muted"> · {ASSIGNMENT_LABEL[log.assignment]}</span>}
               </>
             ) : (
               '—'

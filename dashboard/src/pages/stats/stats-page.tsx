@@ -42,7 +42,13 @@ export default function StatsPage() {
 
   const endpoints = useLoad(loadEndpointNames, []);
   const stats = useLoad(
-    () => unwrap(api.GET('/admin/v1/stats', { params: { query: { endpointId, interval, from, to } } })),
+    // One endpoint's figures come with each of its prompts' beside them (a traffic split's variants, side by side).
+    () =>
+      unwrap(
+        api.GET('/admin/v1/stats', {
+          params: { query: { endpointId, interval, from, to, groupBy: endpointId ? 'prompt' : undefined } },
+        }),
+      ),
     [endpointId, interval, from, to],
   );
 
@@ -144,7 +150,54 @@ function StatsView({ stats }: { stats: Stats }) {
         </div>
         <Totals totals={totals} />
       </div>
+      {stats.groups && stats.groups.length > 0 && <ByPrompt groups={stats.groups} />}
     </>
+  );
+}
+
+/** Each prompt that ran in the period, with its totals: how the prompts of a traffic split compare. */
+function ByPrompt({ groups }: { groups: NonNullable<Stats['groups']> }) {
+  return (
+    <section className="panel stats-by-prompt" aria-labelledby="stats-by-prompt-title">
+      <h2 id="stats-by-prompt-title">By prompt</h2>
+      <div className="table-wrap">
+        <table>
+          <caption className="visually-hidden">Totals of each prompt</caption>
+          <thead>
+            <tr>
+              <th scope="col">Prompt</th>
+              <th scope="col" className="number">
+                Calls
+              </th>
+              <th scope="col" className="number">
+                Error rate
+              </th>
+              <th scope="col" className="number">
+                Latency p50
+              </th>
+              <th scope="col" className="number">
+                Latency p95
+              </th>
+              <th scope="col" className="number">
+                Cost
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {groups.map((group) => (
+              <tr key={group.promptId}>
+                <td>{group.promptName ?? <code>{group.promptId}</code>}</td>
+                <td className="number">{formatNumber(group.totals.calls)}</td>
+                <td className="number">{formatRate(group.totals.errorRate)}</td>
+                <td className="number">{formatMs(group.totals.latencyMs.p50)}</td>
+                <td className="number">{formatMs(group.totals.latencyMs.p95)}</td>
+                <td className="number">{formatCost(group.totals.costUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 

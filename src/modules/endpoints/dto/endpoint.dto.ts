@@ -1,11 +1,24 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { ListPageQuery } from '../../../common/http/paging';
 import { RateLimitSettingsDto } from '../../../common/rate-limit/rate-limit-settings.dto';
 import { type Visibility, VISIBILITIES } from '../endpoint.entity';
+import { TrafficSplitDto } from './traffic-split.dto';
 
 export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
 
@@ -64,8 +77,18 @@ export class CreateEndpointDto extends RateLimitSettingsDto {
   timeoutSeconds?: number;
 }
 
-/** Any subset of the create fields. */
-export class UpdateEndpointDto extends PartialType(CreateEndpointDto, { skipNullProperties: false }) {}
+/** Any subset of the create fields, and the traffic split. */
+export class UpdateEndpointDto extends PartialType(CreateEndpointDto, { skipNullProperties: false }) {
+  /**
+   * Splits the traffic of requests without `?prompt=` between 2 to 5 Live prompts of the endpoint, by weight; null
+   * removes the split (the default prompt answers again).
+   */
+  @ApiProperty({ type: () => TrafficSplitDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TrafficSplitDto)
+  trafficSplit?: TrafficSplitDto | null;
+}
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 

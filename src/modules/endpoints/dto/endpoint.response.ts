@@ -2,7 +2,7 @@ import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/a
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { rateLimitSettingsOf } from '../../../common/rate-limit/rate-limit-settings';
 import { RateLimitSettingsResponse } from '../../../common/rate-limit/rate-limit-settings.dto';
-import { type InputField, type OutputField, toInputField, toOutputField } from '../endpoint-definition';
+import { type InputField, type OutputField, toInputField, toOutputField, toTrafficSplit } from '../endpoint-definition';
 import { type EndpointEntity, type Visibility, VISIBILITIES } from '../endpoint.entity';
 import {
   INPUT_DATA_TYPES,
@@ -43,6 +43,20 @@ export class OutputFieldResponse {
   exampleValue: string | null;
 }
 
+export class TrafficSplitVariantResponse {
+  @ApiUuid()
+  promptId: string;
+  /** Share of the traffic in percent. */
+  @ApiInteger({ minimum: 1, maximum: 100 })
+  weight: number;
+}
+
+export class TrafficSplitResponse {
+  variants: TrafficSplitVariantResponse[];
+  /** `key`, `none` or `header:<header-name>` (in lower case). */
+  stickyBy: string;
+}
+
 /** An endpoint; its own per-key rate limits are the shared rate-limit settings. */
 export class EndpointResponse extends RateLimitSettingsResponse {
   @ApiUuid()
@@ -64,6 +78,8 @@ export class EndpointResponse extends RateLimitSettingsResponse {
   /** The endpoint's default Live prompt; null when none. */
   @ApiUuid()
   defaultPromptId: string | null;
+  /** How requests without `?prompt=` are split between Live prompts; null when the default prompt answers them. */
+  trafficSplit: TrafficSplitResponse | null;
   inputFields: InputFieldResponse[];
   outputFields: OutputFieldResponse[];
   createdAt: Date;
@@ -97,6 +113,7 @@ export function toEndpointResponse(
     ...rateLimitSettingsOf(endpoint),
     timeoutSeconds: endpoint.timeoutSeconds,
     defaultPromptId: endpoint.defaultPromptId,
+    trafficSplit: toTrafficSplit(endpoint.trafficSplit),
     inputFields: inputFields.map(toInputFieldResponse),
     outputFields: outputFields.map(toOutputFieldResponse),
     createdAt: endpoint.createdAt,

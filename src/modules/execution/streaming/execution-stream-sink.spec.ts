@@ -3,12 +3,13 @@ import type { LlmClient, TextRequest, TextStreamEvent } from '../../llm/llm-clie
 import { ExecutionStreamSink, PARTIAL_INTERVAL_MS, streamGeneration } from './execution-stream-sink';
 
 const START = { promptId: 'p', promptVersion: 1, llmModel: 'm' };
+const PROMPT = { id: 'p', version: 1, slug: 'main' };
 
 function sinkOf(structured: boolean) {
   const sent: [string, unknown][] = [];
   const sink = new ExecutionStreamSink(
     {
-      open: (cache) => sent.push(['open', cache]),
+      open: (opening) => sent.push(['open', opening]),
       start: (start) => sent.push(['start', start]),
       send: (name, data) => sent.push([name, data]),
     },
@@ -60,22 +61,24 @@ describe('ExecutionStreamSink', () => {
 
   it('a replayed cached answer is start and one piece, delta or partial as the endpoint answers', () => {
     const raw = sinkOf(false);
-    raw.sink.replay({ ...START, cached: true }, 'text', 'text');
+    raw.sink.selected(PROMPT, 'MISS');
+    raw.sink.replay('m', 'text', 'text');
     expect(raw.sent).toEqual([
-      ['open', 'HIT'],
+      ['open', { cache: 'HIT', prompt: 'main@1' }],
       ['start', { ...START, cached: true }],
       ['delta', { text: 'text' }],
     ]);
     const structured = sinkOf(true);
-    structured.sink.replay({ ...START, cached: true }, '{"a":1}', { a: 1 });
+    structured.sink.selected(PROMPT, 'MISS');
+    structured.sink.replay('m', '{"a":1}', { a: 1 });
     expect(structured.sent[2]).toEqual(['partial', { output: { a: 1 } }]);
   });
 
   it('opens at the first model call and names in `start` the model that sent the first piece', () => {
     const { sink, sent } = sinkOf(false);
-    sink.selected({ promptId: 'p', promptVersion: 1 }, 'MISS');
+    sink.selected(PROMPT, 'MISS');
     sink.attempt('first');
-    expect(sent).toEqual([['open', 'MISS']]);
+    expect(sent).toEqual([['open', { cache: 'MISS', prompt: 'main@1' }]]);
     expect(sink.started).toBe(true);
     expect(sink.hasContent).toBe(false);
     // The first model failed before answering anything; the fallback answers.
@@ -83,7 +86,7 @@ describe('ExecutionStreamSink', () => {
     sink.piece({ type: 'delta', text: 'a' });
     expect(sink.hasContent).toBe(true);
     expect(sent).toEqual([
-      ['open', 'MISS'],
+      ['open', { cache: 'MISS', prompt: 'main@1' }],
       ['start', { promptId: 'p', promptVersion: 1, llmModel: 'fallback', cached: false }],
       ['delta', { text: 'a' }],
     ]);
@@ -94,11 +97,11 @@ describe('ExecutionStreamSink', () => {
 
   it('a call that ends without any piece sends `start` before its end', () => {
     const { sink, sent } = sinkOf(false);
-    sink.selected({ promptId: 'p', promptVersion: 1 }, null);
+    sink.selected(PROMPT, null);
     sink.attempt('m');
     sink.flushStart();
     expect(sent).toEqual([
-      ['open', null],
+      ['open', { cache: null, prompt: 'main@1' }],
       ['start', { promptId: 'p', promptVersion: 1, llmModel: 'm', cached: false }],
     ]);
   });
@@ -130,10 +133,10 @@ describe('streamGeneration', () => {
     const { sink, sent } = sinkOf(false);
     const seen: AbortSignal[] = [];
     const deadline = new AbortController();
-    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    sink.selected(PROMPT, null);
     const call = streamGeneration(waitingClient(seen), request(deadline.signal), sink, START.llmModel);
     expect(sent).toEqual([
-      ['open', null],
+      ['open', { cache: null, prompt: 'main@1' }],
       ['start', { ...START, cached: false }],
       ['delta', { text: 'a' }],
     ]);
@@ -144,7 +147,7 @@ describe('streamGeneration', () => {
 
   it('the deadline aborts the provider call as well, and its failure is the provider error', async () => {
     const { sink } = sinkOf(false);
-    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    sink.selected(PROMPT, null);
     const seen: AbortSignal[] = [];
     const deadline = new AbortController();
     const call = streamGeneration(waitingClient(seen), request(deadline.signal), sink, START.llmModel);
@@ -155,7 +158,7 @@ describe('streamGeneration', () => {
   it('an attempt with a share of the time fails with its own timeout when no piece came in it', async () => {
     jest.useFakeTimers();
     const { sink } = sinkOf(false);
-    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    sink.selected(PROMPT, null);
     const seen: AbortSignal[] = [];
     const silent: LlmClient = {
       ...waitingClient(seen),
@@ -180,7 +183,7 @@ describe('streamGeneration', () => {
   it('an attempt that sends a piece in its share of the time keeps going past it', async () => {
     jest.useFakeTimers();
     const { sink } = sinkOf(false);
-    sink.selected({ promptId: START.promptId, promptVersion: START.promptVersion }, null);
+    sink.selected(PROMPT, null);
     const seen: AbortSignal[] = [];
     const call = streamGeneration(waitingClient(seen), request(new AbortController().signal), sink, 'm', {
       ms: 1000,

@@ -13,10 +13,24 @@ export interface StreamStart {
   cached: boolean;
 }
 
+/** What the headers of an event stream say: how the cache took part and which prompt version answers. */
+export interface StreamOpening {
+  cache: CacheStatus | null;
+  /** `<slug>@<version>`, as the X-Prompt header names it. */
+  prompt: string;
+}
+
+/** The prompt version a streamed call runs, as the execution selected it. */
+export interface StreamPrompt {
+  id: string;
+  version: number;
+  slug: string;
+}
+
 /** Where a streamed execution's events go (the event stream of the HTTP answer). */
 export interface StreamTarget {
   /** The model is about to be called (or the cache answers): from here the answer is an event stream. */
-  open(cache: CacheStatus | null): void;
+  open(opening: StreamOpening): void;
   start(start: StreamStart): void;
   send(name: 'delta' | 'partial', data: unknown): void;
 }
@@ -36,7 +50,7 @@ export class ExecutionStreamSink {
   private firstPieceMs: number | null = null;
   private isOpen = false;
   private cache: CacheStatus | null = null;
-  private prompt: Pick<StreamStart, 'promptId' | 'promptVersion'> | null = null;
+  private prompt: StreamPrompt | null = null;
   /** The `start` of the model called last, until it is sent. */
   private pendingStart: StreamStart | null = null;
   private lastPartialMs = -Infinity;
@@ -70,7 +84,7 @@ export class ExecutionStreamSink {
   }
 
   /** The prompt version that answers, and how the response cache took part (see CacheStatus). */
-  selected(prompt: Pick<StreamStart, 'promptId' | 'promptVersion'>, cache: CacheStatus | null): void {
+  selected(prompt: StreamPrompt, cache: CacheStatus | null): void {
     this.prompt = prompt;
     this.cache = cache;
   }
@@ -78,16 +92,17 @@ export class ExecutionStreamSink {
   /** `llmModel` is about to be called (each attempt): the stream opens at the first. */
   attempt(llmModel: string): void {
     if (!this.prompt) throw new Error('The prompt of a streamed call is selected before its model is called');
-    this.pendingStart = { ...this.prompt, llmModel, cached: false };
+    this.pendingStart = { promptId: this.prompt.id, promptVersion: this.prompt.version, llmModel, cached: false };
     this.open();
   }
 
   /**
-   * A cached answer, replayed as `start` and the whole answer in one piece (`done` follows with the outcome). `text` is
-   * the model's raw text, `output` the body answered.
+   * A cached answer of `llmModel`, replayed as `start` and the whole answer in one piece (`done` follows with the
+   * outcome). `text` is the model's raw text, `output` the body answered.
    */
-  replay(start: StreamStart, text: string, output: unknown): void {
-    this.pendingStart = start;
+  replay(llmModel: string, text: string, output: unknown): void {
+    if (!this.prompt) throw new Error('The prompt of a streamed call is selected before the cache answers');
+    this.pendingStart = { promptId: this.prompt.id, promptVersion: this.prompt.version, llmModel, cached: true };
     this.cache = 'HIT';
     this.open();
     this.piece(this.structured ? { type: 'partial', output } : { type: 'delta', text });
@@ -130,7 +145,8 @@ export class ExecutionStreamSink {
   private open(): void {
     if (this.isOpen) return;
     this.isOpen = true;
-    this.target.open(this.cache);
+    const prompt = this.prompt ? `${this.prompt.slug}@${this.prompt.version}` : '';
+    this.target.open({ cache: this.cache, prompt });
   }
 
   private flushPartial(): void {

@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { describeFailure } from '../../../common/http/error-mapping';
-import {
-  type CacheStatus,
-  type ExecutionAnswer,
-  type ExecutionOutcome,
-  toExecutionAnswer,
-  totalsOf,
-} from '../execution-outcome';
+import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
 import { type ExecutionCall, ExecutionService } from '../execution.service';
-import { ExecutionStreamSink, type StreamStart } from './execution-stream-sink';
+import { ExecutionStreamSink, type StreamOpening, type StreamStart } from './execution-stream-sink';
 import { SseChannel } from './sse-channel';
 
 /** A streamed answer: its headers and the text of its event stream. */
@@ -28,13 +22,11 @@ export class ExecutionStreamService {
   constructor(private readonly execution: ExecutionService) {}
 
   async open(call: Omit<ExecutionCall, 'stream'>): Promise<ExecutionAnswer | StreamedAnswer> {
-    let opened: (cache: CacheStatus | null) => void = () => undefined;
-    const reachedModel = new Promise<{ cache: CacheStatus | null }>(
-      (resolve) => (opened = (cache) => resolve({ cache })),
-    );
+    let opened: (opening: StreamOpening) => void = () => undefined;
+    const reachedModel = new Promise<StreamOpening>((resolve) => (opened = resolve));
     const sink = new ExecutionStreamSink(
       {
-        open: (cache) => opened(cache),
+        open: (opening) => opened(opening),
         start: (start: StreamStart) => channel.send('start', { requestId: call.requestId, ...start }),
         send: (name, data) => channel.send(name, data),
       },
@@ -49,7 +41,7 @@ export class ExecutionStreamService {
       return toExecutionAnswer(first);
     }
     void running.then((outcome) => finish(channel, sink, outcome));
-    return { headers: headersOf(first.cache), events: channel };
+    return { headers: headersOf(first), events: channel };
   }
 }
 
@@ -72,8 +64,9 @@ function finish(channel: SseChannel, sink: ExecutionStreamSink, outcome: Executi
   channel.end();
 }
 
-function headersOf(cache: string | null): Record<string, string> {
+function headersOf({ cache, prompt }: StreamOpening): Record<string, string> {
   return {
+    'X-Prompt': prompt,
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache',
     // Proxies that buffer answers (nginx) pass this one through as it comes.

@@ -10,6 +10,8 @@ import {
   EXECUTION_STATUSES,
   type ExecutionSource,
   type ExecutionStatus,
+  PROMPT_ASSIGNMENTS,
+  type PromptAssignment,
 } from '../new-execution-log';
 
 /**
@@ -53,6 +55,12 @@ export class ExecutionLogResponse {
   /** Its version that ran. */
   @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
   promptVersion: number | null;
+  /**
+   * How the prompt was assigned: `default` (the endpoint's default), `pinned` (`?prompt=`, or the test runner's choice)
+   * or `split` (the endpoint's traffic split); null when none was selected.
+   */
+  @ApiNullableEnum(PROMPT_ASSIGNMENTS)
+  assignment: PromptAssignment | null;
   /** `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
   @ApiEnum('ExecutionSource', EXECUTION_SOURCES)
   source: ExecutionSource;
@@ -163,6 +171,7 @@ export function toExecutionLogResponse(log: ExecutionLogSummary): ExecutionLogRe
     endpointId: log.endpointId,
     promptId: log.promptId,
     promptVersion: log.promptVersion,
+    assignment: log.assignment,
     source: log.source,
     keyId: log.keyId,
     keyEnvironment: log.keyEnvironment,

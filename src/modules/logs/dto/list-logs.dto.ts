@@ -7,6 +7,8 @@ import {
   EXECUTION_STATUSES,
   type ExecutionSource,
   type ExecutionStatus,
+  PROMPT_ASSIGNMENTS,
+  type PromptAssignment,
 } from '../new-execution-log';
 
 /** The longest request id a log row holds. */
@@ -38,6 +40,12 @@ export class ListLogsQuery {
   @Omittable()
   @IsUUID('all')
   promptId?: string;
+
+  /** Only executions whose prompt was assigned this way: `default`, `pinned` or `split`. */
+  @ApiEnum('PromptAssignment', PROMPT_ASSIGNMENTS)
+  @Omittable()
+  @IsIn(PROMPT_ASSIGNMENTS)
+  assignment?: PromptAssignment;
 
   /** Only the execution answered with this `X-Request-Id`. */
   @Omittable()

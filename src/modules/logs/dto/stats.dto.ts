@@ -4,6 +4,8 @@ import { Omittable, OptionalTimestamp } from '../../../common/http/optional.deco
 import type { StatsInterval } from '../execution-logs.repository';
 
 export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
+export type StatsGroupBy = 'prompt';
+export const STATS_GROUP_BYS: StatsGroupBy[] = ['prompt'];
 
 /** Query of GET /admin/v1/stats. */
 export class StatsQuery {
@@ -25,4 +27,10 @@ export class StatsQuery {
   @Omittable()
   @IsIn(STATS_INTERVALS)
   interval?: StatsInterval;
+
+  /** `prompt` adds `groups`: the totals of each prompt that ran in the period (a traffic split's variants side by side). */
+  @ApiEnum('StatsGroupBy', STATS_GROUP_BYS)
+  @Omittable()
+  @IsIn(STATS_GROUP_BYS)
+  groupBy?: StatsGroupBy;
 }

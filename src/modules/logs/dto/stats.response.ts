@@ -45,6 +45,15 @@ export class StatsBucketResponse extends StatsFiguresResponse {
   start: Date;
 }
 
+/** The totals of one prompt's executions over the period (GET /stats?groupBy=prompt). */
+export class StatsGroupResponse {
+  @ApiUuid()
+  promptId: string;
+  /** The prompt's current name; null if it is no longer known. */
+  promptName: string | null;
+  totals: StatsTotalsResponse;
+}
+
 /** GET /stats: totals over [from, to) and one bucket per hour or day, empty buckets included. */
 export class StatsResponse {
   /** The endpoint asked for; null for all of the tenant's endpoints. */
@@ -58,4 +67,6 @@ export class StatsResponse {
   interval: StatsInterval;
   totals: StatsTotalsResponse;
   series: StatsBucketResponse[];
+  /** With groupBy=prompt only: one entry per prompt that ran in the period, most calls first. */
+  groups?: StatsGroupResponse[];
 }

@@ -63,7 +63,10 @@ export class EndpointTools extends McpToolGroup {
       defineTool({
         name: 'update_endpoint',
         title: 'Update an endpoint',
-        description: "Changes any subset of an endpoint's settings.",
+        description:
+          "Changes any subset of an endpoint's settings, and its trafficSplit: {variants: [{promptId, weight}], stickyBy} " +
+          'shares the calls without a pinned prompt between 2 to 5 Live prompts (integer weights summing to 100; stickyBy ' +
+          'key, none or header:<name>); null removes it.',
         access: 'write',
         ids: { id },
         input: UpdateEndpointDto,

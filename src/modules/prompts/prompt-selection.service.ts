@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError, NotFoundError } from '../../common/errors/app-error';
+import type { Endpoint } from '../endpoints/endpoint-definition';
+import { EndpointsService } from '../endpoints/endpoints.service';
+import { assignVariant, type StickyContext, stickyValueOf } from '../endpoints/traffic-split';
+import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
+import { ENDPOINT_TOPIC } from '../invalidation/topics';
+import type { PromptAssignment } from '../logs/new-execution-log';
+import type { ExecutablePrompt } from './executable-prompt';
+import type { PromptEntity } from './prompt.entity';
+import { PromptsRepository } from './prompts.repository';
+import { contentOf } from './prompts.service';
+
+/** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
+const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
+
+/** The prompt a request runs, and how it was assigned. */
+export interface SelectedPrompt {
+  prompt: ExecutablePrompt;
+  assignment: PromptAssignment;
+}
+
+/**
+ * Which prompt an execution runs: `?prompt=`, the endpoint's traffic split or its default for the execution API and
+ * MCP, the named prompt for a test run. Successful resolutions are kept in memory per instance and dropped on every
+ * instance when the endpoint or one of its prompts changes.
+ */
+@Injectable()
+export class PromptSelectionService {
+  private readonly resolved: InvalidatingCache<ExecutablePrompt>;
+
+  constructor(
+    private readonly prompts: PromptsRepository,
+    private readonly endpoints: EndpointsService,
+    bus: InvalidationBus,
+  ) {
+    this.resolved = new InvalidatingCache<ExecutablePrompt>(
+      bus,
+      ENDPOINT_TOPIC,
+      (prompt) => prompt.endpointId,
+      RESOLVED_PROMPT_CACHE,
+    );
+  }
+
+  /**
+   * For execution: `?prompt=` pins a prompt by name or slug (it must be Live); without one, the endpoint's traffic
+   * split assigns a variant (sticky by the key or a header, random by weight otherwise), or else the default answers.
+   * `endpoint` is the caller's read model, so a change of the split applies wherever that model was refreshed.
+   */
+  async selectForExecution(
+    tenantId: string,
+    endpoint: Endpoint,
+    selector: string | undefined,
+    sticky: StickyContext,
+  ): Promise<SelectedPrompt> {
+    if (selector)
+      return { prompt: await this.resolveForExecution(tenantId, endpoint.id, selector), assignment: 'pinned' };
+    const split = endpoint.trafficSplit;
+    if (!split) return { prompt: await this.resolveForExecution(tenantId, endpoint.id), assignment: 'default' };
+    const promptId = assignVariant(split, endpoint.id, stickyValueOf(split, sticky));
+    const prompt = await this.resolved.getOrLoad(`${tenantId}\n${endpoint.id}\nid:${promptId}`, () =>
+      this.resolveVariant(tenantId, endpoint.id, promptId),
+    );
+    return { prompt: prompt!, assignment: 'split' };
+  }
+
+  /**
+   * For execution: `selector` matches the name or slug of a prompt that is not archived, which must
+   * be Live; without one, the endpoint's default.
+   */
+  async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
+    // Only successful resolutions are kept; the refusals below are answered from the database every time.
+    const resolved = await this.resolved.getOrLoad(`${tenantId}\n${endpointId}\nname:${selector ?? ''}`, () =>
+      this.resolveFromDatabase(tenantId, endpointId, selector),
+    );
+    return resolved!;
+  }
+
+  /** A variant of the split: Live by the split's own rule (its prompts cannot leave Live), checked again here. */
+  private async resolveVariant(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
+    const prompt = await this.prompts.findById(tenantId, promptId);
+    if (!prompt || prompt.endpointId !== endpointId || prompt.status !== 'Live') {
+      throw new ConflictError("A prompt of the endpoint's traffic split is not Live", 'prompt_not_live');
+    }
+    return toExecutablePrompt(prompt);
+  }
+
+  private async resolveFromDatabase(
+    tenantId: string,
+    endpointId: string,
+    selector?: string,
+  ): Promise<ExecutablePrompt> {
+    if (selector !== undefined && selector !== '') {
+      const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
+      if (!prompt) throw new NotFoundError(`No prompt named '${selector}' on this endpoint`, 'prompt_not_found');
+      if (prompt.status !== 'Live') {
+        throw new ConflictError(
+          `Prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be executed`,
+          'prompt_not_live',
+        );
+      }
+      return toExecutablePrompt(prompt);
+    }
+    const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
+    const prompt = endpoint.defaultPromptId ? await this.prompts.findById(tenantId, endpoint.defaultPromptId) : null;
+    if (!prompt)
+      throw new ConflictError('This endpoint has no default prompt: set one or pass ?prompt=', 'no_default_prompt');
+    if (prompt.status !== 'Live')
+      throw new ConflictError(`The default prompt '${prompt.name}' is not Live`, 'prompt_not_live');
+    return toExecutablePrompt(prompt);
+  }
+
+  /** For the test runner: Draft and Live prompts of the endpoint; Archived ones are out of use (409). */
+  async getForTestRun(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
+    const prompt = await this.prompts.findById(tenantId, promptId);
+    if (!prompt || prompt.endpointId !== endpointId) {
+      throw new NotFoundError(`Prompt ${promptId} not found on endpoint ${endpointId}`, 'prompt_not_found');
+    }
+    if (prompt.status === 'Archived') {
+      throw new ConflictError(`Prompt '${prompt.name}' is Archived: unarchive it to test it`, 'prompt_archived');
+    }
+    return toExecutablePrompt(prompt);
+  }
+}
+
+function toExecutablePrompt(prompt: PromptEntity): ExecutablePrompt {
+  return {
+    id: prompt.id,
+    endpointId: prompt.endpointId,
+    name: prompt.name,
+    slug: prompt.slug,
+    status: prompt.status,
+    version: prompt.currentVersion,
+    ...contentOf(prompt),
+  };
+}
