@@ -102,7 +102,7 @@ describe('tenant OpenAPI documents', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['x-ratelimit-limit']).toBeDefined();
-    const document: Json = res.body;
+    const document = res.body;
     await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
     expect(document.openapi).toBe('3.1.0');
     expect(document.servers).toEqual([
@@ -144,7 +144,7 @@ describe('tenant OpenAPI documents', () => {
     });
     expect(body.example).toEqual(
       expect.objectContaining({
-        text: 'example',
+        text: 'your text',
         sentences: 3,
         photo: expect.stringMatching(/^data:image\/png;base64,/),
       }),
@@ -241,7 +241,7 @@ describe('tenant OpenAPI documents', () => {
   });
 
   it('generates types with openapi-typescript that a strict client compiles against, and that client calls the endpoint', async () => {
-    const document: Json = (await documentOf(tenant.endpointKey)).body;
+    const document = (await documentOf(tenant.endpointKey)).body;
     const types = astToString(await openapiTS(document));
     fs.writeFileSync(path.join(directory, 'promptgate.d.ts'), types);
     fs.writeFileSync(path.join(directory, 'package.json'), JSON.stringify({ type: 'module' }));
@@ -274,8 +274,8 @@ describe('tenant OpenAPI documents', () => {
     const problems = compile(directory, 'wrong.ts');
     expect(problems).toHaveLength(3);
 
-    const output = await run(path.join(directory, 'client.js'), { PROMPTGATE_KEY: tenant.endpointKey });
-    expect(output).toContain("summary: 'Summarize in 3: example'");
+    const output = await run(path.join(directory, 'client.js'), { ENDPOINT_KEY: tenant.endpointKey });
+    expect(output).toContain("summary: 'Summarize in 3: your text'");
   }, 120_000);
 
   it('answers an endpoint operation and calls to copy on the admin API, for admin keys of the tenant', async () => {
@@ -293,10 +293,10 @@ describe('tenant OpenAPI documents', () => {
     await expect(SwaggerParser.validate(structuredClone(data.document))).resolves.toBeTruthy();
     expect(data.snippets.curl).toBe(
       [
-        `curl -s -X POST 'http://${tenant.slug}.localhost:${port}${chat.path}' \\`,
-        '  -H "x-api-key: $PROMPTGATE_KEY" \\',
+        `curl -X POST 'http://${tenant.slug}.localhost:${port}${chat.path}' \\`,
+        '  -H "x-api-key: $ENDPOINT_KEY" \\',
         "  -H 'Content-Type: application/json' \\",
-        `  -d '{"message":"example"}'`,
+        `  -d '{"message":"your message"}'`,
       ].join('\n'),
     );
     expect((await t.http.get(`/admin/v1/endpoints/${chat.id}/openapi`).set(auth(tenant.endpointKey))).status).toBe(403);

@@ -6,7 +6,7 @@ export const SAMPLE_IMAGE =
 
 /**
  * A body the endpoint accepts, for examples and snippets: every field with its default, or a value of its type within
- * its bounds (a string within maxLength, a number within minimum and maximum, a tiny PNG for an image).
+ * its bounds (`your <name>` within maxLength, a number within minimum and maximum, a tiny PNG for an image).
  */
 export function sampleInputsOf(fields: readonly InputField[]): Record<string, unknown> {
   return Object.fromEntries(fields.map((field) => [field.name, sampleValueOf(field)]));
@@ -16,7 +16,7 @@ function sampleValueOf(field: InputField): unknown {
   if (field.defaultValue != null) return field.defaultValue;
   switch (field.dataType) {
     case 'string':
-      return 'example'.slice(0, field.maxLength ?? undefined);
+      return `your ${field.name}`.slice(0, field.maxLength ?? undefined);
     case 'integer':
     case 'number': {
       const low = field.minimum ?? Math.min(1, field.maximum ?? 1);

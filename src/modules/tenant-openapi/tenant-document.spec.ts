@@ -117,7 +117,7 @@ describe('buildTenantDocument', () => {
       required: ['text', 'picture'],
     });
     expect(example).toEqual({
-      text: 'example',
+      text: 'your text',
       count: 2,
       meta: {},
       picture: expect.stringMatching(/^data:image\/png/),

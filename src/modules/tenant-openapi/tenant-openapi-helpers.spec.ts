@@ -62,23 +62,28 @@ describe('sampleInputsOf', () => {
         field('g', 'array'),
         field('h', 'image'),
       ]),
-    ).toEqual({ a: 'exa', b: 'preset', c: 5, d: -2, e: false, f: {}, g: [], h: SAMPLE_IMAGE });
+    ).toEqual({ a: 'you', b: 'preset', c: 5, d: -2, e: false, f: {}, g: [], h: SAMPLE_IMAGE });
   });
 });
 
 describe('endpointSnippetsOf', () => {
   it('quotes the body for the shell and reads the key from the environment', () => {
-    const { curl, typescript } = endpointSnippetsOf('http://acme.localhost:3000', '/api/v1/x', { text: "it's" });
+    const { curl, typescript } = endpointSnippetsOf(
+      'http://acme.localhost:3000',
+      '/api/v1/x',
+      { text: "it's" },
+      'ENDPOINT_KEY',
+    );
     expect(curl).toBe(
       [
-        "curl -s -X POST 'http://acme.localhost:3000/api/v1/x' \\",
-        '  -H "x-api-key: $PROMPTGATE_KEY" \\',
+        "curl -X POST 'http://acme.localhost:3000/api/v1/x' \\",
+        '  -H "x-api-key: $ENDPOINT_KEY" \\',
         "  -H 'Content-Type: application/json' \\",
         `  -d '{"text":"it'\\''s"}'`,
       ].join('\n'),
     );
     expect(typescript).toContain('baseUrl: "http://acme.localhost:3000"');
-    expect(typescript).toContain("headers: { 'x-api-key': process.env.PROMPTGATE_KEY }");
+    expect(typescript).toContain("headers: { 'x-api-key': process.env.ENDPOINT_KEY }");
     expect(typescript).toContain('await promptgate.POST("/api/v1/x", {\n  body: {\n    "text": "it\'s"\n  },\n});');
   });
 });

@@ -79,9 +79,9 @@ export class TenantOpenApiService {
   ): Promise<EndpointOpenApiResponse> {
     const { document, source } = await this.documentFor(principal, caller);
     const definition = source.definitions.find((d) => d.endpoint.id === endpointId);
-    const path = definition?.endpoint.path;
-    const pathItem = path === undefined ? undefined : document.paths[path];
-    if (path === undefined || !pathItem) throw new NotFoundError(`Endpoint ${endpointId} not found`);
+    const pathItem = definition && document.paths[definition.endpoint.path];
+    if (!definition || !pathItem) throw new NotFoundError(`Endpoint ${endpointId} not found`);
+    const { path, visibility } = definition.endpoint;
     const serverUrl = (document.servers as { url: string }[])[0].url;
     const operation = pathItem.post;
     return {
@@ -89,7 +89,13 @@ export class TenantOpenApiService {
       path,
       url: `${serverUrl}${path}`,
       document: { ...document, paths: { [path]: pathItem } },
-      snippets: endpointSnippetsOf(serverUrl, path, operation.requestBody.content['application/json'].example),
+      snippets: endpointSnippetsOf(
+        serverUrl,
+        path,
+        operation.requestBody.content['application/json'].example,
+        // Internal (Private) endpoints refuse endpoint keys.
+        visibility === 'Private' ? 'ADMIN_KEY' : 'ENDPOINT_KEY',
+      ),
     };
   }
 }
