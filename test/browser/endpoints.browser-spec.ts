@@ -520,6 +520,50 @@ describe('Dashboard: endpoints', () => {
     }
   });
 
+  it("serves Swagger UI of the key's endpoints at /api/v1/docs: the key entered, an endpoint tried out", async () => {
+    const endpoint = await createEndpoint({ name: 'Shout', path: '/api/v1/shout', description: 'Says it louder' });
+    await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
+      .set(admin())
+      .send({ name: 'words', dataType: 'string', isRequired: true })
+      .expect(201);
+    const prompt = (
+      await h.t.http
+        .post('/admin/v1/prompts')
+        .set(admin())
+        .send({ endpointId: endpoint.id, name: 'Loud', llmModel: 'mock-echo', template: 'LOUDER: {{ inputs.words }}' })
+        .expect(201)
+    ).body.data as { id: string };
+    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/promote`).set(admin()).expect(200);
+    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/set-default`).set(admin()).expect(200);
+
+    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const docs = await context.newPage();
+    watchProblems(docs, h.problems);
+    try {
+      await docs.goto(`${h.baseUrl}/api/v1/docs`);
+      // Nothing is shown before a key is entered; a wrong key is refused in words.
+      await docs.getByLabel('API key').fill('ep_live_nonsense');
+      await docs.getByRole('button', { name: 'Show endpoints' }).click();
+      await docs.getByRole('status').getByText('The API key is invalid or revoked').waitFor();
+      await docs.getByLabel('API key').fill(h.tenant.endpointKey);
+      await docs.getByRole('button', { name: 'Show endpoints' }).click();
+      const operation = docs.locator('.opblock-post').filter({ hasText: '/api/v1/shout' });
+      await operation.getByText('Shout', { exact: true }).waitFor();
+      await screenshot(docs, 'tenant-api-docs');
+      await operation.locator('.opblock-summary').click();
+      await operation.getByText('Says it louder').waitFor();
+      await operation.getByRole('button', { name: 'Try it out' }).click();
+      await operation.locator('textarea.body-param__text').fill('{"words": "hello"}');
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const live = operation.locator('.live-responses-table');
+      await live.getByText('"LOUDER: hello"').waitFor();
+      await live.getByRole('cell', { name: '200', exact: true }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('lets a ReadOnly key see every endpoints page with the write actions disabled and why', async () => {
     const endpoint = await createEndpoint({ name: 'Read me', path: '/api/v1/read-me' });
     await h.t.http
