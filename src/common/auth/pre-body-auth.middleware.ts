@@ -51,9 +51,8 @@ export function bodyLimitOf(
  */
 const OPEN_EXECUTION_PAGES = new Set(['/api/v1/docs', '/api/v1/docs/tenant-docs.js', '/api/v1/docs/tenant-docs.css']);
 
-function isOpenPage(node: IncomingMessage): boolean {
-  if (node.method !== 'GET' && node.method !== 'HEAD') return false;
-  const url = node.url ?? '/';
+export function isOpenPage(method: string | undefined, url = '/'): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
   const query = url.indexOf('?');
   return OPEN_EXECUTION_PAGES.has(query === -1 ? url : url.slice(0, query));
 }
@@ -86,7 +85,7 @@ export class PreBodyAuthMiddleware {
   use(request: HttpRequestLike, response: HttpResponseLike, next: () => void): void {
     const node = nodeRequestOf(request);
     const surface = keyedSurfaceOf(node.url ?? '/');
-    if (!surface || isOpenPage(node)) return next();
+    if (!surface || isOpenPage(node.method, node.url)) return next();
     this.admit(request, node, surface).then(
       () => next(),
       (error: unknown) => this.refuse(surface, error, request, response, node),

@@ -25,8 +25,11 @@ export interface ServedDocument {
   source: TenantDefinitions;
 }
 
-/** Documents kept: one per tenant, scope of keys and host they were asked from. */
-const DOCUMENT_CACHE_SIZE = 1_000;
+/**
+ * Documents kept: one per tenant, scope of keys and host they were asked from, at most this many characters of JSON
+ * in all (about four bytes each with the parsed form), so that no tenant's documents crowd out the others' memory.
+ */
+const DOCUMENT_CACHE = { max: 1_000, maxSize: 16 * 1024 * 1024 };
 
 /**
  * Whether streamed answers (`text/event-stream`) are described on text endpoints. Off while the execution API does not
@@ -37,7 +40,10 @@ const DESCRIBE_EVENT_STREAMS = false;
 /** The OpenAPI documents of a tenant's endpoints, as each key sees them. */
 @Injectable()
 export class TenantOpenApiService {
-  private readonly documents = new LRUCache<string, ServedDocument>({ max: DOCUMENT_CACHE_SIZE });
+  private readonly documents = new LRUCache<string, ServedDocument>({
+    ...DOCUMENT_CACHE,
+    sizeCalculation: (served) => Math.max(1, served.json.length),
+  });
 
   constructor(
     private readonly endpoints: EndpointsService,
