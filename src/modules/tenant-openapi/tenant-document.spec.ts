@@ -144,7 +144,7 @@ describe('buildTenantDocument', () => {
     expect(schemaOf('/api/v1/raw')).toEqual({ description: expect.any(String) });
   });
 
-  it('shares one error schema across every error status, with Retry-After on 429 and 503', () => {
+  it('shares one error schema across every error status, with Retry-After on 429 and 503 and the rate-limit headers once counted', () => {
     const responses = build([definition('/api/v1/x')]).paths['/api/v1/x'].post.responses as Record<string, any>;
     const statuses = Object.keys(responses).filter((status) => status !== '200');
     expect(statuses).toEqual(['400', '401', '403', '404', '409', '413', '422', '429', '502', '503', '504']);
@@ -153,6 +153,8 @@ describe('buildTenantDocument', () => {
         $ref: '#/components/schemas/ExecutionError',
       });
       expect('Retry-After' in responses[status].headers).toBe(status === '429' || status === '503');
+      // Refusals decided before the rate limits count the request carry no X-RateLimit-* headers.
+      expect('X-RateLimit-Limit' in responses[status].headers).toBe(!['401', '403', '413', '503'].includes(status));
     }
   });
 

@@ -67,6 +67,8 @@ const HEADERS: Record<string, { description: string; schema: JsonSchemaObject }>
 };
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** Refusals decided before the rate limits count the request (key, access, body size, database): no X-RateLimit-*. */
+const BEFORE_RATE_LIMITS = ['401', '403', '413', '503'];
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /**
@@ -216,7 +218,9 @@ function errorResponses(): Record<string, unknown> {
         description,
         headers: {
           'X-Request-Id': headerRef('X-Request-Id'),
-          ...(status === '401' ? {} : Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]))),
+          ...(BEFORE_RATE_LIMITS.includes(status)
+            ? {}
+            : Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]))),
           ...(status === '429' || status === '503' ? { 'Retry-After': headerRef('Retry-After') } : {}),
         },
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
