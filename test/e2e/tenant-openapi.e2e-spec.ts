@@ -324,6 +324,23 @@ describe('tenant OpenAPI documents', () => {
     expect((await t.http.post('/api/v1/docs').send({})).status).toBe(401);
     expect((await t.http.get('/api/v1/docs/other')).status).toBe(401);
   });
+
+  it('never shadows an endpoint: executions are POST, and no endpoint path can be openapi.json', async () => {
+    const docs = await createEndpoint(t, tenant.admin, {
+      path: '/api/v1/docs',
+      inputs: [{ name: 'q', dataType: 'string' }],
+    });
+    await createPrompt(t, tenant.admin, docs.id, { template: 'docs endpoint: {{ inputs.q }}' });
+    const executed = await t.http.post('/api/v1/docs').set(auth(tenant.endpointKey)).send({ q: 'hi' });
+    expect([executed.status, executed.body]).toEqual([200, 'docs endpoint: hi']);
+    expect((await t.http.get('/api/v1/docs')).text).toContain('swagger-ui-bundle.js');
+    expect((await documentOf(tenant.endpointKey)).body.paths['/api/v1/docs'].post.operationId).toBe('docs');
+    const refused = await t.http
+      .post('/admin/v1/endpoints')
+      .set(auth(tenant.admin))
+      .send({ name: 'Document', path: '/api/v1/openapi.json' });
+    expect(refused.status).toBe(400);
+  });
 });
 
 /** Type-checks and emits `file` of `directory` under `strict`, as an ES module; answers the diagnostics. */
