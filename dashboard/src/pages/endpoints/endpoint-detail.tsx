@@ -184,6 +184,7 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
     [endpoint],
   );
   const openApi = loaded.data;
+  const [showOperation, setShowOperation] = useState(false);
   return (
     <section className="panel" aria-labelledby="call-title">
       <h2 id="call-title">Call it</h2>
@@ -207,11 +208,12 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
         <>
           <CommandBlock label="curl" command={openApi.snippets.curl} />
           <CommandBlock label="TypeScript" command={openApi.snippets.typescript} copyLabel="Copy code" wrap={false} />
-          <details className="openapi-operation">
+          <details className="openapi-operation" onToggle={(event) => setShowOperation(event.currentTarget.open)}>
             <summary>
               OpenAPI operation <code>{openApi.operationId}</code>
             </summary>
-            <JsonView value={openApi.document} label="OpenAPI 3.1" />
+            {/* Rendered once opened: a closed disclosure's controls take no focus. */}
+            {showOperation && <JsonView value={openApi.document} label="OpenAPI 3.1" />}
           </details>
           <p className="muted">
             Every endpoint a key may call: <code>GET /api/v1/openapi.json</code> with the key, and its{' '}
