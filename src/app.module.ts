@@ -10,6 +10,7 @@ import { DashboardModule } from './modules/dashboard/dashboard.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { ExecutionModule } from './modules/execution/execution.module';
+import { TenantOpenApiModule } from './modules/tenant-openapi/tenant-openapi.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { LogsModule } from './modules/logs/logs.module';
@@ -50,6 +51,7 @@ export class AppModule {
         DashboardModule,
         McpModule,
         ExecutionModule,
+        TenantOpenApiModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -39,6 +39,8 @@ describe('Dashboard: endpoints', () => {
   const waitForHash = (fragment: string) =>
     page.waitForFunction((text) => decodeURIComponent(location.hash).includes(text), fragment);
   const row = (name: string | RegExp) => page.getByRole('row', { name });
+  /** The tenant's base URL, as its OpenAPI document names it: its slug on BASE_DOMAIN (localhost), same port. */
+  const tenantBase = () => `http://${h.tenant.slug}.localhost:${new URL(h.baseUrl).port}`;
 
   it('teaches the first steps when the tenant has no endpoint yet', async () => {
     await signIn(page, h.baseUrl, h.tenant.admin);
@@ -122,10 +124,12 @@ describe('Dashboard: endpoints', () => {
       .getByRole('table', { name: 'Output fields' })
       .getByRole('row', { name: /^summary/ })
       .waitFor();
-    // The curl carries the fields, with the default as a number; an Internal endpoint is called with an admin key.
-    const curl = await page.getByLabel('curl', { exact: true }).innerText();
-    expect(curl).toContain(`'${h.baseUrl}/api/v1/summarize-emails'`);
-    expect(curl).toContain(`-d '{"text":"your text","sentences":3}'`);
+    // The curl carries the fields, with the default as a number, to the tenant's host; an Internal endpoint is called
+    // with an admin key.
+    const curlBlock = page.getByLabel('curl', { exact: true });
+    await curlBlock.filter({ hasText: `-d '{"text":"your text","sentences":3}'` }).waitFor();
+    const curl = await curlBlock.innerText();
+    expect(curl).toContain(`'${tenantBase()}/api/v1/summarize-emails'`);
     expect(curl).toContain('$ADMIN_KEY');
     // No prompt yet: the page says so and how to fix it.
     await page.getByText('No default prompt: calls to this endpoint are refused.').waitFor();
@@ -453,6 +457,111 @@ describe('Dashboard: endpoints', () => {
     await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(404);
     const deleted = await h.t.http.get('/admin/v1/endpoints?deleted=true').set(admin()).expect(200);
     expect(deleted.body.data.map((e: { id: string }) => e.id)).not.toContain(endpoint.id);
+  });
+
+  it('shows how to call an endpoint from its OpenAPI operation: curl, a typed TypeScript client, the operation', async () => {
+    const endpoint = await createEndpoint({ name: 'Translator', path: '/api/v1/translator' });
+    for (const field of [
+      { name: 'text', dataType: 'string', isRequired: true, maxLength: 2000 },
+      { name: 'language', dataType: 'string', defaultValue: 'French' },
+    ]) {
+      await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send(field).expect(201);
+    }
+    // A page of its own, signed in on the endpoint's page, that may use the clipboard.
+    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
+    const page = await context.newPage();
+    watchProblems(page, h.problems);
+    try {
+      await signIn(page, h.baseUrl, h.tenant.admin, `/endpoints/${endpoint.id}`);
+      await page.getByRole('heading', { level: 1, name: 'Translator' }).waitFor();
+      const call = page.getByRole('region', { name: 'Call it' });
+      await call.getByText(`POST ${tenantBase()}/api/v1/translator`).waitFor();
+      expect(await call.getByLabel('curl', { exact: true }).innerText()).toBe(
+        [
+          `curl -X POST '${tenantBase()}/api/v1/translator' \\`,
+          '  -H "x-api-key: $ENDPOINT_KEY" \\',
+          "  -H 'Content-Type: application/json' \\",
+          `  -d '{"text":"your text","language":"French"}'`,
+        ].join('\n'),
+      );
+      const typescript = await call.getByLabel('TypeScript', { exact: true }).innerText();
+      expect(typescript).toContain(
+        `curl -s ${tenantBase()}/api/v1/openapi.json -H "x-api-key: $ENDPOINT_KEY" -o promptgate.json`,
+      );
+      expect(typescript).toContain('npx openapi-typescript promptgate.json -o promptgate.d.ts');
+      expect(typescript).toContain('const promptgate = createClient<paths>({');
+      expect(typescript).toContain('await promptgate.POST("/api/v1/translator", {');
+      await call.getByRole('button', { name: 'Copy code' }).click();
+      await call.getByRole('button', { name: 'Copied' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(typescript);
+
+      // The operation, as GET /api/v1/openapi.json describes it, and the way to the Swagger UI of every endpoint.
+      await call.getByText('OpenAPI operation').click();
+      const operation = call.locator('.openapi-operation pre');
+      await operation.waitFor();
+      expect(await operation.innerText()).toContain('"operationId": "translator"');
+      expect(await operation.innerText()).toContain('"maxLength": 2000');
+      expect(await call.getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe(
+        `${h.baseUrl}/api/v1/docs`,
+      );
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await call.evaluate((section) => section.scrollIntoView());
+      await screenshot(page, 'endpoint-call-it');
+
+      // A changed field changes the calls and the operation at once.
+      await page.getByRole('button', { name: 'Edit input field text' }).click();
+      const fieldForm = page.getByRole('form', { name: 'Edit input field text' });
+      await fieldForm.getByLabel('Maximum length').fill('300');
+      await fieldForm.getByRole('button', { name: 'Save field' }).click();
+      await call.locator('.openapi-operation pre').filter({ hasText: '"maxLength": 300' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("serves Swagger UI of the key's endpoints at /api/v1/docs: the key entered, an endpoint tried out", async () => {
+    const endpoint = await createEndpoint({ name: 'Shout', path: '/api/v1/shout', description: 'Says it louder' });
+    await h.t.http
+      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
+      .set(admin())
+      .send({ name: 'words', dataType: 'string', isRequired: true })
+      .expect(201);
+    const prompt = (
+      await h.t.http
+        .post('/admin/v1/prompts')
+        .set(admin())
+        .send({ endpointId: endpoint.id, name: 'Loud', llmModel: 'mock-echo', template: 'LOUDER: {{ inputs.words }}' })
+        .expect(201)
+    ).body.data as { id: string };
+    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/promote`).set(admin()).expect(200);
+    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/set-default`).set(admin()).expect(200);
+
+    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const docs = await context.newPage();
+    watchProblems(docs, h.problems);
+    try {
+      await docs.goto(`${h.baseUrl}/api/v1/docs`);
+      // Nothing is shown before a key is entered; a wrong key is refused in words.
+      await docs.getByLabel('API key').fill('ep_live_nonsense');
+      await docs.getByRole('button', { name: 'Show endpoints' }).click();
+      await docs.getByRole('status').getByText('The API key is invalid or revoked').waitFor();
+      await docs.getByLabel('API key').fill(h.tenant.endpointKey);
+      await docs.getByRole('button', { name: 'Show endpoints' }).click();
+      const operation = docs.locator('.opblock-post').filter({ hasText: '/api/v1/shout' });
+      await operation.getByText('Shout', { exact: true }).waitFor();
+      await screenshot(docs, 'tenant-api-docs');
+      await operation.locator('.opblock-summary').click();
+      await operation.getByText('Says it louder').waitFor();
+      await operation.getByRole('button', { name: 'Try it out' }).click();
+      await operation.locator('textarea.body-param__text').fill('{"words": "hello"}');
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const live = operation.locator('.live-responses-table');
+      await live.getByText('"LOUDER: hello"').waitFor();
+      await live.getByRole('cell', { name: '200', exact: true }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 
   it('lets a ReadOnly key see every endpoints page with the write actions disabled and why', async () => {

@@ -99,6 +99,30 @@ withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL an
       expect((await execute(b, endpoint.path, tenant.endpointKey)).body).toBe('second default');
     });
   });
+
+  it("changes a tenant's OpenAPI document on every instance within a second", async () => {
+    const document = (t: TestApp) => t.http.get('/api/v1/openapi.json').set(auth(tenant.endpointKey));
+    const endpoint = await createEndpoint(a, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
+    const before = await document(b);
+    expect(before.body.paths[endpoint.path]).toBeDefined();
+    const field = (await a.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin))).body.data
+      .inputFields[0];
+    await a.http
+      .put(`/admin/v1/endpoints/${endpoint.id}/input-fields/${field.id}`)
+      .set(auth(tenant.admin))
+      .send({ maxLength: 42 })
+      .expect(200);
+    await withinASecond(async () => {
+      const after = await document(b).set('If-None-Match', before.headers.etag);
+      expect(after.status).toBe(200);
+      const body = after.body.paths[endpoint.path].post.requestBody.content['application/json'];
+      expect(body.schema.properties.text.maxLength).toBe(42);
+    });
+    await a.http.delete(`/admin/v1/endpoints/${endpoint.id}`).set(auth(tenant.admin)).expect(200);
+    await withinASecond(async () => {
+      expect((await document(b)).body.paths[endpoint.path]).toBeUndefined();
+    });
+  });
 });
 
 withPostgres(

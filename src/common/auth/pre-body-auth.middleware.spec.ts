@@ -1,4 +1,4 @@
-import { bodyLimitOf, keyedSurfaceOf } from './pre-body-auth.middleware';
+import { bodyLimitOf, isOpenPage, keyedSurfaceOf } from './pre-body-auth.middleware';
 
 describe('keyedSurfaceOf', () => {
   it.each([
@@ -47,5 +47,27 @@ describe('bodyLimitOf', () => {
 
   it('never lets an admin body exceed the body limit', () => {
     expect(bodyLimitOf('admin', { maxBodyBytes: 500, maxAdminBodyBytes: 1_000 })).toBe(500);
+  });
+});
+
+describe('isOpenPage', () => {
+  it('lets a GET or HEAD of the Swagger UI page of a tenant document and its two files through without a key', () => {
+    for (const url of [
+      '/api/v1/docs',
+      '/api/v1/docs?x=1',
+      '/api/v1/docs/tenant-docs.js',
+      '/api/v1/docs/tenant-docs.css',
+    ]) {
+      expect(isOpenPage('GET', url)).toBe(true);
+      expect(isOpenPage('HEAD', url)).toBe(true);
+    }
+  });
+
+  it('matches those paths exactly: any other method or spelling needs a key', () => {
+    expect(isOpenPage('POST', '/api/v1/docs')).toBe(false);
+    expect(isOpenPage('GET', '/api/v1/openapi.json')).toBe(false);
+    for (const url of ['/API/V1/docs', '//api/v1/docs', '/api/v1/docs/', '/api/v1/%64ocs', '/api/v1/docs/other', '/']) {
+      expect(isOpenPage('GET', url)).toBe(false);
+    }
   });
 });

@@ -44,6 +44,19 @@ export function bodyLimitOf(
     : config.maxBodyBytes;
 }
 
+/**
+ * Pages under /api/v1 that hold no tenant data and so need no key: the Swagger UI page of a tenant's OpenAPI document
+ * and its script and style (the page asks for a key and fetches the document with it). Matched exactly (a GET or
+ * HEAD of one of these paths, with any query), so no other spelling skips authentication.
+ */
+const OPEN_EXECUTION_PAGES = new Set(['/api/v1/docs', '/api/v1/docs/tenant-docs.js', '/api/v1/docs/tenant-docs.css']);
+
+export function isOpenPage(method: string | undefined, url = '/'): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const query = url.indexOf('?');
+  return OPEN_EXECUTION_PAGES.has(query === -1 ? url : url.slice(0, query));
+}
+
 /** The Content-Length a request declares, or null when it has none (no body, or a chunked one). */
 function declaredLength(request: IncomingMessage): number | null {
   const value = request.headers['content-length'];
@@ -72,7 +85,7 @@ export class PreBodyAuthMiddleware {
   use(request: HttpRequestLike, response: HttpResponseLike, next: () => void): void {
     const node = nodeRequestOf(request);
     const surface = keyedSurfaceOf(node.url ?? '/');
-    if (!surface) return next();
+    if (!surface || isOpenPage(node.method, node.url)) return next();
     this.admit(request, node, surface).then(
       () => next(),
       (error: unknown) => this.refuse(surface, error, request, response, node),

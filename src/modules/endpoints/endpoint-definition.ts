@@ -7,6 +7,7 @@ export interface Endpoint {
   id: string;
   name: string;
   path: string;
+  description: string;
   visibility: Visibility;
   cacheEnabled: boolean;
   cacheDurationSeconds: number;
@@ -53,6 +54,7 @@ export function toEndpoint(entity: EndpointEntity): Endpoint {
     id: entity.id,
     name: entity.name,
     path: entity.path,
+    description: entity.description,
     visibility: entity.visibility,
     cacheEnabled: entity.cacheEnabled,
     cacheDurationSeconds: entity.cacheDurationSeconds,

@@ -34,7 +34,7 @@ export class EndpointFieldsService {
     check(inputFieldProblems(values));
     ensureNameFree(inputFields, values.name);
     const created = await this.fields.createInput(tenantId, endpointId, values);
-    await this.endpoints.notifyChanged(endpointId);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return toInputFieldResponse(created);
   }
 
@@ -50,7 +50,7 @@ export class EndpointFieldsService {
     check(inputFieldProblems({ ...field, ...values }));
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
     await this.fields.updateInput(tenantId, id, values);
-    await this.endpoints.notifyChanged(endpointId);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return toInputFieldResponse({ ...field, ...values });
   }
 
@@ -58,7 +58,7 @@ export class EndpointFieldsService {
     const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     findField(inputFields, id, 'Input');
     await this.fields.deleteInput(tenantId, id);
-    await this.endpoints.notifyChanged(endpointId);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
   }
 
   async addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
@@ -71,7 +71,7 @@ export class EndpointFieldsService {
     check(outputFieldProblems(values));
     ensureNameFree(outputFields, values.name);
     const created = await this.fields.createOutput(tenantId, endpointId, values);
-    await this.endpoints.notifyChanged(endpointId);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return toOutputFieldResponse(created);
   }
 
@@ -87,7 +87,7 @@ export class EndpointFieldsService {
     check(outputFieldProblems({ ...field, ...values }));
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
     await this.fields.updateOutput(tenantId, id, values);
-    await this.endpoints.notifyChanged(endpointId);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return toOutputFieldResponse({ ...field, ...values });
   }
 
@@ -95,7 +95,7 @@ export class EndpointFieldsService {
     const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
     findField(outputFields, id, 'Output');
     await this.fields.deleteOutput(tenantId, id);
-    await this.endpoints.notifyChanged(endpointId);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
   }
 }
 

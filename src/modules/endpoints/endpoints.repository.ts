@@ -46,6 +46,11 @@ export class EndpointsRepository {
     return query.offset(offset).limit(limit).getMany();
   }
 
+  /** Every endpoint of the tenant that is not soft-deleted, in path order. */
+  listActive(tenantId: string): Promise<EndpointEntity[]> {
+    return this.endpoints.find({ where: { tenantId, deletedAt: IsNull() }, order: { path: 'ASC' } });
+  }
+
   /** An endpoint that is not soft-deleted. */
   findActive(tenantId: string, id: string): Promise<EndpointEntity | null> {
     return this.endpoints.findOneBy({ tenantId, id, deletedAt: IsNull() });

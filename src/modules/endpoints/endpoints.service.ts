@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../common/erro
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { NO_RATE_LIMITS } from '../../common/rate-limit/rate-limit-settings';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
-import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC } from '../invalidation/topics';
+import { ENDPOINT_DELETED_TOPIC, ENDPOINT_TOPIC, TENANT_ENDPOINTS_TOPIC } from '../invalidation/topics';
 import { EndpointResponse, toEndpointResponse } from './dto/endpoint.response';
 import { type Endpoint, type EndpointDefinition, toEndpoint, toEndpointDefinition } from './endpoint-definition';
 import type { EndpointEntity } from './endpoint.entity';
@@ -20,6 +20,14 @@ export type EndpointChanges = Partial<EndpointValues> & { trafficSplit?: Traffic
 
 /** A warm instance answers execution without a database round trip for the endpoint: execution's hot path. */
 const DEFINITION_CACHE = { max: 10_000, ttlMs: 10 * 60_000 };
+/** The tenants whose whole list of definitions is kept (read by the tenant's OpenAPI document). */
+const TENANT_DEFINITIONS_CACHE = { max: 1_000, ttlMs: 10 * 60_000 };
+
+/** A tenant's endpoints that are not soft-deleted, with their fields, in path order. */
+export interface TenantDefinitions {
+  tenantId: string;
+  definitions: readonly EndpointDefinition[];
+}
 
 const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   description: '',
@@ -35,6 +43,8 @@ const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
 export class EndpointsService {
   /** Execution's lookup by path, kept in memory and dropped on every instance when the endpoint changes. */
   private readonly definitions: InvalidatingCache<EndpointDefinition>;
+  /** Every active definition of a tenant, dropped on every instance when one of its endpoints or fields changes. */
+  private readonly tenantDefinitions: InvalidatingCache<TenantDefinitions>;
 
   constructor(
     private readonly endpoints: EndpointsRepository,
@@ -48,6 +58,12 @@ export class EndpointsService {
       ENDPOINT_TOPIC,
       (d) => d.endpoint.id,
       DEFINITION_CACHE,
+    );
+    this.tenantDefinitions = new InvalidatingCache<TenantDefinitions>(
+      bus,
+      TENANT_ENDPOINTS_TOPIC,
+      (d) => d.tenantId,
+      TENANT_DEFINITIONS_CACHE,
     );
   }
 
@@ -77,6 +93,39 @@ export class EndpointsService {
   }
 
   /**
+   * The tenant's endpoints that are not soft-deleted, with their fields, in path order. The same object is answered
+   * until one of them changes, so a reader may keep what it derives from it for as long as it gets the same object.
+   */
+  async activeDefinitions(tenantId: string): Promise<TenantDefinitions> {
+    const loaded = await this.tenantDefinitions.getOrLoad(tenantId, async () => {
+      const endpoints = await this.endpoints.listActive(tenantId);
+      const ids = endpoints.map((e) => e.id);
+      const [inputs, outputs] = await Promise.all([
+        this.fields.inputFieldsOf(tenantId, ids),
+        this.fields.outputFieldsOf(tenantId, ids),
+      ]);
+      const definitions = endpoints.map((e) =>
+        toEndpointDefinition(
+          e,
+          inputs.filter((f) => f.endpointId === e.id),
+          outputs.filter((f) => f.endpointId === e.id),
+        ),
+      );
+      return { tenantId, definitions };
+    });
+    return loaded ?? { tenantId, definitions: [] };
+  }
+
+  /**
+   * Announces, after the change is committed, that an endpoint's own definition (its settings or fields), or the set
+   * of the tenant's endpoints, changed: what notifyChanged drops, and the tenant's cached list of definitions.
+   */
+  async notifyDefinitionChanged(tenantId: string, endpointId: string): Promise<void> {
+    await this.notifyChanged(endpointId);
+    await this.bus.publish(TENANT_ENDPOINTS_TOPIC, tenantId);
+  }
+
+  /**
    * Announces, after the change is committed, that an endpoint, one of its fields, its default or one of its prompts
    * changed: every instance drops what it keeps in memory for that endpoint (definitions here, resolved prompts in
    * the prompts module).
@@ -93,6 +142,7 @@ export class EndpointsService {
       name: input.name,
       path: input.path,
     });
+    await this.notifyDefinitionChanged(tenantId, endpoint.id);
     return toEndpointResponse(endpoint, [], []);
   }
 
@@ -113,7 +163,7 @@ export class EndpointsService {
       await this.notifyChanged(id);
     } else if (Object.keys(values).length > 0) {
       await this.endpoints.update(tenantId, id, values);
-      await this.notifyChanged(id);
+      await this.notifyDefinitionChanged(tenantId, id);
     }
     return this.get(tenantId, id);
   }
@@ -144,14 +194,14 @@ export class EndpointsService {
   async softDelete(tenantId: string, id: string): Promise<void> {
     await this.requireActiveEntity(tenantId, id);
     await this.endpoints.update(tenantId, id, { deletedAt: new Date() });
-    await this.notifyChanged(id);
+    await this.notifyDefinitionChanged(tenantId, id);
   }
 
   async deletePermanently(tenantId: string, id: string): Promise<void> {
     const endpoint = await this.endpoints.findAny(tenantId, id);
     if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
     await this.endpoints.deletePermanently(tenantId, id);
-    await this.notifyChanged(id);
+    await this.notifyDefinitionChanged(tenantId, id);
     // Its cached responses go too (the response cache listens, on every instance).
     await this.bus.publish(ENDPOINT_DELETED_TOPIC, id);
   }
@@ -162,7 +212,7 @@ export class EndpointsService {
     if (!endpoint.deletedAt) throw new ConflictError(`Endpoint ${id} is not deleted`);
     await this.ensurePathFree(tenantId, endpoint.path);
     await this.endpoints.update(tenantId, id, { deletedAt: null });
-    await this.notifyChanged(id);
+    await this.notifyDefinitionChanged(tenantId, id);
     return this.get(tenantId, id);
   }
 

@@ -3,6 +3,7 @@ import type { RateLimitedRequest } from '../../common/rate-limit/key-throttler.g
 import { KeyAuthenticator } from '../../common/auth/api-key.guard';
 import { ForbiddenError, NotFoundError } from '../../common/errors/app-error';
 import { pathOf } from '../../common/http/http-context';
+import { endpointAccessRefusal } from '../endpoints/endpoint-access';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
 
@@ -32,13 +33,8 @@ export class ExecutionAccessGuard implements CanActivate {
     const definition = await this.endpoints.findDefinitionByPath(principal.tenantId, path);
     if (!definition) throw new NotFoundError(`No endpoint at ${path}`);
     const { endpoint } = definition;
-    if (principal.type === 'endpoint') {
-      if (endpoint.visibility === 'Private')
-        throw new ForbiddenError('This endpoint is private: only admin keys may call it');
-      if (principal.endpointIds && !principal.endpointIds.includes(endpoint.id)) {
-        throw new ForbiddenError('This key has no access to this endpoint');
-      }
-    }
+    const refusal = endpointAccessRefusal(principal, endpoint);
+    if (refusal) throw new ForbiddenError(refusal);
     request.endpointDefinition = definition;
     // The endpoint's own per-key limits join the key's windows in KeyThrottlerGuard, which runs next.
     request.rateLimitEndpoint = endpoint;

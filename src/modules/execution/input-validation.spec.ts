@@ -1,5 +1,5 @@
 import { ValidationError } from '../../common/errors/app-error';
-import { InputFieldRule, validateInputs } from './input-validation';
+import { IMAGE_DATA_URI_PATTERN, InputFieldRule, inputSchemaOf, validateInputs } from './input-validation';
 
 const field = (overrides: Partial<InputFieldRule> & Pick<InputFieldRule, 'name' | 'dataType'>): InputFieldRule => ({
   isRequired: false,
@@ -256,5 +256,48 @@ describe('validateInputs', () => {
   it('lets a default satisfy a required field', () => {
     const fields = [field({ name: 'n', dataType: 'integer', isRequired: true, defaultValue: 2 })];
     expect(validateInputs({ n: null }, fields, 1).values).toEqual({ n: 2 });
+  });
+});
+
+describe('inputSchemaOf', () => {
+  const described = (rule: InputFieldRule, description = '') => ({ ...rule, description });
+
+  it('describes what the validator accepts: types, bounds, defaults, required fields without a default', () => {
+    expect(
+      inputSchemaOf(
+        [
+          described(field({ name: 'text', dataType: 'string', isRequired: true, maxLength: 20 }), 'The text'),
+          described(
+            field({ name: 'n', dataType: 'integer', isRequired: true, minimum: 1, maximum: 9, defaultValue: 3 }),
+          ),
+          described(field({ name: 'ok', dataType: 'boolean' })),
+        ],
+        1024,
+      ),
+    ).toEqual({
+      type: 'object',
+      properties: {
+        text: { type: 'string', maxLength: 20, description: 'The text' },
+        n: { type: 'integer', minimum: 1, maximum: 9, default: 3 },
+        ok: { type: 'boolean' },
+      },
+      required: ['text'],
+    });
+    expect(inputSchemaOf([], 1024)).toEqual({ type: 'object', properties: {} });
+  });
+
+  it('describes an image as a data URI of the media types the validator accepts', () => {
+    const pattern = new RegExp(IMAGE_DATA_URI_PATTERN);
+    const photo = field({ name: 'photo', dataType: 'image' });
+    const schema = inputSchemaOf([described(photo)], 1024).properties as Record<string, Record<string, unknown>>;
+    expect(schema.photo).toEqual({ type: 'string', pattern: IMAGE_DATA_URI_PATTERN, description: expect.any(String) });
+    for (const type of ['png', 'jpeg', 'webp', 'gif']) {
+      const uri = PNG.replace('image/png', `image/${type}`);
+      expect(pattern.test(uri)).toBe(true);
+      expect(validateInputs({ photo: uri }, [photo], 1024).images).toHaveLength(1);
+    }
+    const svg = PNG.replace('image/png', 'image/svg+xml');
+    expect(pattern.test(svg)).toBe(false);
+    expect(failure({ photo: svg }, [photo]).field).toBe('photo');
   });
 });

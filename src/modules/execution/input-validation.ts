@@ -1,7 +1,7 @@
 import { ValidationError } from '../../common/errors/app-error';
 import type { InputDataType } from '../endpoints/endpoint-field.entity';
 import { dataTypeName, type JsonDataType, matchesDataType } from '../endpoints/field-data-type';
-import type { ImageInput } from '../llm/llm-client';
+import type { ImageInput, JsonSchemaObject } from '../llm/llm-client';
 
 /** What the validator needs of an input field row. */
 export interface InputFieldRule {
@@ -22,6 +22,8 @@ export interface ValidatedInputs {
 }
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+/** How an image input starts, for describing it: `data:image/png;base64,` and the other accepted media types. */
+export const IMAGE_DATA_URI_PATTERN = `^data:(?:${IMAGE_TYPES.join('|')});base64,`;
 const DATA_URI = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
 
 /**
@@ -47,6 +49,41 @@ export function validateInputs(body: unknown, fields: InputFieldRule[], maxImage
     values[field.name] = value;
   }
   return { values, images };
+}
+
+/** An input field as the body's schema describes it: the validator's rule and its description. */
+export type DescribedInputField = InputFieldRule & { description: string };
+
+/**
+ * The JSON Schema of the bodies `validateInputs` accepts: an object of the fields, each of its type, strings within
+ * maxLength (characters), numbers within minimum/maximum, images as data URIs. A field is required when it is marked
+ * required and has no default (an absent field takes its default). Unknown extra properties are allowed (ignored).
+ */
+export function inputSchemaOf(fields: DescribedInputField[], maxImageBytes: number): JsonSchemaObject {
+  const properties: Record<string, JsonSchemaObject> = {};
+  for (const field of fields) properties[field.name] = inputFieldSchemaOf(field, maxImageBytes);
+  const required = fields.filter((f) => f.isRequired && f.defaultValue == null).map((f) => f.name);
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+function inputFieldSchemaOf(field: DescribedInputField, maxImageBytes: number): JsonSchemaObject {
+  const description = field.description.trim();
+  if (field.dataType === 'image') {
+    const rule = `A PNG, JPEG, WebP or GIF image as a data URI (data:image/png;base64,...), at most ${maxImageBytes} bytes decoded.`;
+    return {
+      type: 'string',
+      pattern: IMAGE_DATA_URI_PATTERN,
+      description: description ? `${description}\n\n${rule}` : rule,
+    };
+  }
+  return {
+    type: field.dataType,
+    ...(field.dataType === 'string' && field.maxLength !== null ? { maxLength: field.maxLength } : {}),
+    ...(field.minimum !== null ? { minimum: field.minimum } : {}),
+    ...(field.maximum !== null ? { maximum: field.maximum } : {}),
+    ...(field.defaultValue != null ? { default: field.defaultValue } : {}),
+    ...(description ? { description } : {}),
+  };
 }
 
 function checkValue(field: InputFieldRule, dataType: JsonDataType, value: unknown): void {

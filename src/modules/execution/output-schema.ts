@@ -46,6 +46,31 @@ export function outputSchemaOf(fields: OutputFieldRule[]): OutputSchema | null {
   };
 }
 
+/** The answer of an image endpoint (which replaces the output fields), as a JSON schema. */
+export const IMAGE_BODY_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    generatedImages: {
+      type: 'array',
+      description: 'The generated images.',
+      items: {
+        type: 'object',
+        properties: {
+          base64Data: { type: 'string', description: 'The image file, base64-encoded.' },
+          revisedPrompt: { type: 'string', description: 'The prompt as the model revised it (empty when it did not).' },
+        },
+        required: ['base64Data', 'revisedPrompt'],
+      },
+    },
+    usage: {
+      type: 'object',
+      properties: { inputTokens: { type: 'integer' }, outputTokens: { type: 'integer' } },
+      required: ['inputTokens', 'outputTokens'],
+    },
+  },
+  required: ['generatedImages', 'usage'],
+};
+
 /** The endpoint's image output field, which makes it an image-generating endpoint; undefined otherwise. */
 export function imageOutputField<T extends OutputFieldRule>(fields: T[]): T | undefined {
   return fields.find((field) => field.dataType === 'image');

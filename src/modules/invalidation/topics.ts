@@ -9,3 +9,8 @@ export const ENDPOINT_DELETED_TOPIC = 'endpoint-deleted';
  * definitions and resolved prompts of that endpoint are dropped.
  */
 export const ENDPOINT_TOPIC = 'endpoint';
+/**
+ * An endpoint of a tenant was created, changed, deleted or restored, or one of its fields changed (id: tenant id):
+ * cached lists of the tenant's endpoint definitions are dropped.
+ */
+export const TENANT_ENDPOINTS_TOPIC = 'tenant-endpoints';

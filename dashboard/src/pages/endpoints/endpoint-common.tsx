@@ -62,35 +62,9 @@ export function serviceBase(): string {
   return new URL('../', document.baseURI).href.replace(/\/$/, '');
 }
 
-/** An example value of an input field, for a request body: its default when it has one. */
-function exampleInput(field: InputField): unknown {
-  if (field.defaultValue !== null && field.defaultValue !== undefined) return field.defaultValue;
-  switch (field.dataType) {
-    case 'string':
-      return `your ${field.name}`;
-    case 'integer':
-      return field.minimum ?? 1;
-    case 'number':
-      return field.minimum ?? 1.5;
-    case 'boolean':
-      return true;
-    case 'image':
-      return 'data:image/png;base64,iVBORw0KGgo…';
-    case 'object':
-      return {};
-    case 'array':
-      return [];
-  }
-}
-
 /** Quotes a string for a POSIX shell. */
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** A request body for an endpoint: each input field with its default, or an example of its type. */
-export function exampleBody(inputFields: InputField[]): Record<string, unknown> {
-  return Object.fromEntries(inputFields.map((field) => [field.name, exampleInput(field)]));
 }
 
 /** The curl command that calls an endpoint with a key (`$ENDPOINT_KEY`, or `$ADMIN_KEY` for an Internal one). */
@@ -103,13 +77,24 @@ export function curlFor(path: string, body: Record<string, unknown>, keyVariable
   ].join('\n');
 }
 
-/** A shell command shown in full, with a copy button. */
-export function CommandBlock({ command, label }: { command: string; label: string }) {
+/** A shell command (or a program) shown in full, with a copy button. */
+export function CommandBlock({
+  command,
+  label,
+  copyLabel = 'Copy command',
+  wrap = true,
+}: {
+  command: string;
+  label: string;
+  copyLabel?: string;
+  /** Whether long lines wrap (a command), or scroll sideways (a program, whose layout matters). */
+  wrap?: boolean;
+}) {
   return (
-    <div className="json-view command-block">
+    <div className={`json-view command-block${wrap ? '' : ' no-wrap'}`}>
       <div className="json-view-bar">
         <span>{label}</span>
-        <CopyButton text={command} label="Copy command" />
+        <CopyButton text={command} label={copyLabel} />
       </div>
       <pre tabIndex={0} aria-label={label}>
         {command}

@@ -3,14 +3,12 @@ import { Link, useParams } from 'wouter';
 import { api, ApiError, type Schemas, unwrap } from '../../api/client';
 import { navigate } from '../../router';
 import { useWriteBlock } from '../../session';
-import { Button, ConfirmDialog, Loading, PageHeader, Problems } from '../../ui/controls';
+import { Button, ConfirmDialog, JsonView, Loading, PageHeader, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import {
   CommandBlock,
-  curlFor,
   type Endpoint,
-  exampleBody,
   serviceBase,
   useAction,
   VISIBILITY_HINT,
@@ -182,19 +180,29 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
   );
 }
 
-/** The endpoint's URL and a curl that calls it, with what it needs before it answers. */
+/**
+ * How to call the endpoint, from its operation in the tenant's OpenAPI document: its URL on the tenant's host, a curl
+ * command and a TypeScript program (types generated from the document) with a sample body built from its input
+ * fields, the operation itself, and where the whole document and its Swagger UI are.
+ */
 function CallIt({ endpoint }: { endpoint: Endpoint }) {
   const internal = endpoint.visibility === 'Private';
-  const url = serviceBase() + endpoint.path;
+  // Loaded again whenever the endpoint is (a changed field changes the operation and the sample body).
+  const loaded = useLoad(
+    () => unwrap(api.GET('/admin/v1/endpoints/{id}/openapi', { params: { path: { id: endpoint.id } } })),
+    [endpoint],
+  );
+  const openApi = loaded.data;
+  const [showOperation, setShowOperation] = useState(false);
   return (
     <section className="panel" aria-labelledby="call-title">
       <h2 id="call-title">Call it</h2>
       <p>
-        <span className="muted">URL</span> <code className="endpoint-url">POST {url}</code>
+        <span className="muted">URL</span> <code className="endpoint-url">POST {openApi?.url ?? endpoint.path}</code>
       </p>
       {internal ? (
         <p className="muted">
-          {VISIBILITY_LABEL.Private}: endpoint keys are refused, so this call uses an admin key in{' '}
+          {VISIBILITY_LABEL.Private}: endpoint keys are refused, so these calls use an admin key in{' '}
           <code>ADMIN_KEY</code>.
         </p>
       ) : (
@@ -204,10 +212,26 @@ function CallIt({ endpoint }: { endpoint: Endpoint }) {
           {endpoint.inputFields.length > 0 ? ', here with their defaults or example values' : ''}.
         </p>
       )}
-      <CommandBlock
-        label="curl"
-        command={curlFor(endpoint.path, exampleBody(endpoint.inputFields), internal ? 'ADMIN_KEY' : 'ENDPOINT_KEY')}
-      />
+      <Problems error={loaded.error} />
+      {openApi ? (
+        <>
+          <CommandBlock label="curl" command={openApi.snippets.curl} />
+          <CommandBlock label="TypeScript" command={openApi.snippets.typescript} copyLabel="Copy code" wrap={false} />
+          <details className="openapi-operation" onToggle={(event) => setShowOperation(event.currentTarget.open)}>
+            <summary>
+              OpenAPI operation <code>{openApi.operationId}</code>
+            </summary>
+            {/* Rendered once opened: a closed disclosure's controls take no focus. */}
+            {showOperation && <JsonView value={openApi.document} label="OpenAPI 3.1" />}
+          </details>
+          <p className="muted">
+            Every endpoint a key may call: <code>GET /api/v1/openapi.json</code> with the key, and its{' '}
+            <a href={`${serviceBase()}/api/v1/docs`}>API documentation</a> (Swagger UI).
+          </p>
+        </>
+      ) : (
+        !loaded.error && <Loading what="how to call it" />
+      )}
       {!endpoint.defaultPromptId && !endpoint.trafficSplit && (
         <p className="notice" role="note">
           It answers once it has a default prompt: see Prompts.

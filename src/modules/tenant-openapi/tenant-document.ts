@@ -1,0 +1,356 @@
+import { createHash } from 'node:crypto';
+import type { EndpointDefinition } from '../endpoints/endpoint-definition';
+import { inputSchemaOf } from '../execution/input-validation';
+import { IMAGE_BODY_SCHEMA, imageOutputField, outputSchemaOf } from '../execution/output-schema';
+import type { JsonSchemaObject } from '../llm/llm-client';
+import { sampleInputsOf } from './sample-inputs';
+
+/** An OpenAPI 3.1 document, as plain JSON. */
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, { post: OpenApiOperation }>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+export type OpenApiOperation = Record<string, unknown> & {
+  operationId: string;
+  requestBody: {
+    required: boolean;
+    content: { 'application/json': { schema: JsonSchemaObject; example: Record<string, unknown> } };
+  };
+  responses: Record<string, unknown>;
+};
+
+export interface TenantDocumentOptions {
+  tenantSlug: string;
+  /** The tenant's base URL, the document's one server: `http://acme.localhost:3000`. */
+  serverUrl: string;
+  /** The endpoints the document describes (those the key may call). */
+  definitions: readonly EndpointDefinition[];
+  /** MAX_IMAGE_BYTES, stated in the description of image inputs. */
+  maxImageBytes: number;
+}
+
+/** The name of the API key security scheme (Swagger UI's Authorize dialog shows it). */
+export const API_KEY_SCHEME = 'apiKey';
+const ERROR_SCHEMA = 'ExecutionError';
+
+/** Every status an execution can answer besides 200, what it means, and the `error` codes it carries. */
+const ERROR_RESPONSES: [status: string, description: string][] = [
+  ['400', '`validation_error`: the body does not match the input fields (`field` names the first one at fault).'],
+  ['401', '`unauthorized`: no `x-api-key`, an unknown or revoked key, or a key of another tenant.'],
+  ['403', '`forbidden`: the key may not call this endpoint.'],
+  ['404', '`not_found`: no endpoint at this path; `prompt_not_found`: `?prompt=` names no prompt of the endpoint.'],
+  ['409', '`prompt_not_live`: the selected prompt is not Live; `no_default_prompt`: the endpoint has no default.'],
+  ['413', '`payload_too_large`: the body is larger than the service accepts.'],
+  ['422', '`prompt_error`: the selected prompt cannot run (its template or settings).'],
+  ['429', "`rate_limit_exceeded`: a window of the key's rate limits is full; retry after `Retry-After` seconds."],
+  ['502', '`upstream_error`: the model provider failed or answered something unusable.'],
+  ['503', '`service_unavailable`: the service cannot reach its database; retry after `Retry-After` seconds.'],
+  ['504', "`timeout`: no answer within the endpoint's timeout."],
+];
+
+const HEADERS: Record<string, { description: string; schema: JsonSchemaObject }> = {
+  'X-Request-Id': { description: "The request's id (in the execution logs too).", schema: { type: 'string' } },
+  'X-RateLimit-Limit': {
+    description: 'The limit of the rate-limit window with the fewest requests left.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': { description: 'Requests left in that window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When that window resets (Unix time, seconds).', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'X-Cache': {
+    description: '`HIT` (answered from the cache), `MISS` (looked up, not found) or `BYPASS` (not read).',
+    schema: { type: 'string', enum: ['HIT', 'MISS', 'BYPASS'] },
+  },
+  'X-Prompt': {
+    description:
+      "The prompt version that ran, `<slug>@<version>` (the default, the `?prompt=` one or the split's pick).",
+    schema: { type: 'string' },
+  },
+  'X-Model': {
+    description: 'The model that answered (on an error, the model of the last attempt). Not on event streams.',
+    schema: { type: 'string' },
+  },
+  'X-Attempts': {
+    description: 'How many model calls were made (retries and fallback models included; 0 from the cache).',
+    schema: { type: 'integer' },
+  },
+};
+
+/** Headers of an answer that ran a prompt version, and of one whose model was called. */
+const PROMPT_HEADERS = ['X-Prompt'];
+const MODEL_HEADERS = ['X-Model', 'X-Attempts'];
+/** Errors that come after the prompt was selected (422), or after its model was called (502, 504). */
+const AFTER_PROMPT = ['422', '502', '504'];
+const AFTER_MODEL = ['502', '504'];
+const refs = (names: string[]) => Object.fromEntries(names.map((name) => [name, headerRef(name)]));
+
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** Refusals decided before the rate limits count the request (key, access, body size, database): no X-RateLimit-*. */
+const BEFORE_RATE_LIMITS = ['401', '403', '413', '503'];
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/**
+ * The OpenAPI 3.1 document of a tenant's endpoints: one `POST` operation per endpoint, its request body from the
+ * input fields, its 200 answer from the output fields, the shared error schema on every other status the execution
+ * API answers, and the `x-api-key` scheme. The same definitions always give the same document (`info.version` is
+ * the start of its hash), so its hash is a strong validator.
+ */
+export function buildTenantDocument(options: TenantDocumentOptions): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Set<string>();
+  const sorted = [...options.definitions].sort((a, b) => (a.endpoint.path < b.endpoint.path ? -1 : 1));
+  for (const definition of sorted) {
+    const operationId = uniqueOperationId(operationIdOf(definition.endpoint.path), operationIds);
+    paths[definition.endpoint.path] = { post: operationOf(definition, operationId, options) };
+  }
+  const schemas: Record<string, unknown> = { [ERROR_SCHEMA]: ERROR_BODY_SCHEMA };
+  Object.assign(schemas, STREAM_EVENT_SCHEMAS);
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info: {
+      title: `Promptgate endpoints of ${options.tenantSlug}`,
+      version: '',
+      description:
+        'The endpoints this API key may call, one operation each. Authenticate with the key in the `x-api-key` ' +
+        'header. Every answer is JSON and carries an `X-Request-Id`; errors are `{error, message, field?}`.',
+    },
+    servers: [{ url: options.serverUrl, description: `The ${options.tenantSlug} tenant` }],
+    security: [{ [API_KEY_SCHEME]: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        [API_KEY_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description: 'An endpoint key (`ep_live_…`, `ep_test_…`) or an admin key (`epa_…`) of the tenant.',
+        },
+      },
+      schemas,
+      headers: HEADERS,
+    },
+  };
+  (document.info as { version: string }).version = documentHash(document).slice(0, 12);
+  return document;
+}
+
+/** A strong validator of a document: the SHA-256 of its JSON, hex. */
+export function documentHash(document: unknown): string {
+  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
+}
+
+/** `/api/v1/summarize-text` → `summarizeText`; `/api/v1/2fa/check` → `call2faCheck` (identifiers start with a letter). */
+export function operationIdOf(path: string): string {
+  const words = path
+    .replace(/^\/+api\/+v1\/*/i, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== '');
+  const camel = words.map((word, i) => (i === 0 ? word : word[0].toUpperCase() + word.slice(1))).join('');
+  if (camel === '') return 'call';
+  return /^[0-9]/.test(camel) ? `call${camel}` : camel;
+}
+
+/** The id itself when free, else the id with the first free number from 2 (`summarize2`). */
+function uniqueOperationId(id: string, taken: Set<string>): string {
+  let candidate = id;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${id}${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+function operationOf(
+  definition: EndpointDefinition,
+  operationId: string,
+  options: TenantDocumentOptions,
+): OpenApiOperation {
+  const { endpoint, inputFields, outputFields } = definition;
+  const description = endpoint.description.trim();
+  const textEndpoint = !imageOutputField(outputFields);
+  const success = {
+    description: successDescription(definition),
+    headers: {
+      'X-Request-Id': headerRef('X-Request-Id'),
+      ...refs(RATE_LIMIT_HEADERS),
+      'X-Cache': headerRef('X-Cache'),
+      ...refs(PROMPT_HEADERS),
+      ...refs(MODEL_HEADERS),
+    },
+    content: {
+      'application/json': { schema: anyObjectsOpen(successSchemaOf(definition)) },
+      ...(textEndpoint ? eventStreamContent() : {}),
+    },
+  };
+  return {
+    operationId,
+    summary: endpoint.name,
+    ...(description ? { description } : {}),
+    parameters: [
+      {
+        name: 'prompt',
+        in: 'query',
+        required: false,
+        description: 'Runs this Live prompt of the endpoint (its name or slug) instead of the default one.',
+        schema: { type: 'string' },
+      },
+      ...(textEndpoint ? [STREAM_PARAMETER] : []),
+      {
+        name: 'x-cache-bypass',
+        in: 'header',
+        required: false,
+        description: '`true` skips the cache lookup; the fresh answer replaces the cached one.',
+        schema: { type: 'string', enum: ['true', 'false'] },
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: anyObjectsOpen(inputSchemaOf(inputFields, options.maxImageBytes)),
+          example: sampleInputsOf(inputFields),
+        },
+      },
+    },
+    responses: { '200': success, ...errorResponses() },
+  };
+}
+
+function successSchemaOf({ outputFields }: EndpointDefinition): JsonSchemaObject {
+  if (imageOutputField(outputFields)) return IMAGE_BODY_SCHEMA;
+  const structured = outputSchemaOf(outputFields);
+  if (structured) return structured.jsonSchema;
+  return {
+    description:
+      "The model's raw text: the JSON value it parses as when it is JSON, otherwise a JSON string holding the text.",
+  };
+}
+
+function successDescription({ outputFields }: EndpointDefinition): string {
+  if (imageOutputField(outputFields)) return 'The generated images.';
+  if (outputFields.length > 0) return 'An object with exactly the output fields.';
+  return "The model's answer.";
+}
+
+function errorResponses(): Record<string, unknown> {
+  return Object.fromEntries(
+    ERROR_RESPONSES.map(([status, description]) => [
+      status,
+      {
+        description,
+        headers: {
+          'X-Request-Id': headerRef('X-Request-Id'),
+          ...(BEFORE_RATE_LIMITS.includes(status) ? {} : refs(RATE_LIMIT_HEADERS)),
+          ...(status === '429' || status === '503' ? { 'Retry-After': headerRef('Retry-After') } : {}),
+          ...(AFTER_PROMPT.includes(status) ? refs(PROMPT_HEADERS) : {}),
+          ...(AFTER_MODEL.includes(status) ? refs(MODEL_HEADERS) : {}),
+        },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
+      },
+    ]),
+  );
+}
+
+/** The body of every execution error. */
+const ERROR_BODY_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    error: { type: 'string', description: 'The error code, such as `validation_error` or `rate_limit_exceeded`.' },
+    message: { type: 'string', description: 'What went wrong, for people.' },
+    field: {
+      type: ['string', 'null'],
+      description: 'On `validation_error`: the input field at fault, or null when the body is not a JSON object.',
+    },
+    retry_after: { type: 'integer', description: 'On 429 and 503: seconds to wait before retrying.' },
+  },
+  required: ['error', 'message'],
+};
+
+/**
+ * A free-form `object` field is any JSON object (stated, so that generated types accept any properties rather than
+ * none); nested schemas are left as they are.
+ */
+function anyObjectsOpen(schema: JsonSchemaObject): JsonSchemaObject {
+  const properties = schema.properties as Record<string, JsonSchemaObject> | undefined;
+  if (!properties) return schema;
+  const open = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [
+      name,
+      property.type === 'object' && property.properties === undefined
+        ? { ...property, additionalProperties: true }
+        : property,
+    ]),
+  );
+  return { ...schema, properties: open };
+}
+
+const STREAM_PARAMETER = {
+  name: 'stream',
+  in: 'query',
+  required: false,
+  description: '`true` answers a `text/event-stream` (as `Accept: text/event-stream` does).',
+  schema: { type: 'string', enum: ['true', 'false'] },
+};
+
+/** The events of a streamed answer: each is one `data:` line of JSON under its `event:` name. */
+const STREAM_EVENT_SCHEMAS: Record<string, JsonSchemaObject> = {
+  StreamStartEvent: {
+    type: 'object',
+    description: '`event: start`: the stream begins.',
+    properties: {
+      requestId: { type: 'string' },
+      promptId: { type: 'string' },
+      promptVersion: { type: 'integer' },
+      llmModel: { type: 'string' },
+      cached: { type: 'boolean' },
+    },
+    required: ['requestId', 'promptId', 'promptVersion', 'llmModel', 'cached'],
+  },
+  StreamDeltaEvent: {
+    type: 'object',
+    description: '`event: delta`: the next piece of the raw text (endpoints without output fields).',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+  },
+  StreamPartialEvent: {
+    type: 'object',
+    description: '`event: partial`: the object so far, not yet validated (endpoints with output fields).',
+    properties: { output: { type: 'object', additionalProperties: true } },
+    required: ['output'],
+  },
+  StreamDoneEvent: {
+    type: 'object',
+    description: '`event: done`: `output` is the body the same request answers without streaming.',
+    properties: {
+      output: {},
+      usage: {
+        type: 'object',
+        properties: { inputTokens: { type: ['integer', 'null'] }, outputTokens: { type: ['integer', 'null'] } },
+        required: ['inputTokens', 'outputTokens'],
+      },
+      costUsd: { type: ['number', 'null'] },
+      finishReason: { type: ['string', 'null'] },
+    },
+    required: ['output', 'usage', 'costUsd', 'finishReason'],
+  },
+  StreamErrorEvent: {
+    type: 'object',
+    description: '`event: error`: the call failed (`timeout`, `upstream_error`, `prompt_error`); the stream ends.',
+    properties: { error: { type: 'string' }, message: { type: 'string' } },
+    required: ['error', 'message'],
+  },
+};
+
+/** The `text/event-stream` answer of a text endpoint asked to stream. */
+function eventStreamContent(): Record<string, unknown> {
+  return {
+    'text/event-stream': {
+      schema: {
+        type: 'string',
+        description:
+          'Server-sent events: `start`, then `delta` (raw text) or `partial` (structured) events, then `done` or ' +
+          '`error`; each event is one `data:` line of JSON (see the Stream*Event schemas). `: ping` comments keep ' +
+          'the connection alive.',
+      },
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { DocumentKeyGuard } from './document-key.guard';
+import { EndpointOpenApiController } from './endpoint-openapi.controller';
+import { TenantOpenApiController } from './tenant-openapi.controller';
+import { TenantOpenApiService } from './tenant-openapi.service';
+
+// Owns the OpenAPI documents of a tenant's endpoints (GET /api/v1/openapi.json, Swagger UI at /api/v1/docs, and an
+// endpoint's operation at GET /admin/v1/endpoints/{id}/openapi). Exports nothing.
+@Module({
+  imports: [EndpointsModule],
+  controllers: [TenantOpenApiController, EndpointOpenApiController],
+  providers: [TenantOpenApiService, DocumentKeyGuard],
+})
+export class TenantOpenApiModule {}
