@@ -2,6 +2,7 @@ import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
+import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { toExecutionAnswer } from './execution-outcome';
@@ -38,6 +39,7 @@ export class ExecutionController {
       prompt: { selector: selector || undefined },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
     });
+    noteProviderTime(request, outcome.attempts);
     const answer = toExecutionAnswer(outcome);
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // A failure is rendered by the execution surface's filter, from the same error its log row describes.

@@ -34,6 +34,10 @@ export interface TextResult {
   /** The parsed JSON when a schema was requested (not yet checked against it). */
   object?: unknown;
   usage: TokenUsage;
+  /** Why the model stopped (`stop`, `length`, …), when the provider says. */
+  finishReason?: string;
+  /** The model that answered, when the provider names it (it may be a dated version of the requested one). */
+  responseModel?: string;
 }
 
 export interface ImageRequest {

@@ -94,14 +94,15 @@ export class AiSdkClient implements LlmClient {
         inputTokens: result.usage.inputTokens.total ?? null,
         outputTokens: result.usage.outputTokens.total ?? null,
       };
-      if (!request.schema) return { text, usage };
+      const answered = { finishReason: result.finishReason.unified, responseModel: result.response?.modelId };
+      if (!request.schema) return { text, usage, ...answered };
       const object = parseJson(
         text,
         `${this.models.providerName} did not answer with JSON for the output fields`,
         usage,
         this.models.providerName,
       );
-      return { text, object, usage };
+      return { text, object, usage, ...answered };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
