@@ -8,7 +8,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type Span, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { REQUEST_ID_ATTRIBUTE } from './common/telemetry/trace-context';
 import type { TracingConfig } from './config/app-config';
 
@@ -26,10 +26,7 @@ export interface Tracing {
  */
 export function startTracing(config: TracingConfig): Tracing {
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({
-      [ATTR_SERVICE_NAME]: config.serviceName,
-      [ATTR_SERVICE_VERSION]: serviceVersion(),
-    }),
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName }),
     spanProcessors: [
       new RequestIdSpanProcessor(),
       new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(config.endpoint) })),
@@ -40,10 +37,9 @@ export function startTracing(config: TracingConfig): Tracing {
   registerInstrumentations({
     tracerProvider: provider,
     instrumentations: [
-      new HttpInstrumentation({
-        // Outgoing requests are the providers' (fetch, seen by the undici instrumentation) and the exporter's own.
-        disableOutgoingRequestInstrumentation: true,
-      }),
+      // Outgoing requests are the providers' (node:http, see llm/http-fetch.ts); only those made within a traced
+      // request get a span (the exporter's own requests never do).
+      new HttpInstrumentation({ requireParentforOutgoingSpans: true }),
       new UndiciInstrumentation(),
       new PgInstrumentation({ requireParentSpan: true }),
       new RedisInstrumentation({ requireParentSpan: true }),
@@ -55,14 +51,6 @@ export function startTracing(config: TracingConfig): Tracing {
 /** OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL; traces go to its /v1/traces. */
 export function tracesUrl(endpoint: string): string {
   return `${endpoint.replace(/\/+$/, '')}/v1/traces`;
-}
-
-function serviceVersion(): string {
-  try {
-    return (require('../../package.json') as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
 }
 
 /**
