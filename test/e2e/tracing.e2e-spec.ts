@@ -141,8 +141,8 @@ async function startService(env: Record<string, string>): Promise<Service> {
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv });
   const stdout: string[] = [];
   const stderr: string[] = [];
-  child.stdout!.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
-  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
