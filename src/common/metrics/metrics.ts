@@ -40,36 +40,63 @@ export interface ProviderCallSeries {
 type CounterChild = ReturnType<Counter['labels']>;
 type HistogramChild = ReturnType<Histogram['labels']>;
 
-/** HTTP status codes are three digits; a child per code is bound the first time the code is seen. */
+const SURFACES: MetricsSurface[] = ['execution', 'admin', 'mcp'];
+const SURFACE_INDEX: Record<MetricsSurface, number> = { execution: 0, admin: 1, mcp: 2 };
+/** HTTP status codes are three digits (anything else is counted as 0). */
 const STATUS_CODES = 600;
+const CACHE_RESULTS: CacheLookupResult[] = ['hit', 'miss', 'bypass'];
+const CACHE_INDEX: Record<CacheLookupResult, number> = { hit: 0, miss: 1, bypass: 2 };
+/** Execution outcomes are `success` and the error codes: a few dozen at most; any beyond are counted as `_OTHER`. */
+const MAX_OUTCOMES = 64;
+
+/**
+ * Counts kept as plain numbers where they happen (an array slot per label set: no label lookup, no string built per
+ * request) and added to their prom-client counter when it is scraped.
+ */
+class Tally {
+  readonly counts: Float64Array;
+  private readonly reported: Float64Array;
+
+  constructor(
+    size: number,
+    private readonly labelsAt: (index: number) => Record<string, string>,
+  ) {
+    this.counts = new Float64Array(size);
+    this.reported = new Float64Array(size);
+  }
+
+  foldInto(counter: Counter<string>): void {
+    const { counts, reported } = this;
+    for (let index = 0; index < counts.length; index++) {
+      const delta = counts[index] - reported[index];
+      if (delta === 0) continue;
+      counter.inc(this.labelsAt(index), delta);
+      reported[index] = counts[index];
+    }
+  }
+}
 
 /**
  * The service's Prometheus metrics, in a registry of its own (one per application instance). Every label value comes
  * from a bounded set (surfaces, status codes, outcomes, catalog models, providers): no key, tenant, request or path.
- * Label children are bound once and kept, so counting a request is an array read and an increment.
+ * The per-request counts are array increments folded into their counters at scrape time, and histogram children are
+ * bound once per label set.
  */
 @Injectable()
 export class Metrics {
   readonly enabled: boolean;
   readonly registry = new Registry();
-  private readonly httpRequests = new Counter({
-    name: 'promptgate_http_requests_total',
-    help: 'Requests answered on the execution API, the admin API and MCP, by surface and status code',
-    labelNames: ['surface', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly httpChildren: Record<MetricsSurface, (CounterChild | undefined)[]> = {
-    execution: [],
-    admin: [],
-    mcp: [],
-  };
-  private readonly executions = new Counter({
-    name: 'promptgate_executions_total',
-    help: 'Executions run (API, test runs and MCP), by outcome (success or the error code) and whether the cache answered',
-    labelNames: ['outcome', 'cached'] as const,
-    registers: [this.registry],
-  });
-  private readonly executionChildren = new Map<string, [CounterChild, CounterChild]>();
+  private readonly httpTally = new Tally(SURFACES.length * STATUS_CODES, (index) => ({
+    surface: SURFACES[Math.floor(index / STATUS_CODES)],
+    status: String(index % STATUS_CODES),
+  }));
+  private readonly outcomes: string[] = [];
+  private readonly outcomeIndex = new Map<string, number>();
+  private readonly executionTally = new Tally(MAX_OUTCOMES * 2, (index) => ({
+    outcome: this.outcomes[index >> 1],
+    cached: index & 1 ? 'true' : 'false',
+  }));
+  private readonly cacheTally = new Tally(CACHE_RESULTS.length, (index) => ({ result: CACHE_RESULTS[index] }));
   private readonly rateLimitedCounter = new Counter({
     name: 'promptgate_rate_limited_total',
     help: 'Requests refused by a rate limit (429), by surface',
@@ -77,13 +104,6 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly rateLimitedChildren: Record<MetricsSurface, CounterChild>;
-  private readonly cacheLookups = new Counter({
-    name: 'promptgate_cache_lookups_total',
-    help: 'Response cache lookups of API executions: hit, miss, or bypass (x-cache-bypass, or caching off)',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
-  private readonly cacheChildren: Record<CacheLookupResult, CounterChild>;
   private readonly overhead = new Histogram({
     name: 'promptgate_overhead_seconds',
     help: "Time the service adds to an execution request: the request's time minus the time spent in provider calls",
@@ -107,26 +127,46 @@ export class Metrics {
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'metricsEnabled'>) {
     this.enabled = config.metricsEnabled;
+    const tallied = (name: string, help: string, labelNames: string[], tally: Tally) =>
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        collect() {
+          tally.foldInto(this);
+        },
+      });
+    tallied(
+      'promptgate_http_requests_total',
+      'Requests answered on the execution API, the admin API and MCP, by surface and status code',
+      ['surface', 'status'],
+      this.httpTally,
+    );
+    tallied(
+      'promptgate_executions_total',
+      'Executions run (API, test runs and MCP), by outcome (success or the error code) and whether the cache answered',
+      ['outcome', 'cached'],
+      this.executionTally,
+    );
+    tallied(
+      'promptgate_cache_lookups_total',
+      'Response cache lookups of API executions: hit, miss, or bypass (x-cache-bypass, or caching off)',
+      ['result'],
+      this.cacheTally,
+    );
     this.rateLimitedChildren = {
       execution: this.rateLimitedCounter.labels('execution'),
       admin: this.rateLimitedCounter.labels('admin'),
       mcp: this.rateLimitedCounter.labels('mcp'),
-    };
-    this.cacheChildren = {
-      hit: this.cacheLookups.labels('hit'),
-      miss: this.cacheLookups.labels('miss'),
-      bypass: this.cacheLookups.labels('bypass'),
     };
     if (this.enabled) collectDefaultMetrics({ register: this.registry });
   }
 
   /** A request of a keyed surface was answered with `status`. */
   requestAnswered(surface: MetricsSurface, status: number): void {
-    const children = this.httpChildren[surface];
     const code = status >= 100 && status < STATUS_CODES ? status : 0;
-    let child = children[code];
-    if (!child) child = children[code] = this.httpRequests.labels(surface, String(code));
-    child.inc();
+    this.httpTally.counts[SURFACE_INDEX[surface] * STATUS_CODES + code]++;
   }
 
   /** An execution request's time without its provider calls. */
@@ -136,12 +176,17 @@ export class Metrics {
 
   /** An execution ended: `outcome` is `success` or its error code (a bounded set). */
   executionFinished(outcome: string, cached: boolean): void {
-    let children = this.executionChildren.get(outcome);
-    if (!children) {
-      children = [this.executions.labels(outcome, 'false'), this.executions.labels(outcome, 'true')];
-      this.executionChildren.set(outcome, children);
+    let index = this.outcomeIndex.get(outcome);
+    if (index === undefined) {
+      const known = this.outcomes.length < MAX_OUTCOMES - 1 ? outcome : '_OTHER';
+      index = this.outcomeIndex.get(known);
+      if (index === undefined) {
+        index = this.outcomes.push(known) - 1;
+        this.outcomeIndex.set(known, index);
+      }
+      if (known === outcome) this.outcomeIndex.set(outcome, index);
     }
-    children[cached ? 1 : 0].inc();
+    this.executionTally.counts[index * 2 + (cached ? 1 : 0)]++;
   }
 
   rateLimited(surface: MetricsSurface): void {
@@ -149,7 +194,7 @@ export class Metrics {
   }
 
   cacheLookup(result: CacheLookupResult): void {
-    this.cacheChildren[result].inc();
+    this.cacheTally.counts[CACHE_INDEX[result]]++;
   }
 
   /** The series of one provider's model (the model comes from the catalog, a bounded set). */

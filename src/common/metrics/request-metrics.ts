@@ -30,7 +30,9 @@ export class RequestMetrics {
   constructor(private readonly metrics: Metrics) {}
 
   use(request: ProviderTimedRequest, response: ServerResponse): void {
-    const surface = keyedSurfaceOf(request.url ?? '/');
+    const url = request.url ?? '/';
+    // The usual spelling of an execution is recognised at once; any other goes through the full (decoding) match.
+    const surface = url.startsWith('/api/v1/') ? 'execution' : keyedSurfaceOf(url);
     if (!surface) return;
     const startedMs = performance.now();
     response.once('finish', () => {
