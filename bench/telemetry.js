@@ -1,10 +1,12 @@
 'use strict';
 /**
  * What metrics and tracing cost the hot path (`npm run bench -- --telemetry`, or `node bench/telemetry.js` after a
- * build). Three services run side by side on the embedded database: everything off (METRICS_ENABLED=false), metrics
- * on (the default), and tracing on (OTEL_EXPORTER_OTLP_ENDPOINT at a local receiver that accepts and drops every
- * export, metrics off), plus both on. Rounds are interleaved (A, B, C, D, A, B, C, D, …) so a noisy machine weighs on
- * every configuration alike; each figure is the median over the rounds.
+ * build). Services run side by side on the embedded database: everything off (METRICS_ENABLED=false, twice: the gap
+ * between the two is the run's noise), metrics on (the default), tracing on (OTEL_EXPORTER_OTLP_ENDPOINT at a local
+ * receiver that accepts and drops every export, metrics off), and both on. Rounds are interleaved (A, B, C, …, then
+ * B, C, …, A) so a noisy machine weighs on every configuration alike; each figure is the median over the rounds.
+ * Besides throughput, the service's CPU time per request (from /proc) is reported: it is what the hot path costs, and
+ * it is far less disturbed by other processes on a shared machine than throughput is.
  *
  * Options: --rounds N (5)  --duration S (4)  --warmup S (2)  --adapter fastify|express (fastify)
  */
@@ -165,7 +167,7 @@ function load(url, key, seconds) {
         if (error) return reject(error);
         resolve({
           rps: result.requests.total / seconds,
-          p50: result.latency.p50,
+          requests: result.requests.total,
           failures: result.non2xx + result.errors,
         });
       },
@@ -174,6 +176,17 @@ function load(url, key, seconds) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
 
 async function main() {
   if (!fs.existsSync(path.join(ROOT, 'dist/src/main.js'))) throw new Error('build first: npx nest build');
@@ -196,8 +209,10 @@ async function main() {
     }),
   );
   const otlp = `http://127.0.0.1:${sink.port}`;
+  // `off` twice: the difference between the two is the noise floor of the run.
   const configs = [
     ['off', { METRICS_ENABLED: 'false' }],
+    ['off (again)', { METRICS_ENABLED: 'false' }],
     ['metrics', { METRICS_ENABLED: 'true' }],
     ['tracing', { METRICS_ENABLED: 'false', OTEL_EXPORTER_OTLP_ENDPOINT: otlp }],
     ['both', { METRICS_ENABLED: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: otlp }],
@@ -210,32 +225,53 @@ async function main() {
       await load(service.routes['bench-hit'], service.key, WARMUP);
       await load(service.routes['bench-miss'], service.key, WARMUP);
     }
-    const results = Object.fromEntries(services.map((s) => [s.name, { hit: [], miss: [], failures: 0 }]));
+    const results = Object.fromEntries(
+      services.map((s) => [s.name, { hit: [], miss: [], hitCpu: [], missCpu: [], failures: 0 }]),
+    );
     for (let round = 0; round < ROUNDS; round++) {
+      // Each round starts with the next configuration, so none always runs first (or last).
+      const order = services.map((_, i) => services[(i + round) % services.length]);
       for (const scenario of ['hit', 'miss']) {
-        for (const service of services) {
+        for (const service of order) {
+          const cpuBefore = cpuSeconds(service.child.pid);
           const result = await load(service.routes[`bench-${scenario}`], service.key, DURATION);
+          const cpu = cpuSeconds(service.child.pid) - cpuBefore;
           results[service.name][scenario].push(result.rps);
+          results[service.name][`${scenario}Cpu`].push((cpu / result.requests) * 1e6);
           results[service.name].failures += result.failures;
         }
       }
     }
     const base = results.off;
+    const change = (value, reference) =>
+      `${value >= reference ? '+' : ''}${(((value - reference) / reference) * 100).toFixed(1)} %`;
     const rows = services.map(({ name }) => {
       const r = results[name];
-      const hit = median(r.hit);
-      const miss = median(r.miss);
-      const change = (value, reference) => `${(((value - reference) / reference) * 100).toFixed(1)} %`;
-      return [
-        name,
-        hit.toFixed(0),
-        name === 'off' ? '' : change(hit, median(base.hit)),
-        miss.toFixed(0),
-        name === 'off' ? '' : change(miss, median(base.miss)),
-        String(r.failures),
-      ];
+      const cells = [name];
+      for (const [figure, digits] of [
+        ['hit', 0],
+        ['hitCpu', 1],
+        ['miss', 0],
+        ['missCpu', 1],
+      ]) {
+        const value = median(r[figure]);
+        cells.push(value.toFixed(digits), name === 'off' ? '' : change(value, median(base[figure])));
+      }
+      cells.push(String(r.failures));
+      return cells;
     });
-    const header = ['configuration', 'cache hit req/s', 'vs off', 'cache miss req/s', 'vs off', 'non-2xx'];
+    const header = [
+      'configuration',
+      'cache hit req/s',
+      'vs off',
+      'CPU µs per hit',
+      'vs off',
+      'cache miss req/s',
+      'vs off',
+      'CPU µs per miss',
+      'vs off',
+      'non-2xx',
+    ];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
     const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
     const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
@@ -244,7 +280,13 @@ async function main() {
         `${ROUNDS} interleaved rounds × ${DURATION} s, 50 connections (medians)\n\n` +
         [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n') +
         '\n\nEach round, per configuration: ' +
-        services.map((s) => `${s.name} hit ${results[s.name].hit.map((v) => v.toFixed(0)).join('/')}`).join('; ') +
+        services
+          .map(
+            (s) =>
+              `${s.name}: hit ${results[s.name].hit.map((v) => v.toFixed(0)).join('/')} req/s, ` +
+              `${results[s.name].hitCpu.map((v) => v.toFixed(0)).join('/')} µs`,
+          )
+          .join('; ') +
         '\n',
     );
   } finally {

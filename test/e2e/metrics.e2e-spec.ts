@@ -251,6 +251,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     const none = await t.http.get('/metrics');
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
+    expect(none.body.error).toBe('unauthorized');
     expect(none.text).not.toContain('promptgate_');
     expect((await t.http.get('/metrics').set('authorization', `Bearer ${token}x`)).status).toBe(401);
     expect((await t.http.get('/metrics').set('authorization', token)).status).toBe(401);
