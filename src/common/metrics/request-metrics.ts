@@ -35,7 +35,8 @@ export class RequestMetrics {
     const surface = url.startsWith('/api/v1/') ? 'execution' : keyedSurfaceOf(url);
     if (!surface) return;
     const startedMs = performance.now();
-    response.once('finish', () => {
+    // `finish` is emitted once; `on` spares the wrapper `once` builds.
+    response.on('finish', () => {
       this.metrics.requestAnswered(surface, response.statusCode);
       if (surface !== 'execution') return;
       const cache = CACHE_RESULTS.get(response.getHeader('x-cache'));
