@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import request from 'supertest';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { freePort } from '../support/own-servers';
 import { auth } from '../support/seed';
 import type { TestApp } from '../support/test-app';
 
@@ -123,11 +122,11 @@ interface Service {
 }
 
 async function startService(env: Record<string, string>): Promise<Service> {
-  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-tracing-'));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    PORT: String(port),
+    // Port 0: the system picks a free one, which the service names in its first log line.
+    PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -143,16 +142,19 @@ async function startService(env: Record<string, string>): Promise<Service> {
   const stderr: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The service exited: ${stderr.join('')}`);
     if (Date.now() > deadline) throw new Error(`The service did not start: ${stderr.join('')}`);
-    const healthy = await fetch(`${url}/health`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (healthy) return { child, url, stdout, dataDir };
+    const listening = stdout.map((line) => /listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
+    if (listening) {
+      const url = listening.replace('[::1]', '127.0.0.1');
+      const healthy = await fetch(`${url}/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
+      if (healthy) return { child, url, stdout, dataDir };
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -214,8 +216,11 @@ describe.each([
       .send({ text: SECRET_INPUT });
     expect(res.status).toBe(200);
 
-    const spans = await receiver.waitFor((all) =>
-      all.some((span) => span.traceId === TRACE_ID && span.name === 'chat llama-test'),
+    // The server span ends after the answer is sent, so it may come in a later export than the chat span.
+    const spans = await receiver.waitFor(
+      (all) =>
+        all.some((span) => span.traceId === TRACE_ID && span.name === 'chat llama-test') &&
+        all.some((span) => span.traceId === TRACE_ID && span.kind === 2),
     );
     expect([...receiver.contentTypes]).toEqual(['application/json']);
     const trace = spans.filter((span) => span.traceId === TRACE_ID);
