@@ -261,6 +261,35 @@ describe('GET /metrics with METRICS_TOKEN', () => {
   });
 });
 
+describe('rate-limited refusals of the admin API and MCP', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { ADMIN_RATE_LIMIT_PER_MINUTE: '2' });
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('counts them under their surface', async () => {
+    const listTools = () =>
+      t.http
+        .post('/mcp')
+        .set({ ...auth(tenant.admin), accept: 'application/json, text/event-stream' })
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect((await listTools()).status).toBe(200);
+    expect((await listTools()).status).toBe(200);
+    expect((await listTools()).status).toBe(429);
+    expect((await t.http.get('/admin/v1/endpoints').set(auth(tenant.admin))).status).toBe(429);
+    const samples = parseExposition((await t.http.get('/metrics')).text);
+    expect(valueOf(samples, 'promptgate_rate_limited_total', { surface: 'mcp' })).toBe(1);
+    expect(valueOf(samples, 'promptgate_rate_limited_total', { surface: 'admin' })).toBe(1);
+    expect(valueOf(samples, 'promptgate_rate_limited_total', { surface: 'execution' })).toBe(0);
+    expect(valueOf(samples, 'promptgate_http_requests_total', { surface: 'mcp', status: '429' })).toBe(1);
+    expect(valueOf(samples, 'promptgate_http_requests_total', { surface: 'admin', status: '429' })).toBe(1);
+  });
+});
+
 describe('METRICS_ENABLED=false', () => {
   let t: TestApp;
 
