@@ -10,6 +10,7 @@
  *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path)
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
  *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
+ *          --telemetry (instead: the hot path with metrics and tracing on and off, see bench/telemetry.js)
  */
 const { spawn, spawnSync, fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -524,6 +525,8 @@ function report(baseline, perAdapter) {
 }
 
 async function main() {
+  // --telemetry: what metrics and tracing cost the hot path instead (bench/telemetry.js, its own options).
+  if (args.telemetry) return require('./telemetry.js');
   if (!fs.existsSync(path.join(ROOT, 'dist/src/main.js'))) throw new Error('build first: npm run build');
   if (HAS_TASKSET) spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
   const instant = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '0' }, CLIENT_CORE);

@@ -15,6 +15,7 @@ import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { LogsModule } from './modules/logs/logs.module';
 import { McpModule } from './modules/mcp/mcp.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 import { ModelsModule } from './modules/models/models.module';
 import { PromptsModule } from './modules/prompts/prompts.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
@@ -48,6 +49,7 @@ export class AppModule {
         PromptsModule,
         LogsModule,
         HealthModule,
+        MetricsModule,
         DashboardModule,
         McpModule,
         ExecutionModule,

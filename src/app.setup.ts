@@ -18,6 +18,8 @@ import { assertJsonDepth } from './common/http/json-depth';
 import { ProtocolErrors } from './common/http/protocol-errors';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
+import { Metrics } from './common/metrics/metrics';
+import { RequestMetrics } from './common/metrics/request-metrics';
 import type { AppConfig } from './config/app-config';
 import { setupOpenApi } from './openapi';
 import {
@@ -62,8 +64,10 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   // Nest's request hook runs first on either adapter, before routing and body parsing, so the answers those refuse
   // (404, 413, malformed JSON) carry X-Request-Id too. Fastify hands over its request and reply; Express the raw ones.
   // Then a missing or repeated Host is refused, and the keyed surfaces authenticate, so a request without a valid key
-  // is refused before its body is read.
-  const requestIds = new RequestIdMiddleware(logger);
+  // is refused before its body is read. With metrics on, each request of a keyed surface is counted when answered.
+  const requestIds = new RequestIdMiddleware(logger, config.tracing !== undefined);
+  const metrics = app.get(Metrics);
+  const requestMetrics = metrics.enabled ? new RequestMetrics(metrics) : null;
   const filters = {
     admin: app.get(AdminExceptionFilter),
     execution: app.get(ExecutionExceptionFilter),
@@ -78,10 +82,12 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   );
   protocolErrors.current = protocol;
   (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook(
-    (request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) =>
+    (request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) => {
+      requestMetrics?.use(request.raw ?? request, response.raw ?? response);
       requestIds.use(request.raw ?? request, response.raw ?? response, () => {
         if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(request, response, done);
-      }),
+      });
+    },
   );
   answerProtocolErrors(server, protocol, config);
   applyRequestTimeouts(server, config);

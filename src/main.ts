@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
-import { createApplication } from './app.setup';
-import { ControlServer } from './cli/control-server';
+import type * as AppSetup from './app.setup';
+import type * as Control from './cli/control-server';
 import { ConfigError, loadConfig } from './config/app-config';
 import { DataDirInUseError, EmbeddedDatabase } from './database/embedded-database';
+import type * as TracingSetup from './tracing';
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
@@ -12,6 +13,11 @@ async function main(): Promise<void> {
   // Whatever the service creates (the data directory, its lock file, the CLI socket) is its user's only.
   process.umask(0o077);
   const config = loadConfig();
+  // Tracing starts before the application is loaded: its instrumentations patch HTTP, node-postgres and the Redis
+  // client as they are first required. Without OTEL_EXPORTER_OTLP_ENDPOINT none of it is loaded.
+  const tracing = config.tracing ? (require('./tracing') as typeof TracingSetup).startTracing(config.tracing) : null;
+  const { createApplication } = require('./app.setup') as typeof AppSetup;
+  const { ControlServer } = require('./cli/control-server') as typeof Control;
   // Opened here, before Nest, so a data directory held by another process fails with a clear message.
   const embedded = config.databaseUrl ? null : EmbeddedDatabase.open(config.dataDir);
   let app: INestApplication;
@@ -50,6 +56,7 @@ async function main(): Promise<void> {
     );
     await control?.close();
     await app.close();
+    await tracing?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -28,6 +28,9 @@ describe('loadConfig', () => {
       maxRenderedPromptBytes: 1024 * 1024,
       maxImagesPerCall: 4,
       logFieldMaxBytes: 65_536,
+      metricsEnabled: true,
+      metricsToken: undefined,
+      tracing: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -61,6 +64,11 @@ describe('loadConfig', () => {
       MAX_RENDERED_PROMPT_BYTES: '10000',
       MAX_IMAGES_PER_CALL: '2',
       LOG_FIELD_MAX_BYTES: '2048',
+      METRICS_ENABLED: 'false',
+      METRICS_TOKEN: 'scrape-token-0123456789',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_SERVICE_NAME: 'gateway-eu',
+      OTEL_CAPTURE_CONTENT: 'true',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -88,6 +96,18 @@ describe('loadConfig', () => {
       maxRenderedPromptBytes: 10000,
       maxImagesPerCall: 2,
       logFieldMaxBytes: 2048,
+      metricsEnabled: false,
+      metricsToken: 'scrape-token-0123456789',
+      tracing: { endpoint: 'http://collector:4318', serviceName: 'gateway-eu', captureContent: true },
+    });
+  });
+
+  it('leaves tracing off without OTEL_EXPORTER_OTLP_ENDPOINT, and names the service promptgate by default', () => {
+    expect(loadConfig({ OTEL_CAPTURE_CONTENT: 'true' }).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel.example' }).tracing).toEqual({
+      endpoint: 'https://otel.example',
+      serviceName: 'promptgate',
+      captureContent: false,
     });
   });
 
@@ -127,6 +147,12 @@ describe('loadConfig', () => {
     ['MAX_RENDERED_PROMPT_BYTES', '0'],
     ['MAX_IMAGES_PER_CALL', '1000'],
     ['LOG_FIELD_MAX_BYTES', '10'],
+    ['METRICS_ENABLED', 'sometimes'],
+    ['METRICS_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'has spaces in it, sixteen+'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
+    ['OTEL_SERVICE_NAME', 'no spaces please'],
+    ['OTEL_CAPTURE_CONTENT', 'yes'],
   ])('%s=%s fails with one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {

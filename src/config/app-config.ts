@@ -44,6 +44,20 @@ export interface AppConfig {
   maxImagesPerCall: number;
   /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
   logFieldMaxBytes: number;
+  /** Whether GET /metrics is served and the service counts what it does. */
+  metricsEnabled: boolean;
+  /** Bearer token GET /metrics requires; open when absent. */
+  metricsToken?: string;
+  /** Tracing: set when spans are exported over OTLP/HTTP. */
+  tracing?: TracingConfig;
+}
+
+export interface TracingConfig {
+  /** The collector's base URL; spans go to `<endpoint>/v1/traces`. */
+  endpoint: string;
+  serviceName: string;
+  /** Prompt and answer text on the model-call spans. */
+  captureContent: boolean;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -94,6 +108,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxRenderedPromptBytes: parsed.MAX_RENDERED_PROMPT_BYTES ?? 1024 * 1024,
     maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
+    metricsEnabled: parsed.METRICS_ENABLED ?? true,
+    metricsToken: parsed.METRICS_TOKEN,
+    tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT,
+          serviceName: parsed.OTEL_SERVICE_NAME ?? 'promptgate',
+          captureContent: parsed.OTEL_CAPTURE_CONTENT ?? false,
+        }
+      : undefined,
   };
   return Object.freeze({ ...config, ...overrides });
 }
@@ -140,4 +163,9 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'MAX_RENDERED_PROMPT_BYTES',
   'MAX_IMAGES_PER_CALL',
   'LOG_FIELD_MAX_BYTES',
+  'METRICS_ENABLED',
+  'METRICS_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_SERVICE_NAME',
+  'OTEL_CAPTURE_CONTENT',
 ];

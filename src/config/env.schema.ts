@@ -167,4 +167,35 @@ export class EnvSchema {
   @IsInt()
   @Min(1024)
   LOG_FIELD_MAX_BYTES?: number;
+
+  /** Serve GET /metrics and count requests, executions and provider calls (Prometheus). Default true. */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'METRICS_ENABLED must be true or false' })
+  METRICS_ENABLED?: boolean;
+
+  /** Bearer token GET /metrics requires when set; unset, /metrics is open. */
+  @IsOptional()
+  @Matches(/^[\x21-\x7e]{16,512}$/, {
+    message: 'METRICS_TOKEN must be 16 to 512 printable characters without spaces',
+  })
+  METRICS_TOKEN?: string;
+
+  /** OTLP/HTTP collector base URL; set, traces are exported to <url>/v1/traces. Unset: no tracing is loaded. */
+  @IsOptional()
+  @Matches(/^https?:\/\/.+/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** service.name of the exported spans. Default promptgate. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,100}$/, {
+    message: 'OTEL_SERVICE_NAME must be 1 to 100 letters, digits, ".", "_" or "-"',
+  })
+  OTEL_SERVICE_NAME?: string;
+
+  /** Put prompt and answer text on the model-call spans. Default false. */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean({ message: 'OTEL_CAPTURE_CONTENT must be true or false' })
+  OTEL_CAPTURE_CONTENT?: boolean;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppLogger } from '../logging/app-logger';
+import { tagActiveSpanWithRequestId } from '../telemetry/trace-context';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -9,7 +10,11 @@ const INCOMING_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * structured access-log line when the response finishes. Headers are never logged: they carry API keys.
  */
 export class RequestIdMiddleware {
-  constructor(private readonly logger: AppLogger) {}
+  /** `traced`: tracing is on, and the request's server span gets the id too. */
+  constructor(
+    private readonly logger: AppLogger,
+    private readonly traced = false,
+  ) {}
 
   use(request: IncomingMessage & { requestId?: string }, response: ServerResponse, next: () => void): void {
     // Installed once, as the HTTP adapter's request hook (ahead of routing and body parsing), by app.setup.ts.
@@ -17,6 +22,7 @@ export class RequestIdMiddleware {
     const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     request.requestId = id;
     response.setHeader('X-Request-Id', id);
+    if (this.traced) tagActiveSpanWithRequestId(id);
     if (!this.logger.isEnabled('info')) return next();
     const started = process.hrtime.bigint();
     response.once('finish', () => {

@@ -1,15 +1,21 @@
 import { Inject, Injectable, LoggerService } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, LogLevel } from '../../config/app-config';
+import { activeTraceIds } from '../telemetry/trace-context';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-/** One JSON object per line on stdout; the service's only logger. Never pass it headers or keys. */
+/**
+ * One JSON object per line on stdout; the service's only logger. Never pass it headers or keys. With tracing on, a
+ * line written within a traced request carries its `trace_id` and `span_id`.
+ */
 @Injectable()
 export class AppLogger implements LoggerService {
   private readonly threshold: number;
+  private readonly traced: boolean;
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'logLevel'>) {
+  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'logLevel' | 'tracing'>) {
     this.threshold = RANK[config.logLevel];
+    this.traced = config.tracing !== undefined;
   }
 
   isEnabled(level: Exclude<LogLevel, 'silent'>): boolean {
@@ -46,6 +52,7 @@ export class AppLogger implements LoggerService {
       message instanceof Error ? message.message : typeof message === 'string' ? message : JSON.stringify(message);
     const line: Record<string, unknown> = { time: new Date().toISOString(), level, msg: text };
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) line[key] = value;
+    if (this.traced) Object.assign(line, activeTraceIds());
     process.stdout.write(JSON.stringify(line) + '\n');
   }
 }

@@ -8,7 +8,9 @@ import {
   type ThrottlerRequest,
 } from '@nestjs/throttler';
 import { RateLimitError } from '../errors/app-error';
-import { type HttpResponseLike, setHeader } from '../http/http-context';
+import { keyedSurfaceOf } from '../auth/pre-body-auth.middleware';
+import { type HttpRequestLike, type HttpResponseLike, nodeRequestOf, setHeader } from '../http/http-context';
+import { Metrics } from '../metrics/metrics';
 import { KeyThrottlerStorage, type RateLimitDecision } from './rate-limiter';
 import { isEndpointWindow, type RateLimitedRequest, windowKey } from './surface-windows';
 import { WindowAdmission } from './window-admission';
@@ -44,6 +46,7 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() private readonly windows: KeyThrottlerStorage,
     reflector: Reflector,
+    private readonly metrics: Metrics,
   ) {
     super(options, windows, reflector);
   }
@@ -55,7 +58,11 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     if (!admission) return canContinue;
     const decision = await admission.decision();
     applyRateLimitHeaders(res as HttpResponseLike, decision);
-    if (!decision.allowed) throw rateLimitError(decision);
+    if (!decision.allowed) {
+      const surface = keyedSurfaceOf(nodeRequestOf(req as HttpRequestLike).url ?? '/');
+      if (surface && this.metrics.enabled) this.metrics.rateLimited(surface);
+      throw rateLimitError(decision);
+    }
     return canContinue;
   }
 

@@ -2,10 +2,11 @@ import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
+import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { ValidationError } from '../../common/errors/app-error';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
-import { toExecutionAnswer } from './execution-outcome';
+import { type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
 import { type ExecutionCall, ExecutionService } from './execution.service';
 import { ExecutionStreamService } from './streaming/execution-stream.service';
 
@@ -45,9 +46,11 @@ export class ExecutionController {
       prompt: { selector: selector || undefined, header: (name) => headerOf(request, name) },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
     };
+    // The provider time of the call, for the overhead the metrics report (known once the outcome is).
+    const timed = (outcome: ExecutionOutcome) => noteProviderTime(request, outcome.attempts);
     const answer = wantsStream(headerOf(request, 'accept'), stream)
-      ? await this.streams.open(call)
-      : toExecutionAnswer(await this.execution.run(call));
+      ? await this.streams.open(call, timed)
+      : toExecutionAnswer(await this.execution.run(call).then((outcome) => (timed(outcome), outcome)));
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // A failure is rendered by the execution surface's filter, from the same error its log row describes.
     if ('error' in answer) throw answer.error;

@@ -36,6 +36,8 @@ export interface TextResult {
   usage: TokenUsage;
   /** Why the model stopped (`stop`, `length`, …), when the provider says. */
   finishReason?: string;
+  /** The model that answered, when the provider names it (it may be a dated version of the requested one). */
+  responseModel?: string;
 }
 
 export interface ImageRequest {

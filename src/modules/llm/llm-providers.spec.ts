@@ -54,7 +54,12 @@ describe('LLM provider adapters against the fake provider server', () => {
   it('OpenAI: calls the Responses API with the prompt, settings and key, and reports usage', async () => {
     fake.reply({ text: 'Hi there', inputTokens: 12, outputTokens: 3 });
     const result = await client('openai').generateText(request({ customParameters: { topP: 0.5 } }));
-    expect(result).toEqual({ text: 'Hi there', usage: { inputTokens: 12, outputTokens: 3 }, finishReason: 'stop' });
+    expect(result).toEqual({
+      text: 'Hi there',
+      usage: { inputTokens: 12, outputTokens: 3 },
+      finishReason: 'stop',
+      responseModel: 'model-x',
+    });
     const sent = fake.last();
     expect(sent.path).toBe('/v1/responses');
     expect(sent.headers.authorization).toBe('Bearer sk-openai');

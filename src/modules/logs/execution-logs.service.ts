@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AppLogger } from '../../common/logging/app-logger';
+import { Metrics } from '../../common/metrics/metrics';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
@@ -31,12 +32,15 @@ const SHUTDOWN_FLUSH_MS = 10_000;
 @Injectable()
 export class ExecutionLogsService {
   private readonly queue: LogWriteQueue<PreparedLog>;
+  /** Counts each execution recorded, by outcome (success or its error code) and whether the cache answered it. */
+  private readonly metrics: Metrics | null = null;
 
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     shutdown: DatabaseShutdown,
+    @Optional() metrics?: Metrics,
   ) {
     this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
       // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
@@ -56,11 +60,19 @@ export class ExecutionLogsService {
     // The final flush: after the HTTP server has closed (every answered execution has recorded its row), before the
     // database closes.
     shutdown.beforeClose(() => this.drainForShutdown());
+    if (metrics?.enabled) {
+      this.metrics = metrics;
+      metrics.watchLogQueue(() => this.queue.state());
+    }
   }
 
   /** Queues the row and returns its id (fixed now, before the row is written). */
   record(entry: NewExecutionLog): string {
     // Capped here, before the row is queued: what the queue holds is bounded as well as what is stored.
+    this.metrics?.executionFinished(
+      entry.status === 'success' ? 'success' : (entry.errorCode ?? 'error'),
+      entry.cached,
+    );
     const { row, bytes } = prepare(entry, this.config.logFieldMaxBytes);
     this.queue.enqueue(row, bytes);
     return row.id;

@@ -27,13 +27,15 @@ export class McpRequestLimits {
     private readonly limiter: RateLimiter,
     private readonly principal: Principal,
     private readonly onDecision: (decision: RateLimitDecision) => void,
+    /** A call or request was refused (for the metrics). */
+    private readonly onRefused: () => void = () => undefined,
   ) {}
 
   /** A request without tool calls (initialize, tools/list, resources/read, …): one admin request. */
   async admitRequest(): Promise<void> {
     const decision = await this.limiter.consumeFor(this.principal, ['admin']);
     this.onDecision(decision);
-    if (!decision.allowed) throw rateLimitError(decision);
+    if (!decision.allowed) this.refuse(decision);
   }
 
   /** The limits of the call answered under `requestId`. */
@@ -51,6 +53,11 @@ export class McpRequestLimits {
     this.onDecision(await this.limiter.consumeFor(this.principal, ['admin']));
   }
 
+  private refuse(decision: RateLimitDecision): never {
+    this.onRefused();
+    throw rateLimitError(decision);
+  }
+
   private async admit(requestId: RequestId, endpoint: EndpointRateLimits | null): Promise<void> {
     if (this.counted.has(requestId)) throw new Error('A tool call was counted twice');
     this.counted.add(requestId);
@@ -60,7 +67,7 @@ export class McpRequestLimits {
       endpoint,
     );
     this.onDecision(decision);
-    if (!decision.allowed) throw rateLimitError(decision);
+    if (!decision.allowed) this.refuse(decision);
   }
 }
 

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { McpExceptionFilter } from '../../common/http/exception-filters';
+import { Metrics } from '../../common/metrics/metrics';
 import { type HttpResponseLike, nodeRequestOf, nodeResponseOf, setHeader } from '../../common/http/http-context';
 import { applyRateLimitHeaders } from '../../common/rate-limit/key-throttler.guard';
 import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
@@ -34,6 +35,7 @@ export class McpController {
     private readonly servers: McpServerFactory,
     private readonly limiter: RateLimiter,
     @Inject(MCP_TOOL_GROUPS) groups: McpToolGroup[],
+    private readonly metrics: Metrics,
   ) {
     this.tools = groups.flatMap((group) => group.tools());
   }
@@ -44,8 +46,13 @@ export class McpController {
     const rawRequest = nodeRequestOf(request);
     const rawResponse = nodeResponseOf(response);
     const toolCalls = new Set(toolCallIdsIn(request.body));
-    const limits = new McpRequestLimits(this.limiter, principal, (decision) =>
-      this.reportLimits(rawResponse, decision),
+    const limits = new McpRequestLimits(
+      this.limiter,
+      principal,
+      (decision) => this.reportLimits(rawResponse, decision),
+      () => {
+        if (this.metrics.enabled) this.metrics.rateLimited('mcp');
+      },
     );
     if (toolCalls.size === 0) await limits.admitRequest();
     const server = this.servers.build(principal, this.tools, limits);

@@ -21,7 +21,11 @@ export interface StreamedAnswer {
 export class ExecutionStreamService {
   constructor(private readonly execution: ExecutionService) {}
 
-  async open(call: Omit<ExecutionCall, 'stream'>): Promise<ExecutionAnswer | StreamedAnswer> {
+  /** `onOutcome` is told the call's outcome once it is known, before the answer (or the stream) ends. */
+  async open(
+    call: Omit<ExecutionCall, 'stream'>,
+    onOutcome: (outcome: ExecutionOutcome) => void = () => undefined,
+  ): Promise<ExecutionAnswer | StreamedAnswer> {
     let opened: (opening: StreamOpening) => void = () => undefined;
     const reachedModel = new Promise<StreamOpening>((resolve) => (opened = resolve));
     const sink = new ExecutionStreamSink(
@@ -33,7 +37,10 @@ export class ExecutionStreamService {
       call.definition.outputFields.length > 0,
     );
     const channel = new SseChannel(() => sink.clientLeft());
-    const running = this.execution.run({ ...call, stream: sink });
+    const running = this.execution.run({ ...call, stream: sink }).then((outcome) => {
+      onOutcome(outcome);
+      return outcome;
+    });
     const first = await Promise.race([reachedModel, running]);
     if ('status' in first) {
       // A failure before the model was called is the plain JSON answer.

@@ -99,7 +99,7 @@ export class AiSdkClient implements LlmClient {
         inputTokens: result.usage.inputTokens.total ?? null,
         outputTokens: result.usage.outputTokens.total ?? null,
       };
-      return this.answerOf(request, text, usage, result.finishReason.unified);
+      return this.answerOf(request, text, usage, result.finishReason.unified, result.response?.modelId);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
@@ -134,6 +134,7 @@ export class AiSdkClient implements LlmClient {
       let text = '';
       let usage: TokenUsage = { inputTokens: null, outputTokens: null };
       let finishReason = 'other';
+      let responseModel: string | undefined;
       let lastPartial: unknown = undefined;
       const reader = stream.getReader();
       for (;;) {
@@ -156,12 +157,14 @@ export class AiSdkClient implements LlmClient {
             outputTokens: part.usage.outputTokens.total ?? null,
           };
           finishReason = part.finishReason.unified;
+        } else if (part.type === 'response-metadata') {
+          responseModel = part.modelId ?? responseModel;
         } else if (part.type === 'error') {
           throw part.error;
         }
       }
       if (request.abortSignal.aborted) throw request.abortSignal.reason;
-      const answer = this.answerOf(request, text, usage, finishReason);
+      const answer = this.answerOf(request, text, usage, finishReason, responseModel);
       return { ...answer, finishReason };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
@@ -170,15 +173,22 @@ export class AiSdkClient implements LlmClient {
   }
 
   /** The answer of a complete text: with a schema, its JSON parsed (a 502 when it is not JSON or too deep). */
-  private answerOf(request: TextRequest, text: string, usage: TokenUsage, finishReason: string): TextResult {
-    if (!request.schema) return { text, usage, finishReason };
+  private answerOf(
+    request: TextRequest,
+    text: string,
+    usage: TokenUsage,
+    finishReason: string,
+    responseModel: string | undefined,
+  ): TextResult {
+    const answered = { finishReason, responseModel };
+    if (!request.schema) return { text, usage, ...answered };
     const object = parseJson(
       text,
       `${this.models.providerName} did not answer with JSON for the output fields`,
       usage,
       this.models.providerName,
     );
-    return { text, object, usage, finishReason };
+    return { text, object, usage, ...answered };
   }
 
   async generateImage(request: ImageRequest): Promise<ImageResult> {
