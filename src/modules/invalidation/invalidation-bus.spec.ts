@@ -44,6 +44,22 @@ describe('InvalidatingCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('shares one load among concurrent misses of a key; a caller after an invalidation loads afresh', async () => {
+    const first = pendingLoad({ id: 'a', value: 'old' });
+    const load = jest.fn(first.load);
+    const waiting = [cache.getOrLoad('key-a', load), cache.getOrLoad('key-a', load), cache.getOrLoad('key-a', load)];
+    expect(load).toHaveBeenCalledTimes(1);
+    await bus.announce('a');
+    const fresh = jest.fn(async () => ({ id: 'a', value: 'new' }));
+    const after = cache.getOrLoad('key-a', fresh);
+    first.finish();
+    expect((await Promise.all(waiting)).map((row) => row?.value)).toEqual(['old', 'old', 'old']);
+    expect((await after)?.value).toBe('new');
+    expect(fresh).toHaveBeenCalledTimes(1);
+    // The shared load is forgotten once settled: the next miss loads again (the old load was not stored).
+    expect(cache.size).toBe(1);
+  });
+
   it('does not store a load that an invalidation of its own record overtook', async () => {
     const slow = pendingLoad({ id: 'a', value: 'stale' });
     const loading = cache.getOrLoad('key-a', slow.load);

@@ -36,6 +36,8 @@ export class InvalidatingCache<V extends object> {
   private resetAt = 0;
   private readonly changedAt = new Map<string, number>();
   private loading = 0;
+  /** Loads in flight by key: concurrent misses of one key wait for the same load. */
+  private readonly inFlight = new Map<string, Promise<V | null>>();
 
   constructor(
     bus: InvalidationBus,
@@ -51,10 +53,24 @@ export class InvalidatingCache<V extends object> {
     bus.subscribe(topic, (id) => this.invalidate(id));
   }
 
-  /** The cached value, or `load()`'s (stored unless null, and unless its record was invalidated meanwhile). */
-  async getOrLoad(key: string, load: () => Promise<V | null>): Promise<V | null> {
+  /**
+   * The cached value, or `load()`'s (stored unless null, and unless its record was invalidated meanwhile). Concurrent
+   * misses of one key share one load, so a burst of requests on a cold cache makes one query rather than one each
+   * (hundreds of them could exhaust the database pool); a caller that comes after an invalidation starts its own.
+   */
+  getOrLoad(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const cached = this.entries.get(key);
-    if (cached) return cached;
+    if (cached) return Promise.resolve(cached);
+    const shared = this.inFlight.get(key);
+    if (shared) return shared;
+    const loading = this.loadAndStore(key, load).finally(() => {
+      if (this.inFlight.get(key) === loading) this.inFlight.delete(key);
+    });
+    this.inFlight.set(key, loading);
+    return loading;
+  }
+
+  private async loadAndStore(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const startedAt = this.tick;
     this.loading++;
     try {
@@ -75,6 +91,8 @@ export class InvalidatingCache<V extends object> {
 
   invalidate(id: string | null): void {
     this.tick++;
+    // Loads already in flight may have read the old record: later callers load afresh.
+    this.inFlight.clear();
     if (id === null) {
       this.resetAt = this.tick;
       this.entries.clear();
