@@ -53,6 +53,32 @@ export interface PromptStatsRow extends Omit<StatsRow, 'bucket'> {
   promptId: string;
 }
 
+/** The figures of a group of executions, as `stats` and `promptStats` select them (see figuresOf). */
+const FIGURES = `count(*)::int AS calls,
+         count(*) FILTER (WHERE status = 'error')::int AS errors,
+         count(*) FILTER (WHERE cached)::int AS cache_hits,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
+         percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
+         coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
+         coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
+         coalesce(sum(cost_usd), 0) AS cost_usd`;
+
+type Figures = Omit<StatsRow, 'bucket'>;
+
+/** The figures of a row selected with FIGURES (the driver answers bigint and numeric as strings). */
+function figuresOf(row: Record<string, unknown>): Figures {
+  return {
+    calls: Number(row.calls),
+    errors: Number(row.errors),
+    cacheHits: Number(row.cache_hits),
+    p50: row.p50 === null ? null : Number(row.p50),
+    p95: row.p95 === null ? null : Number(row.p95),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    costUsd: Number(row.cost_usd),
+  };
+}
+
 export interface PromptErrorCodeRow {
   promptId: string;
   errorCode: string;
@@ -205,29 +231,14 @@ export class ExecutionLogsRepository {
     const { where, params } = whereClause(tenantId, filter);
     const bucket = `date_trunc('${interval === 'hour' ? 'hour' : 'day'}', created_at, 'UTC')`;
     const rows: Record<string, unknown>[] = await this.logs.query(
-      `SELECT ${bucket} AS bucket, GROUPING(${bucket}) AS is_total,
-         count(*)::int AS calls,
-         count(*) FILTER (WHERE status = 'error')::int AS errors,
-         count(*) FILTER (WHERE cached)::int AS cache_hits,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
-         percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
-         coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
-         coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
-         coalesce(sum(cost_usd), 0) AS cost_usd
+      `SELECT ${bucket} AS bucket, GROUPING(${bucket}) AS is_total, ${FIGURES}
        FROM execution_logs WHERE ${where}
        GROUP BY GROUPING SETS ((${bucket}), ())`,
       params,
     );
     return rows.map((row) => ({
       bucket: Number(row.is_total) === 1 ? null : (row.bucket as Date),
-      calls: Number(row.calls),
-      errors: Number(row.errors),
-      cacheHits: Number(row.cache_hits),
-      p50: row.p50 === null ? null : Number(row.p50),
-      p95: row.p95 === null ? null : Number(row.p95),
-      inputTokens: Number(row.input_tokens),
-      outputTokens: Number(row.output_tokens),
-      costUsd: Number(row.cost_usd),
+      ...figuresOf(row),
     }));
   }
 
@@ -235,29 +246,14 @@ export class ExecutionLogsRepository {
   async promptStats(tenantId: string, filter: LogFilter): Promise<PromptStatsRow[]> {
     const { where, params } = whereClause(tenantId, filter);
     const rows: Record<string, unknown>[] = await this.logs.query(
-      `SELECT prompt_id,
-         count(*)::int AS calls,
-         count(*) FILTER (WHERE status = 'error')::int AS errors,
-         count(*) FILTER (WHERE cached)::int AS cache_hits,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms) AS p50,
-         percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95,
-         coalesce(sum(input_tokens), 0)::bigint AS input_tokens,
-         coalesce(sum(output_tokens), 0)::bigint AS output_tokens,
-         coalesce(sum(cost_usd), 0) AS cost_usd
+      `SELECT prompt_id, ${FIGURES}
        FROM execution_logs WHERE ${where} AND prompt_id IS NOT NULL
        GROUP BY prompt_id`,
       params,
     );
     return rows.map((row) => ({
       promptId: String(row.prompt_id),
-      calls: Number(row.calls),
-      errors: Number(row.errors),
-      cacheHits: Number(row.cache_hits),
-      p50: row.p50 === null ? null : Number(row.p50),
-      p95: row.p95 === null ? null : Number(row.p95),
-      inputTokens: Number(row.input_tokens),
-      outputTokens: Number(row.output_tokens),
-      costUsd: Number(row.cost_usd),
+      ...figuresOf(row),
     }));
   }
 

@@ -79,21 +79,8 @@ export class AiSdkClient implements LlmClient {
    * request building, response validation and error types are the library's, unchanged.
    */
   async generateText(request: TextRequest): Promise<TextResult> {
-    const settings = splitCustomParameters(request.customParameters);
-    const options = { ...settings.provider } as Record<string, JSONValue>;
-    if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
     try {
-      const result = await this.languageModel(request.model).doGenerate({
-        prompt: [userMessage(request)],
-        temperature: request.temperature,
-        maxOutputTokens: request.maxOutputTokens,
-        ...commonSettings(settings.common),
-        ...(request.schema
-          ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } }
-          : {}),
-        providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
-        abortSignal: request.abortSignal,
-      });
+      const result = await this.languageModel(request.model).doGenerate(this.callOptions(request));
       const text = result.structuredOutputText ?? textOf(result.content);
       const usage = {
         inputTokens: result.usage.inputTokens.total ?? null,
@@ -115,21 +102,8 @@ export class AiSdkClient implements LlmClient {
    * generateText's is, so a streamed call ends with the body the plain call would answer.
    */
   async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
-    const settings = splitCustomParameters(request.customParameters);
-    const options = { ...settings.provider } as Record<string, JSONValue>;
-    if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
     try {
-      const { stream } = await this.languageModel(request.model).doStream({
-        prompt: [userMessage(request)],
-        temperature: request.temperature,
-        maxOutputTokens: request.maxOutputTokens,
-        ...commonSettings(settings.common),
-        ...(request.schema
-          ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } }
-          : {}),
-        providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
-        abortSignal: request.abortSignal,
-      });
+      const { stream } = await this.languageModel(request.model).doStream(this.callOptions(request));
       const { parsePartialJson, isDeepEqualData } = loadSdk<typeof AiSdk>('ai');
       let text = '';
       let usage: TokenUsage = { inputTokens: null, outputTokens: null };
@@ -170,6 +144,27 @@ export class AiSdkClient implements LlmClient {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
     }
+  }
+
+  /**
+   * The provider call's options, plain or streamed: the prompt, the settings (customParameters split into the common
+   * sampling settings, checked, and the provider's own options) and, for output fields, the JSON schema.
+   */
+  private callOptions(request: TextRequest): LanguageModelV4CallOptions {
+    const settings = splitCustomParameters(request.customParameters);
+    const options = { ...settings.provider } as Record<string, JSONValue>;
+    if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
+    return {
+      prompt: [userMessage(request)],
+      temperature: request.temperature,
+      maxOutputTokens: request.maxOutputTokens,
+      ...commonSettings(settings.common),
+      ...(request.schema
+        ? { responseFormat: { type: 'json', schema: request.schema.jsonSchema, name: 'response' } }
+        : {}),
+      providerOptions: Object.keys(options).length > 0 ? { [this.models.optionsKey]: options } : {},
+      abortSignal: request.abortSignal,
+    };
   }
 
   /** The answer of a complete text: with a schema, its JSON parsed (a 502 when it is not JSON or too deep). */
