@@ -6,9 +6,9 @@ import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { ValidationError } from '../../common/errors/app-error';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
-import { type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
+import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
 import { type ExecutionCall, ExecutionService } from './execution.service';
-import { ExecutionStreamService } from './streaming/execution-stream.service';
+import { ExecutionStreamService, type StreamedAnswer } from './streaming/execution-stream.service';
 
 /**
  * `POST {tenant_base_url}/api/v1/<path>`: the execution API. Flat `{error, message, field?}` error bodies, and the
@@ -48,9 +48,14 @@ export class ExecutionController {
     };
     // The provider time of the call, for the overhead the metrics report (known once the outcome is).
     const timed = (outcome: ExecutionOutcome) => noteProviderTime(request, outcome.attempts);
-    const answer = wantsStream(headerOf(request, 'accept'), stream)
-      ? await this.streams.open(call, timed)
-      : toExecutionAnswer(await this.execution.run(call).then((outcome) => (timed(outcome), outcome)));
+    let answer: ExecutionAnswer | StreamedAnswer;
+    if (wantsStream(headerOf(request, 'accept'), stream)) {
+      answer = await this.streams.open(call, timed);
+    } else {
+      const outcome = await this.execution.run(call);
+      timed(outcome);
+      answer = toExecutionAnswer(outcome);
+    }
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // A failure is rendered by the execution surface's filter, from the same error its log row describes.
     if ('error' in answer) throw answer.error;
