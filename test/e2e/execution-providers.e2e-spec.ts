@@ -1,8 +1,5 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
+import { FAKE_PNG, fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -16,48 +13,18 @@ describe('execution through the provider adapters', () => {
   let t: TestApp;
   let fake: FakeLlmServer;
   let tenant: SeededTenant;
-  let modelsFile: string;
+  let modelsFile: ReturnType<typeof localModelsFile>;
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
-    modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-')), 'models.json');
-    fs.writeFileSync(
-      modelsFile,
-      JSON.stringify({
-        providers: [
-          {
-            name: 'local',
-            baseUrl: `${fake.url}/local/v1`,
-            models: [{ id: 'llama-test', displayName: 'Llama (test)' }],
-          },
-          // Its key variable is unset, so the provider is not configured.
-          {
-            name: 'keyless',
-            baseUrl: `${fake.url}/keyless/v1`,
-            apiKeyEnv: 'PROMPTGATE_TEST_UNSET_KEY',
-            models: [{ id: 'keyless-model' }],
-          },
-        ],
-      }),
-    );
-    t = await createTestApp(
-      {},
-      {
-        OPENAI_API_KEY: 'sk-test-openai',
-        OPENAI_BASE_URL: `${fake.url}/v1`,
-        ANTHROPIC_API_KEY: 'sk-test-anthropic',
-        ANTHROPIC_BASE_URL: `${fake.url}/v1`,
-        GOOGLE_GENERATIVE_AI_API_KEY: 'test-google',
-        GOOGLE_BASE_URL: `${fake.url}/v1beta`,
-        MODELS_FILE: modelsFile,
-      },
-    );
+    modelsFile = localModelsFile(fake, { unconfigured: true });
+    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     await t.close();
     await fake.close();
-    fs.rmSync(path.dirname(modelsFile), { recursive: true, force: true });
+    modelsFile.remove();
   });
   beforeEach(() => fake.reset());
 

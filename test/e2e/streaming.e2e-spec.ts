@@ -1,9 +1,6 @@
-import * as fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer } from '../support/fake-llm-server';
+import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { namesOf, type StreamedCall, streamCall } from '../support/sse-client';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -19,30 +16,13 @@ describe('streamed executions', () => {
   let t: TestApp;
   let fake: FakeLlmServer;
   let tenant: SeededTenant;
-  let modelsFile: string;
+  let modelsFile: ReturnType<typeof localModelsFile>;
   let base: string;
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
-    modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-')), 'models.json');
-    fs.writeFileSync(
-      modelsFile,
-      JSON.stringify({
-        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
-      }),
-    );
-    t = await createTestApp(
-      {},
-      {
-        OPENAI_API_KEY: 'sk-test-openai',
-        OPENAI_BASE_URL: `${fake.url}/v1`,
-        ANTHROPIC_API_KEY: 'sk-test-anthropic',
-        ANTHROPIC_BASE_URL: `${fake.url}/v1`,
-        GOOGLE_GENERATIVE_AI_API_KEY: 'test-google',
-        GOOGLE_BASE_URL: `${fake.url}/v1beta`,
-        MODELS_FILE: modelsFile,
-      },
-    );
+    modelsFile = localModelsFile(fake);
+    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
     await t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     tenant = await seedTenant(t.app);
@@ -50,7 +30,7 @@ describe('streamed executions', () => {
   afterAll(async () => {
     await t.close();
     await fake.close();
-    fs.rmSync(path.dirname(modelsFile), { recursive: true, force: true });
+    modelsFile.remove();
   });
   beforeEach(() => fake.reset());
 

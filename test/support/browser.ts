@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { FakeLlmServer } from './fake-llm-server';
+import { fakeProviderEnv, FakeLlmServer } from './fake-llm-server';
 import { type SeededTenant, seedTenant } from './seed';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -30,17 +30,7 @@ export interface DashboardHarness {
 
 export async function startDashboard(): Promise<DashboardHarness> {
   const fake = await FakeLlmServer.start();
-  const t = await createTestApp(
-    {},
-    {
-      OPENAI_API_KEY: 'sk-test-openai',
-      OPENAI_BASE_URL: `${fake.url}/v1`,
-      ANTHROPIC_API_KEY: 'sk-test-anthropic',
-      ANTHROPIC_BASE_URL: `${fake.url}/v1`,
-      GOOGLE_GENERATIVE_AI_API_KEY: 'test-google',
-      GOOGLE_BASE_URL: `${fake.url}/v1beta`,
-    },
-  );
+  const t = await createTestApp({}, fakeProviderEnv(fake));
   await t.app.listen(0, '127.0.0.1');
   const { port } = t.app.getHttpServer().address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

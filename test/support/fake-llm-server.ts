@@ -448,10 +448,39 @@ function delay(ms: number, req: http.IncomingMessage): Promise<boolean> {
  * A models file (MODELS_FILE) with one OpenAI-compatible provider, `local`, whose model `llama-test` is answered by
  * `fake`; `remove()` deletes it.
  */
-export function localModelsFile(fake: FakeLlmServer): { file: string; remove(): void } {
+/**
+ * A MODELS_FILE with `llama-test` on the fake server's OpenAI-compatible route; with `unconfigured`, also a provider
+ * whose key variable is unset (`keyless-model`), so its models are listed but cannot be called.
+ */
+export function localModelsFile(
+  fake: FakeLlmServer,
+  options: { unconfigured?: boolean } = {},
+): { file: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-'));
   const file = path.join(dir, 'models.json');
-  const models = { providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }] };
-  fs.writeFileSync(file, JSON.stringify(models));
+  const providers: object[] = [
+    { name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test', displayName: 'Llama (test)' }] },
+  ];
+  if (options.unconfigured) {
+    providers.push({
+      name: 'keyless',
+      baseUrl: `${fake.url}/keyless/v1`,
+      apiKeyEnv: 'PROMPTGATE_TEST_UNSET_KEY',
+      models: [{ id: 'keyless-model' }],
+    });
+  }
+  fs.writeFileSync(file, JSON.stringify({ providers }));
   return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The environment that points the OpenAI, Anthropic and Google adapters at the fake server, with test keys. */
+export function fakeProviderEnv(fake: FakeLlmServer): Record<string, string> {
+  return {
+    OPENAI_API_KEY: 'sk-test-openai',
+    OPENAI_BASE_URL: `${fake.url}/v1`,
+    ANTHROPIC_API_KEY: 'sk-test-anthropic',
+    ANTHROPIC_BASE_URL: `${fake.url}/v1`,
+    GOOGLE_GENERATIVE_AI_API_KEY: 'test-google',
+    GOOGLE_BASE_URL: `${fake.url}/v1beta`,
+  };
 }

@@ -170,6 +170,7 @@ export class ExecutionService {
   /** Never throws: a failure is an outcome too, with what was known when it failed. */
   private async outcomeOf(call: ExecutionCall): Promise<ExecutionOutcome> {
     const clock = new ExecutionClock();
+    call.stream?.timedFrom(clock.startedMs);
     const { endpoint } = call.definition;
     let prompt: ExecutablePrompt | null = null;
     let assignment: PromptAssignment | null = null;

@@ -104,8 +104,7 @@ export function buildTenantDocument(options: TenantDocumentOptions): OpenApiDocu
     const operationId = uniqueOperationId(operationIdOf(definition.endpoint.path), operationIds);
     paths[definition.endpoint.path] = { post: operationOf(definition, operationId, options) };
   }
-  const schemas: Record<string, unknown> = { [ERROR_SCHEMA]: ERROR_BODY_SCHEMA };
-  Object.assign(schemas, STREAM_EVENT_SCHEMAS);
+  const schemas: Record<string, unknown> = { [ERROR_SCHEMA]: ERROR_BODY_SCHEMA, ...STREAM_EVENT_SCHEMAS };
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {

@@ -43,7 +43,7 @@ export interface StreamTarget {
  * PARTIAL_INTERVAL_MS, measures the time to the first piece, and aborts the provider call when the client leaves.
  */
 export class ExecutionStreamSink {
-  private readonly startedMs = performance.now();
+  private startedMs = performance.now();
   private readonly leaving = new AbortController();
   /** What the call failed with when the client left first. */
   readonly clientClosed = new ClientClosedError('The client closed the connection before the answer was complete');
@@ -76,6 +76,14 @@ export class ExecutionStreamSink {
   /** Whether a piece of an answer was sent: from then on the call cannot fail over to another attempt. */
   get hasContent(): boolean {
     return this.firstPieceMs !== null;
+  }
+
+  /**
+   * Measures the time to the first piece from `startedMs` (a performance.now() reading): the execution's own start,
+   * so that it is never longer than the execution's latency. The sink's creation until then.
+   */
+  timedFrom(startedMs: number): void {
+    this.startedMs = startedMs;
   }
 
   /** Milliseconds from the start of the call to the first delta or partial sent (null when none was). */
