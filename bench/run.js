@@ -1,11 +1,17 @@
 'use strict';
 /**
  * Promptgate benchmark harness (`npm run bench`). Starts a fake OpenAI-compatible provider (instant and 50 ms), a bare
- * node:http server, and the built service (embedded database, or DATABASE_URL/REDIS_URL when set), pins the servers to
- * core 0 and the load generator and providers to core 1 where `taskset` exists, runs each scenario with warm-up and
- * repeated rounds, and prints one table of medians and ratios. `--write` also refreshes BENCHMARKS.md.
+ * node:http server, and the built service in each storage mode: embedded (PGlite in a fresh DATA_DIR, in-process cache
+ * and counters) and, when DATABASE_URL and REDIS_URL are set, PostgreSQL + Redis. It pins the servers to core 0 and the
+ * load generator and providers to core 1 where `taskset` exists, runs each scenario with warm-up and repeated rounds,
+ * reads the service's memory (its process and any it started) at the first start, idle after a restart and under load,
+ * times the stats queries at scale (PostgreSQL), and prints the targets, each met or missed, then every figure.
+ * `--write` also refreshes BENCHMARKS.md.
  *
- * Options: --rounds N (3)  --duration S (5)  --warmup S (2)  --adapters express,fastify  --write
+ * Options: --rounds N (3)  --duration S (5)  --warmup S (2)  --adapters fastify (or express,fastify)  --write
+ *          --modes embedded,postgres (default: both when DATABASE_URL and REDIS_URL are set, else embedded)
+ *          --embedded (the same as --modes embedded)
+ *          --stats-rows N (1000000: log rows seeded for the stats timings; 0 skips them)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
  *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path)
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
@@ -23,10 +29,16 @@ const args = parseArgs(process.argv.slice(2));
 const ROUNDS = Number(args.rounds ?? 3);
 const DURATION = Number(args.duration ?? 5);
 const WARMUP = Number(args.warmup ?? 2);
-const ADAPTERS = String(args.adapters ?? 'express,fastify').split(',');
+const ADAPTERS = String(args.adapters ?? 'fastify').split(',');
+const SERVER_MODE_READY = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+const MODES = String(args.modes ?? (args.embedded || !SERVER_MODE_READY ? 'embedded' : 'embedded,postgres')).split(',');
+const STATS_ROWS = Number(args['stats-rows'] ?? 1_000_000);
+/** How long the restarted service is left alone before its idle memory is read. */
+const IDLE_SETTLE_MS = 3_000;
 const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential,streaming').split(','));
 const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
+const { rssMbOf, peakRssMbOf, trackRss } = require('./process-memory');
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
 const newAdminKey = () =>
@@ -104,7 +116,7 @@ async function startServiceOnce(adapter, env) {
   const started = process.hrtime.bigint();
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', HTTP_ADAPTER: adapter, LOG_LEVEL: 'warn' },
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', HTTP_ADAPTER: adapter, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.add(child);
@@ -113,7 +125,10 @@ async function startServiceOnce(adapter, env) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/health`);
-      if (res.ok) return { child, url, startupMs: Number(process.hrtime.bigint() - started) / 1e6 };
+      if (res.ok) {
+        const startupMs = Number(process.hrtime.bigint() - started) / 1e6;
+        return { child, url, startupMs, rssMb: rssMbOf(child.pid), peakRssMb: peakRssMbOf(child.pid) };
+      }
     } catch {
       // not listening yet
     }
@@ -283,46 +298,28 @@ async function measureStream(target, pid) {
   };
 }
 
-function rssMbOf(pid) {
-  try {
-    const line = fs
-      .readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'));
-    return Number(line.replace(/\D+/g, '')) / 1024;
-  } catch {
-    return NaN;
+/** The service's environment in `mode`: embedded leaves DATABASE_URL and REDIS_URL out. */
+function serviceEnv(mode, extra) {
+  const env = { ...process.env, ...extra };
+  if (mode === 'embedded') {
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
   }
+  return env;
 }
 
-function trackRss(pid) {
-  let peak = 0;
-  const read = () => {
-    try {
-      const line = fs
-        .readFileSync(`/proc/${pid}/status`, 'utf8')
-        .split('\n')
-        .find((l) => l.startsWith('VmRSS:'));
-      peak = Math.max(peak, Number(line.replace(/\D+/g, '')) / 1024);
-    } catch {
-      // process gone or not Linux
-    }
-  };
-  read();
-  const timer = setInterval(read, 200);
-  return { stop: () => (clearInterval(timer), read(), Math.round(peak)) };
-}
-
-async function runAdapter(adapter, upstreams, bare, modelsFile) {
+async function runAdapter(mode, adapter, modelsFile) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-'));
   ADMIN_KEY = newAdminKey();
-  const env = {
+  const env = serviceEnv(mode, {
     INITIAL_ADMIN_KEY: ADMIN_KEY,
-    INITIAL_TENANT: `bench-${RUN_ID}-${adapter}`,
+    INITIAL_TENANT: `bench-${RUN_ID}-${mode}-${adapter}`,
     MODELS_FILE: modelsFile,
     DATA_DIR: dataDir,
-  };
+  });
+  // The first start: on a fresh data directory, the embedded database is created (initdb, migrations) here.
   const service = await startService(adapter, env);
+  const results = { firstStart: { rssMb: service.rssMb, peakRssMb: service.peakRssMb, ms: service.startupMs } };
   try {
     const { routes, key } = await setUp(service.url);
     if (args.scale) await seedScale(service.url);
@@ -337,30 +334,32 @@ async function runAdapter(adapter, upstreams, bare, modelsFile) {
       body: post(routes['bench-hit']).body,
     });
     if (!probe.ok) throw new Error(`bench-hit answered ${probe.status}: ${await probe.text()}`);
-    const results = {};
+    const pid = service.child.pid;
     results.cacheHit = SCENARIOS.has('cacheHit')
-      ? await measure({ ...post(routes['bench-hit']), connections: 50 }, undefined, service.child.pid)
+      ? await measure({ ...post(routes['bench-hit']), connections: 50 }, pid, pid)
       : skipped;
     results.cacheMiss = SCENARIOS.has('cacheMiss')
-      ? await measure({ ...post(routes['bench-miss']), connections: 50 }, undefined, service.child.pid)
+      ? await measure({ ...post(routes['bench-miss']), connections: 50 }, pid, pid)
       : skipped;
     results.loadService = SCENARIOS.has('load')
-      ? await measure({ ...post(routes['bench-slow']), connections: 50 }, service.child.pid)
+      ? await measure({ ...post(routes['bench-slow']), connections: 50 }, pid, pid)
       : skipped;
     results.seqService = SCENARIOS.has('sequential')
-      ? await measure({ ...post(routes['bench-miss']), connections: 1 })
+      ? await measure({ ...post(routes['bench-miss']), connections: 1 }, undefined, pid)
       : skipped;
     if (SCENARIOS.has('streaming')) {
       const streamed = (route) => ({ ...post(route), url: `${post(route).url}?stream=true`, marker: 'event: delta' });
-      results.stream = await measureStream(streamed(routes['bench-slow']), service.child.pid);
-      results.openStreams = await openStreams(streamed(routes['bench-long']), OPEN_STREAMS, () =>
-        rssMbOf(service.child.pid),
-      );
+      results.stream = await measureStream(streamed(routes['bench-slow']), pid);
+      results.openStreams = await openStreams(streamed(routes['bench-long']), OPEN_STREAMS, () => rssMbOf(pid));
     } else {
       results.stream = skipped;
       results.openStreams = { beforeMb: NaN, peakMb: NaN, mostOpen: 0, failed: 0 };
     }
-    results.startupMs = args.profile || !SCENARIOS.has('sequential') ? NaN : await restartTime(adapter, env, service);
+    // The most any scenario held resident (the peak of the 50-connection scenarios, and of the open streams).
+    results.rssUnderLoadMb = Math.max(
+      ...[results.cacheHit, results.cacheMiss, results.loadService].map((r) => r.rssMb ?? 0),
+    );
+    results.restart = args.profile ? { ms: NaN, idleRssMb: NaN } : await restart(adapter, env, service);
     return results;
   } finally {
     await stop(service.child);
@@ -368,12 +367,37 @@ async function runAdapter(adapter, upstreams, bare, modelsFile) {
   }
 }
 
-/** Start-up of an already initialised database (the second start), as an operator restarting sees it. */
-async function restartTime(adapter, env, running) {
+/**
+ * A restart on the now initialised database, as an operator restarting sees it: the time to the first `/health`, and
+ * the memory it holds once left idle for a moment.
+ */
+async function restart(adapter, env, running) {
   await stop(running.child);
   const again = await startService(adapter, env);
-  await stop(again.child);
-  return Math.round(again.startupMs);
+  try {
+    await sleep(IDLE_SETTLE_MS);
+    return { ms: Math.round(again.startupMs), idleRssMb: rssMbOf(again.child.pid) };
+  } finally {
+    await stop(again.child);
+  }
+}
+
+/**
+ * The stats queries at scale (PostgreSQL): `seed:logs` seeds `rows` log rows into two new tenants of the bench
+ * database, times the stats and log reads through the services, and removes what it seeded.
+ */
+function statsAtScale(rows) {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'dist/src/cli/seed-logs.js'), '--rows', String(rows), '--measure', '--json', '--cleanup'],
+    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = (result.stdout ?? '')
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  if (result.status !== 0 || !line) throw new Error(`seed:logs failed (${result.status}): ${result.stdout}`);
+  return JSON.parse(line);
 }
 
 async function seedScale(url) {
@@ -386,79 +410,28 @@ function fmt(n, digits = 0) {
   return n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits);
 }
 
-function report(baseline, perAdapter) {
+const check = (ok) => (ok === undefined ? 'not run' : ok ? 'met' : 'MISSED');
+const known = (...values) => values.every((v) => v !== undefined && !Number.isNaN(v));
+
+/** A Markdown table, columns padded to their widest cell. */
+function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
+  const line = (cells) => '| ' + cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
+  return [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n');
+}
+
+const MODE_NAMES = { embedded: 'embedded', postgres: 'PostgreSQL + Redis' };
+
+/**
+ * The targets, each with what this run measured and whether it is met: the embedded default's memory and cache hits,
+ * and PostgreSQL + Redis's misses, added latency, memory and stats at scale. A target whose scenario did not run
+ * says so.
+ */
+function targets(baseline, runs, stats) {
   const rows = [];
-  const check = (ok) => (ok ? 'met' : 'MISSED');
-  rows.push(['bare node:http, 50 conn', `${fmt(baseline.bare.rps)} req/s`, '1.00×', '', '']);
-  rows.push([
-    'direct to upstream (50 ms), 50 conn',
-    `${fmt(baseline.loadDirect.rps)} req/s`,
-    '',
-    `p50 ${fmt(baseline.loadDirect.p50, 2)} / p99 ${fmt(baseline.loadDirect.p99, 2)} ms`,
-    '',
-  ]);
-  rows.push([
-    'direct to upstream (instant), 1 conn',
-    '',
-    '',
-    `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`,
-    '',
-  ]);
-  rows.push([
-    'direct stream (50 ms to first chunk, 20 chunks), 50 conn',
-    `${fmt(baseline.streamDirect.rps)} streams/s`,
-    '',
-    `first p50 ${fmt(baseline.streamDirect.p50, 2)} / p99 ${fmt(baseline.streamDirect.p99, 2)} ms; done p50 ${fmt(baseline.streamDirect.doneP50, 2)} / p99 ${fmt(baseline.streamDirect.doneP99, 2)} ms`,
-    '',
-  ]);
-  for (const [adapter, r] of Object.entries(perAdapter)) {
-    if (SCENARIOS.has('streaming')) {
-      const share = r.stream.rps / baseline.streamDirect.rps;
-      const firstP50 = r.stream.p50 - baseline.streamDirect.p50;
-      const firstP99 = r.stream.p99 - baseline.streamDirect.p99;
-      const doneP50 = r.stream.doneP50 - baseline.streamDirect.doneP50;
-      const doneP99 = r.stream.doneP99 - baseline.streamDirect.doneP99;
-      rows.push([
-        `${adapter}: streamed, 50 conn`,
-        `${fmt(r.stream.rps)} streams/s`,
-        `${fmt(share * 100, 1)} % of direct`,
-        '≥ 95 %',
-        check(share >= 0.95),
-      ]);
-      rows.push([
-        `${adapter}: streamed, added time to first piece`,
-        '',
-        '',
-        `+${fmt(firstP50, 2)} ms p50 / +${fmt(firstP99, 2)} ms p99 (≤ +2 p50)`,
-        check(firstP50 <= 2),
-      ]);
-      rows.push([
-        `${adapter}: streamed, added time to done`,
-        '',
-        '',
-        `+${fmt(doneP50, 2)} ms p50 / +${fmt(doneP99, 2)} ms p99`,
-        '',
-      ]);
-      rows.push([
-        `${adapter}: streamed, service CPU per stream`,
-        `${fmt(r.stream.cpuMsPerStream, 2)} ms`,
-        `provider ${fmt(baseline.streamDirect.cpuMsPerStream, 2)} ms`,
-        `one core: ~${fmt(1000 / r.stream.cpuMsPerStream)} streams/s`,
-        '',
-      ]);
-      rows.push([
-        `${adapter}: RSS, ${OPEN_STREAMS} open streams`,
-        `${fmt(r.openStreams.peakMb)} MB`,
-        `idle ${fmt(r.openStreams.beforeMb)} MB`,
-        `${r.openStreams.mostOpen} open at once, ${r.openStreams.failed} failed`,
-        '',
-      ]);
-      if (r.stream.failures > 0)
-        rows.push([`${adapter}: failed streams`, String(r.stream.failures), '', '0', 'MISSED']);
-      for (const [reason, count] of Object.entries(r.openStreams.reasons ?? {}))
-        process.stderr.write(`${adapter}: ${count} of the ${OPEN_STREAMS} open streams failed: ${reason}\n`);
-    }
-    if (!SCENARIOS.has('cacheHit') && !SCENARIOS.has('load')) continue;
+  const add = (what, measured, target, ok) => rows.push([what, measured, target, check(ok)]);
+  for (const { mode, adapter, r } of runs) {
+    const name = `${MODE_NAMES[mode]}, ${adapter}`;
     const hit = r.cacheHit.rps / baseline.bare.rps;
     const miss = r.cacheMiss.rps / baseline.bare.rps;
     const loadShare = r.loadService.rps / baseline.loadDirect.rps;
@@ -466,68 +439,159 @@ function report(baseline, perAdapter) {
     const loadP99 = r.loadService.p99 - baseline.loadDirect.p99;
     const seqP50 = r.seqService.p50 - baseline.seqDirect.p50;
     const seqP99 = r.seqService.p99 - baseline.seqDirect.p99;
-    rows.push([
-      `${adapter}: cache hit, 50 conn`,
-      `${fmt(r.cacheHit.rps)} req/s`,
-      `${fmt(hit, 3)}× (${fmt(r.cacheHit.cpuUs)} µs CPU per request)`,
-      '≥ 0.13×',
-      check(hit >= 0.13),
-    ]);
-    rows.push([
-      `${adapter}: cache miss (instant upstream), 50 conn`,
-      `${fmt(r.cacheMiss.rps)} req/s`,
-      `${fmt(miss, 3)}× (${fmt(r.cacheMiss.cpuUs)} µs CPU per request)`,
-      '≥ 0.10×',
-      check(miss >= 0.1),
-    ]);
-    rows.push([
-      `${adapter}: 50 ms upstream, 50 conn`,
-      `${fmt(r.loadService.rps)} req/s`,
-      `${fmt(loadShare * 100, 1)} % of direct`,
-      '≥ 95 %',
-      check(loadShare >= 0.95),
-    ]);
-    rows.push([
-      `${adapter}: 50 ms upstream, added latency`,
-      '',
-      '',
-      `+${fmt(loadP50, 2)} ms p50 / +${fmt(loadP99, 2)} ms p99 (≤ +2 / +8)`,
-      check(loadP50 <= 2 && loadP99 <= 8),
-    ]);
-    rows.push([
-      `${adapter}: sequential, added latency`,
-      '',
-      '',
-      `+${fmt(seqP50, 3)} ms p50 / +${fmt(seqP99, 3)} ms p99 (≤ +0.55 / +3)`,
-      check(seqP50 <= 0.55 && seqP99 <= 3),
-    ]);
-    rows.push([
-      `${adapter}: RSS under load`,
-      `${fmt(r.loadService.rssMb)} MB`,
-      '',
-      '< 250 MB',
-      check(r.loadService.rssMb !== undefined && r.loadService.rssMb < 250),
-    ]);
-    rows.push([
-      `${adapter}: start-up (initialised database)`,
-      `${fmt(r.startupMs)} ms`,
-      '',
-      '< 2000 ms',
-      check(r.startupMs < 2000),
-    ]);
-    const failures = r.cacheHit.failures + r.cacheMiss.failures + r.loadService.failures + r.seqService.failures;
-    if (failures > 0) rows.push([`${adapter}: non-2xx answers or errors`, String(failures), '', '0', 'MISSED']);
+    const ifKnown = (ok, ...values) => (known(...values) ? ok : undefined);
+    if (mode === 'embedded') {
+      add(
+        `${name}: RSS right after the first start`,
+        `${fmt(r.firstStart.rssMb)} MB (peak ${fmt(r.firstStart.peakRssMb)} MB)`,
+        '< 400 MB',
+        ifKnown(r.firstStart.rssMb < 400, r.firstStart.rssMb),
+      );
+      add(
+        `${name}: idle RSS after a restart`,
+        `${fmt(r.restart.idleRssMb)} MB`,
+        '< 250 MB',
+        ifKnown(r.restart.idleRssMb < 250, r.restart.idleRssMb),
+      );
+    }
+    add(`${name}: cache hit, 50 conn`, `${fmt(hit, 3)}× of bare node:http`, '≥ 0.13×', ifKnown(hit >= 0.13, hit));
+    if (mode === 'postgres') {
+      add(`${name}: cache miss (instant provider), 50 conn`, `${fmt(miss, 3)}×`, '≥ 0.10×', ifKnown(miss >= 0.1, miss));
+      add(
+        `${name}: 50 ms provider, 50 conn`,
+        `${fmt(loadShare * 100, 1)} % of direct, +${fmt(loadP50, 2)} ms p50 / +${fmt(loadP99, 2)} ms p99`,
+        '≥ 95 %, ≤ +2 ms p50 / +8 ms p99',
+        ifKnown(loadShare >= 0.95 && loadP50 <= 2 && loadP99 <= 8, loadShare, loadP50, loadP99),
+      );
+      add(
+        `${name}: sequential, added latency`,
+        `+${fmt(seqP50, 3)} ms p50 / +${fmt(seqP99, 3)} ms p99`,
+        '≤ +0.55 ms p50 / +3 ms p99',
+        ifKnown(seqP50 <= 0.55 && seqP99 <= 3, seqP50, seqP99),
+      );
+    }
+    const rssLimit = mode === 'embedded' ? 300 : 250;
+    add(
+      `${name}: RSS under load`,
+      `${fmt(r.rssUnderLoadMb)} MB`,
+      `< ${rssLimit} MB`,
+      ifKnown(r.rssUnderLoadMb > 0 && r.rssUnderLoadMb < rssLimit, r.rssUnderLoadMb),
+    );
   }
-  const header = ['scenario', 'throughput', 'ratio', 'latency / target', 'target'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
-  const line = (cells) => '| ' + cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ') + ' |';
-  return [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n');
+  if (stats) {
+    const ms = stats.wholeTenantWeekByDayMs;
+    add(
+      `PostgreSQL: GET /admin/v1/stats, whole tenant, 7 days by day, ${Number(stats.rows).toLocaleString('en')} log rows`,
+      `${fmt(ms, 1)} ms`,
+      '< 50 ms',
+      ifKnown(ms < 50, ms),
+    );
+  } else if (MODES.includes('postgres')) {
+    add('PostgreSQL: GET /admin/v1/stats at scale', 'not measured (--stats-rows 0)', '< 50 ms', undefined);
+  }
+  return table(['what', 'measured', 'target', 'result'], rows);
+}
+
+/** Every figure of the run: the baselines, then each mode and adapter's scenarios. */
+function figures(baseline, runs, stats) {
+  const rows = [];
+  rows.push(['bare node:http, 50 conn', `${fmt(baseline.bare.rps)} req/s`, '1.00×', '']);
+  rows.push([
+    'direct to upstream (50 ms), 50 conn',
+    `${fmt(baseline.loadDirect.rps)} req/s`,
+    '',
+    `p50 ${fmt(baseline.loadDirect.p50, 2)} / p99 ${fmt(baseline.loadDirect.p99, 2)} ms`,
+  ]);
+  rows.push([
+    'direct to upstream (instant), 1 conn',
+    '',
+    '',
+    `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`,
+  ]);
+  if (SCENARIOS.has('streaming'))
+    rows.push([
+      'direct stream (50 ms to first chunk, 20 chunks), 50 conn',
+      `${fmt(baseline.streamDirect.rps)} streams/s`,
+      '',
+      `first p50 ${fmt(baseline.streamDirect.p50, 2)} / p99 ${fmt(baseline.streamDirect.p99, 2)} ms; done p50 ${fmt(baseline.streamDirect.doneP50, 2)} / p99 ${fmt(baseline.streamDirect.doneP99, 2)} ms`,
+    ]);
+  for (const { mode, adapter, r } of runs) {
+    const name = `${mode} ${adapter}`;
+    const cpu = (m) => (known(m.cpuUs) ? `, ${fmt(m.cpuUs)} µs CPU per request` : '');
+    const rss = (m) => (known(m.rssMb) ? `RSS peak ${fmt(m.rssMb)} MB` : '');
+    rows.push([
+      `${name}: first start (fresh data directory)`,
+      `${fmt(r.firstStart.ms)} ms`,
+      '',
+      `RSS ${fmt(r.firstStart.rssMb)} MB, peak ${fmt(r.firstStart.peakRssMb)} MB`,
+    ]);
+    rows.push([`${name}: restart`, `${fmt(r.restart.ms)} ms`, '', `idle RSS ${fmt(r.restart.idleRssMb)} MB`]);
+    if (SCENARIOS.has('cacheHit'))
+      rows.push([
+        `${name}: cache hit, 50 conn`,
+        `${fmt(r.cacheHit.rps)} req/s`,
+        `${fmt(r.cacheHit.rps / baseline.bare.rps, 3)}×${cpu(r.cacheHit)}`,
+        rss(r.cacheHit),
+      ]);
+    if (SCENARIOS.has('cacheMiss'))
+      rows.push([
+        `${name}: cache miss (instant upstream), 50 conn`,
+        `${fmt(r.cacheMiss.rps)} req/s`,
+        `${fmt(r.cacheMiss.rps / baseline.bare.rps, 3)}×${cpu(r.cacheMiss)}`,
+        rss(r.cacheMiss),
+      ]);
+    if (SCENARIOS.has('load'))
+      rows.push([
+        `${name}: 50 ms upstream, 50 conn`,
+        `${fmt(r.loadService.rps)} req/s`,
+        `${fmt((r.loadService.rps / baseline.loadDirect.rps) * 100, 1)} % of direct${cpu(r.loadService)}`,
+        `+${fmt(r.loadService.p50 - baseline.loadDirect.p50, 2)} ms p50 / +${fmt(r.loadService.p99 - baseline.loadDirect.p99, 2)} ms p99; ${rss(r.loadService)}`,
+      ]);
+    if (SCENARIOS.has('sequential'))
+      rows.push([
+        `${name}: sequential, 1 conn`,
+        `${fmt(r.seqService.rps)} req/s`,
+        cpu(r.seqService).slice(2),
+        `+${fmt(r.seqService.p50 - baseline.seqDirect.p50, 3)} ms p50 / +${fmt(r.seqService.p99 - baseline.seqDirect.p99, 3)} ms p99`,
+      ]);
+    if (SCENARIOS.has('streaming')) {
+      rows.push([
+        `${name}: streamed, 50 conn`,
+        `${fmt(r.stream.rps)} streams/s`,
+        `${fmt((r.stream.rps / baseline.streamDirect.rps) * 100, 1)} % of direct, ${fmt(r.stream.cpuMsPerStream, 2)} ms CPU per stream`,
+        `first piece +${fmt(r.stream.p50 - baseline.streamDirect.p50, 2)} ms p50 / +${fmt(r.stream.p99 - baseline.streamDirect.p99, 2)} ms p99; done +${fmt(r.stream.doneP50 - baseline.streamDirect.doneP50, 2)} ms p50`,
+      ]);
+      rows.push([
+        `${name}: ${OPEN_STREAMS} open streams`,
+        `${fmt(r.openStreams.peakMb)} MB`,
+        `idle ${fmt(r.openStreams.beforeMb)} MB`,
+        `${r.openStreams.mostOpen} open at once, ${r.openStreams.failed} failed`,
+      ]);
+      for (const [reason, count] of Object.entries(r.openStreams.reasons ?? {}))
+        process.stderr.write(`${name}: ${count} of the ${OPEN_STREAMS} open streams failed: ${reason}\n`);
+    }
+    const failures =
+      r.cacheHit.failures + r.cacheMiss.failures + r.loadService.failures + r.seqService.failures + r.stream.failures;
+    if (failures > 0) rows.push([`${name}: non-2xx answers, errors or failed streams`, String(failures), '', 'MISSED']);
+  }
+  if (stats)
+    for (const [what, ms] of Object.entries(stats.timingsMs ?? {}))
+      rows.push([
+        `PostgreSQL, ${Number(stats.rows).toLocaleString('en')} log rows: ${what}`,
+        `${fmt(ms, 1)} ms`,
+        '',
+        '',
+      ]);
+  return table(['scenario', 'throughput', 'ratio', 'latency, memory'], rows);
 }
 
 async function main() {
   // --telemetry: what metrics and tracing cost the hot path instead (bench/telemetry.js, its own options).
   if (args.telemetry) return require('./telemetry.js');
   if (!fs.existsSync(path.join(ROOT, 'dist/src/main.js'))) throw new Error('build first: npm run build');
+  for (const mode of MODES) if (!MODE_NAMES[mode]) throw new Error(`--modes: unknown mode ${mode}`);
+  if (MODES.includes('postgres') && !SERVER_MODE_READY)
+    throw new Error('--modes postgres needs DATABASE_URL and REDIS_URL');
   if (HAS_TASKSET) spawnSync('taskset', ['-pc', CLIENT_CORE, String(process.pid)], { stdio: 'ignore' });
   const instant = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '0' }, CLIENT_CORE);
   const slow = await startScript(path.join(__dirname, 'upstream.js'), { UPSTREAM_DELAY_MS: '50' }, CLIENT_CORE);
@@ -569,17 +633,21 @@ async function main() {
         )
       : skipped,
   };
-  const perAdapter = {};
-  for (const adapter of ADAPTERS) perAdapter[adapter] = await runAdapter(adapter, { instant, slow }, bare, modelsFile);
+  const runs = [];
+  for (const mode of MODES)
+    for (const adapter of ADAPTERS) runs.push({ mode, adapter, r: await runAdapter(mode, adapter, modelsFile) });
+  const stats = MODES.includes('postgres') && STATS_ROWS > 0 ? statsAtScale(STATS_ROWS) : undefined;
 
-  const table = report(baseline, perAdapter);
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const storage = process.env.DATABASE_URL
-    ? `PostgreSQL${process.env.REDIS_URL ? ' + Redis' : ''}`
-    : 'embedded PGlite, in-process cache and counters';
-  const summary = `${new Date().toISOString().slice(0, 10)} · ${machine} · ${storage} · pinned: ${HAS_TASKSET ? 'yes (servers core 0, load + providers core 1)' : 'no'} · ${ROUNDS} rounds × ${DURATION} s (medians)`;
-  process.stdout.write(`\n${summary}\n\n${table}\n`);
-  if (args.write) writeBenchmarks(summary, table);
+  const modes = MODES.map((mode) =>
+    mode === 'embedded' ? 'embedded (PGlite, in-process cache and counters)' : 'PostgreSQL + Redis',
+  ).join(' and ');
+  const summary = `${new Date().toISOString().slice(0, 10)} · ${machine} · ${modes} · pinned: ${HAS_TASKSET ? 'yes (servers core 0, load + providers core 1)' : 'no'} · ${ROUNDS} rounds × ${DURATION} s (medians)`;
+  const report = `${summary}\n\n${targets(baseline, runs, stats)}\n\n${figures(baseline, runs, stats)}`;
+  process.stdout.write(`\n${report}\n`);
+  if (!SERVER_MODE_READY && !args.embedded && !args.modes)
+    process.stdout.write('\nPostgreSQL + Redis not run: set DATABASE_URL and REDIS_URL to measure both modes.\n');
+  if (args.write) writeBenchmarks(report);
 }
 
 /** The MODELS_FILE the service reads: two OpenAI-compatible providers on the fake upstreams. */
@@ -608,11 +676,11 @@ function benchModels(instantPort, slowPort, longPort) {
   };
 }
 
-function writeBenchmarks(summary, table) {
+function writeBenchmarks(report) {
   const file = path.join(ROOT, 'BENCHMARKS.md');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  const block = `${start}\n${summary}\n\n${table}\n${end}`;
+  const block = `${start}\n${report}\n${end}`;
   const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : `# Benchmarks\n\n${start}\n${end}\n`;
   fs.writeFileSync(
     file,
