@@ -122,12 +122,23 @@ async function measureStart(main, dataDir, idleSeconds) {
   }
 }
 
+/** A free port may be taken before the service binds it: a start that fails is tried again (twice at most). */
+async function withRetry(measure) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure();
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 /** The first start on a fresh data directory, then a restart on the same one. */
 async function measureEmbeddedMemory({ main = path.join(ROOT, 'dist/src/main.js'), idleSeconds = 3 } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-memory-'));
   try {
-    const firstStart = await measureStart(main, dataDir, idleSeconds);
-    const restart = await measureStart(main, dataDir, idleSeconds);
+    const firstStart = await withRetry(() => measureStart(main, dataDir, idleSeconds));
+    const restart = await withRetry(() => measureStart(main, dataDir, idleSeconds));
     return { firstStart, restart };
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
