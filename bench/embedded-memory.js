@@ -137,7 +137,11 @@ async function withRetry(measure) {
 async function measureEmbeddedMemory({ main = path.join(ROOT, 'dist/src/main.js'), idleSeconds = 3 } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-memory-'));
   try {
-    const firstStart = await withRetry(() => measureStart(main, dataDir, idleSeconds));
+    const firstStart = await withRetry(() => {
+      // Each attempt on a fresh directory: a failed one may have initialised it already.
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return measureStart(main, dataDir, idleSeconds);
+    });
     const restart = await withRetry(() => measureStart(main, dataDir, idleSeconds));
     return { firstStart, restart };
   } finally {
