@@ -19,7 +19,18 @@ async function main(): Promise<void> {
   const { createApplication } = require('./app.setup') as typeof AppSetup;
   const { ControlServer } = require('./cli/control-server') as typeof Control;
   // Opened here, before Nest, so a data directory held by another process fails with a clear message.
-  const embedded = config.databaseUrl ? null : EmbeddedDatabase.open(config.dataDir);
+  // Should the database thread end while the service runs (a crash), requests that need it answer 503 until restart.
+  const embedded = config.databaseUrl
+    ? null
+    : EmbeddedDatabase.open(config.dataDir, undefined, (error) =>
+        process.stderr.write(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            level: 'error',
+            msg: `${error.message}; requests that need the database are answered 503 until the service is restarted`,
+          }) + '\n',
+        ),
+      );
   let app: INestApplication;
   try {
     app = await createApplication({ config, embedded });

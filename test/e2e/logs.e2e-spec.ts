@@ -408,7 +408,7 @@ describe('execution logs at shutdown', () => {
       const close = embedded.close.bind(embedded);
       embedded.close = async () => undefined;
       await app.close();
-      const result = await embedded.pglite.query<{ count: number }>(
+      const result = await embedded.query<{ count: number }>(
         'SELECT count(*)::int AS count FROM execution_logs WHERE tenant_id = $1',
         [tenant.id],
       );

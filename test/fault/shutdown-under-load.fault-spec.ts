@@ -110,7 +110,7 @@ describe('SIGTERM under load', () => {
     const { answered, endpointId } = await loadAndStop({ DATA_DIR: dataDir });
     const embedded = EmbeddedDatabase.open(dataDir);
     try {
-      const result = await embedded.pglite.query<{ request_id: string }>(
+      const result = await embedded.query<{ request_id: string }>(
         'SELECT request_id FROM execution_logs WHERE endpoint_id = $1',
         [endpointId],
       );

@@ -21,7 +21,7 @@ export async function buildTemplate(): Promise<void> {
   const dataSource = await new DataSource(dataSourceOptions({}, [], embedded)).initialize();
   await runMigrations(dataSource, {});
   await dataSource.destroy();
-  const dump = await embedded.pglite.dumpDataDir('gzip');
+  const dump = await embedded.dumpDataDir();
   await embedded.close();
   const temporary = `${file}.${process.pid}`;
   fs.writeFileSync(temporary, Buffer.from(await dump.arrayBuffer()));
