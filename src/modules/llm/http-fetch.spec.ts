@@ -1,0 +1,135 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { httpFetch } from './http-fetch';
+
+/** A real server on 127.0.0.1: each test sets how it answers. */
+let answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe('httpFetch', () => {
+  it('sends the method, path with query, headers and body, and answers status, headers and body', async () => {
+    answer = (req, res, body) => {
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.writeHead(201);
+      res.end(JSON.stringify({ method: req.method, url: req.url, auth: req.headers.authorization, body }));
+    };
+    const response = await httpFetch(`${base}/v1/chat?x=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"é":"ü ✓"}',
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    await expect(response.json()).resolves.toEqual({
+      method: 'POST',
+      url: '/v1/chat?x=1',
+      auth: 'Bearer k',
+      body: '{"é":"ü ✓"}',
+    });
+  });
+
+  it('takes Headers and byte bodies as the provider clients pass them', async () => {
+    answer = (req, res, body) => res.end(`${req.headers['x-one']}|${body}`);
+    const response = await httpFetch(new URL(`${base}/bytes`), {
+      method: 'POST',
+      headers: new Headers({ 'x-one': '1' }),
+      body: new TextEncoder().encode('bytes'),
+    });
+    await expect(response.text()).resolves.toBe('1|bytes');
+  });
+
+  it('answers an error status with its body, and a 204 without one', async () => {
+    answer = (_req, res) => {
+      res.writeHead(429, { 'retry-after': '3' });
+      res.end('{"error":"slow down"}');
+    };
+    const limited = await httpFetch(`${base}/limited`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    await expect(limited.text()).resolves.toBe('{"error":"slow down"}');
+    answer = (_req, res) => {
+      res.writeHead(204);
+      res.end();
+    };
+    const empty = await httpFetch(`${base}/empty`);
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+  });
+
+  it('hands an event stream over as it arrives', async () => {
+    let finish: () => void = () => undefined;
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      finish = () => res.end('data: two\n\n');
+    };
+    const response = await httpFetch(`${base}/stream`, { method: 'POST', body: '{}' });
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(Buffer.from(first.value!).toString()).toBe('data: one\n\n');
+    finish();
+    let rest = '';
+    for (let part = await reader.read(); !part.done; part = await reader.read())
+      rest += Buffer.from(part.value).toString();
+    expect(rest).toBe('data: two\n\n');
+  });
+
+  it('rejects with the abort reason when aborted before the answer, and when already aborted', async () => {
+    answer = () => undefined; // never answers
+    const controller = new AbortController();
+    const pending = httpFetch(`${base}/slow`, { signal: controller.signal });
+    const reason = new Error('deadline');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    await expect(httpFetch(`${base}/slow`, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  });
+
+  it('ends a streamed body with an error when aborted after it started', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    };
+    const controller = new AbortController();
+    const response = await httpFetch(`${base}/stream-abort`, { method: 'POST', body: '{}', signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    controller.abort(new Error('deadline'));
+    await expect(reader.read()).rejects.toBeDefined();
+  });
+
+  it('rejects an unreachable server with a fetch failure whose cause carries the network code', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const failure = await httpFetch(`http://127.0.0.1:${port}/`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toMatch(/^fetch failed/);
+    expect(((failure as Error).cause as { code?: string }).code).toBe('ECONNREFUSED');
+  });
+
+  it('rejects a connection dropped before the answer with a fetch failure', async () => {
+    answer = (req) => req.socket.destroy();
+    const failure = await httpFetch(`${base}/drop`).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toMatch(/^fetch failed/);
+  });
+});
