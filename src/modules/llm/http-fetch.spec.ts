@@ -47,7 +47,7 @@ describe('httpFetch', () => {
   });
 
   it('takes Headers and byte bodies as the provider clients pass them', async () => {
-    answer = (req, res, body) => res.end(`${req.headers['x-one']}|${body}`);
+    answer = (req, res, body) => res.end(`${String(req.headers['x-one'])}|${body}`);
     const response = await httpFetch(new URL(`${base}/bytes`), {
       method: 'POST',
       headers: new Headers({ 'x-one': '1' }),
