@@ -168,11 +168,14 @@ export class ExecutionLogRollupsRepository {
    */
   async deleteBefore(cutoff: Date): Promise<void> {
     const dayStart = new Date(Math.floor(cutoff.getTime() / 86_400_000) * 86_400_000);
+    const partialDay = cutoff.getTime() > dayStart.getTime();
     for (const table of ['execution_log_rollups', 'execution_log_error_rollups']) {
       await this.db.query(`DELETE FROM ${table} WHERE span = 'hour' AND start < $1`, [cutoff]);
-      await this.db.query(`DELETE FROM ${table} WHERE span = 'day' AND start <= $1`, [dayStart]);
+      await this.db.query(`DELETE FROM ${table} WHERE span = 'day' AND start ${partialDay ? '<=' : '<'} $1`, [
+        dayStart,
+      ]);
     }
-    if (dayStart.getTime() === cutoff.getTime()) return;
+    if (!partialDay) return;
     const nextDay = new Date(dayStart.getTime() + 86_400_000);
     await this.db.query(
       `INSERT INTO execution_log_rollups (${COLUMNS})
