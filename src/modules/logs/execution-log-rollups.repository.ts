@@ -126,6 +126,23 @@ export class ExecutionLogRollupsRepository {
     return [...fromRollups, ...fromLogs];
   }
 
+  /** How many executions the pieces hold (rollups summed, rows counted): a read of counts only. */
+  async countCalls(tenantId: string, pieces: RollupPiece[], endpointId: string | undefined): Promise<number> {
+    const rolled = pieces.filter((piece) => piece.source !== 'logs');
+    const raw = pieces.filter((piece) => piece.source === 'logs');
+    const counts: Promise<{ calls: string | number | null }[]>[] = [];
+    if (rolled.length) {
+      const { where, params } = rollupWhere(tenantId, rolled, endpointId);
+      counts.push(this.db.query(`SELECT sum(calls) AS calls FROM execution_log_rollups WHERE ${where}`, params));
+    }
+    if (raw.length) {
+      const { from, params } = logRanges(tenantId, raw, endpointId);
+      counts.push(this.db.query(`SELECT count(*) AS calls FROM ${from}`, params));
+    }
+    const rows = (await Promise.all(counts)).flat();
+    return rows.reduce((sum, row) => sum + Number(row.calls ?? 0), 0);
+  }
+
   async errorCodes(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupErrorCodes[]> {
     const rolled = pieces.filter((piece) => piece.source !== 'logs');
     const raw = pieces.filter((piece) => piece.source === 'logs');
@@ -205,40 +222,50 @@ export class ExecutionLogRollupsRepository {
   private async rollupFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
     const { where, params } = rollupWhere(tenantId, pieces, read.endpointId);
     const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT date_trunc('${read.interval}', start, 'UTC') AS bucket, ${read.byPrompt ? 'prompt_id' : 'NULL::uuid'} AS prompt_id,
-         ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, max(latency_max_ms) AS latency_max_ms,
-         ${HISTOGRAM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-       FROM execution_log_rollups WHERE ${where} GROUP BY 1, 2`,
+      `SELECT bucket, prompt_id, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${SPARSE_HISTOGRAM} AS latency
+       FROM (
+         SELECT date_trunc('${read.interval}', start, 'UTC') AS bucket, ${read.byPrompt ? 'prompt_id' : 'NULL::uuid'} AS prompt_id,
+           ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, max(latency_max_ms) AS latency_max_ms,
+           ${HISTOGRAM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+         FROM execution_log_rollups WHERE ${where} GROUP BY 1, 2) sums`,
       params,
     );
-    return rows.map((row) => ({
-      ...sumsOf(row),
-      latency: {
-        counts: HISTOGRAM_COLUMNS.map((column) => Number(row[column])),
-        maxMs: Number(row.latency_max_ms),
-      },
-    }));
+    return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
   }
 
-  /** Raw rows, summed per bucket (and prompt) and latency bucket. */
+  /** Raw rows, summed per bucket (and prompt), their latencies counted per latency bucket. */
   private async logFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
     const { from, params } = logRanges(tenantId, pieces, read.endpointId);
     const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT date_trunc('${read.interval}', created_at, 'UTC') AS bucket,
-         ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id,
-         ${LATENCY_BUCKET} AS latency_bucket,
-         count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
-         coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
-         coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
-       FROM ${from} GROUP BY 1, 2, 3`,
+      `SELECT bucket, prompt_id, ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')},
+         max(latency_max_ms) AS latency_max_ms, string_agg(latency_bucket || ':' || calls, ',') AS latency
+       FROM (
+         SELECT date_trunc('${read.interval}', created_at, 'UTC') AS bucket,
+           ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id,
+           ${LATENCY_BUCKET} AS latency_bucket,
+           count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
+           coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
+           coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
+         FROM ${from} GROUP BY 1, 2, 3) fine
+       GROUP BY bucket, prompt_id`,
       params,
     );
-    return rows.map((row) => {
-      const counts = new Array<number>(BUCKET_COUNT).fill(0);
-      counts[Number(row.latency_bucket)] = Number(row.calls);
-      return { ...sumsOf(row), latency: { counts, maxMs: Number(row.latency_max_ms) } };
-    });
+    return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
   }
+}
+
+/** The histogram as `bucket:count` pairs of its non-empty buckets (one short text instead of 145 columns). */
+const SPARSE_HISTOGRAM = `array_to_string(ARRAY[${HISTOGRAM_COLUMNS.map((c, i) => `CASE WHEN ${c} > 0 THEN '${i}:' || ${c} END`).join(', ')}], ',')`;
+
+function histogramOf(row: Record<string, unknown>): LatencyHistogram {
+  const counts = new Array<number>(BUCKET_COUNT).fill(0);
+  const text = String(row.latency ?? '');
+  if (text)
+    for (const pair of text.split(',')) {
+      const colon = pair.indexOf(':');
+      counts[Number(pair.slice(0, colon))] += Number(pair.slice(colon + 1));
+    }
+  return { counts, maxMs: Number(row.latency_max_ms) };
 }
 
 function sumsOf(row: Record<string, unknown>): Omit<RollupFigures, 'latency'> {

@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { StatsQuery } from './dto/stats.dto';
 import type { StatsResponse } from './dto/stats.response';
 import { filterOf } from './execution-logs.service';
-import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
+import { ExecutionLogRollupsRepository, type RollupPiece, type RollupRead } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository, type LogFilter, type StatsInterval } from './execution-logs.repository';
 import { bucketCount, buildPromptGroups, buildStats } from './stats-series';
 import { type RolledUpStats, combineFigures, planPieces } from './stats-rollups';
@@ -40,9 +40,13 @@ export class LogStatsService {
       );
     }
     const byPrompt = query.groupBy === 'prompt';
-    let figures = await this.rolledUp(tenantId, query.endpointId, from, to, interval, byPrompt);
-    if (figures.calls <= this.config.statsExactPercentileRows)
-      figures = await this.exact(tenantId, filter, interval, byPrompt);
+    const pieces = planPieces(from, to, interval);
+    // A count first (cheap: sums and a few rows), so a small period is read once, from the rows.
+    const calls = await this.rollups.countCalls(tenantId, pieces, query.endpointId);
+    const figures =
+      calls <= this.config.statsExactPercentileRows
+        ? await this.exact(tenantId, filter, interval, byPrompt)
+        : await this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
     const stats = buildStats(
       { endpointId: query.endpointId ?? null, from, to, interval },
       figures.rows,
@@ -56,16 +60,7 @@ export class LogStatsService {
     return { ...stats, groups: buildPromptGroups(figures.promptRows, figures.promptErrorRows, names) };
   }
 
-  private async rolledUp(
-    tenantId: string,
-    endpointId: string | undefined,
-    from: Date,
-    to: Date,
-    interval: StatsInterval,
-    byPrompt: boolean,
-  ): Promise<RolledUpStats> {
-    const pieces = planPieces(from, to, interval);
-    const read = { endpointId, interval, byPrompt };
+  private async rolledUp(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RolledUpStats> {
     const [figures, errorCodes] = await Promise.all([
       this.rollups.figures(tenantId, pieces, read),
       this.rollups.errorCodes(tenantId, pieces, read),
@@ -86,7 +81,6 @@ export class LogStatsService {
       byPrompt ? this.logs.promptStats(tenantId, filter) : [],
       byPrompt ? this.logs.promptErrorCodes(tenantId, filter) : [],
     ]);
-    const total = rows.find((row) => row.bucket === null);
-    return { rows, errorRows, promptRows, promptErrorRows, calls: total?.calls ?? 0 };
+    return { rows, errorRows, promptRows, promptErrorRows };
   }
 }

@@ -56,8 +56,6 @@ export interface RolledUpStats {
   errorRows: ErrorCodeRow[];
   promptRows: PromptStatsRow[];
   promptErrorRows: PromptErrorCodeRow[];
-  /** Executions in the whole period. */
-  calls: number;
 }
 
 /**
@@ -101,7 +99,6 @@ export function combineFigures(figures: RollupFigures[], errorCodes: RollupError
     errorRows: [...errorRows.values()],
     promptRows: [...byPrompt].map(([promptId, group]) => ({ promptId, ...figuresOf(group) })),
     promptErrorRows: [...promptErrorRows.values()],
-    calls: total.calls,
   };
 }
 
