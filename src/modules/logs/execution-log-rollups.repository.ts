@@ -259,7 +259,7 @@ const SPARSE_HISTOGRAM = `array_to_string(ARRAY[${HISTOGRAM_COLUMNS.map((c, i) =
 
 function histogramOf(row: Record<string, unknown>): LatencyHistogram {
   const counts = new Array<number>(BUCKET_COUNT).fill(0);
-  const text = String(row.latency ?? '');
+  const text = (row.latency as string | null) ?? '';
   if (text)
     for (const pair of text.split(',')) {
       const colon = pair.indexOf(':');
@@ -281,7 +281,7 @@ function sumsOf(row: Record<string, unknown>): Omit<RollupFigures, 'latency'> {
   };
 }
 
-const promptOf = (value: unknown) => (value === null || value === NO_PROMPT ? null : String(value));
+const promptOf = (value: unknown) => (value === null || value === NO_PROMPT ? null : (value as string));
 
 function rollupWhere(
   tenantId: string,
