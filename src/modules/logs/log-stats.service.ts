@@ -41,12 +41,15 @@ export class LogStatsService {
     }
     const byPrompt = query.groupBy === 'prompt';
     const pieces = planPieces(from, to, interval);
-    // A count first (cheap: sums and a few rows), so a small period is read once, from the rows.
+    // The count (cheap: sums and a few rows) and the rolled-up figures are read side by side; a small period's
+    // figures are then read again from the rows, for exact percentiles.
+    const rolledUp = this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
+    rolledUp.catch(() => undefined); // awaited below unless the period is small
     const calls = await this.rollups.countCalls(tenantId, pieces, query.endpointId);
     const figures =
       calls <= this.config.statsExactPercentileRows
         ? await this.exact(tenantId, filter, interval, byPrompt)
-        : await this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
+        : await rolledUp;
     const stats = buildStats(
       { endpointId: query.endpointId ?? null, from, to, interval },
       figures.rows,
