@@ -6,21 +6,27 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
 import { EndpointsService } from '../modules/endpoints/endpoints.service';
+import { ExecutionLogRollupsRepository } from '../modules/logs/execution-log-rollups.repository';
 import { ExecutionLogsService } from '../modules/logs/execution-logs.service';
 import { LogStatsService } from '../modules/logs/log-stats.service';
 import { KeysService } from '../modules/keys/keys.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
-const USAGE = `npm run seed:logs -- [--rows 1000000] [--endpoints 20] [--days 28] [--measure]
+const USAGE = `npm run seed:logs -- [--rows 1000000] [--endpoints 20] [--days 28] [--measure] [--json] [--cleanup]
 
 Fills execution_logs with synthetic rows for measuring the logs and stats queries at scale: a new tenant (with an
 admin key, printed) gets 90% of the rows spread over its endpoints and the last --days days (keep it under
 LOG_RETENTION_DAYS, or the retention sweep removes the oldest); a second tenant gets the
-other 10%. Rows are generated inside the database (INSERT … SELECT generate_series), then VACUUM ANALYZE runs.
+other 10%. Rows are generated inside the database (INSERT … SELECT generate_series, chunks on parallel connections),
+their hourly and daily rollups are summed from them as the log writer would have, then VACUUM ANALYZE runs.
 --measure then times the GET /logs and GET /stats service calls (median of 5 runs each).
+--json prints one JSON line instead (row count, seeding times and the main timings, which it implies).
+--cleanup deletes the two tenants, with their rows and rollups, at the end.
 Meant for PostgreSQL (DATABASE_URL); use a database of its own, not the one the tests use.`;
 
 const CHUNK = 100_000;
+/** Chunks inserted at once, each on its own connection of the pool. */
+const PARALLEL_CHUNKS = 3;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -29,6 +35,8 @@ async function main(): Promise<void> {
       endpoints: { type: 'string', default: '20' },
       days: { type: 'string', default: '28' },
       measure: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      cleanup: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -44,28 +52,50 @@ async function main(): Promise<void> {
 
   const config = loadConfig(process.env, { logLevel: 'warn' });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'] });
+  const say = (text: string) => (values.json ? process.stderr : process.stdout).write(`${text}\n`);
+  const tenants: SeedTenant[] = [];
   try {
     const db = app.get(DataSource);
     const suffix = randomUUID().slice(0, 8);
     const main = await createTenant(app, `logs-bench-${suffix}`, endpointCount);
+    tenants.push(main);
     const noise = await createTenant(app, `logs-noise-${suffix}`, 2);
+    tenants.push(noise);
     const mainRows = Math.round(rows * 0.9);
     const started = Date.now();
-    await insertRows(db, main, mainRows, days);
-    await insertRows(db, noise, rows - mainRows, days);
+    await insertRows(db, main, mainRows, days, say);
+    await insertRows(db, noise, rows - mainRows, days, say);
     const inserted = Date.now();
+    await app.get(ExecutionLogRollupsRepository).buildFromLogs([main.id, noise.id]);
+    const rolledUp = Date.now();
     await db.query('VACUUM ANALYZE execution_logs');
-    const [{ total }] = await db.query<{ total: number }[]>('SELECT count(*)::int AS total FROM execution_logs');
-    process.stdout.write(
+    await db.query('VACUUM ANALYZE execution_log_rollups');
+    await db.query('VACUUM ANALYZE execution_log_error_rollups');
+    const vacuumed = Date.now();
+    const seconds = (from: number, to: number) => Math.round((to - from) / 100) / 10;
+    const timings = {
+      insertS: seconds(started, inserted),
+      rollupsS: seconds(inserted, rolledUp),
+      vacuumS: seconds(rolledUp, vacuumed),
+    };
+    say(
       [
-        `Inserted ${rows} rows in ${((inserted - started) / 1000).toFixed(1)} s, VACUUM ANALYZE ${((Date.now() - inserted) / 1000).toFixed(1)} s; execution_logs now holds ${total} rows.`,
+        `Inserted ${rows} rows in ${timings.insertS} s, rollups ${timings.rollupsS} s, VACUUM ANALYZE ${timings.vacuumS} s.`,
         `Tenant ${main.slug} (${mainRows} rows): admin key ${main.adminKey}`,
         `Endpoints: ${main.endpointIds.join(' ')}`,
         `Prompt ids (3 per endpoint), first: ${main.promptIds[0]}`,
-      ].join('\n') + '\n',
+      ].join('\n'),
     );
-    if (values.measure) await measure(app, main);
+    if (values.measure || values.json) {
+      const ms = await measure(app, main, say);
+      if (values.json) process.stdout.write(`${JSON.stringify({ rows, ...timings, ms })}\n`);
+    }
   } finally {
+    if (values.cleanup && tenants.length) {
+      // Endpoints, logs and rollups go with their tenant (ON DELETE CASCADE).
+      await app.get(DataSource).query('DELETE FROM tenants WHERE id = ANY($1::uuid[])', [tenants.map((t) => t.id)]);
+      say(`Deleted tenants ${tenants.map((t) => t.slug).join(', ')} and their rows.`);
+    }
     await app.close();
   }
 }
@@ -109,9 +139,18 @@ async function createTenant(
  * Rows in time order (as a live service writes them) over the last `days` days: ~4% errors (three codes), ~5% test-page
  * and ~2% internal runs, 1 in 7 cached, latencies 50..1550 ms, detail fields a few hundred bytes.
  */
-async function insertRows(db: DataSource, tenant: SeedTenant, count: number, days: number): Promise<void> {
+async function insertRows(
+  db: DataSource,
+  tenant: SeedTenant,
+  count: number,
+  days: number,
+  say: (text: string) => void,
+): Promise<void> {
   const spanSeconds = days * 86_400;
-  for (let offset = 0; offset < count; offset += CHUNK) {
+  const offsets: number[] = [];
+  for (let offset = 0; offset < count; offset += CHUNK) offsets.push(offset);
+  let done = 0;
+  const insertChunk = async (offset: number) => {
     const size = Math.min(CHUNK, count - offset);
     await db.query(
       `INSERT INTO execution_logs (tenant_id, endpoint_id, prompt_id, prompt_version, source, key_id, key_environment,
@@ -145,42 +184,63 @@ async function insertRows(db: DataSource, tenant: SeedTenant, count: number, day
         offset + size - 1,
       ],
     );
-    process.stdout.write(`  ${tenant.slug}: ${offset + size}/${count}\n`);
-  }
+    done += size;
+    say(`  ${tenant.slug}: ${done}/${count}`);
+  };
+  for (let i = 0; i < offsets.length; i += PARALLEL_CHUNKS)
+    await Promise.all(offsets.slice(i, i + PARALLEL_CHUNKS).map(insertChunk));
 }
 
+/** The service-call times, in ms (median of 5 after one warm-up), keyed by a short name. */
 async function measure(
   app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>,
   tenant: SeedTenant,
-): Promise<void> {
+  say: (text: string) => void,
+): Promise<Record<string, number>> {
   const logs = app.get(ExecutionLogsService);
   const stats = app.get(LogStatsService);
   const endpoint = tenant.endpointIds[0];
   const now = Date.now();
   const lastDay = new Date(now - 86_400_000).toISOString();
-  const cases: [string, () => Promise<unknown>][] = [
-    ['GET /logs (no filter, page 1)', () => logs.list(tenant.id, {})],
-    ['GET /logs?page=50', () => logs.list(tenant.id, { page: 50 })],
-    ['GET /logs?endpointId', () => logs.list(tenant.id, { endpointId: endpoint })],
-    ['GET /logs?source=Internal', () => logs.list(tenant.id, { source: 'Internal' })],
-    ['GET /logs?status=error', () => logs.list(tenant.id, { status: 'error' })],
-    ['GET /logs?promptId', () => logs.list(tenant.id, { promptId: tenant.promptIds[0] })],
+  const cases: [string, string, () => Promise<unknown>][] = [
+    ['logsPage', 'GET /logs (no filter, page 1)', () => logs.list(tenant.id, {})],
+    ['logsPage50', 'GET /logs?page=50', () => logs.list(tenant.id, { page: 50 })],
+    ['logsEndpoint', 'GET /logs?endpointId', () => logs.list(tenant.id, { endpointId: endpoint })],
+    ['logsInternal', 'GET /logs?source=Internal', () => logs.list(tenant.id, { source: 'Internal' })],
+    ['logsErrors', 'GET /logs?status=error', () => logs.list(tenant.id, { status: 'error' })],
+    ['logsPrompt', 'GET /logs?promptId', () => logs.list(tenant.id, { promptId: tenant.promptIds[0] })],
     [
+      'logsCombined',
       'GET /logs?endpointId&status=error&source=TestPage',
       () => logs.list(tenant.id, { endpointId: endpoint, status: 'error', source: 'TestPage' }),
     ],
-    ['GET /logs?from=(last 24 h)&endpointId', () => logs.list(tenant.id, { endpointId: endpoint, from: lastDay })],
-    ['GET /stats?endpointId (7 days, day)', () => stats.stats(tenant.id, { endpointId: endpoint })],
-    ['GET /stats?endpointId (24 h, hour)', () => stats.stats(tenant.id, { endpointId: endpoint, interval: 'hour' })],
-    ['GET /stats (all endpoints, 24 h, hour)', () => stats.stats(tenant.id, { interval: 'hour' })],
-    ['GET /stats (all endpoints, 7 days, day)', () => stats.stats(tenant.id, {})],
     [
+      'logsLastDay',
+      'GET /logs?from=(last 24 h)&endpointId',
+      () => logs.list(tenant.id, { endpointId: endpoint, from: lastDay }),
+    ],
+    ['statsEndpoint', 'GET /stats?endpointId (7 days, day)', () => stats.stats(tenant.id, { endpointId: endpoint })],
+    [
+      'statsEndpointHour',
+      'GET /stats?endpointId (24 h, hour)',
+      () => stats.stats(tenant.id, { endpointId: endpoint, interval: 'hour' }),
+    ],
+    ['statsHour', 'GET /stats (all endpoints, 24 h, hour)', () => stats.stats(tenant.id, { interval: 'hour' })],
+    ['statsTenant', 'GET /stats (all endpoints, 7 days, day)', () => stats.stats(tenant.id, {})],
+    [
+      'statsByPrompt',
+      'GET /stats?groupBy=prompt (all endpoints, 7 days, day)',
+      () => stats.stats(tenant.id, { groupBy: 'prompt' }),
+    ],
+    [
+      'statsEndpoint30d',
       'GET /stats?endpointId (30 days, day)',
       () => stats.stats(tenant.id, { endpointId: endpoint, from: new Date(now - 30 * 86_400_000).toISOString() }),
     ],
   ];
-  process.stdout.write('\nService-call times (ms, median of 5 after one warm-up):\n');
-  for (const [name, run] of cases) {
+  say('\nService-call times (ms, median of 5 after one warm-up):');
+  const results: Record<string, number> = {};
+  for (const [key, name, run] of cases) {
     await run();
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -189,8 +249,10 @@ async function measure(
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    process.stdout.write(`  ${name.padEnd(52)} ${times[2].toFixed(1)}\n`);
+    results[key] = Math.round(times[2] * 10) / 10;
+    say(`  ${name.padEnd(56)} ${times[2].toFixed(1)}`);
   }
+  return results;
 }
 
 main().then(

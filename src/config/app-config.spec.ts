@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       maxImageBytes: 5 * 1024 * 1024,
       maxBodyBytes: 10 * 1024 * 1024,
       logRetentionDays: 30,
+      statsExactPercentileRows: 20_000,
       logLevel: 'info',
       adminRateLimitPerMinute: 600,
       httpAdapter: 'fastify',

@@ -29,6 +29,11 @@ export interface AppConfig {
   maxImageBytes: number;
   maxBodyBytes: number;
   logRetentionDays: number;
+  /**
+   * GET /stats computes latency percentiles exactly from the logs when the period holds at most this many executions,
+   * and estimates them from the hourly latency histograms above it.
+   */
+  statsExactPercentileRows: number;
   logLevel: LogLevel;
   adminRateLimitPerMinute: number;
   httpAdapter: 'fastify' | 'express';
@@ -99,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxImageBytes: parsed.MAX_IMAGE_BYTES ?? 5 * 1024 * 1024,
     maxBodyBytes: parsed.MAX_BODY_BYTES ?? 10 * 1024 * 1024,
     logRetentionDays: parsed.LOG_RETENTION_DAYS ?? 30,
+    statsExactPercentileRows: parsed.STATS_EXACT_PERCENTILE_ROWS ?? 20_000,
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
     adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
     httpAdapter: (parsed.HTTP_ADAPTER as 'fastify' | 'express' | undefined) ?? 'fastify',

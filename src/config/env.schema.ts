@@ -108,6 +108,13 @@ export class EnvSchema {
   @Min(1)
   LOG_RETENTION_DAYS?: number;
 
+  /** Largest number of executions in a GET /stats period whose latency percentiles are computed exactly. Default 20000. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  STATS_EXACT_PERCENTILE_ROWS?: number;
+
   /** debug | info | warn | error | silent. Default info. */
   @IsOptional()
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])

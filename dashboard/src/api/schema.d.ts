@@ -1199,7 +1199,7 @@ export interface components {
              * @description `llmModel`, `temperature`, `maxTokens`, `customParameters`, `retries` or `fallbackModels`.
              * @enum {string}
              */
-            setting: "temperature" | "maxTokens" | "llmModel" | "customParameters" | "retries" | "fallbackModels";
+            setting: "llmModel" | "temperature" | "maxTokens" | "customParameters" | "retries" | "fallbackModels";
         };
         VersionComparisonResponse: {
             /** Format: uuid */

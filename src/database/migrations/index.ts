@@ -7,6 +7,7 @@ import { LogRequestIdIndex1764000500000 } from './1764000500000-log-request-id-i
 import { PromptFailover1764000600000 } from './1764000600000-prompt-failover';
 import { LogStreaming1764000700000 } from './1764000700000-log-streaming';
 import { TrafficSplit1764000800000 } from './1764000800000-traffic-split';
+import { LogRollups1764000900000 } from './1764000900000-log-rollups';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   PromptFailover1764000600000,
   LogStreaming1764000700000,
   TrafficSplit1764000800000,
+  LogRollups1764000900000,
 ];

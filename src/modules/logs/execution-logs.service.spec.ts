@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { TransactionHost } from '../../database/transactions';
+import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository, type PreparedLog } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import type { NewExecutionLog } from './new-execution-log';
@@ -22,6 +23,17 @@ class FakeRepository extends ExecutionLogsRepository {
     this.stored.push(...rows);
   }
 }
+
+/** Rollups are stored with the rows; these tests look at the rows only. */
+class FakeRollups extends ExecutionLogRollupsRepository {
+  constructor() {
+    super(unused<TransactionHost>('the transaction host'));
+  }
+
+  override async add(): Promise<void> {}
+}
+
+const transactions = { withTransaction: <T>(work: () => Promise<T>) => work() } as TransactionHost;
 
 const ENTRY: NewExecutionLog = {
   tenantId: 't',
@@ -63,6 +75,8 @@ describe('ExecutionLogsService.record and flushWithin', () => {
     const logger = new AppLogger({ logLevel: 'silent' });
     service = new ExecutionLogsService(
       repository,
+      new FakeRollups(),
+      transactions,
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
       new DatabaseShutdown(logger),

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../common/errors/database-unavailable'
 import { AppLogger } from '../../common/logging/app-logger';
 import { Metrics } from '../../common/metrics/metrics';
 import { DatabaseShutdown } from '../../database/database-shutdown';
+import { TransactionHost } from '../../database/transactions';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
   ExecutionLogDetailResponse,
@@ -15,7 +16,9 @@ import {
 } from './dto/execution-log.response';
 import { pageWindow } from '../../common/http/paging';
 import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
+import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository, LogFilter, PreparedLog } from './execution-logs.repository';
+import { rollUp } from './log-rollup';
 import { type CappedLogField, capLogText } from './log-field-cap';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
 import type { NewExecutionLog } from './new-execution-log';
@@ -37,6 +40,8 @@ export class ExecutionLogsService {
 
   constructor(
     private readonly logs: ExecutionLogsRepository,
+    private readonly rollups: ExecutionLogRollupsRepository,
+    private readonly transactions: TransactionHost,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     shutdown: DatabaseShutdown,
@@ -144,14 +149,14 @@ export class ExecutionLogsService {
    */
   private async write(rows: PreparedLog[]): Promise<void> {
     try {
-      await this.logs.insertBatch(rows);
+      await this.store(rows);
       return;
     } catch (error) {
       if (!isDataError(error)) throw error;
     }
     for (const row of rows) {
       try {
-        await this.logs.insertBatch([row]);
+        await this.store([row]);
       } catch (error) {
         if (!isDataError(error)) throw error;
         if (sqlStateOf(error) !== UNIQUE_VIOLATION) {
@@ -163,6 +168,14 @@ export class ExecutionLogsService {
         }
       }
     }
+  }
+
+  /** The rows and their rollups, in one transaction: the statistics' sums always agree with the rows stored. */
+  private store(rows: PreparedLog[]): Promise<void> {
+    return this.transactions.withTransaction(async () => {
+      await this.logs.insertBatch(rows);
+      await this.rollups.add(rollUp(rows));
+    });
   }
 }
 

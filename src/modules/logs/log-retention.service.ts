@@ -1,6 +1,8 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AppLogger } from '../../common/logging/app-logger';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { TransactionHost } from '../../database/transactions';
+import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository } from './execution-logs.repository';
 
 const BATCH = 1000;
@@ -8,10 +10,15 @@ const BATCH = 1000;
 const PAUSE_MS = 50;
 const FIRST_SWEEP_MS = 60_000;
 const SWEEP_EVERY_MS = 60 * 60_000;
+const HOUR_MS = 3_600_000;
 /** pg_try_advisory_xact_lock key: one instance sweeps at a time on PostgreSQL. */
 const RETENTION_LOCK_ID = 7_346_519_006;
 
-/** LOG_RETENTION_DAYS (default 30): removes older execution logs in the background, in small batches. */
+/**
+ * LOG_RETENTION_DAYS (default 30): removes older execution logs in the background, in small batches. The cutoff is a
+ * whole UTC hour, so an hour's rollup goes exactly when the last of its rows does: with the sweep's last batch, in its
+ * transaction.
+ */
 @Injectable()
 export class LogRetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
@@ -20,6 +27,8 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
 
   constructor(
     private readonly logs: ExecutionLogsRepository,
+    private readonly rollups: ExecutionLogRollupsRepository,
+    private readonly transactions: TransactionHost,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -53,10 +62,16 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
   }
 
   private async deleteOld(now: Date): Promise<number> {
-    const cutoff = new Date(now.getTime() - this.config.logRetentionDays * 86_400_000);
+    const cutoff = new Date(
+      Math.floor((now.getTime() - this.config.logRetentionDays * 86_400_000) / HOUR_MS) * HOUR_MS,
+    );
     let total = 0;
     while (!this.stopped) {
-      const deleted = await this.logs.deleteOlderThan(cutoff, BATCH, RETENTION_LOCK_ID);
+      const deleted = await this.transactions.withTransaction(async () => {
+        const count = await this.logs.deleteOlderThan(cutoff, BATCH, RETENTION_LOCK_ID);
+        if (count !== null && count < BATCH) await this.rollups.deleteBefore(cutoff);
+        return count;
+      });
       if (deleted === null) break; // another instance is sweeping
       total += deleted;
       if (deleted < BATCH) break;

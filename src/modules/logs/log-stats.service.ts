@@ -1,21 +1,31 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ValidationError } from '../../common/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { StatsQuery } from './dto/stats.dto';
 import type { StatsResponse } from './dto/stats.response';
 import { filterOf } from './execution-logs.service';
-import { ExecutionLogsRepository } from './execution-logs.repository';
+import { ExecutionLogRollupsRepository, type RollupPiece, type RollupRead } from './execution-log-rollups.repository';
+import { ExecutionLogsRepository, type LogFilter, type StatsInterval } from './execution-logs.repository';
 import { bucketCount, buildPromptGroups, buildStats } from './stats-series';
+import { type RolledUpStats, combineFigures, planPieces } from './stats-rollups';
 import { PromptNames } from './prompt-names';
 
 const MAX_BUCKETS = 1000;
 const DEFAULT_SPAN_MS = { hour: 24 * 3_600_000, day: 7 * 86_400_000 };
 
-/** GET /stats: how the tenant's endpoints (or one) did over a period, aggregated in SQL from the execution logs. */
+/**
+ * GET /stats: how the tenant's endpoints (or one) did over a period. The whole hours and days of the period are read
+ * from the rollups and its partial edge hours from the logs, so the cost of a request does not grow with the number of
+ * executions. Counts, tokens and cost are exact; latency percentiles are exact (computed from the logs) when the period
+ * holds at most `statsExactPercentileRows` executions, and estimated from the latency histograms above it.
+ */
 @Injectable()
 export class LogStatsService {
   constructor(
     private readonly logs: ExecutionLogsRepository,
+    private readonly rollups: ExecutionLogRollupsRepository,
     private readonly prompts: PromptNames,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async stats(tenantId: string, query: StatsQuery): Promise<StatsResponse> {
@@ -29,20 +39,51 @@ export class LogStatsService {
         'interval',
       );
     }
-    const [rows, errorRows] = await Promise.all([
-      this.logs.stats(tenantId, filter, interval),
-      this.logs.errorCodes(tenantId, filter, interval),
-    ]);
-    const stats = buildStats({ endpointId: query.endpointId ?? null, from, to, interval }, rows, errorRows);
-    if (query.groupBy !== 'prompt') return stats;
-    const [promptRows, promptErrorRows] = await Promise.all([
-      this.logs.promptStats(tenantId, filter),
-      this.logs.promptErrorCodes(tenantId, filter),
-    ]);
+    const byPrompt = query.groupBy === 'prompt';
+    const pieces = planPieces(from, to, interval);
+    // The count (cheap: sums and a few rows) and the rolled-up figures are read side by side; a small period's
+    // figures are then read again from the rows, for exact percentiles.
+    const rolledUp = this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
+    rolledUp.catch(() => undefined); // awaited below unless the period is small
+    const calls = await this.rollups.countCalls(tenantId, pieces, query.endpointId);
+    const figures =
+      calls <= this.config.statsExactPercentileRows
+        ? await this.exact(tenantId, filter, interval, byPrompt)
+        : await rolledUp;
+    const stats = buildStats(
+      { endpointId: query.endpointId ?? null, from, to, interval },
+      figures.rows,
+      figures.errorRows,
+    );
+    if (!byPrompt) return stats;
     const names = await this.prompts.namesOf(
       tenantId,
-      promptRows.map((row) => row.promptId),
+      figures.promptRows.map((row) => row.promptId),
     );
-    return { ...stats, groups: buildPromptGroups(promptRows, promptErrorRows, names) };
+    return { ...stats, groups: buildPromptGroups(figures.promptRows, figures.promptErrorRows, names) };
+  }
+
+  private async rolledUp(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RolledUpStats> {
+    const [figures, errorCodes] = await Promise.all([
+      this.rollups.figures(tenantId, pieces, read),
+      this.rollups.errorCodes(tenantId, pieces, read),
+    ]);
+    return combineFigures(figures, errorCodes);
+  }
+
+  /** Every figure from the log rows themselves, percentiles exact. */
+  private async exact(
+    tenantId: string,
+    filter: LogFilter,
+    interval: StatsInterval,
+    byPrompt: boolean,
+  ): Promise<RolledUpStats> {
+    const [rows, errorRows, promptRows, promptErrorRows] = await Promise.all([
+      this.logs.stats(tenantId, filter, interval),
+      this.logs.errorCodes(tenantId, filter, interval),
+      byPrompt ? this.logs.promptStats(tenantId, filter) : [],
+      byPrompt ? this.logs.promptErrorCodes(tenantId, filter) : [],
+    ]);
+    return { rows, errorRows, promptRows, promptErrorRows };
   }
 }

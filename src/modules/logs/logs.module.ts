@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
+import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import { LogRetentionService } from './log-retention.service';
@@ -8,13 +9,19 @@ import { LogStatsService } from './log-stats.service';
 import { LogsController } from './logs.controller';
 import { StatsController } from './stats.controller';
 
-// Owns the execution_logs table: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
+// Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
 // Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools); the PromptNames
 // port the statistics name prompts through is provided by the prompts module.
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
   controllers: [LogsController, StatsController],
-  providers: [ExecutionLogsRepository, ExecutionLogsService, LogStatsService, LogRetentionService],
+  providers: [
+    ExecutionLogsRepository,
+    ExecutionLogRollupsRepository,
+    ExecutionLogsService,
+    LogStatsService,
+    LogRetentionService,
+  ],
   exports: [ExecutionLogsService, LogStatsService],
 })
 export class LogsModule {}

@@ -1,0 +1,359 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { TransactionHost } from '../../database/transactions';
+import { BUCKET_COUNT, BUCKET_STARTS, type LatencyHistogram } from './latency-histogram';
+import { NO_PROMPT, type RollupGroup, type RollupSpan, nanosOf, nanosText } from './log-rollup';
+import type { StatsInterval } from './execution-logs.repository';
+
+/** The histogram columns h0 … h144 (one per latency bucket). */
+const HISTOGRAM_COLUMNS = Array.from({ length: BUCKET_COUNT }, (_, i) => `h${i}`);
+const KEY = 'tenant_id, span, start, endpoint_id, prompt_id';
+const SUM_COLUMNS = ['calls', 'errors', 'cache_hits', 'input_tokens', 'output_tokens', 'cost_usd'];
+const COLUMNS = [KEY, ...SUM_COLUMNS, 'latency_max_ms', ...HISTOGRAM_COLUMNS].join(', ');
+/** An upsert adds to what is stored: two writers counting the same hour lose nothing. */
+const ADD_ON_CONFLICT = `ON CONFLICT (${KEY}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
+  .map((column) => `${column} = r.${column} + excluded.${column}`)
+  .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`;
+/** The latency bucket of a log row (bucket 0 starts at 0 ms, so the thresholds are the other buckets' starts). */
+const LATENCY_BUCKET = `width_bucket(latency_ms, '{${BUCKET_STARTS.slice(1).join(',')}}'::int[])`;
+
+/** A period of one kind of source: raw log rows, hourly rollups or daily rollups. */
+export interface RollupPiece {
+  source: 'logs' | RollupSpan;
+  from: Date;
+  to: Date;
+}
+
+export interface RollupRead {
+  endpointId?: string;
+  interval: StatsInterval;
+  /** Split each bucket's figures by prompt (executions with no prompt answer promptId null). */
+  byPrompt: boolean;
+}
+
+/** The sums of a bucket (and prompt, when asked) over some pieces of the period. */
+export interface RollupFigures {
+  bucket: Date;
+  promptId: string | null;
+  calls: number;
+  errors: number;
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+  costNanos: bigint;
+  latency: LatencyHistogram;
+}
+
+export interface RollupErrorCodes {
+  bucket: Date;
+  promptId: string | null;
+  errorCode: string;
+  count: number;
+}
+
+/**
+ * execution_log_rollups and execution_log_error_rollups: the sums of the execution logs per tenant, endpoint, prompt
+ * and UTC hour (span 'hour') or day (span 'day'), written with the log rows, in their transaction, so they always
+ * agree with the rows they stand for.
+ */
+@Injectable()
+export class ExecutionLogRollupsRepository {
+  constructor(private readonly txHost: TransactionHost) {}
+
+  private get db(): EntityManager {
+    return this.txHost.tx;
+  }
+
+  /** Adds a batch's groups (in the order given: keys sorted, so concurrent writers never deadlock). */
+  async add(groups: RollupGroup[]): Promise<void> {
+    if (groups.length === 0) return;
+    const records = groups.map((group) => ({
+      tenant_id: group.tenantId,
+      endpoint_id: group.endpointId,
+      prompt_id: group.promptId,
+      span: group.span,
+      start: group.start.toISOString(),
+      calls: group.calls,
+      errors: group.errors,
+      cache_hits: group.cacheHits,
+      input_tokens: group.inputTokens,
+      output_tokens: group.outputTokens,
+      cost_usd: nanosText(group.costNanos),
+      latency_max_ms: group.latencyMaxMs,
+      h: group.latencyCounts,
+    }));
+    await this.db.query(
+      `INSERT INTO execution_log_rollups AS r (${COLUMNS})
+       SELECT ${KEY}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
+       FROM json_to_recordset($1::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
+         calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
+         latency_max_ms int, h int[])
+       ORDER BY ${KEY}
+       ${ADD_ON_CONFLICT}`,
+      [JSON.stringify(records)],
+    );
+    const errorRecords = groups.flatMap((group) =>
+      [...group.errorCodes].map(([errorCode, count]) => ({
+        tenant_id: group.tenantId,
+        endpoint_id: group.endpointId,
+        prompt_id: group.promptId,
+        span: group.span,
+        start: group.start.toISOString(),
+        error_code: errorCode,
+        errors: count,
+      })),
+    );
+    if (errorRecords.length === 0) return;
+    await this.db.query(
+      `INSERT INTO execution_log_error_rollups AS r (${KEY}, error_code, errors)
+       SELECT ${KEY}, error_code, errors
+       FROM json_to_recordset($1::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
+         start timestamptz, error_code varchar, errors bigint)
+       ORDER BY ${KEY}, error_code
+       ON CONFLICT (${KEY}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
+      [JSON.stringify(errorRecords)],
+    );
+  }
+
+  /** The figures of the pieces, per bucket (and prompt): rollups where the pieces are whole hours or days, else rows. */
+  async figures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
+    const rolled = pieces.filter((piece) => piece.source !== 'logs');
+    const raw = pieces.filter((piece) => piece.source === 'logs');
+    const [fromRollups, fromLogs] = await Promise.all([
+      rolled.length ? this.rollupFigures(tenantId, rolled, read) : [],
+      raw.length ? this.logFigures(tenantId, raw, read) : [],
+    ]);
+    return [...fromRollups, ...fromLogs];
+  }
+
+  /** How many executions the pieces hold (rollups summed, rows counted): a read of counts only. */
+  async countCalls(tenantId: string, pieces: RollupPiece[], endpointId: string | undefined): Promise<number> {
+    const rolled = pieces.filter((piece) => piece.source !== 'logs');
+    const raw = pieces.filter((piece) => piece.source === 'logs');
+    const counts: Promise<{ calls: string | number | null }[]>[] = [];
+    if (rolled.length) {
+      const { where, params } = rollupWhere(tenantId, rolled, endpointId);
+      counts.push(this.db.query(`SELECT sum(calls) AS calls FROM execution_log_rollups WHERE ${where}`, params));
+    }
+    if (raw.length) {
+      const { from, params } = logRanges(tenantId, raw, endpointId);
+      counts.push(this.db.query(`SELECT count(*) AS calls FROM ${from}`, params));
+    }
+    const rows = (await Promise.all(counts)).flat();
+    return rows.reduce((sum, row) => sum + Number(row.calls ?? 0), 0);
+  }
+
+  async errorCodes(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupErrorCodes[]> {
+    const rolled = pieces.filter((piece) => piece.source !== 'logs');
+    const raw = pieces.filter((piece) => piece.source === 'logs');
+    const bucket = (column: string) => `date_trunc('${read.interval}', ${column}, 'UTC')`;
+    const prompt = read.byPrompt ? 'prompt_id' : 'NULL::uuid';
+    const queries: Promise<Record<string, unknown>[]>[] = [];
+    if (rolled.length) {
+      const { where, params } = rollupWhere(tenantId, rolled, read.endpointId);
+      queries.push(
+        this.db.query(
+          `SELECT ${bucket('start')} AS bucket, ${prompt} AS prompt_id, error_code, sum(errors) AS count
+           FROM execution_log_error_rollups WHERE ${where} GROUP BY 1, 2, 3`,
+          params,
+        ),
+      );
+    }
+    if (raw.length) {
+      const { from, params } = logRanges(tenantId, raw, read.endpointId, "status = 'error'");
+      queries.push(
+        this.db.query(
+          `SELECT ${bucket('created_at')} AS bucket, ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id,
+             coalesce(error_code, 'unknown') AS error_code, count(*) AS count
+           FROM ${from} GROUP BY 1, 2, 3`,
+          params,
+        ),
+      );
+    }
+    const rows = (await Promise.all(queries)).flat();
+    return rows.map((row) => ({
+      bucket: new Date(row.bucket as Date),
+      promptId: promptOf(row.prompt_id),
+      errorCode: String(row.error_code),
+      count: Number(row.count),
+    }));
+  }
+
+  /**
+   * Retention: removes the rollups of hours before `cutoff` (a whole hour) and of days that end before it; the day
+   * holding it is summed again from its remaining hours.
+   */
+  async deleteBefore(cutoff: Date): Promise<void> {
+    const dayStart = new Date(Math.floor(cutoff.getTime() / 86_400_000) * 86_400_000);
+    const partialDay = cutoff.getTime() > dayStart.getTime();
+    for (const table of ['execution_log_rollups', 'execution_log_error_rollups']) {
+      await this.db.query(`DELETE FROM ${table} WHERE span = 'hour' AND start < $1`, [cutoff]);
+      await this.db.query(`DELETE FROM ${table} WHERE span = 'day' AND start ${partialDay ? '<=' : '<'} $1`, [
+        dayStart,
+      ]);
+    }
+    if (!partialDay) return;
+    const nextDay = new Date(dayStart.getTime() + 86_400_000);
+    await this.db.query(
+      `INSERT INTO execution_log_rollups (${COLUMNS})
+       SELECT tenant_id, 'day', $1::timestamptz, endpoint_id, prompt_id, ${SUM_COLUMNS.map((c) => `sum(${c})`).join(', ')},
+         max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
+       FROM execution_log_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
+       GROUP BY tenant_id, endpoint_id, prompt_id`,
+      [dayStart, nextDay],
+    );
+    await this.db.query(
+      `INSERT INTO execution_log_error_rollups (${KEY}, error_code, errors)
+       SELECT tenant_id, 'day', $1::timestamptz, endpoint_id, prompt_id, error_code, sum(errors)
+       FROM execution_log_error_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
+       GROUP BY tenant_id, endpoint_id, prompt_id, error_code`,
+      [dayStart, nextDay],
+    );
+  }
+
+  /**
+   * Builds the rollups of the tenants' existing log rows (which must have none yet): the seeding tool's counterpart of
+   * the writer's upsert.
+   */
+  async buildFromLogs(tenantIds: string[]): Promise<void> {
+    for (const sql of rollupsFromLogsSql('WHERE tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
+  }
+
+  private async rollupFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
+    const { where, params } = rollupWhere(tenantId, pieces, read.endpointId);
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT bucket, prompt_id, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${SPARSE_HISTOGRAM} AS latency
+       FROM (
+         SELECT date_trunc('${read.interval}', start, 'UTC') AS bucket, ${read.byPrompt ? 'prompt_id' : 'NULL::uuid'} AS prompt_id,
+           ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, max(latency_max_ms) AS latency_max_ms,
+           ${HISTOGRAM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
+         FROM execution_log_rollups WHERE ${where} GROUP BY 1, 2) sums`,
+      params,
+    );
+    return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
+  }
+
+  /** Raw rows, summed per bucket (and prompt), their latencies counted per latency bucket. */
+  private async logFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
+    const { from, params } = logRanges(tenantId, pieces, read.endpointId);
+    const rows: Record<string, unknown>[] = await this.db.query(
+      `SELECT bucket, prompt_id, ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')},
+         max(latency_max_ms) AS latency_max_ms, string_agg(latency_bucket || ':' || calls, ',') AS latency
+       FROM (
+         SELECT date_trunc('${read.interval}', created_at, 'UTC') AS bucket,
+           ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id,
+           ${LATENCY_BUCKET} AS latency_bucket,
+           count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
+           coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
+           coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
+         FROM ${from} GROUP BY 1, 2, 3) fine
+       GROUP BY bucket, prompt_id`,
+      params,
+    );
+    return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
+  }
+}
+
+/** The histogram as `bucket:count` pairs of its non-empty buckets (one short text instead of 145 columns). */
+const SPARSE_HISTOGRAM = `array_to_string(ARRAY[${HISTOGRAM_COLUMNS.map((c, i) => `CASE WHEN ${c} > 0 THEN '${i}:' || ${c} END`).join(', ')}], ',')`;
+
+function histogramOf(row: Record<string, unknown>): LatencyHistogram {
+  const counts = new Array<number>(BUCKET_COUNT).fill(0);
+  const text = (row.latency as string | null) ?? '';
+  if (text)
+    for (const pair of text.split(',')) {
+      const colon = pair.indexOf(':');
+      counts[Number(pair.slice(0, colon))] += Number(pair.slice(colon + 1));
+    }
+  return { counts, maxMs: Number(row.latency_max_ms) };
+}
+
+function sumsOf(row: Record<string, unknown>): Omit<RollupFigures, 'latency'> {
+  return {
+    bucket: new Date(row.bucket as Date),
+    promptId: promptOf(row.prompt_id),
+    calls: Number(row.calls),
+    errors: Number(row.errors),
+    cacheHits: Number(row.cache_hits),
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    costNanos: nanosOf(row.cost_usd as string),
+  };
+}
+
+const promptOf = (value: unknown) => (value === null || value === NO_PROMPT ? null : (value as string));
+
+function rollupWhere(
+  tenantId: string,
+  pieces: RollupPiece[],
+  endpointId: string | undefined,
+): { where: string; params: unknown[] } {
+  const params: unknown[] = [tenantId];
+  const ranges = pieces.map((piece) => {
+    params.push(piece.source, piece.from, piece.to);
+    const n = params.length;
+    return `(span = $${n - 2} AND start >= $${n - 1} AND start < $${n})`;
+  });
+  let where = `tenant_id = $1 AND (${ranges.join(' OR ')})`;
+  if (endpointId) {
+    params.push(endpointId);
+    where += ` AND endpoint_id = $${params.length}`;
+  }
+  return { where, params };
+}
+
+/**
+ * The log rows of the pieces' periods: one range read per piece (UNION ALL, so each stays an index-only range read of
+ * the tenant's or the endpoint's index).
+ */
+function logRanges(
+  tenantId: string,
+  pieces: RollupPiece[],
+  endpointId: string | undefined,
+  condition?: string,
+): { from: string; params: unknown[] } {
+  const params: unknown[] = [tenantId];
+  if (endpointId) params.push(endpointId);
+  const base = `tenant_id = $1${endpointId ? ' AND endpoint_id = $2' : ''}${condition ? ` AND ${condition}` : ''}`;
+  const selects = pieces.map((piece) => {
+    params.push(piece.from, piece.to);
+    const n = params.length;
+    return `SELECT created_at, prompt_id, status, error_code, cached, latency_ms, input_tokens, output_tokens, cost_usd
+      FROM execution_logs WHERE ${base} AND created_at >= $${n - 1} AND created_at < $${n}`;
+  });
+  return { from: `(${selects.join(' UNION ALL ')}) AS l`, params };
+}
+
+/**
+ * The statements that build rollups from existing log rows matching `where` (the migration's backfill and the seeding
+ * tool): hourly sums per latency bucket, turned into one row per hour with its histogram; days summed from the hours.
+ */
+export function rollupsFromLogsSql(where: string): string[] {
+  const hourSums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
+  return [
+    `INSERT INTO execution_log_rollups (${COLUMNS})
+     SELECT tenant_id, 'hour', start, endpoint_id, prompt_id, ${hourSums}, max(latency_max_ms),
+       ${BUCKET_STARTS.map((_, i) => `coalesce(sum(calls) FILTER (WHERE latency_bucket = ${i}), 0)`).join(', ')}
+     FROM (
+       SELECT tenant_id, date_trunc('hour', created_at, 'UTC') AS start, endpoint_id,
+         coalesce(prompt_id, '${NO_PROMPT}') AS prompt_id, ${LATENCY_BUCKET} AS latency_bucket,
+         count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
+         coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
+         coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
+       FROM execution_logs ${where} GROUP BY 1, 2, 3, 4, 5) fine
+     GROUP BY tenant_id, start, endpoint_id, prompt_id`,
+    `INSERT INTO execution_log_rollups (${COLUMNS})
+     SELECT tenant_id, 'day', date_trunc('day', start, 'UTC'), endpoint_id, prompt_id, ${hourSums}, max(latency_max_ms),
+       ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
+     FROM execution_log_rollups ${where ? `${where} AND` : 'WHERE'} span = 'hour' GROUP BY 1, 3, 4, 5`,
+    `INSERT INTO execution_log_error_rollups (${KEY}, error_code, errors)
+     SELECT tenant_id, span, start, endpoint_id, prompt_id, error_code, count(*)
+     FROM (
+       SELECT tenant_id, endpoint_id, coalesce(prompt_id, '${NO_PROMPT}') AS prompt_id,
+         coalesce(error_code, 'unknown') AS error_code, date_trunc('hour', created_at, 'UTC') AS hour,
+         date_trunc('day', created_at, 'UTC') AS day
+       FROM execution_logs ${where ? `${where} AND` : 'WHERE'} status = 'error') e
+     CROSS JOIN LATERAL (VALUES ('hour', hour), ('day', day)) AS s(span, start)
+     GROUP BY tenant_id, span, start, endpoint_id, prompt_id, error_code`,
+  ];
+}

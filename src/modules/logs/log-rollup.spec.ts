@@ -1,0 +1,66 @@
+import { bucketOf } from './latency-histogram';
+import { NO_PROMPT, type RollupSource, costNanos, nanosOf, nanosText, rollUp } from './log-rollup';
+
+const row = (overrides: Partial<RollupSource>): RollupSource => ({
+  tenantId: 'a0000000-0000-0000-0000-000000000000',
+  endpointId: 'e0000000-0000-0000-0000-000000000000',
+  promptId: 'p0000000-0000-0000-0000-000000000000',
+  status: 'success',
+  errorCode: null,
+  cached: false,
+  inputTokens: 10,
+  outputTokens: 5,
+  costUsd: 0.0001,
+  latencyMs: 120,
+  createdAt: new Date('2026-03-01T10:15:00Z'),
+  ...overrides,
+});
+
+describe('costNanos', () => {
+  it('rounds each cost to nine decimals half away from zero, as numeric(18, 9) stores it', () => {
+    expect(costNanos(0.0045)).toBe(4_500_000n);
+    expect(costNanos(1e-7)).toBe(100n);
+    expect(costNanos(1.5e-10)).toBe(0n);
+    expect(costNanos(5e-10)).toBe(1n);
+    expect(costNanos(0.0000000015)).toBe(2n);
+    expect(costNanos(123.4567890125)).toBe(123_456_789_013n);
+    expect(costNanos(-0.0000000025)).toBe(-3n);
+    expect(costNanos(12)).toBe(12_000_000_000n);
+    expect(costNanos(1e21)).toBe(10n ** 30n);
+  });
+
+  it('writes and reads numeric text', () => {
+    expect(nanosText(12_000_000_345n)).toBe('12.000000345');
+    expect(nanosText(-5n)).toBe('-0.000000005');
+    expect(nanosOf('12.000000345')).toBe(12_000_000_345n);
+    expect(nanosOf('0')).toBe(0n);
+    expect(nanosOf('-0.5')).toBe(-500_000_000n);
+  });
+});
+
+describe('rollUp', () => {
+  it('sums a batch per tenant, endpoint, prompt and UTC hour and day, keys sorted', () => {
+    const groups = rollUp([
+      row({ createdAt: new Date('2026-03-01T11:59:59.999Z'), latencyMs: 3 }),
+      row({ status: 'error', errorCode: 'timeout', cached: false, costUsd: null, inputTokens: null }),
+      row({ status: 'error', errorCode: null, cached: true, promptId: null, latencyMs: 5000 }),
+      row({ latencyMs: 130 }),
+    ]);
+    expect(groups.map((g) => [g.span, g.start.toISOString(), g.promptId, g.calls])).toEqual([
+      ['day', '2026-03-01T00:00:00.000Z', NO_PROMPT, 1],
+      ['day', '2026-03-01T00:00:00.000Z', 'p0000000-0000-0000-0000-000000000000', 3],
+      ['hour', '2026-03-01T10:00:00.000Z', NO_PROMPT, 1],
+      ['hour', '2026-03-01T10:00:00.000Z', 'p0000000-0000-0000-0000-000000000000', 2],
+      ['hour', '2026-03-01T11:00:00.000Z', 'p0000000-0000-0000-0000-000000000000', 1],
+    ]);
+    const day = groups[1];
+    expect(day).toMatchObject({ errors: 1, cacheHits: 0, inputTokens: 20, outputTokens: 15, latencyMaxMs: 130 });
+    expect(day.costNanos).toBe(200_000n);
+    expect([...day.errorCodes]).toEqual([['timeout', 1]]);
+    expect(day.latencyCounts[bucketOf(3)]).toBe(1);
+    expect(day.latencyCounts[bucketOf(120)] + day.latencyCounts[bucketOf(130)]).toBe(2);
+    expect(day.latencyCounts.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(groups[0]).toMatchObject({ errors: 1, cacheHits: 1, latencyMaxMs: 5000 });
+    expect([...groups[0].errorCodes]).toEqual([['unknown', 1]]);
+  });
+});

@@ -1,0 +1,140 @@
+import { BUCKET_COUNT, bucketOf } from './latency-histogram';
+
+/** The prompt key of executions that ran no prompt (rollup keys cannot be null). */
+export const NO_PROMPT = '00000000-0000-0000-0000-000000000000';
+
+export type RollupSpan = 'hour' | 'day';
+
+const SPAN_MS: Record<RollupSpan, number> = { hour: 3_600_000, day: 86_400_000 };
+
+/** What a rollup needs of a log row. */
+export interface RollupSource {
+  tenantId: string;
+  endpointId: string;
+  promptId: string | null;
+  status: 'success' | 'error';
+  errorCode: string | null;
+  cached: boolean;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  latencyMs: number;
+  createdAt: Date;
+}
+
+/** The sums of one tenant's, endpoint's and prompt's executions in one UTC hour or day. */
+export interface RollupGroup {
+  tenantId: string;
+  endpointId: string;
+  promptId: string;
+  span: RollupSpan;
+  start: Date;
+  calls: number;
+  errors: number;
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** In billionths of a dollar: the sum of each cost as numeric(18, 9) stores it. */
+  costNanos: bigint;
+  latencyMaxMs: number;
+  /** Executions per latency-histogram bucket. */
+  latencyCounts: number[];
+  /** Errors per code ('unknown' when the error had none). */
+  errorCodes: Map<string, number>;
+}
+
+/**
+ * Sums a batch of log rows into hourly and daily groups, ordered by key (tenant, span, start, endpoint, prompt), the
+ * order concurrent writers update them in so that none waits for another in a cycle.
+ */
+export function rollUp(rows: RollupSource[]): RollupGroup[] {
+  const groups = new Map<string, RollupGroup>();
+  for (const row of rows) {
+    for (const span of ['hour', 'day'] as const) {
+      const start = Math.floor(row.createdAt.getTime() / SPAN_MS[span]) * SPAN_MS[span];
+      const promptId = row.promptId ?? NO_PROMPT;
+      const key = `${row.tenantId}|${span}|${start}|${row.endpointId}|${promptId}`;
+      let group = groups.get(key);
+      if (!group) {
+        group = {
+          tenantId: row.tenantId,
+          endpointId: row.endpointId,
+          promptId,
+          span,
+          start: new Date(start),
+          calls: 0,
+          errors: 0,
+          cacheHits: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          costNanos: 0n,
+          latencyMaxMs: 0,
+          latencyCounts: new Array<number>(BUCKET_COUNT).fill(0),
+          errorCodes: new Map(),
+        };
+        groups.set(key, group);
+      }
+      group.calls++;
+      if (row.status === 'error') {
+        group.errors++;
+        const code = row.errorCode ?? 'unknown';
+        group.errorCodes.set(code, (group.errorCodes.get(code) ?? 0) + 1);
+      }
+      if (row.cached) group.cacheHits++;
+      group.inputTokens += row.inputTokens ?? 0;
+      group.outputTokens += row.outputTokens ?? 0;
+      if (row.costUsd !== null) group.costNanos += costNanos(row.costUsd);
+      group.latencyMaxMs = Math.max(group.latencyMaxMs, row.latencyMs);
+      group.latencyCounts[bucketOf(row.latencyMs)]++;
+    }
+  }
+  return [...groups.values()].sort(compareKeys);
+}
+
+function compareKeys(a: RollupGroup, b: RollupGroup): number {
+  return (
+    compare(a.tenantId, b.tenantId) ||
+    compare(a.span, b.span) ||
+    a.start.getTime() - b.start.getTime() ||
+    compare(a.endpointId, b.endpointId) ||
+    compare(a.promptId, b.promptId)
+  );
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A cost in billionths of a dollar, rounded as PostgreSQL rounds the number's text to numeric(18, 9) (half away from
+ * zero), so rollup sums equal the sums of the stored costs exactly.
+ */
+export function costNanos(value: number): bigint {
+  if (!Number.isFinite(value)) return 0n;
+  const [mantissa, exponentText] = String(Math.abs(value)).toLowerCase().split('e');
+  const [whole, fraction = ''] = mantissa.split('.');
+  const digits = BigInt(whole + fraction);
+  const shift = Number(exponentText ?? 0) - fraction.length + 9;
+  let nanos: bigint;
+  if (shift >= 0) nanos = digits * 10n ** BigInt(shift);
+  else {
+    const divisor = 10n ** BigInt(-shift);
+    nanos = digits / divisor;
+    if ((digits % divisor) * 2n >= divisor) nanos++;
+  }
+  return value < 0 ? -nanos : nanos;
+}
+
+/** Billionths of a dollar as numeric text (`12.000000345`). */
+export function nanosText(nanos: bigint): string {
+  const sign = nanos < 0n ? '-' : '';
+  const magnitude = nanos < 0n ? -nanos : nanos;
+  return `${sign}${magnitude / 1_000_000_000n}.${(magnitude % 1_000_000_000n).toString().padStart(9, '0')}`;
+}
+
+/** Numeric text (as the driver answers a sum of costs) in billionths of a dollar; the text has at most 9 decimals. */
+export function nanosOf(text: string | number): bigint {
+  const value = String(text);
+  const negative = value.startsWith('-');
+  const [whole, fraction = ''] = (negative ? value.slice(1) : value).split('.');
+  const nanos = BigInt(whole || '0') * 1_000_000_000n + BigInt((fraction + '000000000').slice(0, 9));
+  return negative ? -nanos : nanos;
+}
