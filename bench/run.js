@@ -412,6 +412,8 @@ function fmt(n, digits = 0) {
 
 const check = (ok) => (ok === undefined ? 'not run' : ok ? 'met' : 'MISSED');
 const known = (...values) => values.every((v) => v !== undefined && !Number.isNaN(v));
+/** `ok` when every figure it rests on was measured, else undefined ("not run"). */
+const ifKnown = (ok, ...values) => (known(...values) ? ok : undefined);
 
 /** A Markdown table, columns padded to their widest cell. */
 function table(header, rows) {
@@ -451,7 +453,6 @@ function targets(baseline, runs, stats) {
     const loadP99 = r.loadService.p99 - baseline.loadDirect.p99;
     const seqP50 = r.seqService.p50 - baseline.seqDirect.p50;
     const seqP99 = r.seqService.p99 - baseline.seqDirect.p99;
-    const ifKnown = (ok, ...values) => (known(...values) ? ok : undefined);
     if (mode === 'embedded') {
       add(
         `${name}: RSS right after the first start`,
@@ -648,6 +649,8 @@ async function main() {
   for (const mode of MODES)
     for (const adapter of ADAPTERS) runs.push({ mode, adapter, r: await runAdapter(mode, adapter, modelsFile) });
   const stats = MODES.includes('postgres') && STATS_ROWS > 0 ? statsAtScale(STATS_ROWS) : undefined;
+  // Every figure, as measured, for a later look (the tables below round them).
+  fs.writeFileSync(path.join(os.tmpdir(), 'promptgate-bench-last.json'), JSON.stringify({ baseline, runs, stats }));
 
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const modes = MODES.map((mode) =>
