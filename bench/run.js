@@ -11,6 +11,7 @@
  * Options: --rounds N (3)  --duration S (5)  --warmup S (2)  --adapters fastify (or express,fastify)  --write
  *          --modes embedded,postgres (default: both when DATABASE_URL and REDIS_URL are set, else embedded)
  *          --embedded (the same as --modes embedded)
+ *          --unpinned (leave every process to the scheduler: the service's threads may then use both cores)
  *          --stats-rows N (1000000: log rows seeded for the stats timings; 0 skips them)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
  *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path)
@@ -54,7 +55,9 @@ let ADMIN_KEY;
 /** The figures of a scenario left out with --scenarios. */
 const skipped = { rps: NaN, p50: NaN, p99: NaN, doneP50: NaN, doneP99: NaN, failures: 0 };
 const HAS_TASKSET =
-  spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 && os.cpus().length >= 2;
+  !args.unpinned &&
+  spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status === 0 &&
+  os.cpus().length >= 2;
 const SERVER_CORE = '0';
 const CLIENT_CORE = '1';
 const children = new Set();
