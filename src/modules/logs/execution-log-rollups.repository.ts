@@ -53,7 +53,7 @@ export interface RollupErrorCodes {
 
 /**
  * execution_log_rollups and execution_log_error_rollups: the sums of the execution logs per tenant, endpoint, prompt
- * and UTC hour (span 'hour') or day (span 'day'), written with the log rows, in their transaction, so they always
+ * and UTC hour (span 'hour') or day (span 'day'), written with the log rows, in the same statement, so they always
  * agree with the rows they stand for.
  */
 @Injectable()
@@ -64,9 +64,14 @@ export class ExecutionLogRollupsRepository {
     return this.txHost.tx;
   }
 
-  /** Adds a batch's groups (in the order given: keys sorted, so concurrent writers never deadlock). */
-  async add(groups: RollupGroup[]): Promise<void> {
-    if (groups.length === 0) return;
+  /**
+   * The upserts that add a batch's groups to the rollups, as statements for the WITH clause of the batch's log INSERT
+   * (see ExecutionLogsRepository.insertBatch): one statement stores the rows and their sums together or not at all,
+   * without a transaction around them. Parameters are appended to `params`. Rows are upserted in key order (the
+   * groups come sorted), so concurrent writers never wait for each other in a cycle.
+   */
+  upserts(groups: RollupGroup[], params: unknown[]): string[] {
+    if (groups.length === 0) return [];
     const records = groups.map((group) => ({
       tenant_id: group.tenantId,
       endpoint_id: group.endpointId,
@@ -82,16 +87,16 @@ export class ExecutionLogRollupsRepository {
       latency_max_ms: group.latencyMaxMs,
       h: group.latencyCounts,
     }));
-    await this.db.query(
+    params.push(JSON.stringify(records));
+    const statements = [
       `INSERT INTO execution_log_rollups AS r (${COLUMNS})
        SELECT ${KEY}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
-       FROM json_to_recordset($1::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
+       FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
          calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
          latency_max_ms int, h int[])
        ORDER BY ${KEY}
        ${ADD_ON_CONFLICT}`,
-      [JSON.stringify(records)],
-    );
+    ];
     const errorRecords = groups.flatMap((group) =>
       [...group.errorCodes].map(([errorCode, count]) => ({
         tenant_id: group.tenantId,
@@ -103,16 +108,17 @@ export class ExecutionLogRollupsRepository {
         errors: count,
       })),
     );
-    if (errorRecords.length === 0) return;
-    await this.db.query(
+    if (errorRecords.length === 0) return statements;
+    params.push(JSON.stringify(errorRecords));
+    statements.push(
       `INSERT INTO execution_log_error_rollups AS r (${KEY}, error_code, errors)
        SELECT ${KEY}, error_code, errors
-       FROM json_to_recordset($1::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
+       FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
          start timestamptz, error_code varchar, errors bigint)
        ORDER BY ${KEY}, error_code
        ON CONFLICT (${KEY}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
-      [JSON.stringify(errorRecords)],
     );
+    return statements;
   }
 
   /** The figures of the pieces, per bucket (and prompt): rollups where the pieces are whole hours or days, else rows. */

@@ -142,10 +142,18 @@ export class ExecutionLogsRepository {
     return this.txHost.tx.getRepository(ExecutionLogEntity);
   }
 
-  /** One multi-row INSERT for the batch; each row carries its own tenantId. */
-  async insertBatch(rows: PreparedLog[]): Promise<void> {
+  /**
+   * One multi-row INSERT for the batch; each row carries its own tenantId. `alongside` gives statements that run in the
+   * same statement, in its WITH clause (the rollups' upserts, appending their parameters), so they are stored with the
+   * rows or not at all, with no transaction (and no round trip) of their own.
+   */
+  async insertBatch(rows: PreparedLog[], alongside: (params: unknown[]) => string[] = () => []): Promise<void> {
     if (rows.length === 0) return;
     const params: unknown[] = [];
+    const statements = alongside(params);
+    const withClause = statements.length
+      ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
+      : '';
     const tuples = rows.map((row) => {
       const values = [
         row.id,
@@ -186,7 +194,7 @@ export class ExecutionLogsRepository {
       return `(${placeholders.join(', ')})`;
     });
     await this.logs.query(
-      `INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+      `${withClause}INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
       params,
     );
   }

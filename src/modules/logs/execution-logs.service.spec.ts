@@ -30,10 +30,10 @@ class FakeRollups extends ExecutionLogRollupsRepository {
     super(unused<TransactionHost>('the transaction host'));
   }
 
-  override async add(): Promise<void> {}
+  override upserts(): string[] {
+    return [];
+  }
 }
-
-const transactions = { withTransaction: <T>(work: () => Promise<T>) => work() } as TransactionHost;
 
 const ENTRY: NewExecutionLog = {
   tenantId: 't',
@@ -76,7 +76,6 @@ describe('ExecutionLogsService.record and flushWithin', () => {
     service = new ExecutionLogsService(
       repository,
       new FakeRollups(),
-      transactions,
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
       new DatabaseShutdown(logger),

@@ -6,7 +6,6 @@ import { isDatabaseUnavailable } from '../../common/errors/database-unavailable'
 import { AppLogger } from '../../common/logging/app-logger';
 import { Metrics } from '../../common/metrics/metrics';
 import { DatabaseShutdown } from '../../database/database-shutdown';
-import { TransactionHost } from '../../database/transactions';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
   ExecutionLogDetailResponse,
@@ -41,7 +40,6 @@ export class ExecutionLogsService {
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly rollups: ExecutionLogRollupsRepository,
-    private readonly transactions: TransactionHost,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     shutdown: DatabaseShutdown,
@@ -170,12 +168,10 @@ export class ExecutionLogsService {
     }
   }
 
-  /** The rows and their rollups, in one transaction: the statistics' sums always agree with the rows stored. */
+  /** The rows and their rollups, in one statement: the statistics' sums always agree with the rows stored. */
   private store(rows: PreparedLog[]): Promise<void> {
-    return this.transactions.withTransaction(async () => {
-      await this.logs.insertBatch(rows);
-      await this.rollups.add(rollUp(rows));
-    });
+    const groups = rollUp(rows);
+    return this.logs.insertBatch(rows, (params) => this.rollups.upserts(groups, params));
   }
 }
 
