@@ -15,45 +15,14 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
+const { rssMbOf, peakRssMbOf } = require('./process-memory');
+
 const ROOT = path.join(__dirname, '..');
 const ADMIN_KEY = 'epa_WalkThroughWalkThroughWalkThrough42';
 
-/** The pids of `pid` and all its descendants. */
-function processTree(pid) {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    let tasks = [];
-    try {
-      tasks = fs.readdirSync(`/proc/${pids[i]}/task`);
-    } catch {
-      continue;
-    }
-    for (const task of tasks) {
-      try {
-        const children = fs.readFileSync(`/proc/${pids[i]}/task/${task}/children`, 'utf8').trim();
-        if (children) pids.push(...children.split(/\s+/).map(Number));
-      } catch {
-        // the task ended meanwhile
-      }
-    }
-  }
-  return pids;
-}
-
 /** VmRSS and VmHWM in MB, summed over the process tree of `pid`. */
 function treeMemory(pid) {
-  let rss = 0;
-  let hwm = 0;
-  for (const each of processTree(pid)) {
-    try {
-      const status = fs.readFileSync(`/proc/${each}/status`, 'utf8');
-      rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      hwm += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return { rssMb: Math.round(rss / 1024), hwmMb: Math.round(hwm / 1024) };
+  return { rssMb: Math.round(rssMbOf(pid)), hwmMb: Math.round(peakRssMbOf(pid)) };
 }
 
 function freePort() {

@@ -39,7 +39,7 @@ const IDLE_SETTLE_MS = 3_000;
 const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential,streaming').split(','));
 const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
-const { rssMbOf, peakRssMbOf, trackRss } = require('./process-memory');
+const { rssMbOf, trackRss } = require('./process-memory');
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
 const newAdminKey = () =>
@@ -124,13 +124,25 @@ async function startServiceOnce(adapter, env) {
   });
   children.add(child);
   const url = `http://127.0.0.1:${port}`;
+  // The most the service and its children held while starting (a first start initialises its database in a child).
+  let startPeakMb = 0;
+  const sampler = setInterval(() => (startPeakMb = Math.max(startPeakMb, rssMbOf(child.pid) || 0)), 50);
+  try {
+    return await waitForHealth(child, url, started, () => startPeakMb);
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function waitForHealth(child, url, started, startPeakMb) {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/health`);
       if (res.ok) {
         const startupMs = Number(process.hrtime.bigint() - started) / 1e6;
-        return { child, url, startupMs, rssMb: rssMbOf(child.pid), peakRssMb: peakRssMbOf(child.pid) };
+        const rssMb = rssMbOf(child.pid);
+        return { child, url, startupMs, rssMb, peakRssMb: Math.max(startPeakMb(), rssMb) };
       }
     } catch {
       // not listening yet
@@ -459,7 +471,7 @@ function targets(baseline, runs, stats) {
     if (mode === 'embedded') {
       add(
         `${name}: RSS right after the first start`,
-        `${fmt(r.firstStart.rssMb)} MB (peak ${fmt(r.firstStart.peakRssMb)} MB)`,
+        `${fmt(r.firstStart.rssMb)} MB (peak while starting, initdb included: ${fmt(r.firstStart.peakRssMb)} MB)`,
         '< 400 MB',
         ifKnown(r.firstStart.rssMb < 400, r.firstStart.rssMb),
       );
@@ -539,7 +551,7 @@ function figures(baseline, runs, stats) {
       `${name}: first start (fresh data directory)`,
       `${fmt(r.firstStart.ms)} ms`,
       '',
-      `RSS ${fmt(r.firstStart.rssMb)} MB, peak ${fmt(r.firstStart.peakRssMb)} MB`,
+      `RSS ${fmt(r.firstStart.rssMb)} MB, peak while starting ${fmt(r.firstStart.peakRssMb)} MB`,
     ]);
     rows.push([`${name}: restart`, `${fmt(r.restart.ms)} ms`, '', `idle RSS ${fmt(r.restart.idleRssMb)} MB`]);
     if (SCENARIOS.has('cacheHit'))
