@@ -82,6 +82,8 @@ describe('Dashboard: Logs and Stats', () => {
     await expect(rows().count()).resolves.toBe(5);
 
     const success = h.page.locator(`tr[data-request-id="${requestIds.success}"]`);
+    // The prompt's name replaces its short id once the prompts' names have loaded.
+    await success.getByText('Short summary @ v1').waitFor();
     await expect(success.innerText()).resolves.toMatch(/Summarize\s+Short summary @ v1\s+API\s+success 200/);
     await expect(success.innerText()).resolves.toMatch(/1.?000 \/ 200/);
     await expect(h.page.locator(`tr[data-request-id="${requestIds.cached}"]`).innerText()).resolves.toContain(
