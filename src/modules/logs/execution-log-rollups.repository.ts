@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionHost } from '../../database/transactions';
 import { BUCKET_COUNT, BUCKET_STARTS, type LatencyHistogram } from './latency-histogram';
-import { NO_PROMPT, type RollupGroup, type RollupSpan, nanosOf, nanosText } from './log-rollup';
+import { NO_PROMPT, type RollupGroup, type RollupSpan, type RollupSums, nanosOf, nanosText } from './log-rollup';
 import type { StatsInterval } from './execution-logs.repository';
 
 /** The histogram columns h0 … h144 (one per latency bucket). */
@@ -32,15 +32,9 @@ export interface RollupRead {
 }
 
 /** The sums of a bucket (and prompt, when asked) over some pieces of the period. */
-export interface RollupFigures {
+export interface RollupFigures extends RollupSums {
   bucket: Date;
   promptId: string | null;
-  calls: number;
-  errors: number;
-  cacheHits: number;
-  inputTokens: number;
-  outputTokens: number;
-  costNanos: bigint;
   latency: LatencyHistogram;
 }
 
@@ -130,23 +124,6 @@ export class ExecutionLogRollupsRepository {
       raw.length ? this.logFigures(tenantId, raw, read) : [],
     ]);
     return [...fromRollups, ...fromLogs];
-  }
-
-  /** How many executions the pieces hold (rollups summed, rows counted): a read of counts only. */
-  async countCalls(tenantId: string, pieces: RollupPiece[], endpointId: string | undefined): Promise<number> {
-    const rolled = pieces.filter((piece) => piece.source !== 'logs');
-    const raw = pieces.filter((piece) => piece.source === 'logs');
-    const counts: Promise<{ calls: string | number | null }[]>[] = [];
-    if (rolled.length) {
-      const { where, params } = rollupWhere(tenantId, rolled, endpointId);
-      counts.push(this.db.query(`SELECT sum(calls) AS calls FROM execution_log_rollups WHERE ${where}`, params));
-    }
-    if (raw.length) {
-      const { from, params } = logRanges(tenantId, raw, endpointId);
-      counts.push(this.db.query(`SELECT count(*) AS calls FROM ${from}`, params));
-    }
-    const rows = (await Promise.all(counts)).flat();
-    return rows.reduce((sum, row) => sum + Number(row.calls ?? 0), 0);
   }
 
   async errorCodes(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupErrorCodes[]> {

@@ -22,13 +22,8 @@ export interface RollupSource {
   createdAt: Date;
 }
 
-/** The sums of one tenant's, endpoint's and prompt's executions in one UTC hour or day. */
-export interface RollupGroup {
-  tenantId: string;
-  endpointId: string;
-  promptId: string;
-  span: RollupSpan;
-  start: Date;
+/** What the rollups add up for a set of executions (the rollup rows, and what the stats read back from them). */
+export interface RollupSums {
   calls: number;
   errors: number;
   cacheHits: number;
@@ -36,6 +31,19 @@ export interface RollupGroup {
   outputTokens: number;
   /** In billionths of a dollar: the sum of each cost as numeric(18, 9) stores it. */
   costNanos: bigint;
+}
+
+export function emptySums(): RollupSums {
+  return { calls: 0, errors: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costNanos: 0n };
+}
+
+/** The sums of one tenant's, endpoint's and prompt's executions in one UTC hour or day. */
+export interface RollupGroup extends RollupSums {
+  tenantId: string;
+  endpointId: string;
+  promptId: string;
+  span: RollupSpan;
+  start: Date;
   latencyMaxMs: number;
   /** Executions per latency-histogram bucket. */
   latencyCounts: number[];
@@ -62,12 +70,7 @@ export function rollUp(rows: RollupSource[]): RollupGroup[] {
           promptId,
           span,
           start: new Date(start),
-          calls: 0,
-          errors: 0,
-          cacheHits: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          costNanos: 0n,
+          ...emptySums(),
           latencyMaxMs: 0,
           latencyCounts: new Array<number>(BUCKET_COUNT).fill(0),
           errorCodes: new Map(),

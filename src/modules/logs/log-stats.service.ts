@@ -41,15 +41,12 @@ export class LogStatsService {
     }
     const byPrompt = query.groupBy === 'prompt';
     const pieces = planPieces(from, to, interval);
-    // The count (cheap: sums and a few rows) and the rolled-up figures are read side by side; a small period's
-    // figures are then read again from the rows, for exact percentiles.
-    const rolledUp = this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
-    rolledUp.catch(() => undefined); // awaited below unless the period is small
-    const calls = await this.rollups.countCalls(tenantId, pieces, query.endpointId);
+    const rolledUp = await this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
+    // The rolled-up total says how many executions the period holds: a small period's figures are read again from
+    // the rows, for exact percentiles.
+    const calls = rolledUp.rows.find((row) => row.bucket === null)?.calls ?? 0;
     const figures =
-      calls <= this.config.statsExactPercentileRows
-        ? await this.exact(tenantId, filter, interval, byPrompt)
-        : await rolledUp;
+      calls <= this.config.statsExactPercentileRows ? await this.exact(tenantId, filter, interval, byPrompt) : rolledUp;
     const stats = buildStats(
       { endpointId: query.endpointId ?? null, from, to, interval },
       figures.rows,

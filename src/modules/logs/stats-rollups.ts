@@ -7,6 +7,7 @@ import type {
   StatsRow,
 } from './execution-logs.repository';
 import { type LatencyHistogram, addToHistogram, emptyHistogram, percentileOf } from './latency-histogram';
+import { type RollupSums, emptySums } from './log-rollup';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -40,13 +41,7 @@ export function planPieces(from: Date, to: Date, interval: StatsInterval): Rollu
   return pieces;
 }
 
-interface Group {
-  calls: number;
-  errors: number;
-  cacheHits: number;
-  inputTokens: number;
-  outputTokens: number;
-  costNanos: bigint;
+interface Group extends RollupSums {
   latency: LatencyHistogram;
 }
 
@@ -103,15 +98,7 @@ export function combineFigures(figures: RollupFigures[], errorCodes: RollupError
 }
 
 function newGroup(): Group {
-  return {
-    calls: 0,
-    errors: 0,
-    cacheHits: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    costNanos: 0n,
-    latency: emptyHistogram(),
-  };
+  return { ...emptySums(), latency: emptyHistogram() };
 }
 
 function addTo(group: Group, row: RollupFigures): void {
