@@ -1,5 +1,6 @@
 import type { DynamicModule, INestApplication, NestApplicationOptions } from '@nestjs/common';
 import { type AbstractHttpAdapter, NestFactory } from '@nestjs/core';
+import type * as ExpressPlatform from '@nestjs/platform-express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
@@ -20,7 +21,7 @@ import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { AppLogger } from './common/logging/app-logger';
 import { Metrics } from './common/metrics/metrics';
 import { RequestMetrics } from './common/metrics/request-metrics';
-import type { AppConfig } from './config/app-config';
+import { type AppConfig, ConfigError } from './config/app-config';
 import { setupOpenApi } from './openapi';
 import {
   DASHBOARD_DIR,
@@ -239,7 +240,7 @@ async function expressApplication(
   { config }: AppModuleOptions,
   nestOptions: NestApplicationOptions,
 ): Promise<INestApplication> {
-  const { ExpressAdapter } = await import('@nestjs/platform-express');
+  const { ExpressAdapter } = await loadExpressAdapter();
   const express = await NestFactory.create<NestExpressApplication>(module, new ExpressAdapter(), nestOptions);
   // Admin and MCP bodies are parsed with the MAX_ADMIN_BODY_BYTES limit, every other JSON body with MAX_BODY_BYTES
   // (a body the first parser read is skipped by the second).
@@ -255,6 +256,25 @@ async function expressApplication(
     }
   });
   return express;
+}
+
+/**
+ * @nestjs/platform-express is an optional dependency: a production install may leave it out (the container image
+ * does), and then HTTP_ADAPTER=express stops the start with a message saying what to do.
+ */
+export async function loadExpressAdapter(
+  load: () => Promise<typeof ExpressPlatform> = () => import('@nestjs/platform-express'),
+): Promise<typeof ExpressPlatform> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new ConfigError(
+      'HTTP_ADAPTER=express needs the optional package @nestjs/platform-express, which is not installed: ' +
+        'install it (npm install --include=optional) or leave HTTP_ADAPTER unset to run on Fastify',
+    );
+  }
 }
 
 function isAdminJson(request: IncomingMessage): boolean {
