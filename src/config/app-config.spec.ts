@@ -167,6 +167,25 @@ describe('loadConfig', () => {
     expect(message).not.toContain('\n');
   });
 
+  it('sets the egress proxy of provider calls only when HTTPS_PROXY or HTTP_PROXY is set, reading lower case too', () => {
+    expect(loadConfig({ NO_PROXY: 'localhost' }).egressProxy).toBeUndefined();
+    expect(
+      loadConfig({ HTTPS_PROXY: 'http://proxy.internal:3128', NO_PROXY: 'localhost,.svc.internal' }).egressProxy,
+    ).toEqual({ httpsProxy: 'http://proxy.internal:3128', httpProxy: undefined, noProxy: 'localhost,.svc.internal' });
+    expect(loadConfig({ http_proxy: 'http://lower:3128', no_proxy: '*' }).egressProxy).toEqual({
+      httpsProxy: undefined,
+      httpProxy: 'http://lower:3128',
+      noProxy: '*',
+    });
+    expect(
+      loadConfig({ HTTP_PROXY: 'http://upper:3128', http_proxy: 'http://lower:3128' }).egressProxy?.httpProxy,
+    ).toBe('http://upper:3128');
+    expect(() => loadConfig({ HTTPS_PROXY: 'proxy.internal:3128' })).toThrow(
+      'Invalid configuration: HTTPS_PROXY must be an http(s) URL',
+    );
+    expect(() => loadConfig({ NO_PROXY: 'a b;c' })).toThrow(/^Invalid configuration: NO_PROXY must be/);
+  });
+
   it('names the type problem of a value of the wrong type', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow('Invalid configuration: PORT must be an integer number');
     expect(() => loadConfig({ PORT: '70000' })).toThrow('Invalid configuration: PORT must not be greater than 65535');

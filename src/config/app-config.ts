@@ -55,6 +55,17 @@ export interface AppConfig {
   metricsToken?: string;
   /** Tracing: set when spans are exported over OTLP/HTTP. */
   tracing?: TracingConfig;
+  /** The egress proxy of the provider calls: set when HTTPS_PROXY or HTTP_PROXY is. */
+  egressProxy?: EgressProxyConfig;
+}
+
+export interface EgressProxyConfig {
+  /** Proxy of the calls to https:// URLs (tunnelled with CONNECT). */
+  httpsProxy?: string;
+  /** Proxy of the calls to http:// URLs. */
+  httpProxy?: string;
+  /** Hosts reached directly, as NO_PROXY lists them. */
+  noProxy?: string;
 }
 
 export interface TracingConfig {
@@ -72,6 +83,8 @@ export class ConfigError extends Error {}
 /** Validates the environment once; throws a one-line `ConfigError` naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const raw = Object.fromEntries(ENV_KEYS.map((key) => [key, emptyToUndefined(env[key])]));
+  // The proxy variables are also read in lower case, as curl and most HTTP clients read them; upper case wins.
+  for (const key of PROXY_KEYS) raw[key] ??= emptyToUndefined(env[key.toLowerCase()]);
   const parsed = plainToInstance(EnvSchema, raw);
   const errors = validateSync(parsed, { forbidUnknownValues: false });
   if (errors.length > 0) {
@@ -123,6 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           captureContent: parsed.OTEL_CAPTURE_CONTENT ?? false,
         }
       : undefined,
+    egressProxy:
+      parsed.HTTPS_PROXY || parsed.HTTP_PROXY
+        ? { httpsProxy: parsed.HTTPS_PROXY, httpProxy: parsed.HTTP_PROXY, noProxy: parsed.NO_PROXY }
+        : undefined,
   };
   return Object.freeze({ ...config, ...overrides });
 }
@@ -174,4 +191,9 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'OTEL_SERVICE_NAME',
   'OTEL_CAPTURE_CONTENT',
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'NO_PROXY',
 ];
+
+const PROXY_KEYS = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;

@@ -205,4 +205,21 @@ export class EnvSchema {
   @Transform(toBool)
   @IsBoolean({ message: 'OTEL_CAPTURE_CONTENT must be true or false' })
   OTEL_CAPTURE_CONTENT?: boolean;
+
+  /** Proxy the calls to https:// provider URLs go through (a CONNECT tunnel); https_proxy too. Unset: direct. */
+  @IsOptional()
+  @Matches(/^https?:\/\/.+/, { message: 'HTTPS_PROXY must be an http(s) URL' })
+  HTTPS_PROXY?: string;
+
+  /** Proxy the calls to http:// provider URLs go through; http_proxy too. Unset: direct. */
+  @IsOptional()
+  @Matches(/^https?:\/\/.+/, { message: 'HTTP_PROXY must be an http(s) URL' })
+  HTTP_PROXY?: string;
+
+  /** Provider hosts reached without the proxy: comma-separated `host`, `.domain`, `*.domain`, `host:port` or `*`. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9.*:[\]_,\s-]{1,4096}$/, {
+    message: 'NO_PROXY must be a comma-separated list of host names, domains (.example.com), host:port or *',
+  })
+  NO_PROXY?: string;
 }

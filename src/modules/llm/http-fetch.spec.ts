@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { httpFetch } from './http-fetch';
+import { ForwardProxy } from '../../../test/support/forward-proxy';
+import { createHttpFetch, httpFetch } from './http-fetch';
 
 /** A real server on 127.0.0.1: each test sets how it answers. */
 let answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
@@ -131,5 +132,72 @@ describe('httpFetch', () => {
     const failure = await httpFetch(`${base}/drop`).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as Error).message).toMatch(/^fetch failed/);
+  });
+});
+
+describe('createHttpFetch with an egress proxy', () => {
+  let proxy: ForwardProxy;
+
+  beforeAll(async () => {
+    proxy = await ForwardProxy.start();
+  });
+  afterAll(() => proxy.close());
+  beforeEach(() => (proxy.seen.length = 0));
+
+  it('without a proxy is the direct httpFetch', () => {
+    expect(createHttpFetch(undefined).fetch).toBe(httpFetch);
+  });
+
+  it('sends http:// calls through HTTP_PROXY, answering what the origin answered', async () => {
+    answer = (req, res, body) => res.end(`${req.method} ${req.url} ${body}`);
+    const { fetch, close } = createHttpFetch({ httpProxy: proxy.url });
+    try {
+      const response = await fetch(`${base}/v1/chat?x=1`, { method: 'POST', body: 'hi' });
+      await expect(response.text()).resolves.toBe('POST /v1/chat?x=1 hi');
+      expect(proxy.seen).toEqual([`POST ${new URL(base).host}/v1/chat`]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('tunnels https:// calls through HTTPS_PROXY with CONNECT', async () => {
+    const { fetch, close } = createHttpFetch({ httpsProxy: proxy.url });
+    try {
+      // The test proxy refuses every tunnel: the call fails, after the proxy was asked for it.
+      await expect(fetch('https://api.provider.test/v1/chat', { method: 'POST', body: '{}' })).rejects.toThrow(
+        /^fetch failed/,
+      );
+      expect(proxy.seen).toEqual(['CONNECT api.provider.test:443']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reaches the hosts NO_PROXY lists directly, and only those', async () => {
+    answer = (_req, res) => res.end('direct or not');
+    const port = new URL(base).port;
+    const { fetch, close } = createHttpFetch({ httpProxy: proxy.url, noProxy: 'example.test, localhost' });
+    try {
+      await expect((await fetch(`http://localhost:${port}/exempt`)).text()).resolves.toBe('direct or not');
+      await expect((await fetch(`http://127.0.0.1:${port}/proxied`)).text()).resolves.toBe('direct or not');
+      expect(proxy.seen).toEqual([`GET 127.0.0.1:${port}/proxied`]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads no proxy from the environment itself: only the configuration sets one', async () => {
+    answer = (_req, res) => res.end('direct');
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = proxy.url;
+    const { fetch, close } = createHttpFetch({ httpsProxy: 'http://127.0.0.1:9' });
+    try {
+      await expect((await fetch(`${base}/plain`)).text()).resolves.toBe('direct');
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      await close();
+    }
   });
 });

@@ -1,9 +1,13 @@
 import { Readable } from 'node:stream';
-import { Agent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
+import type { EgressProxyConfig } from '../../config/app-config';
 
 // A streamed answer holds its connection for as long as the model writes: the bound is per provider origin, and calls
 // beyond it wait for a connection.
-const agent = new Agent({ connections: 1024, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 });
+const POOL_OPTIONS = { connections: 1024, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 };
+const agent = new Agent(POOL_OPTIONS);
+
+export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /**
  * The `fetch` the provider clients use: Node's global fetch (WHATWG streams, per-request transferable AbortSignals)
@@ -11,13 +15,37 @@ const agent = new Agent({ connections: 1024, keepAliveTimeout: 30_000, keepAlive
  * IncomingMessage stream per call) the next. This one sends through an undici connection pool and answers a standard
  * Response: buffered, except an event stream (a streamed answer), whose body is handed over as it arrives.
  */
-export async function httpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export function httpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  return send(agent, input, init);
+}
+
+/**
+ * The provider clients' `fetch` with an egress proxy: calls to https:// URLs go through `httpsProxy` (a CONNECT
+ * tunnel), calls to http:// URLs through `httpProxy`, except to the hosts `noProxy` lists. The proxy settings come
+ * from the configuration only (undici's own reading of the environment is overridden by passing every one of them).
+ * Without a proxy, it is `httpFetch` on the shared pool. `close` ends the proxy's connections.
+ */
+export function createHttpFetch(proxy: EgressProxyConfig | undefined): {
+  fetch: FetchFunction;
+  close(): Promise<void>;
+} {
+  if (!proxy) return { fetch: httpFetch, close: () => Promise.resolve() };
+  const dispatcher = new EnvHttpProxyAgent({
+    ...POOL_OPTIONS,
+    httpsProxy: proxy.httpsProxy ?? '',
+    httpProxy: proxy.httpProxy ?? '',
+    noProxy: proxy.noProxy ?? '',
+  });
+  return { fetch: (input, init = {}) => send(dispatcher, input, init), close: () => dispatcher.close() };
+}
+
+async function send(dispatcher: Dispatcher, input: string | URL | Request, init: RequestInit): Promise<Response> {
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortError(signal);
   let response: Dispatcher.ResponseData;
   try {
-    response = await agent.request({
+    response = await dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
       method: (init.method ?? 'GET') as Dispatcher.HttpMethod,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LLM_PROVIDERS, type LlmProvider } from './llm-provider';
 import { LlmRegistry } from './llm-registry';
+import { ProviderHttp } from './provider-http';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
 import { MockProvider } from './providers/mock.provider';
@@ -13,6 +14,7 @@ const ADAPTERS = [OpenAiProvider, AnthropicProvider, GoogleProvider, OpenAiCompa
 
 @Module({
   providers: [
+    ProviderHttp,
     ...ADAPTERS,
     { provide: LLM_PROVIDERS, useFactory: (...adapters: LlmProvider[]) => adapters, inject: ADAPTERS },
     LlmRegistry,

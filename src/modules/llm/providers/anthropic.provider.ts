@@ -1,20 +1,26 @@
 import type * as AnthropicSdk from '@ai-sdk/anthropic';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { httpFetch } from '../http-fetch';
+import { type FetchFunction, httpFetch } from '../http-fetch';
+import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** Anthropic Messages API (`/v1/messages`); it has no image generation. */
 @Injectable()
 export class AnthropicProvider implements LlmProvider {
   readonly kind = 'anthropic' as const;
+  private readonly fetch: FetchFunction;
+
+  constructor(@Optional() http?: ProviderHttp) {
+    this.fetch = http?.fetch ?? httpFetch;
+  }
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createAnthropic } = loadSdk<typeof AnthropicSdk>('@ai-sdk/anthropic');
     const anthropic = createAnthropic({
-      fetch: httpFetch,
+      fetch: this.fetch,
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
     });

@@ -1,10 +1,11 @@
 import type * as OpenAiCompatibleSdk from '@ai-sdk/openai-compatible';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { httpFetch } from '../http-fetch';
+import { type FetchFunction, httpFetch } from '../http-fetch';
+import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /**
@@ -15,6 +16,11 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 @Injectable()
 export class OpenAiCompatibleProvider implements LlmProvider {
   readonly kind = 'openai-compatible' as const;
+  private readonly fetch: FetchFunction;
+
+  constructor(@Optional() http?: ProviderHttp) {
+    this.fetch = http?.fetch ?? httpFetch;
+  }
 
   createClient(definition: ProviderDefinition): LlmClient {
     if (!definition.baseUrl) {
@@ -22,7 +28,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     }
     const { createOpenAICompatible } = loadSdk<typeof OpenAiCompatibleSdk>('@ai-sdk/openai-compatible');
     const provider = createOpenAICompatible({
-      fetch: httpFetch,
+      fetch: this.fetch,
       name: definition.name,
       baseURL: definition.baseUrl,
       ...(definition.apiKey ? { apiKey: definition.apiKey } : {}),
