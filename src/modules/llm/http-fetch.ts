@@ -9,6 +9,12 @@ const agent = new Agent(POOL_OPTIONS);
 
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+export interface ProviderFetch {
+  readonly fetch: FetchFunction;
+  /** Ends the connections of its own pool (the shared pool of httpFetch stays open). */
+  readonly close: () => Promise<void>;
+}
+
 /**
  * The `fetch` the provider clients use: Node's global fetch (WHATWG streams, per-request transferable AbortSignals)
  * was the largest cost of a cache miss in the execution profile, and node:http's client (a ClientRequest and an
@@ -48,7 +54,7 @@ async function send(dispatcher: Dispatcher, input: string | URL | Request, init:
     response = await dispatcher.request({
       origin: url.origin,
       path: url.pathname + url.search,
-      method: (init.method ?? 'GET') as Dispatcher.HttpMethod,
+      method: init.method ?? 'GET',
       headers: headersOf(init.headers),
       body: bodyOf(init.body),
       signal,
