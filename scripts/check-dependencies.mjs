@@ -1,6 +1,5 @@
-// Checks the layering rules of .dependency-cruiser.cjs over src/ (part of `npm run lint`), as `depcruise src` would.
-// The installed dependency-cruiser's command line refuses Node 20, which the service supports and CI runs, while its
-// library runs fine there, so the check calls the library.
+// Checks the layering rules of .dependency-cruiser.cjs over src/ (part of `npm run lint`), as `depcruise src` would,
+// through dependency-cruiser's library.
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
