@@ -140,8 +140,10 @@ function structuredResult(data: unknown): Record<string, unknown> {
   throw new Error('A tool answered neither an object nor a list');
 }
 
-/** Each tool group (endpoints, prompts, …) is a provider listing its rows of the tool table. */
+/** Each tool group (endpoints, prompts, …) is a provider listing its rows of the tool table, under its toolset name. */
 export abstract class McpToolGroup {
+  /** The name a client selects the group by (`/mcp?toolsets=<name>`). */
+  abstract readonly toolset: string;
   abstract tools(): McpTool[];
 }
 export const MCP_TOOL_GROUPS = Symbol('MCP_TOOL_GROUPS');

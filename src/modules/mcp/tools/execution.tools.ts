@@ -8,6 +8,8 @@ import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
 /** Runs endpoints from an MCP client: the execution service itself, logged with source Internal. */
 @Injectable()
 export class ExecutionTools extends McpToolGroup {
+  readonly toolset = 'execution';
+
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly execution: ExecutionService,
