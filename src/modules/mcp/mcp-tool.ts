@@ -75,7 +75,7 @@ export interface McpTool {
   call(principal: Principal, args: Record<string, unknown>, limits: McpCallLimits): Promise<Record<string, unknown>>;
 }
 
-const LIST_RESULT = ' The result is {"items": [...]}: the list the REST route answers, wrapped in an object.';
+const LIST_RESULT = ' Result: {"items": [...]}.';
 const OUTPUT_SCHEMAS: Record<ToolOutput, JsonSchema> = {
   object: { type: 'object' },
   list: {
@@ -87,8 +87,7 @@ const OUTPUT_SCHEMAS: Record<ToolOutput, JsonSchema> = {
 };
 
 export const PAGED_RESULTS =
-  `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
-  'a full page means there may be more: ask for the next page.';
+  `Paged: ${LIST_PAGE_SIZE.default} per page (pageSize up to ${LIST_PAGE_SIZE.max}); a full page may have a next one.`;
 
 export function defineTool<Input extends object, I extends Ids = Record<never, never>>(
   tool: ToolDefinition<Input, I>,
