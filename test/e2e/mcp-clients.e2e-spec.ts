@@ -146,7 +146,9 @@ describe('MCP client setups', () => {
 
     it('the TypeScript SDK: a Bearer header in requestInit', async () => {
       const code = documented('ts', (text) => text.includes('StreamableHTTPClientTransport'), '');
-      expect(code).toContain("requestInit: { headers: { Authorization: `Bearer ${process.env.PROMPTGATE_ADMIN_KEY}` } }");
+      expect(code).toContain(
+        'requestInit: { headers: { Authorization: `Bearer ${process.env.PROMPTGATE_ADMIN_KEY}` } }',
+      );
       const client = await connectMcp(baseUrl, tenant.admin);
       const { structuredContent } = await client.callTool({ name: 'list_endpoints', arguments: {} });
       expect((structuredContent as { items: { path: string }[] }).items.map((e) => e.path)).toEqual([endpointPath]);
@@ -243,10 +245,14 @@ describe('MCP client setups', () => {
       });
       const tool = await list('?tools=run_endpoint,delete_everything');
       expect(tool.status).toBe(400);
-      expect(tool.body.error.message).toMatch(/^validation_error: tools has an unknown name 'delete_everything'; known: /);
+      expect(tool.body.error.message).toMatch(
+        /^validation_error: tools has an unknown name 'delete_everything'; known: /,
+      );
       const empty = await list('?tools=');
       expect(empty.status).toBe(400);
-      expect(empty.body.error.message).toBe('validation_error: tools must be a comma-separated list of names, none empty');
+      expect(empty.body.error.message).toBe(
+        'validation_error: tools must be a comma-separated list of names, none empty',
+      );
     });
 
     it('still shows a ReadOnly key only the tools it may call', async () => {
@@ -331,7 +337,10 @@ describe('the size of tools/list in the built service (`npm test` builds it firs
     });
     expect(res.status).toBe(200);
     const text = await res.text();
-    return { bytes: Buffer.byteLength(text), tools: (JSON.parse(text) as { result: { tools: unknown[] } }).result.tools };
+    return {
+      bytes: Buffer.byteLength(text),
+      tools: (JSON.parse(text) as { result: { tools: unknown[] } }).result.tools,
+    };
   };
 
   it('keeps a selection under 15 KB, and the whole list lean', async () => {

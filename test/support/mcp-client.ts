@@ -69,7 +69,13 @@ export function mcpRemoteConnection(
     if (!match) throw new Error(`mcp-remote ignores the header argument ${args[i]}`);
     headers[match[1]] = match[2].replace(/\$\{([^}]+)\}/g, (_, name: string) => entry.env?.[name] ?? '');
   }
-  return { url: onServer(rest.find((arg) => !arg.startsWith('-'))!, baseUrl), headers };
+  return {
+    url: onServer(
+      rest.find((arg) => !arg.startsWith('-'))!,
+      baseUrl,
+    ),
+    headers,
+  };
 }
 
 /** What `claude mcp add --transport http <name> <url> --header "Name: value"` stores and sends. */

@@ -31,7 +31,8 @@ export class McpToolCatalog {
     if (toolNames === null && toolsetNames === null) return this.all;
     const chosen = new Set<McpTool>();
     for (const name of toolNames ?? []) chosen.add(this.known(this.byName, name, 'tools'));
-    for (const name of toolsetNames ?? []) for (const tool of this.known(this.toolsets, name, 'toolsets')) chosen.add(tool);
+    for (const name of toolsetNames ?? [])
+      for (const tool of this.known(this.toolsets, name, 'toolsets')) chosen.add(tool);
     // In the order of the full list, whatever the order of the names.
     return this.all.filter((tool) => chosen.has(tool));
   }
@@ -53,6 +54,7 @@ function namesOf(value: QueryValue, parameter: string): string[] | null {
   if (!parts.every((part) => typeof part === 'string'))
     throw new ValidationError([`${parameter} must be a comma-separated list of names`], parameter);
   const names = parts.flatMap((part) => part.split(',')).map((name) => name.trim());
-  if (names.includes('')) throw new ValidationError([`${parameter} must be a comma-separated list of names, none empty`], parameter);
+  if (names.includes(''))
+    throw new ValidationError([`${parameter} must be a comma-separated list of names, none empty`], parameter);
   return names;
 }
