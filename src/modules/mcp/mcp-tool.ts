@@ -86,7 +86,9 @@ const OUTPUT_SCHEMAS: Record<ToolOutput, JsonSchema> = {
   },
 };
 
-export const PAGED_RESULTS = `Paged: ${LIST_PAGE_SIZE.default} per page (pageSize up to ${LIST_PAGE_SIZE.max}); a full page may have a next one.`;
+export const PAGED_RESULTS =
+  `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
+  'a full page may have a next one.';
 
 export function defineTool<Input extends object, I extends Ids = Record<never, never>>(
   tool: ToolDefinition<Input, I>,
