@@ -356,9 +356,17 @@ describe('the size of tools/list in the built service (`npm test` builds it firs
   });
 
   it('publishes no OAuth metadata beside the dashboard either', async () => {
-    for (const wellKnown of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']) {
+    // What an OAuth client (mcp-remote after a 401) asks for, in its order.
+    for (const wellKnown of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]) {
       const res = await fetch(`${base}${wellKnown}`);
       expect({ wellKnown, status: res.status }).toEqual({ wellKnown, status: 404 });
     }
+    const registration = await fetch(`${base}/register`, { method: 'POST', body: '{}' });
+    expect(registration.status).toBe(404);
   });
 });
