@@ -277,10 +277,10 @@ describe('MCP batches: every message counts, and a batch must be a valid one', (
   async function logDuring(work: () => Promise<void>): Promise<string[]> {
     const lines: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(chunk.toString());
+    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
       return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stdout.write;
+    };
     try {
       await work();
     } finally {
