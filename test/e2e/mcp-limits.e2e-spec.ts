@@ -358,6 +358,7 @@ describe('MCP batches: every message counts, and a batch must be a valid one', (
       id: null,
     });
     expect(logged).toEqual([]);
+    expect(res!.headers['x-request-id']).toEqual(expect.any(String));
     const listed = await t.http.get('/admin/v1/endpoints').query({ search: 'dup' }).set(auth(tenant.admin));
     expect(listed.body.data).toEqual([]);
     // Refused as a whole, it counts as one admin request.
