@@ -249,6 +249,17 @@ describe('MCP client setups', () => {
       );
       const empty = await list('?tools=');
       expect(empty.status).toBe(400);
+      // Refused as a whole, it still counts as one admin request, a request of tool calls only too.
+      const key = (
+        await t.app.get(KeysService).create(tenant.id, { name: 'sel', type: 'admin', permission: 'ReadWrite' })
+      ).key;
+      const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_endpoints', arguments: {} } };
+      const refusedCall = await t.http
+        .post('/mcp?tools=nope')
+        .set({ ...MCP_HEADERS, authorization: `Bearer ${key}` })
+        .send(call);
+      expect(refusedCall.status).toBe(400);
+      expect(Number(refusedCall.headers['x-ratelimit-remaining'])).toBe(t.config.adminRateLimitPerMinute - 1);
       expect(empty.body.error.message).toBe(
         'validation_error: tools must be a comma-separated list of names, none empty',
       );

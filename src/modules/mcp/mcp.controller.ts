@@ -23,7 +23,7 @@ import { McpAuthGuard } from './mcp-auth.guard';
 import { MAX_BATCH_MESSAGES, type McpMessages, mcpMessagesOf, McpRequestLimits } from './mcp-call-limits';
 import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
-import { MCP_TOOL_GROUPS, type McpToolGroup } from './mcp-tool';
+import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
 import { McpToolCatalog } from './mcp-tool-selection';
 
 /** Fastify's reply can hand the Node response over to whoever writes it; Express's response is the Node one. */
@@ -38,7 +38,8 @@ const INVALID_REQUEST = -32600;
  * no message is free. Tool calls are counted one by one and refused as tool errors (a `run_endpoint` call also counts
  * as an execution); the other messages (initialize, tools/list, resources/read, notifications, …) are counted before
  * the request is handled, and refused together with 429. A batch that repeats a request id or holds more than
- * MAX_BATCH_MESSAGES messages is an Invalid Request (400, -32600), counted as one admin request, and nothing of it runs.
+ * MAX_BATCH_MESSAGES messages is an Invalid Request (400, -32600), counted as one admin request, and nothing of it runs;
+ * so is a request naming a tool or toolset that does not exist (400).
  */
 @ApiExcludeController()
 @Controller('mcp')
@@ -77,14 +78,21 @@ export class McpController {
         if (this.metrics.enabled) this.metrics.rateLimited('mcp');
       },
     );
+    // A request refused as a whole (an invalid batch, an unknown tool name) counts as one admin request.
     const invalid = this.invalidBatch(messages);
     if (invalid !== null) {
       await limits.admitRequests(1);
       return this.refuseInvalid(response, rawResponse, invalid);
     }
+    let tools: McpTool[];
+    try {
+      tools = this.catalog.select({ tools: toolNames, toolsets: toolsetNames });
+    } catch (refusal) {
+      await limits.admitRequests(1);
+      throw refusal;
+    }
     // A request of tool calls only is counted call by call; anything else, at least one admin request, now.
     await limits.admitRequests(Math.max(messages.size - messages.toolCallIds.length, toolCalls.size === 0 ? 1 : 0));
-    const tools = this.catalog.select({ tools: toolNames, toolsets: toolsetNames });
     const server = this.servers.build(principal, tools, limits);
     const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
