@@ -107,6 +107,20 @@ describe('dtoJsonSchema', () => {
     expect(schema.properties.choice).toEqual({ enum: ['a', 'b', null] });
   });
 
+  it("keeps a nullable property's description beside its anyOf, on one line", () => {
+    class DocumentedDto {
+      @ApiProperty({ description: 'Requests per hour,\n  null for none.' })
+      @IsOptional()
+      @IsInt()
+      @Min(1)
+      perHour?: number | null;
+    }
+    expect(dtoJsonSchema(DocumentedDto).properties.perHour).toEqual({
+      anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }],
+      description: 'Requests per hour, null for none.',
+    });
+  });
+
   it('describes nested DTOs (an object, or an array of them) with their own rules', () => {
     class PartDto {
       @IsInt()
