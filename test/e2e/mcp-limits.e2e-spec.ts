@@ -250,3 +250,142 @@ describe('MCP tool calls and the admin rate limit', () => {
     expect((await mcp(key, toolsList)).status).toBe(429);
   });
 });
+
+describe('MCP batches: every message counts, and a batch must be a valid one', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+  const LIMIT = 150;
+
+  const mcp = (key: string, body: unknown) =>
+    t.http
+      .post('/mcp')
+      .set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` })
+      .send(body as object);
+  const freshKey = async () =>
+    (await t.app.get(KeysService).create(tenant.id, { name: 'batch', type: 'admin', permission: 'ReadWrite' })).key;
+  const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({
+    jsonrpc: '2.0',
+    id,
+    method,
+    params,
+  });
+  const toolsList = request(1, 'tools/list');
+  /** What the key has left in its admin window, read with one more request (which counts too). */
+  const remainingAfter = async (key: string) => Number((await mcp(key, toolsList)).headers['x-ratelimit-remaining']);
+
+  /** Runs `work` and answers every line written to the service log meanwhile. */
+  async function logDuring(work: () => Promise<void>): Promise<string[]> {
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    };
+    try {
+      await work();
+    } finally {
+      process.stdout.write = write;
+    }
+    return lines;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ adminRateLimitPerMinute: LIMIT });
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('counts a batch of 1 tools/call and 99 resources/read as 100 admin requests', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {});
+    const uri = `promptgate://endpoints/${endpoint.id}`;
+    const key = await freshKey();
+    const batch = [
+      toolCall(1, 'list_endpoints', {}),
+      ...Array.from({ length: 99 }, (_, i) => request(i + 2, 'resources/read', { uri })),
+    ];
+    const res = await mcp(key, batch);
+    expect(res.status).toBe(200);
+    const responses = responsesOf(res.body);
+    expect(responses).toHaveLength(100);
+    expect(JSON.parse(textOf(responses[0])).items).toHaveLength(1);
+    const reads = responses.slice(1).map((r) => (r.result as unknown as { contents: { uri: string }[] }).contents);
+    expect(reads.every((contents) => contents.length === 1 && contents[0].uri === uri)).toBe(true);
+    expect(Number(res.headers['x-ratelimit-remaining'])).toBe(LIMIT - 100);
+    expect(await remainingAfter(key)).toBe(LIMIT - 101);
+  });
+
+  it('counts notifications and every other method too: a batch of 3 messages counts 3', async () => {
+    const key = await freshKey();
+    const res = await mcp(key, [
+      request(1, 'tools/list'),
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      request(2, 'resources/templates/list'),
+    ]);
+    expect(res.status).toBe(200);
+    expect(responsesOf(res.body)).toHaveLength(2);
+    expect(Number(res.headers['x-ratelimit-remaining'])).toBe(LIMIT - 3);
+  });
+
+  it('refuses a batch whose messages do not all fit the window with 429, running none of them', async () => {
+    const key = await freshKey();
+    const spent = await mcp(key, batchOf(100, 'list_endpoints', {}));
+    expect(succeeded(responsesOf(spent.body))).toHaveLength(100);
+    // 50 left: a batch of one create_endpoint and 60 reads does not fit.
+    const batch = [
+      toolCall(1, 'create_endpoint', { name: 'never', path: '/api/v1/batch-never' }),
+      ...Array.from({ length: 60 }, (_, i) => request(i + 2, 'tools/list')),
+    ];
+    const refused = await mcp(key, batch);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^rate_limit_exceeded: Rate limit exceeded/);
+    const listed = await t.http.get('/admin/v1/endpoints').query({ search: 'never' }).set(auth(tenant.admin));
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it('answers a batch of 100 tools/call all with id 1 with -32600 Invalid Request, runs none, logs nothing', async () => {
+    const key = await freshKey();
+    const batch = Array.from({ length: 100 }, (_, i) =>
+      toolCall(1, 'create_endpoint', { name: `dup ${i}`, path: `/api/v1/batch-dup-${i}` }),
+    );
+    let res: Awaited<ReturnType<typeof mcp>> | undefined;
+    const logged = await logDuring(async () => {
+      res = await mcp(key, batch);
+    });
+    expect(res!.status).toBe(400);
+    expect(res!.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request: the batch uses the id 1 more than once' },
+      id: null,
+    });
+    expect(logged).toEqual([]);
+    expect(res!.headers['x-request-id']).toEqual(expect.any(String));
+    const listed = await t.http.get('/admin/v1/endpoints').query({ search: 'dup' }).set(auth(tenant.admin));
+    expect(listed.body.data).toEqual([]);
+    // Refused as a whole, it counts as one admin request.
+    expect(Number(res!.headers['x-ratelimit-remaining'])).toBe(LIMIT - 1);
+  });
+
+  it('refuses a repeated id across methods (a string id too), and a batch of more than 100 messages', async () => {
+    const key = await freshKey();
+    const mixed = await mcp(key, [
+      { ...request(0, 'tools/list'), id: 'a' },
+      toolCall(2, 'list_endpoints', {}),
+      { ...request(0, 'resources/list'), id: 'a' },
+    ]);
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.error).toEqual({
+      code: -32600,
+      message: 'Invalid Request: the batch uses the id "a" more than once',
+    });
+    const large = await mcp(
+      key,
+      Array.from({ length: 101 }, (_, i) => request(i + 1, 'tools/list')),
+    );
+    expect(large.status).toBe(400);
+    expect(large.body.error).toEqual({ code: -32600, message: 'Invalid Request: a batch holds at most 100 messages' });
+    // 1 and "1" are different ids.
+    const distinct = await mcp(key, [request(1, 'tools/list'), { ...request(0, 'tools/list'), id: '1' }]);
+    expect(distinct.status).toBe(200);
+    expect(distinct.body).toHaveLength(2);
+  });
+});

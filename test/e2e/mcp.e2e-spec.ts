@@ -62,9 +62,7 @@ describe('MCP server (/mcp)', () => {
     expect(create.properties.timeoutSeconds).toMatchObject({ type: 'integer', minimum: 1, maximum: 600 });
     expect(create.properties.cacheDurationSeconds).toMatchObject({ type: 'integer', minimum: 1, maximum: 2592000 });
     expect(create.properties.rateLimitPerHour).toMatchObject({
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: MAX_INTEGER,
+      anyOf: [{ type: 'integer', minimum: 1, maximum: MAX_INTEGER }, { type: 'null' }],
     });
     expect(create.properties.visibility.enum).toEqual(['Public', 'Private']);
     expect(create.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });

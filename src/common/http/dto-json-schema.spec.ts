@@ -69,14 +69,16 @@ class NestedDto {
 class PartialSampleDto extends PartialType(SampleDto, { skipNullProperties: false }) {}
 
 describe('dtoJsonSchema', () => {
-  it('states each property as the DTO validates it: type, bounds, pattern, enum, items', () => {
+  it('states each property as the DTO validates it: type, bounds, pattern, enum, items; null as an anyOf branch', () => {
     expect(dtoJsonSchema(SampleDto)).toEqual({
       type: 'object',
       properties: {
         name: { type: 'string', maxLength: 20, pattern: '^[a-z]+$' },
         count: { type: 'integer', minimum: 1, maximum: 10, description: 'How many, 1..10' },
         choice: { enum: ['a', 'b', null] },
-        ids: { type: ['array', 'null'], maxItems: 3, items: { type: 'string', format: 'uuid' } },
+        ids: {
+          anyOf: [{ type: 'array', maxItems: 3, items: { type: 'string', format: 'uuid' } }, { type: 'null' }],
+        },
         flag: { type: 'boolean' },
       },
       required: ['name'],
@@ -103,6 +105,20 @@ describe('dtoJsonSchema', () => {
     expect(schema.properties.count).toMatchObject({ type: 'integer', minimum: 1, maximum: 10 });
     expect(schema.properties.name).toMatchObject({ type: 'string', maxLength: 20 });
     expect(schema.properties.choice).toEqual({ enum: ['a', 'b', null] });
+  });
+
+  it("keeps a nullable property's description beside its anyOf, on one line", () => {
+    class DocumentedDto {
+      @ApiProperty({ description: 'Requests per hour,\n  null for none.' })
+      @IsOptional()
+      @IsInt()
+      @Min(1)
+      perHour?: number | null;
+    }
+    expect(dtoJsonSchema(DocumentedDto).properties.perHour).toEqual({
+      anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }],
+      description: 'Requests per hour, null for none.',
+    });
   });
 
   it('describes nested DTOs (an object, or an array of them) with their own rules', () => {
@@ -133,10 +149,15 @@ describe('dtoJsonSchema', () => {
       additionalProperties: false,
     };
     expect(dtoJsonSchema(OuterDto).properties.whole).toEqual({
-      type: ['object', 'null'],
-      properties: { parts: { type: 'array', maxItems: 3, items: part } },
-      required: ['parts'],
-      additionalProperties: false,
+      anyOf: [
+        {
+          type: 'object',
+          properties: { parts: { type: 'array', maxItems: 3, items: part } },
+          required: ['parts'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
     });
   });
 });

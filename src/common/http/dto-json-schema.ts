@@ -48,8 +48,9 @@ const PLUGIN_METADATA = '_OPENAPI_METADATA_FACTORY';
  * property's type, bounds, length, pattern and allowed values are the constraints `validateDto` enforces, so the
  * schema can never advertise less or more than what is accepted. Unknown properties are refused (additionalProperties
  * false), as the validation pipe refuses them. A property is required unless it is optional (`@IsOptional`, which also
- * admits null, or `Omittable`); descriptions and defaults come from the DTO's OpenAPI metadata (its doc comments, in the
- * built service).
+ * admits null, or `Omittable`: a nullable property is `anyOf` its schema or null, a nullable enum lists null);
+ * descriptions and defaults come from the DTO's OpenAPI metadata (its doc comments, in the built service), on the
+ * property itself, outside any `anyOf`.
  */
 export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
   const rules = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[];
@@ -96,13 +97,17 @@ function propertySchema(rules: ValidationRule[], isNullable: boolean, nested: Js
   }
   if (Object.keys(items).length > 0) schema.items = items;
   if (!isNullable) return schema;
-  if (Array.isArray(schema.enum)) schema.enum = schema.enum.concat(null);
-  if (typeof schema.type === 'string') schema.type = [schema.type, 'null'];
-  return schema;
+  if (Array.isArray(schema.enum)) {
+    schema.enum = schema.enum.concat(null);
+    return schema;
+  }
+  // `anyOf` with a null branch, not a type array (`["integer", "null"]`), which some MCP clients refuse.
+  return schema.type === undefined ? schema : { anyOf: [schema, { type: 'null' }] };
 }
 
 function withDocumentation(schema: JsonSchema, documented: Record<string, unknown> | undefined): JsonSchema {
-  if (typeof documented?.description === 'string') schema.description = documented.description;
+  // Doc comments keep their line breaks; a description is one line.
+  if (typeof documented?.description === 'string') schema.description = documented.description.replace(/\s+/g, ' ');
   if (documented?.default !== undefined) schema.default = documented.default;
   return schema;
 }

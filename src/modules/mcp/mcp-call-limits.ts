@@ -17,8 +17,8 @@ export interface McpCallLimits {
  * admin request of the key, and a call that runs an endpoint is also an execution on it (the key's and the endpoint's
  * execution windows, as a REST execution), both counted in one atomic step. A refused call counts nowhere and does no
  * work. A call that never reached admission (unknown tool, invalid arguments, an endpoint that does not exist) still
- * counts as one admin request, before its answer is sent. A request that carries no tool call counts as one admin
- * request, admitted or refused as a whole.
+ * counts as one admin request, before its answer is sent. Every other message of the request (whatever its method,
+ * notifications included) is one admin request too, counted before the request is handled and refused as a whole.
  */
 export class McpRequestLimits {
   private readonly counted = new Set<RequestId>();
@@ -31,11 +31,16 @@ export class McpRequestLimits {
     private readonly onRefused: () => void = () => undefined,
   ) {}
 
-  /** A request without tool calls (initialize, tools/list, resources/read, …): one admin request. */
-  async admitRequest(): Promise<void> {
-    const decision = await this.limiter.consumeFor(this.principal, ['admin']);
-    this.onDecision(decision);
-    if (!decision.allowed) this.refuse(decision);
+  /**
+   * Messages other than tool calls (initialize, tools/list, resources/read, notifications, …): one admin request each,
+   * counted before any is handled; the first that does not fit refuses the whole request.
+   */
+  async admitRequests(count: number): Promise<void> {
+    for (let counted = 0; counted < count; counted++) {
+      const decision = await this.limiter.consumeFor(this.principal, ['admin']);
+      this.onDecision(decision);
+      if (!decision.allowed) this.refuse(decision);
+    }
   }
 
   /** The limits of the call answered under `requestId`. */
@@ -69,6 +74,41 @@ export class McpRequestLimits {
     this.onDecision(decision);
     if (!decision.allowed) this.refuse(decision);
   }
+}
+
+/** The most messages one JSON-RPC batch may hold. */
+export const MAX_BATCH_MESSAGES = 100;
+
+/** What a POST /mcp body holds, for counting it and for the batch rules. */
+export interface McpMessages {
+  /** How many messages: 1 for a single message, the length of a batch. */
+  size: number;
+  /** The ids of its `tools/call` requests, in order. */
+  toolCallIds: RequestId[];
+  /** A request id used twice: answers are matched to requests by id, so a batch may not repeat one. */
+  duplicateId?: RequestId;
+}
+
+/** Reads the messages of a POST /mcp body (one message or a batch); anything that is not an object is a message too. */
+export function mcpMessagesOf(body: unknown): McpMessages {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const seen = new Set<RequestId>();
+  let duplicateId: RequestId | undefined;
+  for (const message of messages) {
+    const id = requestIdOf(message);
+    if (id === undefined) continue;
+    if (seen.has(id)) duplicateId ??= id;
+    seen.add(id);
+  }
+  return { size: messages.length, toolCallIds: toolCallIdsIn(body), duplicateId };
+}
+
+/** The id of a JSON-RPC request (a message with a method and a string or number id); notifications have none. */
+function requestIdOf(message: unknown): RequestId | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { method, id } = message as { method?: unknown; id?: unknown };
+  if (typeof method !== 'string') return undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /** The ids of the JSON-RPC `tools/call` requests a POST /mcp body holds (one message or a batch). */

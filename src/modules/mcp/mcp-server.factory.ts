@@ -19,6 +19,17 @@ const INSTRUCTIONS =
   'tool answers structured JSON (the REST data of the same call; a list as {"items": [...]}), also as compact JSON text.';
 
 /**
+ * The hints a client shows its user before a call, only where they differ from MCP's defaults (not read-only,
+ * destructive, open world) or say more: reads are read-only and closed; writes say whether they destroy anything;
+ * running an endpoint calls an LLM (open world) and destroys nothing.
+ */
+const ANNOTATIONS: Record<McpTool['access'], (name: string) => Record<string, boolean>> = {
+  read: () => ({ readOnlyHint: true, openWorldHint: false }),
+  write: (name) => ({ destructiveHint: /^(delete|archive)_/.test(name), openWorldHint: false }),
+  execute: () => ({ destructiveHint: false }),
+};
+
+/**
  * Builds one stateless MCP server per request, its tools bound to the caller and to the request's rate limits. The
  * server is stateless and its tools are fixed, so neither the tool nor the resource list ever announces a change.
  */
@@ -44,11 +55,7 @@ export class McpServerFactory {
         description: tool.description,
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
-        annotations: {
-          readOnlyHint: tool.access === 'read',
-          destructiveHint: tool.access === 'write' && /^(delete|archive)_/.test(tool.name),
-          openWorldHint: tool.access === 'execute',
-        },
+        annotations: ANNOTATIONS[tool.access](tool.name),
       })),
     }));
     server.setRequestHandler(sdk.requests.CallToolRequestSchema, (request, extra) => {

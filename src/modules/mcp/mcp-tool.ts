@@ -75,7 +75,7 @@ export interface McpTool {
   call(principal: Principal, args: Record<string, unknown>, limits: McpCallLimits): Promise<Record<string, unknown>>;
 }
 
-const LIST_RESULT = ' The result is {"items": [...]}: the list the REST route answers, wrapped in an object.';
+const LIST_RESULT = ' Result: {"items": [...]}.';
 const OUTPUT_SCHEMAS: Record<ToolOutput, JsonSchema> = {
   object: { type: 'object' },
   list: {
@@ -88,7 +88,7 @@ const OUTPUT_SCHEMAS: Record<ToolOutput, JsonSchema> = {
 
 export const PAGED_RESULTS =
   `Results are paged: ${LIST_PAGE_SIZE.default} per page by default (pageSize up to ${LIST_PAGE_SIZE.max}); ` +
-  'a full page means there may be more: ask for the next page.';
+  'a full page may have a next one.';
 
 export function defineTool<Input extends object, I extends Ids = Record<never, never>>(
   tool: ToolDefinition<Input, I>,
@@ -140,8 +140,10 @@ function structuredResult(data: unknown): Record<string, unknown> {
   throw new Error('A tool answered neither an object nor a list');
 }
 
-/** Each tool group (endpoints, prompts, …) is a provider listing its rows of the tool table. */
+/** Each tool group (endpoints, prompts, …) is a provider listing its rows of the tool table, under its toolset name. */
 export abstract class McpToolGroup {
+  /** The name a client selects the group by (`/mcp?toolsets=<name>`). */
+  abstract readonly toolset: string;
   abstract tools(): McpTool[];
 }
 export const MCP_TOOL_GROUPS = Symbol('MCP_TOOL_GROUPS');

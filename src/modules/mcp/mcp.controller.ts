@@ -1,4 +1,16 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
 import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
@@ -8,20 +20,26 @@ import { type HttpResponseLike, nodeRequestOf, nodeResponseOf, setHeader } from 
 import { applyRateLimitHeaders } from '../../common/rate-limit/key-throttler.guard';
 import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { McpAuthGuard } from './mcp-auth.guard';
-import { McpRequestLimits, toolCallIdsIn } from './mcp-call-limits';
+import { MAX_BATCH_MESSAGES, type McpMessages, mcpMessagesOf, McpRequestLimits } from './mcp-call-limits';
 import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
+import { McpToolCatalog } from './mcp-tool-selection';
 
 /** Fastify's reply can hand the Node response over to whoever writes it; Express's response is the Node one. */
 type HijackableResponse = HttpResponseLike & { hijack?: () => void };
 
+/** JSON-RPC's code for a message or batch that is not a valid request. */
+const INVALID_REQUEST = -32600;
+
 /**
  * The MCP endpoint: stateless Streamable HTTP (one server per request), kept out of the OpenAPI document.
- * Rate limits: each tool call counts as one admin request of the key (a JSON-RPC batch of N calls counts N; a
- * `run_endpoint` call also counts as an execution), refused one by one as tool errors; a request that carries no tool
- * call (initialize, tools/list, resources/read, …) counts as one admin request, refused with 429 before it is handled,
- * so no MCP request is free.
+ * Rate limits: every message counts as one admin request of the key, so a JSON-RPC batch of N messages counts N and
+ * no message is free. Tool calls are counted one by one and refused as tool errors (a `run_endpoint` call also counts
+ * as an execution); the other messages (initialize, tools/list, resources/read, notifications, …) are counted before
+ * the request is handled, and refused together with 429. A batch that repeats a request id or holds more than
+ * MAX_BATCH_MESSAGES messages is an Invalid Request (400, -32600), counted as one admin request, and nothing of it runs;
+ * so is a request naming a tool or toolset that does not exist (400).
  */
 @ApiExcludeController()
 @Controller('mcp')
@@ -29,7 +47,7 @@ type HijackableResponse = HttpResponseLike & { hijack?: () => void };
 @UseFilters(McpExceptionFilter)
 export class McpController {
   /** The tools do not depend on the caller (the principal is passed to each call), so they are built once. */
-  private readonly tools: McpTool[];
+  private readonly catalog: McpToolCatalog;
 
   constructor(
     private readonly servers: McpServerFactory,
@@ -37,15 +55,21 @@ export class McpController {
     @Inject(MCP_TOOL_GROUPS) groups: McpToolGroup[],
     private readonly metrics: Metrics,
   ) {
-    this.tools = groups.flatMap((group) => group.tools());
+    this.catalog = new McpToolCatalog(groups);
   }
 
   @Post()
-  async handle(@Req() request: AuthenticatedRequest, @Res() response: HijackableResponse): Promise<void> {
+  async handle(
+    @Req() request: AuthenticatedRequest,
+    @Res() response: HijackableResponse,
+    @Query('tools') toolNames: unknown,
+    @Query('toolsets') toolsetNames: unknown,
+  ): Promise<void> {
     const principal = request.principal!;
     const rawRequest = nodeRequestOf(request);
     const rawResponse = nodeResponseOf(response);
-    const toolCalls = new Set(toolCallIdsIn(request.body));
+    const messages = mcpMessagesOf(request.body);
+    const toolCalls = new Set(messages.toolCallIds);
     const limits = new McpRequestLimits(
       this.limiter,
       principal,
@@ -54,8 +78,22 @@ export class McpController {
         if (this.metrics.enabled) this.metrics.rateLimited('mcp');
       },
     );
-    if (toolCalls.size === 0) await limits.admitRequest();
-    const server = this.servers.build(principal, this.tools, limits);
+    // A request refused as a whole (an invalid batch, an unknown tool name) counts as one admin request.
+    const invalid = this.invalidBatch(messages);
+    if (invalid !== null) {
+      await limits.admitRequests(1);
+      return this.refuseInvalid(response, rawResponse, invalid);
+    }
+    let tools: McpTool[];
+    try {
+      tools = this.catalog.select({ tools: toolNames, toolsets: toolsetNames });
+    } catch (refusal) {
+      await limits.admitRequests(1);
+      throw refusal;
+    }
+    // A request of tool calls only is counted call by call; anything else, at least one admin request, now.
+    await limits.admitRequests(Math.max(messages.size - messages.toolCallIds.length, toolCalls.size === 0 ? 1 : 0));
+    const server = this.servers.build(principal, tools, limits);
     const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // The transport writes to the Node response itself; on Fastify the reply must be handed over first.
@@ -73,6 +111,22 @@ export class McpController {
       return send(message, options);
     };
     await transport.handleRequest(rawRequest, rawResponse, request.body);
+  }
+
+  /** Why a body is not a batch this server takes, or null. */
+  private invalidBatch({ size, duplicateId }: McpMessages): string | null {
+    if (size > MAX_BATCH_MESSAGES) return `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages`;
+    if (duplicateId === undefined) return null;
+    const quoted = JSON.stringify(typeof duplicateId === 'string' ? duplicateId.slice(0, 64) : duplicateId);
+    return `Invalid Request: the batch uses the id ${quoted} more than once`;
+  }
+
+  /** Answers a JSON-RPC Invalid Request, for the whole body (so with a null id), as HTTP 400. */
+  private refuseInvalid(response: HijackableResponse, rawResponse: ServerResponse, message: string): void {
+    response.hijack?.();
+    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: INVALID_REQUEST, message }, id: null });
+    rawResponse.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    rawResponse.end(body);
   }
 
   /** The X-RateLimit-* headers describe the windows of the last counted call (while they can still be sent). */

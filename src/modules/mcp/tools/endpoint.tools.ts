@@ -21,6 +21,8 @@ const fieldIds = { endpointId: id, fieldId: uuidId('Field id (uuid)') };
 /** Endpoints and their input/output fields: the same services and request DTOs as the REST controllers. */
 @Injectable()
 export class EndpointTools extends McpToolGroup {
+  readonly toolset = 'endpoints';
+
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly fields: EndpointFieldsService,

@@ -8,6 +8,8 @@ import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
 /** Runs endpoints from an MCP client: the execution service itself, logged with source Internal. */
 @Injectable()
 export class ExecutionTools extends McpToolGroup {
+  readonly toolset = 'execution';
+
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly execution: ExecutionService,
@@ -21,11 +23,9 @@ export class ExecutionTools extends McpToolGroup {
         name: 'run_endpoint',
         title: 'Run an endpoint',
         description:
-          'Executes an endpoint as its callers do: inputs are validated against its input fields, the default Live prompt ' +
-          "(or the Live prompt named in `prompt`, or the traffic split's choice for this key) is rendered and sent to its " +
-          'model, and the answer follows its output fields. ' +
-          'This calls the LLM, costs tokens and is logged (source Internal). The result is {"output": <the body a REST ' +
-          'caller receives>}: a string without output fields, an object with them.',
+          'Runs an endpoint as its callers do: inputs checked against its input fields, the default Live prompt (or the ' +
+          "Live one named in `prompt`, or the traffic split's choice) rendered and sent to its model. Calls the LLM, " +
+          'costs tokens, is logged (source Internal). Result: {"output": <the body a REST caller gets>}.',
         access: 'execute',
         input: RunEndpointDto,
         output: 'object',

@@ -6,6 +6,8 @@ import { defineTool, McpTool, McpToolGroup, PAGED_RESULTS } from '../mcp-tool';
 /** API key records (read-only here: key values are never shown again, and keys are created and revoked over REST or the CLI). */
 @Injectable()
 export class KeyTools extends McpToolGroup {
+  readonly toolset = 'keys';
+
   constructor(private readonly keys: KeysService) {
     super();
   }

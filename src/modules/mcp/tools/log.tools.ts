@@ -8,6 +8,8 @@ import { defineTool, McpTool, McpToolGroup, uuidId } from '../mcp-tool';
 /** Execution logs and usage statistics (read-only, also for ReadOnly keys): the same services and query DTOs as REST. */
 @Injectable()
 export class LogTools extends McpToolGroup {
+  readonly toolset = 'logs';
+
   constructor(
     private readonly logs: ExecutionLogsService,
     private readonly stats: LogStatsService,

@@ -6,6 +6,8 @@ import { defineTool, McpTool, McpToolGroup } from '../mcp-tool';
 /** The model catalog, as GET /admin/v1/models answers it. */
 @Injectable()
 export class ModelTools extends McpToolGroup {
+  readonly toolset = 'models';
+
   constructor(private readonly models: ModelsService) {
     super();
   }

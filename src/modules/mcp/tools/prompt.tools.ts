@@ -17,6 +17,8 @@ const versionNumber = versionNumberId('Version number, from 1');
 /** Prompts, their lifecycle, versions and the template validator: the same services and request DTOs as the REST controllers. */
 @Injectable()
 export class PromptTools extends McpToolGroup {
+  readonly toolset = 'prompts';
+
   constructor(
     private readonly prompts: PromptsService,
     private readonly lifecycle: PromptLifecycleService,
