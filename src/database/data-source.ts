@@ -64,15 +64,14 @@ export function dataSourceOptions(
   return { ...common, extra: { ...embedded.pgConfig(), max: 1 } };
 }
 
-export async function runMigrations(dataSource: DataSource, config: Pick<AppConfig, 'databaseUrl'>): Promise<void> {
-  if (!config.databaseUrl) {
-    await dataSource.runMigrations({ transaction: 'each' });
-    return;
-  }
+/** Applies the pending migrations, one transaction each; answers the names of those applied, in order. */
+export async function runMigrations(dataSource: DataSource, config: Pick<AppConfig, 'databaseUrl'>): Promise<string[]> {
+  const apply = async () => (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+  if (!config.databaseUrl) return apply();
   const runner = dataSource.createQueryRunner();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    return await apply();
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();
