@@ -60,7 +60,13 @@ async function main(): Promise<void> {
   }
   // Embedded mode: the CLI reaches this process through a socket in DATA_DIR instead of opening the database twice.
   const control = config.databaseUrl ? undefined : await ControlServer.start(app, config.dataDir);
-  log.write('info', `Promptgate listening on ${await app.getUrl()}`, { ...describeStorage(config) });
+  const storage = describeStorage(config);
+  const where =
+    storage.storage === 'embedded'
+      ? `storage: embedded in ${storage.database}`
+      : `storage: PostgreSQL at ${storage.database}`;
+  const redis = storage.redis ? `Redis at ${storage.redis}` : 'no Redis';
+  log.write('info', `Promptgate listening on ${await app.getUrl()} (${where}; ${redis})`, { ...storage });
 
   // On SIGTERM or SIGINT: readiness fails at once (load balancers take the instance out), the server keeps answering
   // for SHUTDOWN_DRAIN_MS while they notice, then stops accepting connections, lets the requests in flight finish
