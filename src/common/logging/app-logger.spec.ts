@@ -63,6 +63,23 @@ describe('AppLogger', () => {
     });
   });
 
+  it('writes the access line of a request with its fields', () => {
+    const { logger, lines } = recording('info');
+    logger.access({ requestId: 'r-2', method: 'POST', path: '/api/v1/x', status: 201, durationMs: 3.5 });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: 'request',
+        pid: process.pid,
+        requestId: 'r-2',
+        method: 'POST',
+        path: '/api/v1/x',
+        status: 201,
+        durationMs: 3.5,
+      }),
+    ]);
+  });
+
   it("writes Nest's module and route mapping lines at debug, its other lines at their level", () => {
     const { logger, lines } = recording('info');
     logger.log('Mapped {/health, GET} route', 'RouterExplorer');
@@ -78,7 +95,7 @@ describe('AppLogger', () => {
   it('keeps LOG_LEVEL: nothing below it is written, and silent writes nothing', () => {
     const warn = recording('warn');
     warn.logger.write('info', 'skipped');
-    warn.logger.access({ requestId: 'r' });
+    warn.logger.access({ requestId: 'r', method: 'GET', path: '/health', status: 200, durationMs: 1 });
     warn.logger.write('error', 'kept');
     expect(warn.lines.map((line) => line.msg)).toEqual(['kept']);
     expect(warn.logger.isEnabled('info')).toBe(false);

@@ -38,6 +38,11 @@ export function asynchronousStdout(): DestinationStream & { flushSync(): void } 
  */
 export class AppLogger implements LoggerService {
   private readonly pino: Logger;
+  /**
+   * The access lines' own logger, without redaction: their fields are fixed (id, method, path, status, duration) and
+   * carry no secret, and redaction would cost several times the line itself on every request.
+   */
+  private readonly accessPino: Logger;
   private readonly traced: boolean;
 
   constructor(
@@ -45,24 +50,24 @@ export class AppLogger implements LoggerService {
     private readonly destination: DestinationStream = process.stdout,
   ) {
     this.traced = config.tracing !== undefined;
-    this.pino = pino(
-      {
-        level: config.logLevel,
-        base: { pid: process.pid, version: serviceVersion() },
-        timestamp: () => `,"time":"${new Date().toISOString()}"`,
-        formatters: { level: (label) => ({ level: label }) },
-        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      },
-      destination,
-    );
+    const options = {
+      level: config.logLevel,
+      base: { pid: process.pid, version: serviceVersion() },
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: { level: (label: string) => ({ level: label }) },
+    };
+    this.pino = pino({ ...options, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
+    this.accessPino = pino(options, destination);
   }
 
   isEnabled(level: Level): boolean {
     return this.pino.isLevelEnabled(level);
   }
 
-  access(fields: Record<string, unknown>): void {
-    this.write('info', 'request', fields);
+  /** The access line of a request: its id, method, path, status and duration (never its headers). */
+  access(fields: { requestId: string; method?: string; path: string; status: number; durationMs: number }): void {
+    if (!this.accessPino.isLevelEnabled('info')) return;
+    this.accessPino.info(this.traced ? { ...fields, ...activeTraceIds() } : fields, 'request');
   }
 
   log(message: unknown, context?: string): void {
