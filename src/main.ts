@@ -121,4 +121,3 @@ main().catch((error: unknown) => {
   }
   process.exit(1);
 });
-

@@ -34,7 +34,8 @@ const MIN_TYPO_LENGTH = 8;
  * What Kubernetes (and Docker links) define for every service in the namespace: a service named `redis` gives every
  * pod REDIS_SERVICE_HOST, REDIS_PORT, REDIS_PORT_6379_TCP_ADDR and the like, none of them meant for the service.
  */
-const SERVICE_DISCOVERY_VARIABLE = /_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_\d+_(TCP|UDP|SCTP)(_(ADDR|PORT|PROTO))?)?)$/;
+const SERVICE_DISCOVERY_VARIABLE =
+  /_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_\d+_(TCP|UDP|SCTP)(_(ADDR|PORT|PROTO))?)?)$/;
 
 /**
  * One warning per variable of `env` that looks meant for the service but is not one of its variables: it starts with

@@ -61,9 +61,7 @@ export function resolveDatabaseTls(setting: string | undefined, url: string | un
   if (sslmode !== undefined) {
     fromUrl = URL_SSL_MODES[sslmode];
     if (!fromUrl)
-      problems.push(
-        `DATABASE_URL sslmode=${sslmode} is not supported: use disable, require, verify-ca or verify-full`,
-      );
+      problems.push(`DATABASE_URL sslmode=${sslmode} is not supported: use disable, require, verify-ca or verify-full`);
   } else if (ssl !== undefined) {
     fromUrl = ssl === 'true' || ssl === '1' ? 'verify-full' : ssl === 'false' || ssl === '0' ? 'disable' : undefined;
     if (!fromUrl) problems.push('DATABASE_URL ssl must be true or false');

@@ -66,7 +66,8 @@ export function dataSourceOptions(
 
 /** Applies the pending migrations, one transaction each; answers the names of those applied, in order. */
 export async function runMigrations(dataSource: DataSource, config: Pick<AppConfig, 'databaseUrl'>): Promise<string[]> {
-  const apply = async () => (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+  const apply = async () =>
+    (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
   if (!config.databaseUrl) return apply();
   const runner = dataSource.createQueryRunner();
   try {

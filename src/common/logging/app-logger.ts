@@ -20,7 +20,13 @@ const REDACTED_PATHS = SECRET_FIELDS.flatMap((field) => {
  * Nest's own start-up chatter (every module initialised, every route mapped: a hundred lines per start) is debug; its
  * other lines keep their level.
  */
-const DEBUG_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const DEBUG_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+]);
 
 /**
  * Standard output, written asynchronously (a pipe is written synchronously by Node's own stream, which would hold the

@@ -28,7 +28,8 @@ export class HealthController {
   })
   @ApiServiceUnavailableResponse({
     type: HealthResponse,
-    description: 'Not ready: the database does not answer (`unavailable`), or the service is shutting down (`stopping`)',
+    description:
+      'Not ready: the database does not answer (`unavailable`), or the service is shutting down (`stopping`)',
     headers: REQUEST_ID_HEADER,
   })
   async ready(@Res({ passthrough: true }) response: HttpResponseLike): Promise<HealthResponse> {
