@@ -74,13 +74,19 @@ async function main(): Promise<void> {
   // last steps in that order: the HTTP server closes once its requests have answered, and the database module flushes
   // the logs before it disconnects.
   let stopping = false;
+  let endDrain: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    // A second signal (Ctrl-C twice) ends the drain's wait.
+    if (stopping) return endDrain?.();
     stopping = true;
     setTimeout(() => exit(1), config.shutdownDrainMs + SHUTDOWN_GRACE_MS + 5_000).unref();
     app.get(HealthService).beginShutdown();
     log.write('info', `${signal}: readiness fails; closing in ${config.shutdownDrainMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    await new Promise<void>((resolve) => {
+      endDrain = resolve;
+      setTimeout(resolve, config.shutdownDrainMs);
+    });
+    endDrain = undefined;
     log.write('info', `${signal}: shutting down`);
     // A keep-alive client could otherwise keep its connection busy, and the server open, for the whole grace period:
     // from now on every answer closes its connection (Fastify does so itself once closing; Node's server does not).

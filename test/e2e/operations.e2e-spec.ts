@@ -143,8 +143,12 @@ describe('the built service, as operated', () => {
       expect(await again.exited).toBe(0);
     }, 120_000);
 
-    it('writes out its pending log lines before a failed start exits, with the reason on standard error', async () => {
-      const holder = await start({ DATA_DIR: path.join(workDir, 'held'), SHUTDOWN_DRAIN_MS: '0' });
+    it('writes out its pending log lines before a failed start exits; a second signal ends the drain of the first', async () => {
+      const holder = await start({
+        DATA_DIR: path.join(workDir, 'held'),
+        LOG_LEVEL: 'info',
+        SHUTDOWN_DRAIN_MS: '600000',
+      });
       const second = await spawn({ DATA_DIR: path.join(workDir, 'held'), LOG_LEVEL: 'info', DATABSE_URL: 'x' });
       expect(await second.exited).toBe(1);
       expect(entriesOf(second)).toEqual([
@@ -153,8 +157,13 @@ describe('the built service, as operated', () => {
       expect(second.stderr).toEqual([
         `The data directory ${path.join(workDir, 'held')} is in use by process ${holder.child.pid}; only one process may open an embedded database`,
       ]);
+
+      // A second signal ends the (here ten-minute) drain.
       holder.child.kill('SIGTERM');
+      await eventually(() => holder.output.some((line) => line.includes('readiness fails')), 'the drain');
+      holder.child.kill('SIGINT');
       expect(await holder.exited).toBe(0);
+      expect(holder.output.filter((line) => line.includes('SIGTERM: shutting down'))).toHaveLength(1);
     }, 120_000);
   });
 
