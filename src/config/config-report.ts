@@ -1,6 +1,5 @@
 import { closest, distance } from 'fastest-levenshtein';
-import type { AppConfig } from './app-config';
-import { ENV_KEYS } from './app-config';
+import { type AppConfig, ENV_KEYS } from './app-config';
 
 /**
  * Prefixes of the service's own variables. A variable under one of them that the service does not know is most likely
