@@ -34,6 +34,7 @@ async function main() {
     DATA_DIR: dataDir,
     INITIAL_ADMIN_KEY: ADMIN_KEY,
     LOG_LEVEL: 'error',
+    SHUTDOWN_DRAIN_MS: '0',
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL']) delete env[name];
   const service = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {

@@ -53,7 +53,7 @@ async function startService(env) {
     : [process.execPath, [main]];
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', SHUTDOWN_DRAIN_MS: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.add(child);

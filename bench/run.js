@@ -119,7 +119,14 @@ async function startServiceOnce(adapter, env) {
   const started = process.hrtime.bigint();
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', HTTP_ADAPTER: adapter, LOG_LEVEL: 'warn' },
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HTTP_ADAPTER: adapter,
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_MS: '0',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.add(child);

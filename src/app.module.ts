@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CommonModule } from './common/common.module';
+import type { AppLogger } from './common/logging/app-logger';
 import { RedisModule } from './common/redis/redis.module';
 import { GlobalExceptionFilter } from './common/http/exception-filters';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -27,16 +28,18 @@ export interface AppModuleOptions {
   config: AppConfig;
   /** An already opened embedded database (tests, CLI); by default it is opened from config.dataDir. */
   embedded?: EmbeddedDatabase | null;
+  /** The logger the process writes through; by default one on standard output. */
+  logger?: AppLogger;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, embedded }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, embedded, logger }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         DatabaseModule.forRoot(config, embedded),
-        CommonModule,
+        CommonModule.forRoot(logger),
         RedisModule,
         RateLimitModule,
         InvalidationModule,

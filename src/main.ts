@@ -1,65 +1,93 @@
 import 'reflect-metadata';
+import { processSignals } from './process-signals';
 import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type * as AppSetup from './app.setup';
 import type * as Control from './cli/control-server';
+import { AppLogger, asynchronousStdout } from './common/logging/app-logger';
 import { ConfigError, loadConfig } from './config/app-config';
+import { describeStorage, unknownVariableWarnings } from './config/config-report';
 import { DataDirInUseError, EmbeddedDatabase } from './database/embedded-database';
+import type * as Health from './modules/health/health.service';
 import type * as TracingSetup from './tracing';
 
 const SHUTDOWN_GRACE_MS = 30_000;
+
+/** The logger once the configuration is read; what fails before it goes to standard error as plain text. */
+let logger: AppLogger | undefined;
 
 async function main(): Promise<void> {
   // Whatever the service creates (the data directory, its lock file, the CLI socket) is its user's only.
   process.umask(0o077);
   const config = loadConfig();
+  const log = (logger = new AppLogger(config, asynchronousStdout()));
+  for (const warning of unknownVariableWarnings(process.env)) log.write('warn', warning, { context: 'Config' });
+  // A signal while the service starts: the step under way finishes, then what has started is closed and the process
+  // exits 0, as a signal after the start would have it.
+  processSignals.handle((signal) =>
+    log.write('info', `${signal} during start-up: stopping once the current step has finished`),
+  );
+  const stoppedEarly = () => processSignals.pending !== undefined;
+
   // Tracing starts before the application is loaded: its instrumentations patch HTTP, node-postgres and the Redis
   // client as they are first required. Without OTEL_EXPORTER_OTLP_ENDPOINT none of it is loaded.
   const tracing = config.tracing ? (require('./tracing') as typeof TracingSetup).startTracing(config.tracing) : null;
   const { createApplication } = require('./app.setup') as typeof AppSetup;
   const { ControlServer } = require('./cli/control-server') as typeof Control;
+  const { HealthService } = require('./modules/health/health.service') as typeof Health;
   // Opened here, before Nest, so a data directory held by another process fails with a clear message.
   // Should the database thread end while the service runs (a crash), requests that need it answer 503 until restart.
   const embedded = config.databaseUrl
     ? null
     : EmbeddedDatabase.open(config.dataDir, undefined, (error) =>
-        process.stderr.write(
-          JSON.stringify({
-            time: new Date().toISOString(),
-            level: 'error',
-            msg: `${error.message}; requests that need the database are answered 503 until the service is restarted`,
-          }) + '\n',
+        log.write(
+          'error',
+          `${error.message}; requests that need the database are answered 503 until the service is restarted`,
         ),
       );
   let app: INestApplication;
   try {
-    app = await createApplication({ config, embedded });
-    await app.listen(config.port, config.host);
+    app = await createApplication({ config, embedded, logger: log });
+    if (!stoppedEarly()) await app.listen(config.port, config.host);
   } catch (error) {
     await embedded?.close().catch(() => undefined);
     throw error;
   }
+  if (stoppedEarly()) {
+    await app.close();
+    await tracing?.shutdown().catch(() => undefined);
+    return exit(0);
+  }
   // Embedded mode: the CLI reaches this process through a socket in DATA_DIR instead of opening the database twice.
   const control = config.databaseUrl ? undefined : await ControlServer.start(app, config.dataDir);
-  process.stdout.write(
-    JSON.stringify({
-      time: new Date().toISOString(),
-      level: 'info',
-      msg: `Promptgate listening on ${await app.getUrl()}`,
-    }) + '\n',
-  );
+  const storage = describeStorage(config);
+  const where =
+    storage.storage === 'embedded'
+      ? `storage: embedded in ${storage.database}`
+      : `storage: PostgreSQL at ${storage.database}`;
+  const redis = storage.redis ? `Redis at ${storage.redis}` : 'no Redis';
+  log.write('info', `Promptgate listening on ${await app.getUrl()} (${where}; ${redis})`, { ...storage });
 
-  // On SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish (30 s at most), then write
-  // every execution log still queued, close the database and exit 0. Nest's close runs them in that order: the HTTP
-  // server closes once its requests have answered, and the database module flushes the logs before it disconnects.
+  // On SIGTERM or SIGINT: readiness fails at once (load balancers take the instance out), the server keeps answering
+  // for SHUTDOWN_DRAIN_MS while they notice, then stops accepting connections, lets the requests in flight finish
+  // (30 s at most), writes every execution log still queued, closes the database and exits 0. Nest's close runs the
+  // last steps in that order: the HTTP server closes once its requests have answered, and the database module flushes
+  // the logs before it disconnects.
   let stopping = false;
+  let endDrain: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    // A second signal (Ctrl-C twice) ends the drain's wait.
+    if (stopping) return endDrain?.();
     stopping = true;
-    process.stdout.write(
-      JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: `${signal}: shutting down` }) + '\n',
-    );
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 5_000).unref();
+    setTimeout(() => exit(1), config.shutdownDrainMs + SHUTDOWN_GRACE_MS + 5_000).unref();
+    app.get(HealthService).beginShutdown();
+    log.write('info', `${signal}: readiness fails; closing in ${config.shutdownDrainMs} ms`);
+    await new Promise<void>((resolve) => {
+      endDrain = resolve;
+      setTimeout(resolve, config.shutdownDrainMs);
+    });
+    endDrain = undefined;
+    log.write('info', `${signal}: shutting down`);
     // A keep-alive client could otherwise keep its connection busy, and the server open, for the whole grace period:
     // from now on every answer closes its connection (Fastify does so itself once closing; Node's server does not).
     (app.getHttpServer() as Server).prependListener('request', (_request, response) =>
@@ -68,18 +96,29 @@ async function main(): Promise<void> {
     await control?.close();
     await app.close();
     await tracing?.shutdown().catch(() => undefined);
-    process.exit(0);
+    exit(0);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  processSignals.handle((signal) => void stop(signal));
+}
+
+/** Exits once the log's last lines are written out. */
+function exit(code: number): never {
+  logger?.flush();
+  process.exit(code);
+}
+
+function isExplained(error: unknown): error is Error {
+  return (
+    error instanceof ConfigError ||
+    error instanceof DataDirInUseError ||
+    (error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+  );
 }
 
 main().catch((error: unknown) => {
-  const isExplained =
-    error instanceof ConfigError ||
-    error instanceof DataDirInUseError ||
-    (error instanceof Error && (error as NodeJS.ErrnoException).code === 'EADDRINUSE');
-  if (isExplained) {
+  // What the log already holds goes out first; the reason the start failed is the last line, on standard error.
+  logger?.flush();
+  if (isExplained(error)) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './http/exception-filters';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { AppLogger } from './logging/app-logger';
@@ -7,7 +8,6 @@ import { AdminPermissionGuard } from './auth/admin-permission.guard';
 import { AdminKeyGuard, KeyAuthenticator } from './auth/api-key.guard';
 
 const SHARED = [
-  AppLogger,
   Metrics,
   KeyAuthenticator,
   AdminKeyGuard,
@@ -20,5 +20,15 @@ const SHARED = [
 
 /** Guards, filters, the logger and the metrics every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
 @Global()
-@Module({ providers: SHARED, exports: SHARED })
-export class CommonModule {}
+@Module({})
+export class CommonModule {
+  /** `logger`: the one the process already writes through (main.ts); by default one on standard output. */
+  static forRoot(logger?: AppLogger): DynamicModule {
+    const loggerProvider = {
+      provide: AppLogger,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => logger ?? new AppLogger(config),
+    };
+    return { module: CommonModule, providers: [loggerProvider, ...SHARED], exports: [AppLogger, ...SHARED] };
+  }
+}

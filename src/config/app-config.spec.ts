@@ -9,6 +9,8 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
+      databasePoolMax: 10,
+      databaseTls: undefined,
       migrationsRun: true,
       redisUrl: undefined,
       baseDomain: 'localhost',
@@ -31,6 +33,7 @@ describe('loadConfig', () => {
       logFieldMaxBytes: 65_536,
       metricsEnabled: true,
       metricsToken: undefined,
+      shutdownDrainMs: 5_000,
       tracing: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -43,6 +46,8 @@ describe('loadConfig', () => {
       HOST: '127.0.0.1',
       DATA_DIR: '/tmp/pg-data',
       DATABASE_URL: 'postgres://u@db:5432/app',
+      DATABASE_POOL_MAX: '25',
+      DATABASE_SSL: 'require',
       MIGRATIONS_RUN: 'false',
       REDIS_URL: 'redis://cache:6379',
       BASE_DOMAIN: 'API.Example.com',
@@ -57,6 +62,8 @@ describe('loadConfig', () => {
       MAX_IMAGE_BYTES: '1000',
       MAX_BODY_BYTES: '2000',
       LOG_RETENTION_DAYS: '7',
+      STATS_EXACT_PERCENTILE_ROWS: '500',
+      SHUTDOWN_DRAIN_MS: '250',
       LOG_LEVEL: 'debug',
       ADMIN_RATE_LIMIT_PER_MINUTE: '120',
       MAX_ADMIN_BODY_BYTES: '4096',
@@ -76,6 +83,8 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       dataDir: '/tmp/pg-data',
       databaseUrl: 'postgres://u@db:5432/app',
+      databasePoolMax: 25,
+      databaseTls: 'require',
       migrationsRun: false,
       redisUrl: 'redis://cache:6379',
       baseDomain: 'api.example.com',
@@ -89,6 +98,8 @@ describe('loadConfig', () => {
       maxImageBytes: 1000,
       maxBodyBytes: 2000,
       logRetentionDays: 7,
+      statsExactPercentileRows: 500,
+      shutdownDrainMs: 250,
       logLevel: 'debug',
       adminRateLimitPerMinute: 120,
       maxAdminBodyBytes: 4096,
@@ -154,6 +165,11 @@ describe('loadConfig', () => {
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
     ['OTEL_SERVICE_NAME', 'no spaces please'],
     ['OTEL_CAPTURE_CONTENT', 'yes'],
+    ['DATABASE_POOL_MAX', '0'],
+    ['DATABASE_POOL_MAX', '5000'],
+    ['DATABASE_SSL', 'maybe'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['STATS_EXACT_PERCENTILE_ROWS', 'many'],
   ])('%s=%s fails with one line naming the variable', (name, value) => {
     let thrown: unknown;
     try {
@@ -189,5 +205,36 @@ describe('loadConfig', () => {
   it('names the type problem of a value of the wrong type', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow('Invalid configuration: PORT must be an integer number');
     expect(() => loadConfig({ PORT: '70000' })).toThrow('Invalid configuration: PORT must not be greater than 65535');
+  });
+
+  it('reports every invalid variable at once, in one line', () => {
+    let thrown: unknown;
+    try {
+      loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_POOL_MAX: '0', REDIS_URL: 'http://cache' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).problems.map((problem) => problem.split(' ')[0]).sort()).toEqual([
+      'DATABASE_POOL_MAX',
+      'LOG_LEVEL',
+      'PORT',
+      'REDIS_URL',
+    ]);
+    expect((thrown as Error).message).toMatch(/^Invalid configuration: PORT must be an integer number; /);
+    expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('takes the TLS mode from DATABASE_SSL or the sslmode of DATABASE_URL, and refuses the two disagreeing', () => {
+    const url = 'postgres://u@db:5432/app';
+    expect(loadConfig({ DATABASE_URL: `${url}?sslmode=verify-full` }).databaseTls).toBe('verify-full');
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_SSL: 'TRUE' }).databaseTls).toBe('verify-full');
+    expect(loadConfig({ DATABASE_URL: `${url}?sslmode=require`, DATABASE_SSL: 'require' }).databaseTls).toBe('require');
+    expect(() => loadConfig({ DATABASE_URL: `${url}?sslmode=disable`, DATABASE_SSL: 'verify-full' })).toThrow(
+      'Invalid configuration: DATABASE_SSL (verify-full) and the sslmode of DATABASE_URL (disable) disagree',
+    );
+    expect(() => loadConfig({ DATABASE_URL: `${url}?sslmode=prefer` })).toThrow(
+      'Invalid configuration: DATABASE_URL sslmode=prefer is not supported',
+    );
   });
 });

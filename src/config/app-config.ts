@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, ValidationError, validateSync } from 'class-validator';
 import * as path from 'node:path';
+import { type DatabaseTlsMode, resolveDatabaseTls } from './database-tls';
 import { EnvSchema } from './env.schema';
 import { ModelsFileContent, readModelsFile } from './models-file';
 
@@ -17,6 +18,10 @@ export interface AppConfig {
   /** Absolute path of the embedded database directory, or `memory://` (tests). */
   dataDir: string;
   databaseUrl?: string;
+  /** Connections each instance opens to PostgreSQL at most. */
+  databasePoolMax: number;
+  /** TLS to PostgreSQL, from DATABASE_SSL or the URL's sslmode; unset leaves the driver's default. */
+  databaseTls?: DatabaseTlsMode;
   migrationsRun: boolean;
   redisUrl?: string;
   baseDomain: string;
@@ -53,6 +58,8 @@ export interface AppConfig {
   metricsEnabled: boolean;
   /** Bearer token GET /metrics requires; open when absent. */
   metricsToken?: string;
+  /** Time between readiness failing on SIGTERM and the server closing, for load balancers to take the instance out. */
+  shutdownDrainMs: number;
   /** Tracing: set when spans are exported over OTLP/HTTP. */
   tracing?: TracingConfig;
   /** The egress proxy of the provider calls: set when HTTPS_PROXY or HTTP_PROXY is. */
@@ -78,30 +85,34 @@ export interface TracingConfig {
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-export class ConfigError extends Error {}
+/** Every invalid variable, one per line of `problems`; the message puts them on one line. */
+export class ConfigError extends Error {
+  constructor(
+    readonly problems: string[],
+    message = `Invalid configuration: ${problems.join('; ')}`,
+  ) {
+    super(message);
+  }
+}
 
-/** Validates the environment once; throws a one-line `ConfigError` naming the first bad variable. */
+/** Validates the environment once; throws a `ConfigError` naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const raw = Object.fromEntries(ENV_KEYS.map((key) => [key, emptyToUndefined(env[key])]));
   // The proxy variables are also read in lower case, as curl and most HTTP clients read them; upper case wins.
   for (const key of PROXY_KEYS) raw[key] ??= emptyToUndefined(env[key.toLowerCase()]);
   const parsed = plainToInstance(EnvSchema, raw);
-  const errors = validateSync(parsed, { forbidUnknownValues: false });
-  if (errors.length > 0) {
-    const first = errors[0];
-    const constraints = first.constraints ?? {};
-    // A value of the wrong type says so, rather than which bound it misses (`PORT=abc` is not "greater than 65535").
-    const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0] ?? 'is invalid';
-    throw new ConfigError(
-      `Invalid configuration: ${reason.startsWith(first.property) ? reason : `${first.property} ${reason}`}`,
-    );
-  }
+  const problems = validateSync(parsed, { forbidUnknownValues: false }).map(problemOf);
+  const tls = resolveDatabaseTls(raw.DATABASE_SSL, parsed.DATABASE_URL);
+  problems.push(...tls.problems.filter((problem) => !problem.startsWith('DATABASE_SSL must')));
+  if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = parsed.DATA_DIR ?? './data';
   const config: AppConfig = {
     port: parsed.PORT ?? 3000,
     host: parsed.HOST ?? '0.0.0.0',
     dataDir: dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir),
     databaseUrl: parsed.DATABASE_URL,
+    databasePoolMax: parsed.DATABASE_POOL_MAX ?? 10,
+    databaseTls: tls.mode,
     migrationsRun: parsed.MIGRATIONS_RUN ?? true,
     redisUrl: parsed.REDIS_URL,
     baseDomain: (parsed.BASE_DOMAIN ?? 'localhost').toLowerCase(),
@@ -129,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
     metricsToken: parsed.METRICS_TOKEN,
+    shutdownDrainMs: parsed.SHUTDOWN_DRAIN_MS ?? 5_000,
     tracing: parsed.OTEL_EXPORTER_OTLP_ENDPOINT
       ? {
           endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT,
@@ -144,11 +156,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return Object.freeze({ ...config, ...overrides });
 }
 
+/** One variable's problem, naming it; a value of the wrong type says so, rather than which bound it misses. */
+function problemOf(error: ValidationError): string {
+  const constraints = error.constraints ?? {};
+  const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0] ?? 'is invalid';
+  return reason.startsWith(error.property) ? reason : `${error.property} ${reason}`;
+}
+
 function modelsFileOf(file: string, env: NodeJS.ProcessEnv): ModelsFileContent {
   try {
     return readModelsFile(file, env);
   } catch (error) {
-    throw new ConfigError((error as Error).message);
+    throw new ConfigError([(error as Error).message], (error as Error).message);
   }
 }
 
@@ -156,44 +175,13 @@ function emptyToUndefined(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-/** Every variable of `EnvSchema`; `env.schema.ts` documents each. */
-const ENV_KEYS: (keyof EnvSchema)[] = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'MIGRATIONS_RUN',
-  'REDIS_URL',
-  'BASE_DOMAIN',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_BASE_URL',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'GOOGLE_BASE_URL',
-  'MODELS_FILE',
-  'INITIAL_ADMIN_KEY',
-  'INITIAL_TENANT',
-  'MAX_IMAGE_BYTES',
-  'MAX_BODY_BYTES',
-  'LOG_RETENTION_DAYS',
-  'LOG_LEVEL',
-  'ADMIN_RATE_LIMIT_PER_MINUTE',
-  'HTTP_ADAPTER',
-  'MAX_ADMIN_BODY_BYTES',
-  'REQUEST_TIMEOUT_MS',
-  'RENDER_TIMEOUT_MS',
-  'MAX_RENDERED_PROMPT_BYTES',
-  'MAX_IMAGES_PER_CALL',
-  'LOG_FIELD_MAX_BYTES',
-  'METRICS_ENABLED',
-  'METRICS_TOKEN',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_SERVICE_NAME',
-  'OTEL_CAPTURE_CONTENT',
-  'HTTPS_PROXY',
-  'HTTP_PROXY',
-  'NO_PROXY',
+/** Every variable `EnvSchema` declares (each has at least `@IsOptional`), so declaring one there is enough. */
+export const ENV_KEYS: readonly (keyof EnvSchema)[] = [
+  ...new Set(
+    getMetadataStorage()
+      .getTargetValidationMetadatas(EnvSchema, '', true, false)
+      .map((metadata) => metadata.propertyName as keyof EnvSchema),
+  ),
 ];
 
 const PROXY_KEYS = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { DATABASE_SSL_VALUES } from './database-tls';
 
 const isScalar = (value: unknown): value is string | number | boolean =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
@@ -42,6 +43,22 @@ export class EnvSchema {
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
+
+  /** Largest number of connections each instance opens to PostgreSQL. Default 10. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DATABASE_POOL_MAX?: number;
+
+  /** TLS to PostgreSQL: true (verify-full), false (disable), require, verify-ca or verify-full. Default: the URL's sslmode. */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsIn(DATABASE_SSL_VALUES, {
+    message: 'DATABASE_SSL must be one of true, false, disable, require, verify-ca or verify-full',
+  })
+  DATABASE_SSL?: string;
 
   /** Apply migrations at start. Default true. */
   @IsOptional()
@@ -119,6 +136,14 @@ export class EnvSchema {
   @IsOptional()
   @IsIn(['debug', 'info', 'warn', 'error', 'silent'])
   LOG_LEVEL?: string;
+
+  /** Milliseconds between readiness failing on SIGTERM and the server closing (load balancers notice). Default 5000. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_MS?: number;
 
   /** HTTP server under Nest: fastify (default, measured faster: BENCHMARKS.md) or express. */
   @IsOptional()

@@ -2,6 +2,7 @@ import * as pg from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { isDatabaseUnavailable, markAsDatabasePoolError } from '../common/errors/database-unavailable';
 import type { AppConfig } from '../config/app-config';
+import { postgresConnection } from '../config/database-tls';
 import type { EmbeddedDatabase } from './embedded-database';
 import { MIGRATIONS } from './migrations';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -9,6 +10,9 @@ import { SnakeNamingStrategy } from './snake-naming.strategy';
 const MIGRATION_LOCK_ID = 7_346_519_001;
 /** A connection to PostgreSQL that is not made within this time fails (the request answers 503 instead of hanging). */
 export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Connections each instance opens to PostgreSQL at most, unless DATABASE_POOL_MAX says otherwise. */
+export const DEFAULT_POOL_MAX = 10;
 
 /** Called whenever the pool finds the PostgreSQL server unreachable (a connect failed, an idle connection was cut). */
 export type DatabaseUnavailableListener = (error: unknown) => void;
@@ -19,7 +23,7 @@ export type DatabaseUnavailableListener = (error: unknown) => void;
  * `onUnavailable` hears of every connection-level failure of the PostgreSQL pool (the service throttles its warning).
  */
 export function dataSourceOptions(
-  config: Pick<AppConfig, 'databaseUrl'>,
+  config: Pick<AppConfig, 'databaseUrl'> & Partial<Pick<AppConfig, 'databasePoolMax' | 'databaseTls'>>,
   entities: DataSourceOptions['entities'],
   embedded?: EmbeddedDatabase,
   onUnavailable?: DatabaseUnavailableListener,
@@ -41,14 +45,18 @@ export function dataSourceOptions(
       markAsDatabasePoolError(error);
       if (isDatabaseUnavailable(error)) onUnavailable?.(error);
     };
+    const { connectionString, ssl } = postgresConnection({ ...config, databaseUrl: config.databaseUrl });
     return {
       ...common,
-      url: config.databaseUrl,
+      url: connectionString,
+      ssl,
+      applicationName: 'promptgate',
       connectTimeoutMS: CONNECT_TIMEOUT_MS,
       // An idle pooled connection the server cut (a restart): the pool drops it and opens a new one when needed.
       poolErrorHandler: report,
       driver: reportingDriver(report),
-      extra: { max: 10 },
+      // At most DATABASE_POOL_MAX connections per instance (mind the server's max_connections across instances).
+      extra: { max: config.databasePoolMax ?? DEFAULT_POOL_MAX },
     };
   }
   if (!embedded) throw new Error('The embedded database is not open');
@@ -56,15 +64,15 @@ export function dataSourceOptions(
   return { ...common, extra: { ...embedded.pgConfig(), max: 1 } };
 }
 
-export async function runMigrations(dataSource: DataSource, config: Pick<AppConfig, 'databaseUrl'>): Promise<void> {
-  if (!config.databaseUrl) {
-    await dataSource.runMigrations({ transaction: 'each' });
-    return;
-  }
+/** Applies the pending migrations, one transaction each; answers the names of those applied, in order. */
+export async function runMigrations(dataSource: DataSource, config: Pick<AppConfig, 'databaseUrl'>): Promise<string[]> {
+  const apply = async () =>
+    (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
+  if (!config.databaseUrl) return apply();
   const runner = dataSource.createQueryRunner();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await dataSource.runMigrations({ transaction: 'each' });
+    return await apply();
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await runner.release();

@@ -35,6 +35,8 @@ class DatabaseCloser implements OnApplicationShutdown {
 export class DatabaseModule {
   /** `embedded` lets tests and the CLI hand in an already opened embedded database. */
   static forRoot(config: AppConfig, embedded?: EmbeddedDatabase | null): DynamicModule {
+    // TypeORM's data source factory is not injected: it reaches the logger through the options factory, which runs first.
+    let migrationLogger: AppLogger | undefined;
     const core: DynamicModule = {
       module: CoreProvidersModule,
       global: true,
@@ -54,14 +56,21 @@ export class DatabaseModule {
         core,
         TypeOrmModule.forRootAsync({
           inject: [EmbeddedDatabase, AppLogger],
-          useFactory: (opened: EmbeddedDatabase | null, logger: AppLogger) => ({
-            // An unreachable PostgreSQL: one throttled warning in the service log; callers answer 503 (see database-unavailable.ts).
-            ...dataSourceOptions(config, [], opened ?? undefined, databaseOutageWarning(logger)),
-            autoLoadEntities: true,
-          }),
+          useFactory: (opened: EmbeddedDatabase | null, logger: AppLogger) => {
+            migrationLogger = logger;
+            return {
+              // An unreachable PostgreSQL: one throttled warning in the service log; callers answer 503 (see database-unavailable.ts).
+              ...dataSourceOptions(config, [], opened ?? undefined, databaseOutageWarning(logger)),
+              autoLoadEntities: true,
+            };
+          },
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
-            if (config.migrationsRun) await runMigrations(dataSource, config);
+            if (config.migrationsRun) {
+              // One line per migration applied; none when the schema was up to date.
+              for (const name of await runMigrations(dataSource, config))
+                migrationLogger?.write('info', `Applied migration ${name}`, { context: 'Database', migration: name });
+            }
             return dataSource;
           },
         }),

@@ -12,13 +12,27 @@ export interface ServiceProcess {
   child: ChildProcess;
   base: string;
   port: number;
+  /** Standard output and standard error, line by line, as they arrived. */
   output: string[];
+  /** Standard error alone. */
+  stderr: string[];
   exited: Promise<number | null>;
   /** SIGKILL if it still runs (afterAll). */
   kill(): Promise<void>;
 }
 
+/** Starts the built service and waits until /health answers; throws with its output if it exits first. */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  const service = await spawnService(env);
+  await waitUntilHealthy(service);
+  return service;
+}
+
+/**
+ * Starts the built service without waiting for it. `env` adds to (and overrides) this process's environment, with
+ * LOG_LEVEL warn and without DATABASE_URL and REDIS_URL unless given; `unset` names variables to leave out.
+ */
+export async function spawnService(env: Record<string, string>, unset: string[] = []): Promise<ServiceProcess> {
   if (!fs.existsSync(MAIN))
     throw new Error(`${MAIN} is missing: run "npx nest build" (npm run test:fault does it first)`);
   const port = await freePort();
@@ -30,34 +44,45 @@ export async function startService(env: Record<string, string>): Promise<Service
     ...env,
   };
   for (const name of ['DATABASE_URL', 'REDIS_URL']) if (!(name in env)) delete childEnv[name];
+  for (const name of unset) delete childEnv[name];
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv });
   const output: string[] = [];
-  const collect = (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean));
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const service: ServiceProcess = {
+  const stderr: string[] = [];
+  const lines = (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean);
+  child.stdout.on('data', (chunk: Buffer) => output.push(...lines(chunk)));
+  child.stderr.on('data', (chunk: Buffer) => {
+    output.push(...lines(chunk));
+    stderr.push(...lines(chunk));
+  });
+  // 'close' rather than 'exit': the process's last lines have been read by then.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return {
     child,
     base: `http://127.0.0.1:${port}`,
     port,
     output,
+    stderr,
     exited,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
   };
+}
+
+/** Resolves once the service's /health answers 200; throws with its output if it exits first or takes over 60 s. */
+export async function waitUntilHealthy(service: ServiceProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   let hasExited = false;
-  void exited.then(() => (hasExited = true));
+  void service.exited.then(() => (hasExited = true));
   for (;;) {
-    if (hasExited) throw new Error(`The service exited at start:\n${output.join('\n')}`);
-    if (Date.now() > deadline) throw new Error(`The service did not become healthy:\n${output.join('\n')}`);
+    if (hasExited) throw new Error(`The service exited at start:\n${service.output.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`The service did not become healthy:\n${service.output.join('\n')}`);
     const status = await fetch(`${service.base}/health`).then(
       (r) => r.status,
       () => 0,
     );
-    if (status === 200) return service;
+    if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

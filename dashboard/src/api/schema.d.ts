@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description Readiness: the database (and Redis, when configured) answer.
+         * @description Readiness: the database answers and the service is not stopping; Redis down is reported, as degraded.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1450,12 +1450,16 @@ export interface components {
         /** @enum {string} */
         StatsGroupBy: "prompt";
         HealthResponse: {
+            /**
+             * @description `ok`; `degraded`: answering without an optional dependency (Redis), still ready; `unavailable`: the database does
+             *     not answer; `stopping`: shutting down. Only `ok` and `degraded` come with 200.
+             * @enum {string}
+             */
+            status: "ok" | "degraded" | "unavailable" | "stopping";
             /** @description Each dependency and whether it answered (readiness only). */
             checks?: {
                 [key: string]: "ok" | "down";
             };
-            /** @enum {string} */
-            status: "ok" | "unavailable";
         };
         TestRunUsageResponse: {
             inputTokens: number | null;
@@ -5397,7 +5401,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every dependency answers */
+            /** @description Ready: `ok`, or `degraded` when Redis does not answer (`checks` says so) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5407,7 +5411,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            /** @description A dependency does not answer: `checks` names it */
+            /** @description Not ready: the database does not answer (`unavailable`), or the service is shutting down (`stopping`) */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -32,6 +32,8 @@ describe('isDatabaseUnavailable', () => {
     ['the server starting up (57P03)', coded('the database system is starting up', '57P03')],
     ['no connection slot left (53300)', coded('sorry, too many clients already', '53300')],
     ['a connection exception (class 08)', coded('connection failure', '08006')],
+    ['a dropped database (3D000)', fromPool(coded('database "promptgate" does not exist', '3D000'))],
+    ['refused credentials (class 28)', fromPool(coded('password authentication failed for user "app"', '28P01'))],
     [
       'a refused connection inside a QueryFailedError',
       wrapped(coded('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED')),

@@ -25,11 +25,13 @@ const CONNECTION_ERROR_CODES = new Set([
   'EPIPE',
 ]);
 /**
- * SQLSTATEs of a server that is away: 57P01 to 57P03 (shut down by the administrator, after a crash, or not accepting
- * connections yet) and 53300 (no connection slot left); class 08 (connection exception) is matched by its prefix.
+ * SQLSTATEs of a database the service cannot use, whatever the request: 57P01 to 57P03 (shut down by the
+ * administrator, after a crash, or not accepting connections yet), 53300 (no connection slot left), 3D000 (the
+ * database does not exist: dropped or renamed); classes 08 (connection exception) and 28 (the credentials refused:
+ * a password changed or a role dropped) are matched by their prefix.
  */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const CONNECTION_EXCEPTION_CLASS = /^08[0-9A-Z]{3}$/;
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '3D000']);
+const CONNECTION_EXCEPTION_CLASS = /^(08|28)[0-9A-Z]{3}$/;
 /** What `pg` and its pool say when a connection ends or cannot be made in time (these carry no code). */
 const CONNECTION_MESSAGES = [
   /^Connection terminated/,

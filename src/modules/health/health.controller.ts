@@ -18,19 +18,23 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database (and Redis, when configured) answer. */
+  /** Readiness: the database answers and the service is not stopping; Redis down is reported, as degraded. */
   @Get('ready')
   @ApiOperation({ operationId: 'getReadiness', summary: 'Readiness probe', security: [] })
-  @ApiOkResponse({ type: HealthResponse, description: 'Every dependency answers', headers: REQUEST_ID_HEADER })
+  @ApiOkResponse({
+    type: HealthResponse,
+    description: 'Ready: `ok`, or `degraded` when Redis does not answer (`checks` says so)',
+    headers: REQUEST_ID_HEADER,
+  })
   @ApiServiceUnavailableResponse({
     type: HealthResponse,
-    description: 'A dependency does not answer: `checks` names it',
+    description:
+      'Not ready: the database does not answer (`unavailable`), or the service is shutting down (`stopping`)',
     headers: REQUEST_ID_HEADER,
   })
   async ready(@Res({ passthrough: true }) response: HttpResponseLike): Promise<HealthResponse> {
-    const checks = await this.health.check();
-    const ok = Object.values(checks).every((state) => state === 'ok');
-    if (!ok) setStatus(response, 503);
-    return { status: ok ? 'ok' : 'unavailable', checks };
+    const readiness = await this.health.readiness();
+    if (readiness.status !== 'ok' && readiness.status !== 'degraded') setStatus(response, 503);
+    return readiness;
   }
 }

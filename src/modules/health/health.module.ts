@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-// Owns /health (liveness) and /health/ready (database and Redis reachable).
-// Exports nothing.
-@Module({ controllers: [HealthController], providers: [HealthService] })
+// Owns /health (liveness) and /health/ready (the database reachable, Redis reported, false once shutting down).
+// Exports HealthService (main.ts fails readiness through it on SIGTERM).
+@Module({ controllers: [HealthController], providers: [HealthService], exports: [HealthService] })
 export class HealthModule {}

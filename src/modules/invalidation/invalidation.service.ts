@@ -1,11 +1,12 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, type ClientConfig } from 'pg';
 import { AppLogger } from '../../common/logging/app-logger';
 import { type RedisClient, whenReady, withinRedisDeadline } from '../../common/redis/redis-client';
 import { RedisConnection } from '../../common/redis/redis-connection';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { postgresConnection } from '../../config/database-tls';
 import { InvalidationBus, type InvalidationHandler } from './invalidation-bus';
 
 const CHANNEL = 'promptgate_invalidate';
@@ -57,7 +58,10 @@ export class InvalidationService extends InvalidationBus implements OnModuleInit
     const receive = (raw: string) => this.receive(raw);
     const reset = () => this.deliverAll(null);
     if (redis.client) this.transports.push(new RedisTransport(redis, logger, receive, reset));
-    if (config.databaseUrl) this.transports.push(new PostgresTransport(config.databaseUrl, logger, receive, reset));
+    if (config.databaseUrl) {
+      const connection = postgresConnection({ databaseUrl: config.databaseUrl, databaseTls: config.databaseTls });
+      this.transports.push(new PostgresTransport(connection, logger, receive, reset));
+    }
   }
 
   async onModuleInit(): Promise<void> {
@@ -186,7 +190,7 @@ class PostgresTransport implements Transport {
   private readonly lostClients = new WeakSet<Client>();
 
   constructor(
-    private readonly url: string,
+    private readonly connection: ClientConfig,
     private readonly logger: AppLogger,
     private readonly receive: (raw: string) => void,
     private readonly reset: () => void,
@@ -210,7 +214,7 @@ class PostgresTransport implements Transport {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client({ connectionString: this.url });
+    const client = new Client({ ...this.connection, application_name: 'promptgate-invalidation' });
     client.on('notification', (notification) => {
       if (notification.channel === CHANNEL && notification.payload) this.receive(notification.payload);
     });
