@@ -40,6 +40,7 @@ async function start(dataDir: string): Promise<Service> {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    SHUTDOWN_DRAIN_MS: '0',
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;

@@ -46,7 +46,7 @@ async function freePort(): Promise<number> {
 function start(env: Record<string, string>, port: number): Service {
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
-    env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }),
+    env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_DRAIN_MS: '0', ...env }),
   });
   const stdout: string[] = [];
   const stderr: string[] = [];

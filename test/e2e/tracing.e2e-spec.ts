@@ -135,6 +135,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
     ADMIN_RATE_LIMIT_PER_MINUTE: '10000',
     // The SDK's batch delay (read by the SDK itself), short so the test does not wait 5 s for each export.
     OTEL_BSP_SCHEDULE_DELAY: '100',
+    SHUTDOWN_DRAIN_MS: '0',
     ...env,
   };
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv });

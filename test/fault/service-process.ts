@@ -30,7 +30,7 @@ export async function startService(env: Record<string, string>): Promise<Service
 
 /**
  * Starts the built service without waiting for it. `env` adds to (and overrides) this process's environment, with
- * LOG_LEVEL warn and without DATABASE_URL and REDIS_URL unless given; `unset` names variables to leave out.
+ * LOG_LEVEL warn, SHUTDOWN_DRAIN_MS 0 and without DATABASE_URL and REDIS_URL unless given; `unset` names variables to leave out.
  */
 export async function spawnService(env: Record<string, string>, unset: string[] = []): Promise<ServiceProcess> {
   if (!fs.existsSync(MAIN))
@@ -39,6 +39,8 @@ export async function spawnService(env: Record<string, string>, unset: string[] 
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     LOG_LEVEL: 'warn',
+    // No load balancer watches a test's service: it stops at once on SIGTERM unless a test sets a drain.
+    SHUTDOWN_DRAIN_MS: '0',
     PORT: String(port),
     HOST: '127.0.0.1',
     ...env,
