@@ -106,8 +106,8 @@ export function ApiEnvelope(model: Type<unknown> | [Type<unknown>] | null, optio
     403: options.write
       ? 'An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data)'
       : 'An endpoint key: the admin API takes admin keys',
-    429: "The key's admin rate limit is used up: retry after Retry-After seconds",
-    503: 'The database is unavailable: retry after Retry-After seconds',
+    429: "The key's admin rate limit is used up, or (test runs) the key or its tenant has as many model calls in flight as it may: retry after Retry-After seconds",
+    503: 'The database is unavailable, or (test runs) the queue of template renders is full and this tenant holds most of it: retry after Retry-After seconds',
   };
   for (const [status, meaning] of Object.entries(options.failures ?? {}) as [`${FailureStatus}`, string | true][]) {
     failures[Number(status)] = meaning === true ? USUAL_MEANING[Number(status) as FailureStatus] : meaning;

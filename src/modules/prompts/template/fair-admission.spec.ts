@@ -37,7 +37,11 @@ describe('FairAdmission', () => {
     const order: string[] = [];
     const a = Array.from({ length: 10 }, (_, i) => track(admission, order, 'A', `a${i}`));
     await settle();
-    const b = [track(admission, order, 'B', 'b0'), track(admission, order, 'B', 'b1'), track(admission, order, 'B', 'b2')];
+    const b = [
+      track(admission, order, 'B', 'b0'),
+      track(admission, order, 'B', 'b1'),
+      track(admission, order, 'B', 'b2'),
+    ];
     await settle();
     expect(order).toEqual(['a0', 'a1', 'a2', 'a3']);
     // A holds 4 of 4 while B waits: the next two freed slots go to B, then A and B take turns at half each.
@@ -67,7 +71,14 @@ describe('FairAdmission', () => {
     const order: string[] = [];
     const calls = new Map([['a0', track(admission, order, 'A', 'a0')]]);
     await settle();
-    for (const [tenant, label] of [['A', 'a1'], ['A', 'a2'], ['A', 'a3'], ['B', 'b1'], ['C', 'c1'], ['C', 'c2']]) {
+    for (const [tenant, label] of [
+      ['A', 'a1'],
+      ['A', 'a2'],
+      ['A', 'a3'],
+      ['B', 'b1'],
+      ['C', 'c1'],
+      ['C', 'c2'],
+    ]) {
       calls.set(label, track(admission, order, tenant, label));
     }
     await settle();
