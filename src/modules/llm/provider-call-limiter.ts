@@ -14,9 +14,11 @@ export const PROVIDER_CALLS_RETRY_AFTER_SECONDS = 1;
 /**
  * Bounds the provider calls in flight per tenant (MAX_PROVIDER_CALLS_PER_TENANT) and per key
  * (MAX_PROVIDER_CALLS_PER_KEY), so one tenant holding calls open against a slow provider can take neither every
- * connection the service keeps to that provider nor the memory of thousands of open calls. A call past either bound
- * is refused at once with 429 `rate_limit_exceeded` and Retry-After: 1, before it reaches the provider. The counts
- * are this process's: with N instances a tenant may have N times the bound in flight.
+ * connection the service keeps to that provider nor the memory of thousands of open calls. The provider clients share
+ * one pool of 1,024 connections per provider origin (http-fetch.ts); a call holds at most one of them at a time, and
+ * the tenant bound is at most 512, so a tenant at its bound leaves at least half of them to the other tenants. A call
+ * past either bound is refused at once with 429 `rate_limit_exceeded` and Retry-After: 1, before it reaches the
+ * provider. The counts are this process's: with N instances a tenant may have N times the bound in flight.
  */
 @Injectable()
 export class ProviderCallLimiter {
