@@ -1,5 +1,6 @@
 import { ProviderCallLimiter } from '../../src/modules/llm/provider-call-limiter';
 import { KeysService } from '../../src/modules/keys/keys.service';
+import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { fakeProviderEnv, FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
@@ -25,6 +26,15 @@ async function eventually(check: () => void, ms = 5000): Promise<void> {
   }
 }
 
+/** The log row of the execution answered with `requestId`, as the admin API lists it. */
+async function loggedRow(t: TestApp, adminKey: string, requestId: string): Promise<any> {
+  await t.app.get(ExecutionLogsService).flush();
+  const res = await t.http.get('/admin/v1/logs').query({ requestId }).set(auth(adminKey));
+  expect(res.status).toBe(200);
+  expect(res.body.data.items).toHaveLength(1);
+  return res.body.data.items[0];
+}
+
 /**
  * Shared capacity is shared fairly: one tenant flooding the render threads with slow templates, or holding provider
  * calls open against a slow provider, neither slows another tenant's call nor takes more than its bound; past it the
@@ -33,13 +43,17 @@ async function eventually(check: () => void, ms = 5000): Promise<void> {
 describe('fair shares of shared capacity', () => {
   describe('render threads', () => {
     let t: TestApp;
+    let base: string;
     let a: SeededTenant;
     let b: SeededTenant;
+    let c: SeededTenant;
     const QUEUE_MAX = 8;
 
     beforeAll(async () => {
       t = await createTestApp({ renderTimeoutMs: 1000, renderQueueMax: QUEUE_MAX });
-      [a, b] = [await seedTenant(t.app), await seedTenant(t.app)];
+      await t.app.listen(0, '127.0.0.1');
+      base = await t.app.getUrl();
+      [a, b, c] = [await seedTenant(t.app), await seedTenant(t.app), await seedTenant(t.app)];
     });
     afterAll(() => t.close());
 
@@ -52,6 +66,7 @@ describe('fair shares of shared capacity', () => {
     it("a tenant's flood of slow renders neither delays another tenant's render nor fills the queue for it", async () => {
       const slow = await endpointWith(a, NESTED_LOOPS);
       const trivial = await endpointWith(b, TRIVIAL_LOOP);
+      const leaving = await endpointWith(c, TRIVIAL_LOOP);
       const events: string[] = [];
       const flood = Array.from({ length: 20 }, () =>
         t.http
@@ -65,6 +80,16 @@ describe('fair shares of shared capacity', () => {
       );
       // The queue overflows at once: the first answer is a refusal, long before any slow render ends.
       await eventually(() => expect(events).toContain('a503'));
+      // A third tenant's client leaves while its render waits for a thread: the render is dropped, and logged so.
+      const leavingRequestId = `left-${Date.now()}`;
+      const client = new AbortController();
+      const left = fetch(`${base}${leaving.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': leavingRequestId, ...auth(c.endpointKey) },
+        body: '{}',
+        signal: client.signal,
+      }).catch((error: unknown) => error);
+      setTimeout(() => client.abort(), 150);
       const startedMs = performance.now();
       const [other, testRun] = await Promise.all([
         t.http
@@ -83,6 +108,9 @@ describe('fair shares of shared capacity', () => {
       ]);
       const otherMs = performance.now() - startedMs;
       const answers = await Promise.all(flood);
+      await left;
+      const leftRow = await loggedRow(t, c.admin, leavingRequestId);
+      expect(leftRow).toMatchObject({ status: 'error', httpStatus: 499, errorCode: 'client_closed' });
 
       expect(other.status).toBe(200);
       expect(other.body).toBe('b1b2b3');
@@ -102,6 +130,8 @@ describe('fair shares of shared capacity', () => {
         expect(res.headers['retry-after']).toBe('1');
         expect(res.body).toEqual({ error: 'overloaded', message: expect.any(String), retry_after: 1 });
       }
+      const row = await loggedRow(t, a.admin, refused[0].headers['x-request-id']);
+      expect(row).toMatchObject({ status: 'error', httpStatus: 503, errorCode: 'overloaded' });
       // Every admitted render ran to its budget and failed as a hostile template does; none answered 5xx otherwise.
       for (const res of answers) expect([422, 503]).toContain(res.status);
       expect(answers.filter((res) => res.status === 422).length).toBeGreaterThanOrEqual(QUEUE_MAX);
@@ -174,6 +204,8 @@ describe('fair shares of shared capacity', () => {
       expect(pastKey.headers['retry-after']).toBe('1');
       expect(pastKey.body).toEqual({ error: 'rate_limit_exceeded', message: expect.any(String), retry_after: 1 });
       expect(pastKey.body.message).toMatch(/key/);
+      const row = await loggedRow(t, a.admin, pastKey.headers['x-request-id']);
+      expect(row).toMatchObject({ status: 'error', httpStatus: 429, errorCode: 'rate_limit_exceeded' });
 
       held.push(execute(ofA.path, secondKeyOfA));
       await eventually(() => expect(fake.requests).toHaveLength(3));
