@@ -74,11 +74,11 @@ export class ExecutionController {
 function clientLeft(response: HttpResponseLike): AbortSignal {
   const leaving = new AbortController();
   const node = nodeResponseOf(response);
-  node.once('close', () => {
-    if (!node.writableFinished) {
-      leaving.abort(new ClientClosedError('The client closed the connection before the answer was ready'));
-    }
-  });
+  const leave = () =>
+    leaving.abort(new ClientClosedError('The client closed the connection before the answer was ready'));
+  // The client may have left while the request was authenticated, before this listener could hear it.
+  if (node.destroyed && !node.writableFinished) leave();
+  else node.once('close', () => !node.writableFinished && leave());
   return leaving.signal;
 }
 
