@@ -1,6 +1,7 @@
 import { ProviderCallLimiter } from '../../src/modules/llm/provider-call-limiter';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
+import { FairAdmission } from '../../src/modules/prompts/template/fair-admission';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { fakeProviderEnv, FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
@@ -63,6 +64,9 @@ describe('fair shares of shared capacity', () => {
       return { ...endpoint, promptId: prompt.id };
     }
 
+    const admissions = jest.spyOn(FairAdmission.prototype, 'admit');
+    afterAll(() => admissions.mockRestore());
+
     it("a tenant's flood of slow renders neither delays another tenant's render nor fills the queue for it", async () => {
       const slow = await endpointWith(a, NESTED_LOOPS);
       const trivial = await endpointWith(b, TRIVIAL_LOOP);
@@ -80,6 +84,21 @@ describe('fair shares of shared capacity', () => {
       );
       // The queue overflows at once: the first answer is a refusal, long before any slow render ends.
       await eventually(() => expect(events).toContain('a503'));
+      const startedMs = performance.now();
+      const othersCall = t.http
+        .post(trivial.path)
+        .set(auth(b.endpointKey))
+        .send({})
+        .then((res) => {
+          events.push('b');
+          return { res, ms: performance.now() - startedMs };
+        });
+      // The flooding tenant's own test run is refused too: it holds most of the queue.
+      const testRunCall = t.http
+        .post(`/admin/v1/endpoints/${slow.id}/test`)
+        .set(auth(a.admin))
+        .send({ promptId: slow.promptId, inputs: {} })
+        .then((res) => res);
       // A third tenant's client leaves while its render waits for a thread: the render is dropped, and logged so.
       const leavingRequestId = `left-${Date.now()}`;
       const client = new AbortController();
@@ -89,24 +108,10 @@ describe('fair shares of shared capacity', () => {
         body: '{}',
         signal: client.signal,
       }).catch((error: unknown) => error);
-      setTimeout(() => client.abort(), 150);
-      const startedMs = performance.now();
-      const [other, testRun] = await Promise.all([
-        t.http
-          .post(trivial.path)
-          .set(auth(b.endpointKey))
-          .send({})
-          .then((res) => {
-            events.push('b');
-            return res;
-          }),
-        // The flooding tenant's own test run is refused too: it holds most of the queue.
-        t.http
-          .post(`/admin/v1/endpoints/${slow.id}/test`)
-          .set(auth(a.admin))
-          .send({ promptId: slow.promptId, inputs: {} }),
-      ]);
-      const otherMs = performance.now() - startedMs;
+      // It leaves once its render waits in the queue (under load, the request may take a while to get there).
+      await eventually(() => expect(admissions.mock.calls.some(([tenantId]) => tenantId === c.id)).toBe(true));
+      client.abort();
+      const [{ res: other, ms: otherMs }, testRun] = await Promise.all([othersCall, testRunCall]);
       const answers = await Promise.all(flood);
       await left;
       const leftRow = await loggedRow(t, c.admin, leavingRequestId);
