@@ -49,7 +49,9 @@ describe('ProviderCallLimiter', () => {
     const aborted = limiter.run(
       keyA1,
       () =>
-        new Promise((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason))),
+        new Promise((_, reject) =>
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error)),
+        ),
     );
     expect(limiter.inFlight(keyA1)).toEqual({ tenant: 1, key: 1 });
     controller.abort(new Error('client left'));
