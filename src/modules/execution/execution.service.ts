@@ -240,9 +240,9 @@ export class ExecutionService {
       // The call holds one of its key's and tenant's provider-call slots through every attempt (a stream to its end);
       // past either bound it is refused with 429 before the provider is called.
       const { tenantId, keyId } = call.principal;
-      const rendered = renderedPrompt;
+      const [selected, rendered] = [prompt, renderedPrompt];
       const generation = await this.providerCalls.run({ tenantId, keyId }, () =>
-        this.generate(call, prompt!, inputs, rendered, clock, attempts),
+        this.generate(call, selected, inputs, rendered, clock, attempts),
       );
       if (!generation.ok) return failed(generation.error, generation.rawResponse);
       const { body, rawResponse, parsedOutput } = generation;
