@@ -50,6 +50,12 @@ export interface AppConfig {
   renderTimeoutMs: number;
   /** Largest rendered prompt, in bytes of UTF-8. */
   maxRenderedPromptBytes: number;
+  /** Renders that may wait for a render thread (all tenants); past it the tenant holding most of the queue gets 503. */
+  renderQueueMax: number;
+  /** Provider calls one tenant may have in flight on this instance; past it 429. */
+  maxProviderCallsPerTenant: number;
+  /** Provider calls one key may have in flight on this instance; past it 429. */
+  maxProviderCallsPerKey: number;
   /** Largest `n` an image prompt may ask for in one call. */
   maxImagesPerCall: number;
   /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
@@ -136,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     renderTimeoutMs: parsed.RENDER_TIMEOUT_MS ?? 100,
     maxRenderedPromptBytes: parsed.MAX_RENDERED_PROMPT_BYTES ?? 1024 * 1024,
+    renderQueueMax: parsed.RENDER_QUEUE_MAX ?? 256,
+    maxProviderCallsPerTenant: parsed.MAX_PROVIDER_CALLS_PER_TENANT ?? 256,
+    maxProviderCallsPerKey: parsed.MAX_PROVIDER_CALLS_PER_KEY ?? 64,
     maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,

@@ -185,6 +185,33 @@ export class EnvSchema {
   @Min(1)
   MAX_RENDERED_PROMPT_BYTES?: number;
 
+  /** Renders that may wait for a render thread, all tenants together. Default 256. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  RENDER_QUEUE_MAX?: number;
+
+  /**
+   * Provider calls one tenant may have in flight on this instance. Default 256. At most 512: half the connections
+   * the service keeps to one provider, so one tenant at its bound leaves the other half to the rest.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(512)
+  MAX_PROVIDER_CALLS_PER_TENANT?: number;
+
+  /** Provider calls one API key may have in flight on this instance. Default 64. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(512)
+  MAX_PROVIDER_CALLS_PER_KEY?: number;
+
   /** Largest number of images one call may ask for (`n`). Default 4. */
   @IsOptional()
   @Transform(toInt)

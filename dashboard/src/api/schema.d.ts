@@ -1249,7 +1249,7 @@ export interface components {
              * @description Why it failed; null on success.
              * @enum {string|null}
              */
-            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "overloaded" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
@@ -1338,7 +1338,7 @@ export interface components {
              * @description Why it failed; null on success.
              * @enum {string|null}
              */
-            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "overloaded" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
@@ -5527,7 +5527,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            /** @description The key's admin rate limit is used up, or the key or its tenant has as many model calls in flight as it may: retry after Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -5551,7 +5551,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description The database is unavailable: retry after Retry-After seconds */
+            /** @description The database is unavailable, or the queue of template renders is full and this tenant holds most of it: retry after Retry-After seconds */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

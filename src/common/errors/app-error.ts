@@ -11,6 +11,7 @@ export type AppErrorCode =
   | 'upstream_error'
   | 'prompt_error'
   | 'service_unavailable'
+  | 'overloaded'
   | 'client_closed';
 
 export abstract class AppError extends Error {
@@ -75,6 +76,14 @@ export class RateLimitError extends RetryLaterError {
   readonly code = 'rate_limit_exceeded';
 }
 
+/**
+ * Too many of the caller's provider calls are in flight at once: a 429 like a rate limit's, whose Retry-After is
+ * written with the answer (no X-RateLimit-* window describes it).
+ */
+export class ConcurrencyLimitError extends RetryLaterError {
+  readonly code = 'rate_limit_exceeded';
+}
+
 export class UpstreamTimeoutError extends AppError {
   readonly code = 'timeout';
 }
@@ -91,6 +100,11 @@ export class PromptError extends AppError {
 /** A dependency the request needs (the database) is down: the client may retry after `retryAfterSeconds`. */
 export class ServiceUnavailableError extends RetryLaterError {
   readonly code = 'service_unavailable';
+}
+
+/** The service's shared capacity (the render queue) is full and this caller holds most of it: retry later. */
+export class OverloadedError extends RetryLaterError {
+  readonly code = 'overloaded';
 }
 
 /** The client left before its streamed answer was complete; its provider call was stopped. Only ever logged. */
@@ -119,6 +133,7 @@ export function statusOf(error: AppError): number {
     case 'upstream_error':
       return 502;
     case 'service_unavailable':
+    case 'overloaded':
       return 503;
     case 'timeout':
       return 504;

@@ -81,9 +81,10 @@ export interface EnvelopeOptions {
   write?: boolean;
   /**
    * The failures this route can answer besides those of every admin route (401, 403, 429, 503): each with what it
-   * means on this route, or `true` for its usual meaning.
+   * means on this route, or `true` for its usual meaning. A route that can answer 429 or 503 for more reasons than
+   * every admin route describes them in full here.
    */
-  failures?: Partial<Record<FailureStatus, string | true>>;
+  failures?: Partial<Record<FailureStatus, string | true>> & Partial<Record<429 | 503, string>>;
 }
 
 /**
@@ -109,7 +110,7 @@ export function ApiEnvelope(model: Type<unknown> | [Type<unknown>] | null, optio
     429: "The key's admin rate limit is used up: retry after Retry-After seconds",
     503: 'The database is unavailable: retry after Retry-After seconds',
   };
-  for (const [status, meaning] of Object.entries(options.failures ?? {}) as [`${FailureStatus}`, string | true][]) {
+  for (const [status, meaning] of Object.entries(options.failures ?? {}) as [`${number}`, string | true][]) {
     failures[Number(status)] = meaning === true ? USUAL_MEANING[Number(status) as FailureStatus] : meaning;
   }
   const decorators = [

@@ -35,6 +35,8 @@ export class ExecutionAdminController {
       422: true,
       502: true,
       504: true,
+      429: "The key's admin rate limit is used up, or the key or its tenant has as many model calls in flight as it may: retry after Retry-After seconds",
+      503: 'The database is unavailable, or the queue of template renders is full and this tenant holds most of it: retry after Retry-After seconds',
     },
   })
   testRun(

@@ -1,10 +1,16 @@
 import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
-import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
+import {
+  headerOf,
+  type HttpResponseLike,
+  nodeResponseOf,
+  requestIdOf,
+  setHeader,
+} from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
-import { ValidationError } from '../../common/errors/app-error';
+import { ClientClosedError, ValidationError } from '../../common/errors/app-error';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
 import { type ExecutionCall, ExecutionService } from './execution.service';
@@ -45,6 +51,7 @@ export class ExecutionController {
       body,
       prompt: { selector: selector || undefined, header: (name) => headerOf(request, name) },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
+      signal: clientLeft(response),
     };
     // The provider time of the call, for the overhead the metrics report (known once the outcome is).
     const timed = (outcome: ExecutionOutcome) => noteProviderTime(request, outcome.attempts);
@@ -61,6 +68,18 @@ export class ExecutionController {
     if ('error' in answer) throw answer.error;
     return 'events' in answer ? answer.events : answer.body;
   }
+}
+
+/** A signal aborted when the client closes its connection before its answer was written. */
+function clientLeft(response: HttpResponseLike): AbortSignal {
+  const leaving = new AbortController();
+  const node = nodeResponseOf(response);
+  const leave = () =>
+    leaving.abort(new ClientClosedError('The client closed the connection before the answer was ready'));
+  // The client may have left while the request was authenticated, before this listener could hear it.
+  if (node.destroyed && !node.writableFinished) leave();
+  else node.once('close', () => !node.writableFinished && leave());
+  return leaving.signal;
 }
 
 /** Whether the caller asked for an event stream: `Accept: text/event-stream`, or `?stream=true` (`false` or absent: no). */

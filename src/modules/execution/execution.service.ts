@@ -15,6 +15,7 @@ import {
   type TokenUsage,
 } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
+import { ProviderCallLimiter } from '../llm/provider-call-limiter';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
 import type { ExecutionSource, NewExecutionLog, PromptAssignment } from '../logs/new-execution-log';
 import type { ModelInfo } from '../models/model';
@@ -61,6 +62,8 @@ export interface ExecutionCall {
   cache?: { bypass: boolean };
   /** Api executions asked for an event stream: where the answer's pieces go as the model produces them. */
   stream?: ExecutionStreamSink;
+  /** Aborted when the caller's request went away before its answer: a render still waiting for a thread is dropped. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -105,6 +108,7 @@ export class ExecutionService {
     private readonly templates: TemplateService,
     private readonly models: ModelsService,
     private readonly llm: LlmRegistry,
+    private readonly providerCalls: ProviderCallLimiter,
     private readonly logs: ExecutionLogsService,
     private readonly responses: ResponseCacheService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -221,7 +225,7 @@ export class ExecutionService {
         if (hit) {
           cache = 'HIT';
           call.stream?.replay(prompt.llmModel, hit.rawResponse ?? JSON.stringify(hit.body), hit.body);
-          renderedPrompt = hit.renderedPrompt ?? (await this.render(prompt, inputs));
+          renderedPrompt = hit.renderedPrompt ?? (await this.render(call, prompt, inputs));
           return {
             status: 'success',
             body: hit.body,
@@ -232,8 +236,14 @@ export class ExecutionService {
           };
         }
       }
-      renderedPrompt = await this.render(prompt, inputs);
-      const generation = await this.generate(call, prompt, inputs, renderedPrompt, clock, attempts);
+      renderedPrompt = await this.render(call, prompt, inputs);
+      // The call holds one of its key's and tenant's provider-call slots through every attempt (a stream to its end);
+      // past either bound it is refused with 429 before the provider is called.
+      const { tenantId, keyId } = call.principal;
+      const [selected, rendered] = [prompt, renderedPrompt];
+      const generation = await this.providerCalls.run({ tenantId, keyId }, () =>
+        this.generate(call, selected, inputs, rendered, clock, attempts),
+      );
       if (!generation.ok) return failed(generation.error, generation.rawResponse);
       const { body, rawResponse, parsedOutput } = generation;
       const finishReason = generation.finishReason ?? null;
@@ -251,8 +261,12 @@ export class ExecutionService {
     }
   }
 
-  private render(prompt: ExecutablePrompt, inputs: ValidatedInputs): Promise<string> {
-    return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values);
+  /** Renders with the caller's fair share of the render threads (a tenant flooding them waits its turn). */
+  private render(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs): Promise<string> {
+    return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values, {
+      tenantId: call.principal.tenantId,
+      signal: call.signal,
+    });
   }
 
   /**

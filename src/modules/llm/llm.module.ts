@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LLM_PROVIDERS, type LlmProvider } from './llm-provider';
 import { LlmRegistry } from './llm-registry';
+import { ProviderCallLimiter } from './provider-call-limiter';
 import { ProviderHttp } from './provider-http';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
@@ -9,7 +10,8 @@ import { OpenAiCompatibleProvider } from './providers/openai-compatible.provider
 import { OpenAiProvider } from './providers/openai.provider';
 
 // Owns the LLM provider adapters (OpenAI, Anthropic, Google, OpenAI-compatible, mock) behind our LlmClient interface.
-// Exports LlmRegistry, which hands out the client for a provider definition of the model catalog.
+// Exports LlmRegistry, which hands out the client for a provider definition of the model catalog, and
+// ProviderCallLimiter, which bounds the provider calls each tenant and key have in flight.
 const ADAPTERS = [OpenAiProvider, AnthropicProvider, GoogleProvider, OpenAiCompatibleProvider, MockProvider];
 
 @Module({
@@ -18,7 +20,8 @@ const ADAPTERS = [OpenAiProvider, AnthropicProvider, GoogleProvider, OpenAiCompa
     ...ADAPTERS,
     { provide: LLM_PROVIDERS, useFactory: (...adapters: LlmProvider[]) => adapters, inject: ADAPTERS },
     LlmRegistry,
+    ProviderCallLimiter,
   ],
-  exports: [LlmRegistry],
+  exports: [LlmRegistry, ProviderCallLimiter],
 })
 export class LlmModule {}

@@ -43,9 +43,15 @@ const ERROR_RESPONSES: [status: string, description: string][] = [
   ['409', '`prompt_not_live`: the selected prompt is not Live; `no_default_prompt`: the endpoint has no default.'],
   ['413', '`payload_too_large`: the body is larger than the service accepts.'],
   ['422', '`prompt_error`: the selected prompt cannot run (its template or settings).'],
-  ['429', "`rate_limit_exceeded`: a window of the key's rate limits is full; retry after `Retry-After` seconds."],
+  [
+    '429',
+    "`rate_limit_exceeded`: a window of the key's rate limits is full, or the key or its tenant has as many model calls in flight as it may; retry after `Retry-After` seconds.",
+  ],
   ['502', '`upstream_error`: the model provider failed or answered something unusable.'],
-  ['503', '`service_unavailable`: the service cannot reach its database; retry after `Retry-After` seconds.'],
+  [
+    '503',
+    '`service_unavailable`: the service cannot reach its database; `overloaded`: the queue of template renders is full and this tenant holds most of it. Retry after `Retry-After` seconds.',
+  ],
   ['504', "`timeout`: no answer within the endpoint's timeout."],
 ];
 

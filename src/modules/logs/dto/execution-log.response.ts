@@ -30,6 +30,7 @@ export const EXECUTION_ERROR_CODES = [
   'upstream_error',
   'timeout',
   'service_unavailable',
+  'overloaded',
   'prompt_not_found',
   'client_closed',
   'prompt_not_live',

@@ -2,7 +2,7 @@ import { PromptError } from '../../../common/errors/app-error';
 import { RenderPool } from './render-pool';
 
 describe('RenderPool', () => {
-  const pool = new RenderPool({ timeoutMs: 1, maxOutputBytes: 1024 * 1024 });
+  const pool = new RenderPool({ timeoutMs: 1, maxOutputBytes: 1024 * 1024 }, 16);
   beforeAll(() => pool.warmUp());
   afterAll(() => pool.close());
 

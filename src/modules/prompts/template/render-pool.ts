@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { PromptError } from '../../../common/errors/app-error';
+import { FairAdmission } from './fair-admission';
 import type { RenderLimits } from './liquid-template';
 import type { RenderOutcome, RenderTask } from './render.worker';
 
@@ -18,19 +19,33 @@ const BACKSTOP_GRACE_MS = 250;
 /** The start of every render failure's message, wherever the template rendered. */
 export const RENDER_FAILED = "The prompt's template could not be rendered";
 
+/** Who a render is for: its tenant's share of the threads, and the request's signal (aborted when its client left). */
+export interface RenderCaller {
+  tenantId: string;
+  signal?: AbortSignal;
+}
+
+/** Renders asked for without a caller (the service's own checks) share one tenant's place in the queue. */
+const NO_CALLER: RenderCaller = { tenantId: '' };
+
 /**
  * Renders templates in worker threads, so a template that loops or builds strings for its whole budget holds a
  * render thread, not the event loop every other request needs. Each thread keeps its own parsed-template cache.
  * At most one render per thread is in flight; the others wait here, so a render's time starts when a thread takes
- * it.
+ * it. The wait is fair between tenants and bounded (see FairAdmission): one tenant flooding the threads with slow
+ * templates holds at most half of them while another tenant's render waits, and past `queueMax` waiting renders the
+ * tenant holding most of the queue is refused with 503 `overloaded`.
  */
 export class RenderPool {
   private readonly pool: Piscina<RenderTask, RenderOutcome>;
   private readonly backstopMs: number;
-  private inFlight = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly admission: FairAdmission;
 
-  constructor(private readonly limits: RenderLimits) {
+  constructor(
+    private readonly limits: RenderLimits,
+    queueMax: number,
+  ) {
+    this.admission = new FairAdmission(THREADS, queueMax);
     this.backstopMs = limits.timeoutMs * 2 + BACKSTOP_GRACE_MS;
     this.pool = new Piscina<RenderTask, RenderOutcome>({
       ...workerScript(),
@@ -51,8 +66,8 @@ export class RenderPool {
   }
 
   /** The rendered text, or a PromptError saying why the template cannot run. */
-  async render(task: RenderTask): Promise<string> {
-    await this.acquire();
+  async render(task: RenderTask, caller: RenderCaller = NO_CALLER): Promise<string> {
+    const release = await this.admission.admit(caller.tenantId, caller.signal);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.backstopMs);
     try {
@@ -70,26 +85,12 @@ export class RenderPool {
       throw error;
     } finally {
       clearTimeout(timer);
-      this.release();
+      release();
     }
   }
 
   async close(): Promise<void> {
     await this.pool.destroy();
-  }
-
-  private acquire(): Promise<void> {
-    if (this.inFlight < THREADS) {
-      this.inFlight++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.inFlight--;
   }
 }
 

@@ -14,7 +14,7 @@ import {
   templateSizeProblem,
 } from './liquid-template';
 import { classifyTemplate, renderedSizeBound, type TemplateShape } from './render-bound';
-import { RENDER_FAILED, RenderPool } from './render-pool';
+import { RENDER_FAILED, type RenderCaller, RenderPool } from './render-pool';
 
 /** A template version as this thread knows it: its shape, and its parsed form when it is bounded. */
 interface RenderPlan {
@@ -32,6 +32,7 @@ export class TemplateService implements OnApplicationShutdown {
   /** Started with the first render that needs it, so processes that never render (the CLI) start no threads. */
   private pool: Promise<RenderPool> | null = null;
   private readonly limits: RenderLimits;
+  private readonly renderQueueMax: number;
   /** Parses and renders bounded templates on this thread, with the render threads' options and limits. */
   private readonly renderEngine: Liquid;
   /** Classified (and, when bounded, parsed) versions, keyed and checked like each render thread's cache. */
@@ -39,6 +40,7 @@ export class TemplateService implements OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.limits = { timeoutMs: config.renderTimeoutMs, maxOutputBytes: config.maxRenderedPromptBytes };
+    this.renderQueueMax = config.renderQueueMax;
     this.renderEngine = createLiquidEngine(this.limits);
   }
 
@@ -79,15 +81,21 @@ export class TemplateService implements OnApplicationShutdown {
    * event loop. `cacheKey` names the parsed template in each cache (execution passes `${promptId}:${version}`;
    * versions are immutable); a different source under the same key is parsed again. A template that fails, takes
    * longer than RENDER_TIMEOUT_MS or writes more than MAX_RENDERED_PROMPT_BYTES is a PromptError (422): the prompt
-   * cannot run.
+   * cannot run. A render that needs a thread waits its `caller`'s fair turn: an OverloadedError (503) when the wait
+   * queue is full and the caller's tenant holds most of it, the signal's reason when the caller's request went away.
    */
-  async render(cacheKey: string, template: string, inputs: Record<string, unknown>): Promise<string> {
+  async render(
+    cacheKey: string,
+    template: string,
+    inputs: Record<string, unknown>,
+    caller?: RenderCaller,
+  ): Promise<string> {
     const plan = this.planOf(cacheKey, template);
     if (plan.templates && plan.shape.bounded && renderedSizeBound(plan.shape, inputs) <= this.limits.maxOutputBytes) {
       return this.renderHere(plan.templates, inputs);
     }
     this.pool ??= this.startPool();
-    return (await this.pool).render({ cacheKey, template, inputs });
+    return (await this.pool).render({ cacheKey, template, inputs }, caller);
   }
 
   private planOf(cacheKey: string, source: string): RenderPlan {
@@ -119,7 +127,7 @@ export class TemplateService implements OnApplicationShutdown {
   }
 
   private async startPool(): Promise<RenderPool> {
-    const pool = new RenderPool(this.limits);
+    const pool = new RenderPool(this.limits, this.renderQueueMax);
     try {
       await pool.warmUp();
       return pool;
