@@ -270,10 +270,10 @@ export async function loadExpressAdapter(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new ConfigError(
+    const problem =
       'HTTP_ADAPTER=express needs the optional package @nestjs/platform-express, which is not installed: ' +
-        'install it (npm install --include=optional) or leave HTTP_ADAPTER unset to run on Fastify',
-    );
+      'install it (npm install --include=optional) or leave HTTP_ADAPTER unset to run on Fastify';
+    throw new ConfigError([problem], problem);
   }
 }
 
