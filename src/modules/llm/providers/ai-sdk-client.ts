@@ -9,7 +9,6 @@ import {
 import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
-import { withoutNetworkDetails } from '../../../common/errors/network-details';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
@@ -18,6 +17,7 @@ import {
   InvalidLlmOutputError,
   LlmClient,
   ProviderError,
+  providerRefusalMessage,
   retryAfterMsOf,
   type StreamedTextResult,
   TextRequest,
@@ -222,9 +222,10 @@ export class AiSdkClient implements LlmClient {
   }
 
   /**
-   * Provider failures become a 502, an expired deadline a 504. A provider that answered an error keeps its status and
-   * its own message (addresses removed); one that could not be reached is named, never its address or the network
-   * error: the original error is the cause, which goes to the service log only.
+   * Provider failures become a 502, an expired deadline a 504. The caller is told, in our words, which provider failed
+   * and how (its status class, or that it could not be reached, or that its answer could not be read); the provider's
+   * own text (which may name the operator's account) and the network error stay in `providerMessage` and the cause,
+   * for the service log only.
    */
   private failure(error: unknown, signal: AbortSignal): Error {
     const name = this.models.providerName;
@@ -233,20 +234,31 @@ export class AiSdkClient implements LlmClient {
     }
     if (APICallError.isInstance(error) && error.statusCode !== undefined) {
       return new ProviderError(
-        `${name} request failed (HTTP ${error.statusCode}): ${withoutNetworkDetails(error.message)}`,
+        providerRefusalMessage(name, error.statusCode),
         error.statusCode,
         retryAfterMsOf(error.responseHeaders),
-        { cause: error },
+        undefined,
+        providerTextOf(error),
       );
     }
     // An APICallError without a status is the AI SDK's report of a request that got no HTTP answer.
     if (APICallError.isInstance(error) || isNetworkError(error)) {
       return new ProviderError(`the provider '${name}' could not be reached`, null, null, { cause: error });
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return new UpstreamError(`${name} request failed: ${withoutNetworkDetails(message)}`, undefined, { cause: error });
+    return new UpstreamError(`the provider '${name}' answered in a form the service could not read`, undefined, {
+      cause: error,
+    });
   }
 }
+
+/** The provider's own account of a failure (its message and error body), bounded, for the service log. */
+function providerTextOf(error: APICallError): string {
+  const body = error.responseBody ? ` ${error.responseBody}` : '';
+  const text = `${error.message}${body}`;
+  return text.length > PROVIDER_TEXT_MAX_LENGTH ? `${text.slice(0, PROVIDER_TEXT_MAX_LENGTH)}…` : text;
+}
+
+const PROVIDER_TEXT_MAX_LENGTH = 2000;
 
 function userMessage(request: TextRequest): LanguageModelV4Message {
   return {
