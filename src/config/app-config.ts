@@ -45,6 +45,10 @@ export interface AppConfig {
   renderTimeoutMs: number;
   /** Largest rendered prompt, in bytes of UTF-8. */
   maxRenderedPromptBytes: number;
+  /** Largest answer body read from a provider (or produced by the mock), in bytes: a larger one is a 502. */
+  maxAnswerBytes: number;
+  /** The response cache's bounds, in bytes of stored JSON (see ResponseCacheModule). */
+  cache: CacheBounds;
   /** Largest `n` an image prompt may ask for in one call. */
   maxImagesPerCall: number;
   /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
@@ -55,6 +59,15 @@ export interface AppConfig {
   metricsToken?: string;
   /** Tracing: set when spans are exported over OTLP/HTTP. */
   tracing?: TracingConfig;
+}
+
+export interface CacheBounds {
+  /** What the in-process cache holds at most, over every tenant. */
+  maxBytes: number;
+  /** What one tenant's answers may hold of the in-process cache. */
+  maxTenantBytes: number;
+  /** The largest answer stored, in memory or Redis; a larger one is served but not stored. */
+  maxEntryBytes: number;
 }
 
 export interface TracingConfig {
@@ -112,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
     renderTimeoutMs: parsed.RENDER_TIMEOUT_MS ?? 100,
     maxRenderedPromptBytes: parsed.MAX_RENDERED_PROMPT_BYTES ?? 1024 * 1024,
+    maxAnswerBytes: parsed.MAX_ANSWER_BYTES ?? 4 * 1024 * 1024,
+    cache: cacheBoundsOf(parsed),
     maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
@@ -125,6 +140,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
   };
   return Object.freeze({ ...config, ...overrides });
+}
+
+/** The cache's bounds; a tenant's share and an entry never exceed the whole. */
+function cacheBoundsOf(parsed: EnvSchema): CacheBounds {
+  const maxBytes = parsed.CACHE_MAX_BYTES ?? 256 * 1024 * 1024;
+  const maxTenantBytes = Math.min(maxBytes, parsed.CACHE_MAX_TENANT_BYTES ?? Math.floor(maxBytes / 4));
+  const maxEntryBytes = Math.min(maxTenantBytes, parsed.CACHE_MAX_ENTRY_BYTES ?? 1024 * 1024);
+  return { maxBytes, maxTenantBytes, maxEntryBytes };
 }
 
 function modelsFileOf(file: string, env: NodeJS.ProcessEnv): ModelsFileContent {
@@ -167,6 +190,10 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'REQUEST_TIMEOUT_MS',
   'RENDER_TIMEOUT_MS',
   'MAX_RENDERED_PROMPT_BYTES',
+  'MAX_ANSWER_BYTES',
+  'CACHE_MAX_BYTES',
+  'CACHE_MAX_TENANT_BYTES',
+  'CACHE_MAX_ENTRY_BYTES',
   'MAX_IMAGES_PER_CALL',
   'LOG_FIELD_MAX_BYTES',
   'METRICS_ENABLED',
