@@ -90,6 +90,16 @@ export class InvalidLlmOutputError extends UpstreamError {
 }
 
 /**
+ * The provider's answer (or the mock's) is larger than MAX_ANSWER_BYTES: the read stopped there and the connection was
+ * closed, so no more of it is held in memory.
+ */
+export class AnswerTooLargeError extends UpstreamError {
+  constructor() {
+    super("the model's answer is too large");
+  }
+}
+
+/**
  * The provider answered with an HTTP error status (`providerStatus`), or could not be reached (`providerStatus` null).
  * `retryAfterMs` is how long the provider asked to wait before trying again (its Retry-After), when it said.
  * `providerMessage` is the provider's own text about the failure: it may name the operator's account (organisation

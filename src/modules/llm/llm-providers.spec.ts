@@ -23,12 +23,13 @@ describe('LLM provider adapters against the fake provider server', () => {
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
+    const config = { maxAnswerBytes: 4 * 1024 * 1024 };
     registry = new LlmRegistry([
-      new OpenAiProvider(),
-      new AnthropicProvider(),
-      new GoogleProvider(),
-      new OpenAiCompatibleProvider(),
-      new MockProvider(),
+      new OpenAiProvider(config),
+      new AnthropicProvider(config),
+      new GoogleProvider(config),
+      new OpenAiCompatibleProvider(config),
+      new MockProvider(config),
     ]);
   });
   afterAll(() => fake.close());

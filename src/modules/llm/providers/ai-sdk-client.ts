@@ -12,6 +12,7 @@ import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
+  AnswerTooLargeError,
   ImageRequest,
   ImageResult,
   InvalidLlmOutputError,
@@ -232,7 +233,10 @@ export class AiSdkClient implements LlmClient {
     if (signal.aborted || isAbort(error)) {
       return new UpstreamTimeoutError(`${name} did not answer within the endpoint's timeout`);
     }
-    if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+    // The AI SDK wraps a streamed body's error (the read stopped past MAX_ANSWER_BYTES) in an error of its own.
+    const tooLarge = causeOfType(error, AnswerTooLargeError);
+    if (tooLarge) return tooLarge;
+    if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 400) {
       return new ProviderError(
         providerRefusalMessage(name, error.statusCode),
         error.statusCode,
@@ -242,7 +246,7 @@ export class AiSdkClient implements LlmClient {
       );
     }
     // An APICallError without a status is the AI SDK's report of a request that got no HTTP answer.
-    if (APICallError.isInstance(error) || isNetworkError(error)) {
+    if ((APICallError.isInstance(error) && error.statusCode === undefined) || isNetworkError(error)) {
       return new ProviderError(`the provider '${name}' could not be reached`, null, null, { cause: error });
     }
     return new UpstreamError(`the provider '${name}' answered in a form the service could not read`, undefined, {
@@ -319,6 +323,16 @@ function commonSettings(common: SplitSettings['common']): Partial<LanguageModelV
 
 function usageOf(usage: { inputTokens?: number; outputTokens?: number } | undefined): TokenUsage {
   return { inputTokens: usage?.inputTokens ?? null, outputTokens: usage?.outputTokens ?? null };
+}
+
+/** The first error of `type` in the chain of causes of `error`, itself included. */
+function causeOfType<T>(error: unknown, type: new (...args: never[]) => T): T | null {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    if (current instanceof type) return current;
+  }
+  return null;
 }
 
 /** A failure of the connection itself (refused, unknown host, reset, TLS), anywhere in the chain of causes. */

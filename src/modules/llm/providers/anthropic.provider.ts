@@ -1,9 +1,10 @@
 import type * as AnthropicSdk from '@ai-sdk/anthropic';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { httpFetch } from '../http-fetch';
+import { answerBoundedFetch } from '../http-fetch';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** Anthropic Messages API (`/v1/messages`); it has no image generation. */
@@ -11,10 +12,12 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class AnthropicProvider implements LlmProvider {
   readonly kind = 'anthropic' as const;
 
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+
   createClient(definition: ProviderDefinition): LlmClient {
     const { createAnthropic } = loadSdk<typeof AnthropicSdk>('@ai-sdk/anthropic');
     const anthropic = createAnthropic({
-      fetch: httpFetch,
+      fetch: answerBoundedFetch(this.config.maxAnswerBytes),
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
     });

@@ -1,9 +1,10 @@
 import type * as GoogleSdk from '@ai-sdk/google';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { httpFetch } from '../http-fetch';
+import { answerBoundedFetch } from '../http-fetch';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** Google Gemini API: text and (Gemini image models) images through `:generateContent`. */
@@ -11,10 +12,12 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class GoogleProvider implements LlmProvider {
   readonly kind = 'google' as const;
 
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+
   createClient(definition: ProviderDefinition): LlmClient {
     const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
     const google = createGoogleGenerativeAI({
-      fetch: httpFetch,
+      fetch: answerBoundedFetch(this.config.maxAnswerBytes),
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
     });

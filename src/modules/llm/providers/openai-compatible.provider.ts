@@ -1,10 +1,11 @@
 import type * as OpenAiCompatibleSdk from '@ai-sdk/openai-compatible';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { httpFetch } from '../http-fetch';
+import { answerBoundedFetch } from '../http-fetch';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /**
@@ -16,13 +17,15 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class OpenAiCompatibleProvider implements LlmProvider {
   readonly kind = 'openai-compatible' as const;
 
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+
   createClient(definition: ProviderDefinition): LlmClient {
     if (!definition.baseUrl) {
       return unreachable(`Provider ${definition.name} has no baseUrl in MODELS_FILE`);
     }
     const { createOpenAICompatible } = loadSdk<typeof OpenAiCompatibleSdk>('@ai-sdk/openai-compatible');
     const provider = createOpenAICompatible({
-      fetch: httpFetch,
+      fetch: answerBoundedFetch(this.config.maxAnswerBytes),
       name: definition.name,
       baseURL: definition.baseUrl,
       ...(definition.apiKey ? { apiKey: definition.apiKey } : {}),

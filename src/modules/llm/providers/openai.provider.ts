@@ -1,9 +1,10 @@
 import type * as OpenAiSdk from '@ai-sdk/openai';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { httpFetch } from '../http-fetch';
+import { answerBoundedFetch } from '../http-fetch';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** OpenAI: text through the Responses API (`/v1/responses`), images through `/v1/images/generations`. */
@@ -11,10 +12,12 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class OpenAiProvider implements LlmProvider {
   readonly kind = 'openai' as const;
 
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+
   createClient(definition: ProviderDefinition): LlmClient {
     const { createOpenAI } = loadSdk<typeof OpenAiSdk>('@ai-sdk/openai');
     const openai = createOpenAI({
-      fetch: httpFetch,
+      fetch: answerBoundedFetch(this.config.maxAnswerBytes),
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
     });
