@@ -243,7 +243,7 @@ export class ExecutionService {
       // Only the prompt's own model's answers are cached: a fallback's answer stands in for it on this call only.
       if (key && generation.planned.position === 0)
         await this.responses.set(
-          endpoint.id,
+          { tenantId: call.principal.tenantId, endpointId: endpoint.id },
           key,
           { body, renderedPrompt, rawResponse, parsedOutput, finishReason },
           endpoint.cacheDurationSeconds,
