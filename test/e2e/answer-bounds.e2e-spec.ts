@@ -167,6 +167,18 @@ describe('answer and endpoint size bounds', () => {
       },
     );
 
+    it('image answers are bounded by what their images may weigh, not by the text bound', async () => {
+      const endpoint = await createEndpoint(t, tenant.admin, {
+        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
+      });
+      await createPrompt(t, tenant.admin, endpoint.id, { template: 'A lighthouse', llmModel: 'gpt-image-1' });
+      const b64 = 'A'.repeat(4 * MAX_ANSWER_BYTES);
+      fake.reply({ images: [{ b64 }] });
+      const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({});
+      expect(res.status).toBe(200);
+      expect(res.body.generatedImages[0].base64Data).toHaveLength(b64.length);
+    });
+
     it('mock-echo: an answer that would hold the prompt in too many fields is refused before it is built', async () => {
       const endpoint = await createEndpoint(t, tenant.admin, {
         inputs: [{ name: 'text', dataType: 'string' }],

@@ -1,10 +1,21 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
+import type { AppConfig } from '../../config/app-config';
 import { AnswerTooLargeError } from './llm-client';
 
 // A streamed answer holds its connection for as long as the model writes: the bound is per provider origin, and calls
 // beyond it wait for a connection.
 const agent = new Agent({ connections: 1024, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 });
+
+/**
+ * The bound of an image generation answer: up to `maxImagesPerCall` images of up to `maxImageBytes` each, as base64
+ * (four characters for every three bytes), beside what a text answer may hold.
+ */
+export function imageAnswerBytes(
+  config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+): number {
+  return config.maxAnswerBytes + config.maxImagesPerCall * Math.ceil((config.maxImageBytes * 4) / 3);
+}
 
 /** The `fetch` of a provider client whose answers are read up to `maxAnswerBytes` (see httpFetch). */
 export function answerBoundedFetch(maxAnswerBytes: number): typeof fetch {

@@ -23,7 +23,7 @@ describe('LLM provider adapters against the fake provider server', () => {
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
-    const config = { maxAnswerBytes: 4 * 1024 * 1024 };
+    const config = { maxAnswerBytes: 4 * 1024 * 1024, maxImagesPerCall: 4, maxImageBytes: 5 * 1024 * 1024 };
     registry = new LlmRegistry([
       new OpenAiProvider(config),
       new AnthropicProvider(config),

@@ -135,7 +135,7 @@ export class AiSdkClient implements LlmClient {
         } else if (part.type === 'response-metadata') {
           responseModel = part.modelId ?? responseModel;
         } else if (part.type === 'error') {
-          throw part.error;
+          throw this.streamedFailure(part.error);
         }
       }
       if (request.abortSignal.aborted) throw request.abortSignal.reason;
@@ -223,6 +223,24 @@ export class AiSdkClient implements LlmClient {
   }
 
   /**
+   * An error the provider sent inside its event stream (Anthropic's `overloaded_error`, …): our message, its text for
+   * the service log. A stream cut off past MAX_ANSWER_BYTES is reported as that.
+   */
+  private streamedFailure(error: unknown): Error {
+    const tooLarge = causeOfType(error, AnswerTooLargeError);
+    if (tooLarge) return tooLarge;
+    const name = this.models.providerName;
+    const text = error instanceof Error ? error.message : JSON.stringify(error);
+    return new ProviderError(
+      `the provider '${name}' reported an error while answering`,
+      null,
+      null,
+      undefined,
+      bounded(text ?? String(error)),
+    );
+  }
+
+  /**
    * Provider failures become a 502, an expired deadline a 504. The caller is told, in our words, which provider failed
    * and how (its status class, or that it could not be reached, or that its answer could not be read); the provider's
    * own text (which may name the operator's account) and the network error stay in `providerMessage` and the cause,
@@ -258,7 +276,10 @@ export class AiSdkClient implements LlmClient {
 /** The provider's own account of a failure (its message and error body), bounded, for the service log. */
 function providerTextOf(error: APICallError): string {
   const body = error.responseBody ? ` ${error.responseBody}` : '';
-  const text = `${error.message}${body}`;
+  return bounded(`${error.message}${body}`);
+}
+
+function bounded(text: string): string {
   return text.length > PROVIDER_TEXT_MAX_LENGTH ? `${text.slice(0, PROVIDER_TEXT_MAX_LENGTH)}…` : text;
 }
 

@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { answerBoundedFetch } from '../http-fetch';
+import { answerBoundedFetch, imageAnswerBytes } from '../http-fetch';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /** Google Gemini API: text and (Gemini image models) images through `:generateContent`. */
@@ -12,20 +12,25 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class GoogleProvider implements LlmProvider {
   readonly kind = 'google' as const;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+  constructor(
+    @Inject(APP_CONFIG)
+    private readonly config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+  ) {}
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
-    const google = createGoogleGenerativeAI({
-      fetch: answerBoundedFetch(this.config.maxAnswerBytes),
+    const settings = {
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
-    });
+    };
+    const google = createGoogleGenerativeAI({ ...settings, fetch: answerBoundedFetch(this.config.maxAnswerBytes) });
+    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
+    const images = createGoogleGenerativeAI({ ...settings, fetch: answerBoundedFetch(imageAnswerBytes(this.config)) });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'google',
       languageModel: (id) => google(id),
-      imageModel: (id) => google.image(id),
+      imageModel: (id) => images.image(id),
     });
   }
 }

@@ -5,7 +5,7 @@ import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { answerBoundedFetch } from '../http-fetch';
+import { answerBoundedFetch, imageAnswerBytes } from '../http-fetch';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
 /**
@@ -17,26 +17,31 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class OpenAiCompatibleProvider implements LlmProvider {
   readonly kind = 'openai-compatible' as const;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+  constructor(
+    @Inject(APP_CONFIG)
+    private readonly config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+  ) {}
 
   createClient(definition: ProviderDefinition): LlmClient {
     if (!definition.baseUrl) {
       return unreachable(`Provider ${definition.name} has no baseUrl in MODELS_FILE`);
     }
     const { createOpenAICompatible } = loadSdk<typeof OpenAiCompatibleSdk>('@ai-sdk/openai-compatible');
-    const provider = createOpenAICompatible({
-      fetch: answerBoundedFetch(this.config.maxAnswerBytes),
+    const settings = {
       name: definition.name,
       baseURL: definition.baseUrl,
       ...(definition.apiKey ? { apiKey: definition.apiKey } : {}),
       supportsStructuredOutputs: true,
       includeUsage: true,
-    });
+    };
+    const provider = createOpenAICompatible({ ...settings, fetch: answerBoundedFetch(this.config.maxAnswerBytes) });
+    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
+    const images = createOpenAICompatible({ ...settings, fetch: answerBoundedFetch(imageAnswerBytes(this.config)) });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: definition.name,
       languageModel: (id) => provider.chatModel(id),
-      imageModel: (id) => provider.imageModel(id),
+      imageModel: (id) => images.imageModel(id),
     });
   }
 }
