@@ -230,13 +230,12 @@ export class AiSdkClient implements LlmClient {
     const tooLarge = causeOfType(error, AnswerTooLargeError);
     if (tooLarge) return tooLarge;
     const name = this.models.providerName;
-    const text = error instanceof Error ? error.message : JSON.stringify(error);
     return new ProviderError(
       `the provider '${name}' reported an error while answering`,
       null,
       null,
       undefined,
-      bounded(text ?? String(error)),
+      bounded(error instanceof Error ? error.message : jsonTextOf(error)),
     );
   }
 
@@ -284,6 +283,15 @@ function bounded(text: string): string {
 }
 
 const PROVIDER_TEXT_MAX_LENGTH = 2000;
+
+/** A provider's error object as text (its JSON, or what String makes of one that has none). */
+function jsonTextOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
 
 function userMessage(request: TextRequest): LanguageModelV4Message {
   return {
