@@ -123,6 +123,25 @@ describe("provider error texts stay in the service's own log", () => {
     expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
   });
 
+  it('an error the provider sends inside its stream is told in our words after what was sent', async () => {
+    const endpoint = await endpointOn('claude-sonnet-4-5');
+    fake.reply({ text: 'Hello there, how are you', streamError: PROVIDER_TEXT });
+    const call = await streamCall(
+      `${base}${endpoint.path}`,
+      { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
+      { text: 'hi' },
+    );
+    expect(call.events.map((event) => event.event)).toEqual(['start', 'delta', 'error']);
+    expect(call.events.at(-1)!.data).toEqual({
+      error: 'upstream_error',
+      message: "the provider 'anthropic' reported an error while answering",
+    });
+    expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
+    const requestId = call.headers.get('x-request-id')!;
+    expect(JSON.stringify(await logOf(endpoint.id, requestId))).not.toContain('SecretOrgId');
+    expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
+  });
+
   it('a test run and MCP run_endpoint answer the same message', async () => {
     const endpoint = await endpointOn('gpt-4o-mini');
     fake.reply({ status: 429, message: PROVIDER_TEXT }, { status: 429, message: PROVIDER_TEXT });

@@ -33,6 +33,8 @@ export type FakeReply =
       stream?: FakeStreamShape;
       /** A plain (not streamed) answer's JSON body written in this many pieces, `pauseMs` apart. */
       paced?: { pieces: number; pauseMs: number };
+      /** Anthropic streams: an `error` event with this message after the first text chunk, ending the stream. */
+      streamError?: string;
     }
   | { images: { b64: string; revisedPrompt?: string }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   | { status: number; message: string; retryAfter?: string; delayMs?: number }
@@ -199,8 +201,13 @@ async function streamReply(
     if (closed) return;
     // The pause comes between two text chunks only; the events around them follow at once.
     if (event.piece && pieceSent && shape.chunkDelayMs && (await delay(shape.chunkDelayMs, req))) return;
-    pieceSent ||= event.piece === true;
     res.write(event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`);
+    if (event.piece && reply.streamError !== undefined && route === 'anthropic.messages') {
+      const error = { type: 'error', error: { type: 'overloaded_error', message: reply.streamError } };
+      res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+      return;
+    }
+    pieceSent ||= event.piece === true;
   }
   res.end();
 }
