@@ -22,8 +22,8 @@ export interface StoreClock {
  * The in-process response cache, bounded by bytes rather than entries: each tenant's answers live in an LRU of their
  * own, capped at `maxTenantBytes`, so a tenant that fills its share pushes out its own least recently used answers,
  * never another tenant's. When all tenants together pass `maxBytes`, the tenant holding the most gives up its least
- * recently used answers until they fit. Each entry also expires at its TTL (checked when read; until then an expired
- * entry counts, and is among the first the LRU pushes out).
+ * recently used answers until they fit. Each entry also expires at its TTL (checked when read: until then an expired
+ * entry still counts toward the bounds).
  */
 export class MemoryResponseStore {
   private readonly tenants = new Map<string, LRUCache<string, StoredAnswer>>();
