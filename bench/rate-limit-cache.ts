@@ -9,12 +9,14 @@
  */
 import KeyvRedis from '@keyv/redis';
 import { createClient } from '@redis/client';
-import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { randomUUID } from 'node:crypto';
 import type { KeyThrottlerStorage, RateWindow } from '../src/common/rate-limit/rate-limiter';
 import { WindowAdmission } from '../src/common/rate-limit/window-admission';
 import { cacheKey, fieldsFingerprint } from '../src/modules/cache/cache-key';
+import { RedisEndpointCacheIndex } from '../src/modules/cache/endpoint-cache-index';
+import { MemoryResponseStore } from '../src/modules/cache/memory-response-store';
+import { InProcessResponseStore, RedisResponseStore } from '../src/modules/cache/response-store';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../src/modules/rate-limit/rate-limit.store';
 
 const iterationsArg = process.argv.indexOf('--iterations');
@@ -81,10 +83,13 @@ async function main(): Promise<void> {
   const memory = new MemoryThrottlerStorage();
   await measure('rate limit, memory: 6 windows', () => countIn(memory, windowsFor(keyId, endpointId)));
 
-  const memoryCache = createCache({ stores: [new Keyv()] });
+  const memoryCache = new InProcessResponseStore(
+    new MemoryResponseStore({ maxBytes: 256 * 1024 * 1024, maxTenantBytes: 64 * 1024 * 1024 }),
+  );
   const key = cacheKey(keyParts);
-  await memoryCache.set(key, entry, 60_000);
-  await measure('cache hit, memory (cache-manager get)', () => memoryCache.get(key));
+  const owner = { tenantId: randomUUID(), endpointId };
+  await memoryCache.set(owner, key, entry, JSON.stringify(entry), 60_000);
+  await measure('cache hit, memory (byte-bounded store get)', () => memoryCache.get(key));
 
   const url = process.env.REDIS_URL;
   if (!url) {
@@ -105,13 +110,16 @@ async function main(): Promise<void> {
   const cacheClient = createClient({ url, disableOfflineQueue: true });
   await cacheClient.connect();
   const store = new KeyvRedis(cacheClient, { namespace: 'promptgate:bench', keyPrefixSeparator: ':' });
-  const redisCache = createCache({ stores: [new Keyv(store, { namespace: 'promptgate:bench', useKeyPrefix: false })] });
-  await redisCache.set(key, entry, 60_000);
-  await measure('cache hit, Redis (cache-manager get, ~1.5 KB entry)', () => redisCache.get(key));
-  await measure('cache miss, Redis (cache-manager get)', () => redisCache.get(`${key}:absent`));
+  const redisCache = new RedisResponseStore(
+    new Keyv(store, { namespace: 'promptgate:bench', useKeyPrefix: false }),
+    new RedisEndpointCacheIndex(cacheClient, 'promptgate:bench:'),
+  );
+  await redisCache.set(owner, key, entry, JSON.stringify(entry), 60_000);
+  await measure('cache hit, Redis (keyv get, ~1.5 KB entry)', () => redisCache.get(key));
+  await measure('cache miss, Redis (keyv get)', () => redisCache.get(`${key}:absent`));
 
   await client.del(windowsFor(keyId, endpointId).map((w) => `promptgate:rl:${w.key}`));
-  await redisCache.del(key);
+  await redisCache.removeEndpoint(endpointId);
   await Promise.all([client.close(), cacheClient.close()]);
 }
 

@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       renderQueueMax: 256,
       maxProviderCallsPerTenant: 256,
       maxProviderCallsPerKey: 64,
+      maxAnswerBytes: 4 * 1024 * 1024,
+      cache: { maxBytes: 256 * 1024 * 1024, maxTenantBytes: 64 * 1024 * 1024, maxEntryBytes: 1024 * 1024 },
       maxImagesPerCall: 4,
       logFieldMaxBytes: 65_536,
       metricsEnabled: true,
@@ -77,6 +79,10 @@ describe('loadConfig', () => {
       MAX_PROVIDER_CALLS_PER_TENANT: '100',
       MAX_PROVIDER_CALLS_PER_KEY: '10',
       MAX_IMAGES_PER_CALL: '2',
+      MAX_ANSWER_BYTES: '65536',
+      CACHE_MAX_BYTES: '8388608',
+      CACHE_MAX_TENANT_BYTES: '2097152',
+      CACHE_MAX_ENTRY_BYTES: '131072',
       LOG_FIELD_MAX_BYTES: '2048',
       METRICS_ENABLED: 'false',
       METRICS_TOKEN: 'scrape-token-0123456789',
@@ -116,6 +122,8 @@ describe('loadConfig', () => {
       maxProviderCallsPerTenant: 100,
       maxProviderCallsPerKey: 10,
       maxImagesPerCall: 2,
+      maxAnswerBytes: 65536,
+      cache: { maxBytes: 8388608, maxTenantBytes: 2097152, maxEntryBytes: 131072 },
       logFieldMaxBytes: 2048,
       metricsEnabled: false,
       metricsToken: 'scrape-token-0123456789',
@@ -139,6 +147,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ MIGRATIONS_RUN: 'TRUE' }).migrationsRun).toBe(true);
   });
 
+  it("keeps a tenant's cache share and a cache entry within the whole cache", () => {
+    expect(loadConfig({ CACHE_MAX_BYTES: '4096', CACHE_MAX_TENANT_BYTES: '8192' }).cache).toEqual({
+      maxBytes: 4096,
+      maxTenantBytes: 4096,
+      maxEntryBytes: 4096,
+    });
+  });
+
   it('lets tests override values after validation', () => {
     expect(loadConfig({ PORT: '1' }, { port: 2 }).port).toBe(2);
   });
@@ -158,6 +174,9 @@ describe('loadConfig', () => {
     ['INITIAL_ADMIN_KEY', 'epa_short'],
     ['INITIAL_TENANT', 'Not A Slug'],
     ['MAX_IMAGE_BYTES', '0'],
+    ['MAX_ANSWER_BYTES', '100'],
+    ['CACHE_MAX_BYTES', 'lots'],
+    ['CACHE_MAX_ENTRY_BYTES', '-5'],
     ['MAX_BODY_BYTES', '1.5'],
     ['LOG_RETENTION_DAYS', 'ten'],
     ['LOG_LEVEL', 'loud'],

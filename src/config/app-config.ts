@@ -56,6 +56,10 @@ export interface AppConfig {
   maxProviderCallsPerTenant: number;
   /** Provider calls one key may have in flight on this instance; past it 429. */
   maxProviderCallsPerKey: number;
+  /** Largest answer body read from a provider (or produced by the mock), in bytes: a larger one is a 502. */
+  maxAnswerBytes: number;
+  /** The response cache's bounds, in bytes of stored JSON (see ResponseCacheModule). */
+  cache: CacheBounds;
   /** Largest `n` an image prompt may ask for in one call. */
   maxImagesPerCall: number;
   /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
@@ -79,6 +83,15 @@ export interface EgressProxyConfig {
   httpProxy?: string;
   /** Hosts reached directly, as NO_PROXY lists them. */
   noProxy?: string;
+}
+
+export interface CacheBounds {
+  /** What the in-process cache holds at most, over every tenant. */
+  maxBytes: number;
+  /** What one tenant's answers may hold of the in-process cache. */
+  maxTenantBytes: number;
+  /** The largest answer stored, in memory or Redis; a larger one is served but not stored. */
+  maxEntryBytes: number;
 }
 
 export interface TracingConfig {
@@ -145,6 +158,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     renderQueueMax: parsed.RENDER_QUEUE_MAX ?? 256,
     maxProviderCallsPerTenant: parsed.MAX_PROVIDER_CALLS_PER_TENANT ?? 256,
     maxProviderCallsPerKey: parsed.MAX_PROVIDER_CALLS_PER_KEY ?? 64,
+    maxAnswerBytes: parsed.MAX_ANSWER_BYTES ?? 4 * 1024 * 1024,
+    cache: cacheBoundsOf(parsed),
     maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
@@ -170,6 +185,14 @@ function problemOf(error: ValidationError): string {
   const constraints = error.constraints ?? {};
   const reason = constraints.isInt ?? constraints.isBoolean ?? Object.values(constraints)[0] ?? 'is invalid';
   return reason.startsWith(error.property) ? reason : `${error.property} ${reason}`;
+}
+
+/** The cache's bounds; a tenant's share and an entry never exceed the whole. */
+function cacheBoundsOf(parsed: EnvSchema): CacheBounds {
+  const maxBytes = parsed.CACHE_MAX_BYTES ?? 256 * 1024 * 1024;
+  const maxTenantBytes = Math.min(maxBytes, parsed.CACHE_MAX_TENANT_BYTES ?? Math.floor(maxBytes / 4));
+  const maxEntryBytes = Math.min(maxTenantBytes, parsed.CACHE_MAX_ENTRY_BYTES ?? 1024 * 1024);
+  return { maxBytes, maxTenantBytes, maxEntryBytes };
 }
 
 function modelsFileOf(file: string, env: NodeJS.ProcessEnv): ModelsFileContent {

@@ -211,6 +211,33 @@ export class EnvSchema {
   @Min(1)
   @Max(512)
   MAX_PROVIDER_CALLS_PER_KEY?: number;
+  /** Largest answer body read from a provider (or produced by the mock) in bytes; a larger one is a 502. Default 4 MiB. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  MAX_ANSWER_BYTES?: number;
+
+  /** Bytes the in-process response cache holds at most, over every tenant. Default 256 MiB. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  CACHE_MAX_BYTES?: number;
+
+  /** Bytes of the in-process response cache one tenant's answers may hold. Default a quarter of CACHE_MAX_BYTES. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  CACHE_MAX_TENANT_BYTES?: number;
+
+  /** Largest answer stored in the response cache (memory or Redis); a larger one is served, not stored. Default 1 MiB. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  CACHE_MAX_ENTRY_BYTES?: number;
 
   /** Largest number of images one call may ask for (`n`). Default 4. */
   @IsOptional()

@@ -287,13 +287,13 @@ describe('execution through the provider adapters', () => {
       expect((await logOf(endpoint.id, res.headers['x-request-id'])).rawResponse).toBe('I cannot answer in JSON.');
     });
 
-    it('a provider error is a 502 upstream_error naming the provider message, without retries', async () => {
+    it('a provider error is a 502 upstream_error naming the provider and its status, without retries', async () => {
       fake.reply({ status: 500, message: 'The server had an error while processing your request' });
       const res = await execute(endpoint.path, { text: 'q3' });
       expect(res.status).toBe(502);
       expect(res.body).toEqual({
         error: 'upstream_error',
-        message: expect.stringContaining('The server had an error while processing your request'),
+        message: "the provider 'openai' refused the call: server error (500)",
       });
       expect(fake.requests).toHaveLength(1);
       expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({

@@ -301,7 +301,7 @@ describe('retries and fallback models', () => {
         latencyMs: expect.any(Number),
         outcome: 'error',
         httpStatus: 503,
-        errorMessage: expect.stringContaining('HTTP 503'),
+        errorMessage: expect.stringContaining('server error (503)'),
         inputTokens: null,
         outputTokens: null,
         costUsd: null,

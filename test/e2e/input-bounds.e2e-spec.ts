@@ -502,7 +502,7 @@ describe('input bounds', () => {
         expectClean(response.body);
       });
 
-      it('a provider error keeps its status and message, without the addresses it names', async () => {
+      it("a provider error is told in our words, with its status, never the provider's text or the addresses it names", async () => {
         const local = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
         await createPrompt(t, tenant.admin, local.id, { template: 'Say {{ inputs.text }}', llmModel: 'llama-test' });
         fake.reply({
@@ -513,7 +513,7 @@ describe('input bounds', () => {
         expect(response.status).toBe(502);
         expect(response.body).toEqual({
           error: 'upstream_error',
-          message: 'local request failed (HTTP 500): upstream [address] failed; try [address]',
+          message: "the provider 'local' refused the call: server error (500)",
         });
         expect(JSON.stringify(response.body)).not.toMatch(
           new RegExp(`10\\.1\\.2\\.3|internal|${fake.url.split(':').pop()}`),

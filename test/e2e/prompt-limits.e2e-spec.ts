@@ -295,6 +295,52 @@ describe('prompt limits', () => {
       expect(stored.body.data).toMatchObject({ customParameters: { top_p: 0.5 }, currentVersion: 1 });
     });
 
+    it('refuses what would let a call bill beyond maxTokens, in any spelling and at any depth, naming the key', async () => {
+      const beyond = (key: string, inner?: string) =>
+        `customParameters.${key} cannot be set: ${inner ? `its ${inner}` : 'it'} would let a call bill beyond maxTokens or change its billing tier`;
+      const thinking = await t.http
+        .post('/admin/v1/prompts')
+        .set(auth(tenant.admin))
+        .send({
+          endpointId: textEndpoint.id,
+          name: 'thinking',
+          template: 'x',
+          llmModel: 'claude-sonnet-4-5',
+          maxTokens: 10,
+          customParameters: { thinking: { type: 'enabled', budgetTokens: 60000 } },
+        });
+      expect(thinking.status).toBe(400);
+      expect(thinking.body).toEqual({ succeeded: false, messages: [beyond('thinking')], data: null });
+
+      const spelled = await create(textEndpoint.id, { MAX_TOKENS: 5, maxCompletionTokens: 5, max_output_tokens: 5 });
+      expect(spelled.status).toBe(400);
+      expect(spelled.body.messages).toEqual([
+        'customParameters.MAX_TOKENS cannot be set: the service controls it',
+        'customParameters.maxCompletionTokens cannot be set: the service controls it',
+        'customParameters.max_output_tokens cannot be set: the service controls it',
+      ]);
+      const tier = await create(textEndpoint.id, { serviceTier: 'priority', reasoning: { max_tokens: 9000 } });
+      expect(tier.status).toBe(400);
+      expect(tier.body.messages).toEqual([beyond('serviceTier'), beyond('reasoning', 'max_tokens')]);
+
+      const created = await create(textEndpoint.id, { reasoningEffort: 'low' });
+      expect(created.status).toBe(201);
+      const updated = await t.http
+        .put(`/admin/v1/prompts/${created.body.data.id}`)
+        .set(auth(tenant.admin))
+        .send({ customParameters: { thinkingConfig: { thinking_budget: 24576 } } });
+      expect(updated.status).toBe(400);
+      expect(updated.body.messages).toEqual([beyond('thinkingConfig', 'thinking_budget')]);
+      const fallback = await t.http
+        .put(`/admin/v1/prompts/${created.body.data.id}`)
+        .set(auth(tenant.admin))
+        .send({ fallbackModels: [{ llmModel: 'mock-echo', customParameters: { service_tier: 'flex' } }] });
+      expect(fallback.status).toBe(400);
+      expect(fallback.body.messages).toEqual([`fallbackModels.0.${beyond('service_tier')}`]);
+      const stored = await t.http.get(`/admin/v1/prompts/${created.body.data.id}`).set(auth(tenant.admin));
+      expect(stored.body.data).toMatchObject({ customParameters: { reasoningEffort: 'low' }, currentVersion: 1 });
+    });
+
     it('bounds the object at 50 keys and 16 KiB of JSON', async () => {
       const keys = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
       const tooMany = await create(textEndpoint.id, keys);
@@ -390,6 +436,20 @@ describe('prompt limits', () => {
         .send({ promptId: prompt.id, inputs: {} });
       expect(tested.status).toBe(422);
       expect(tested.body).toEqual({ succeeded: false, messages: [res.body.message], data: null });
+      expect(fake.requests).toHaveLength(0);
+    });
+
+    it('a billing setting saved before it was refused: 422 prompt_error on execution, nothing sent', async () => {
+      const endpoint = await createEndpoint(t, tenant.admin);
+      const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Hello', llmModel: 'llama-test' });
+      await storeCustomParameters(prompt.id, { extra_body: { max_new_tokens: 60000 } });
+      const res = await execute(endpoint.path);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        error: 'prompt_error',
+        message:
+          "The prompt's settings are out of bounds: customParameters.extra_body cannot be set: its max_new_tokens would let a call bill beyond maxTokens or change its billing tier",
+      });
       expect(fake.requests).toHaveLength(0);
     });
 

@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app';
 const stores: [string, string | undefined][] = [['memory', undefined]];
 if (process.env.REDIS_URL) stores.push(['redis', process.env.REDIS_URL]);
 
+const owner = (endpointId: string) => ({ tenantId: 'cache-tenant', endpointId });
 const answer = (text: string) => ({ body: { text }, rawResponse: text, parsedOutput: { text } });
 
 describe.each(stores)('response cache store (%s)', (_store, redisUrl) => {
@@ -22,7 +23,7 @@ describe.each(stores)('response cache store (%s)', (_store, redisUrl) => {
   it('serves what was stored until its TTL (seconds) passes', async () => {
     const endpointId = randomUUID();
     const key = `resp:${endpointId}:ttl`;
-    await cache.set(endpointId, key, answer('hello'), 1);
+    await cache.set(owner(endpointId), key, answer('hello'), 1);
     await expect(cache.get(key)).resolves.toEqual(answer('hello'));
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await expect(cache.get(key)).resolves.toBeUndefined();
@@ -31,9 +32,9 @@ describe.each(stores)('response cache store (%s)', (_store, redisUrl) => {
   it('removes every entry of a permanently deleted endpoint, and only those', async () => {
     const deleted = randomUUID();
     const kept = randomUUID();
-    await cache.set(deleted, `resp:${deleted}:a`, answer('a'), 60);
-    await cache.set(deleted, `resp:${deleted}:b`, answer('b'), 60);
-    await cache.set(kept, `resp:${kept}:c`, answer('c'), 60);
+    await cache.set(owner(deleted), `resp:${deleted}:a`, answer('a'), 60);
+    await cache.set(owner(deleted), `resp:${deleted}:b`, answer('b'), 60);
+    await cache.set(owner(kept), `resp:${kept}:c`, answer('c'), 60);
     await t.app.get(InvalidationBus).publish(ENDPOINT_DELETED_TOPIC, deleted);
     await expect(cache.get(`resp:${deleted}:a`)).resolves.toBeUndefined();
     await expect(cache.get(`resp:${deleted}:b`)).resolves.toBeUndefined();
@@ -51,7 +52,7 @@ describe('response cache store with Redis unreachable', () => {
   it('misses and skips stores instead of failing', async () => {
     const cache = t.app.get(ResponseCacheService);
     const endpointId = randomUUID();
-    await expect(cache.set(endpointId, `resp:${endpointId}:x`, answer('x'), 60)).resolves.toBeUndefined();
+    await expect(cache.set(owner(endpointId), `resp:${endpointId}:x`, answer('x'), 60)).resolves.toBeUndefined();
     await expect(cache.get(`resp:${endpointId}:x`)).resolves.toBeUndefined();
     await expect(cache.removeEndpoint(endpointId)).resolves.toBeUndefined();
   });

@@ -224,7 +224,7 @@ describe('streamed executions', () => {
     expect(namesOf(call)).toEqual(['start', 'error']);
     expect(call.events[1].data).toEqual({
       error: 'upstream_error',
-      message: expect.stringContaining('The server had an error'),
+      message: "the provider 'openai' refused the call: server error (500)",
     });
     const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
     expect(log).toMatchObject({ status: 'error', errorCode: 'upstream_error', streamed: true, ttftMs: null });

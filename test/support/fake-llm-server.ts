@@ -25,7 +25,17 @@ export interface FakeStreamShape {
  * streaming wire format, shaped by `stream`.
  */
 export type FakeReply =
-  | { text: string; inputTokens?: number; outputTokens?: number; delayMs?: number; stream?: FakeStreamShape }
+  | {
+      text: string;
+      inputTokens?: number;
+      outputTokens?: number;
+      delayMs?: number;
+      stream?: FakeStreamShape;
+      /** A plain (not streamed) answer's JSON body written in this many pieces, `pauseMs` apart. */
+      paced?: { pieces: number; pauseMs: number };
+      /** Anthropic streams: an `error` event with this message after the first text chunk, ending the stream. */
+      streamError?: string;
+    }
   | { images: { b64: string; revisedPrompt?: string }[]; inputTokens?: number; outputTokens?: number; delayMs?: number }
   | { status: number; message: string; retryAfter?: string; delayMs?: number }
   | { drop: true; delayMs?: number };
@@ -37,7 +47,7 @@ export interface ReceivedRequest {
   route: FakeRoute;
   headers: http.IncomingHttpHeaders;
   body: any;
-  /** Streamed answers: true once the client closed the connection before the stream was complete. */
+  /** Streamed and paced answers: true once the client closed the connection before the answer was complete. */
   closedEarly?: boolean;
 }
 
@@ -137,8 +147,32 @@ export class FakeLlmServer {
     if ('text' in reply && (route === 'google.streamGenerateContent' || request?.stream === true)) {
       return streamReply(req, res, route, reply, request, received);
     }
+    if ('text' in reply && reply.paced)
+      return pacedReply(req, res, successBody(route, reply, request), reply.paced, received);
     send(res, 200, successBody(route, reply, request));
   }
+}
+
+/** A JSON body written in pieces: the client may close the connection before the last one. */
+async function pacedReply(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: unknown,
+  paced: { pieces: number; pauseMs: number },
+  received: ReceivedRequest,
+): Promise<void> {
+  const text = JSON.stringify(body);
+  const step = Math.ceil(text.length / paced.pieces);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.on('close', () => {
+    if (!res.writableFinished) received.closedEarly = true;
+  });
+  for (let start = 0; start < text.length; start += step) {
+    if (res.destroyed) return;
+    res.write(text.slice(start, start + step));
+    if (start + step < text.length && (await delay(paced.pauseMs, req))) return;
+  }
+  res.end();
 }
 
 /** Server-sent events, as each provider streams its answer. */
@@ -167,8 +201,13 @@ async function streamReply(
     if (closed) return;
     // The pause comes between two text chunks only; the events around them follow at once.
     if (event.piece && pieceSent && shape.chunkDelayMs && (await delay(shape.chunkDelayMs, req))) return;
-    pieceSent ||= event.piece === true;
     res.write(event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`);
+    if (event.piece && reply.streamError !== undefined && route === 'anthropic.messages') {
+      const error = { type: 'error', error: { type: 'overloaded_error', message: reply.streamError } };
+      res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+      return;
+    }
+    pieceSent ||= event.piece === true;
   }
   res.end();
 }

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import type { RedisClient } from '../../common/redis/redis-client';
 
 /** Which cache keys belong to an endpoint, so its entries can be removed without scanning the cache. */
@@ -6,29 +5,6 @@ export abstract class EndpointCacheIndex {
   abstract add(endpointId: string, key: string, ttlMs: number): Promise<void>;
   /** The endpoint's keys, forgetting them. */
   abstract take(endpointId: string): Promise<string[]>;
-}
-
-/**
- * In process: each cache key with its endpoint, bounded like the in-process store (least recently added go first,
- * each also expires with its entry), so adding is constant-time; a permanent endpoint delete, which is rare, scans it.
- */
-export class MemoryEndpointCacheIndex extends EndpointCacheIndex {
-  private readonly endpointOf: LRUCache<string, string>;
-
-  constructor(maxEntries: number) {
-    super();
-    this.endpointOf = new LRUCache<string, string>({ max: maxEntries });
-  }
-
-  async add(endpointId: string, key: string, ttlMs: number): Promise<void> {
-    this.endpointOf.set(key, endpointId, { ttl: ttlMs });
-  }
-
-  async take(endpointId: string): Promise<string[]> {
-    const keys = [...this.endpointOf.entries()].filter(([, owner]) => owner === endpointId).map(([key]) => key);
-    for (const key of keys) this.endpointOf.delete(key);
-    return keys;
-  }
 }
 
 /** A Redis set per endpoint that lives as long as its longest-lived entry. */

@@ -1,44 +1,34 @@
-import { CACHE_MANAGER, type Cache } from '@nestjs/cache-manager';
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AppLogger } from '../../common/logging/app-logger';
-import { withinRedisDeadline } from '../../common/redis/redis-client';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC } from '../invalidation/topics';
-import { EndpointCacheIndex } from './endpoint-cache-index';
+import { type CachedResponse, type CacheOwner, ResponseStore } from './response-store';
 
-/** A successful execution answer as cached: the body sent, and what its log row shows. */
-export interface CachedResponse {
-  body: unknown;
-  /** The prompt the answer was produced from (absent in entries stored before it was kept). */
-  renderedPrompt?: string;
-  rawResponse: string | null;
-  parsedOutput: unknown;
-  /** Why the model stopped (absent in entries stored before it was kept). */
-  finishReason?: string | null;
-}
+export type { CachedResponse, CacheOwner } from './response-store';
 
 const WARN_EVERY_MS = 30_000;
 
 /**
- * Execution answers by cache key (see cache-key.ts), in memory or Redis through cache-manager. A cache outage costs
- * only the cache: lookups miss and stores are skipped, never an error. A permanent endpoint delete removes the
- * endpoint's entries through the per-endpoint index (no key scan).
+ * Execution answers by cache key (see cache-key.ts), in memory or Redis (see ResponseStore). An answer larger than
+ * CACHE_MAX_ENTRY_BYTES of JSON is served but never stored, in either. A cache outage costs only the cache: lookups
+ * miss and stores are skipped, never an error. A permanent endpoint delete removes the endpoint's entries.
  */
 @Injectable()
 export class ResponseCacheService implements OnModuleInit {
   private lastWarning = 0;
 
   constructor(
-    @Inject(CACHE_MANAGER) private readonly cache: Cache,
-    private readonly index: EndpointCacheIndex,
+    private readonly store: ResponseStore,
     private readonly bus: InvalidationBus,
     private readonly logger: AppLogger,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'cache'>,
   ) {}
 
   onModuleInit(): void {
-    // Failures keyv absorbs (a miss, a skipped store) are reported as events; the deadlines below, as errors. One
+    // Failures the store absorbs (a miss, a skipped store) are reported as events; the deadlines, as errors. One
     // warning covers both, at most twice a minute.
-    for (const store of this.cache.stores) store.on('error', (error: unknown) => this.warn(error));
+    this.store.onFailure((error) => this.warn(error));
     this.bus.subscribe(ENDPOINT_DELETED_TOPIC, (endpointId) =>
       endpointId ? this.removeEndpoint(endpointId) : undefined,
     );
@@ -46,19 +36,24 @@ export class ResponseCacheService implements OnModuleInit {
 
   async get(key: string): Promise<CachedResponse | undefined> {
     try {
-      return (await withinRedisDeadline(this.cache.get<CachedResponse>(key))) ?? undefined;
+      return await this.store.get(key);
     } catch (error) {
       this.warn(error);
       return undefined;
     }
   }
 
-  /** TTL in seconds (the endpoint's cacheDurationSeconds); cache-manager takes milliseconds. */
-  async set(endpointId: string, key: string, value: CachedResponse, ttlSeconds: number): Promise<void> {
-    const ttlMs = ttlSeconds * 1000;
+  /**
+   * Stores the answer for `ttlSeconds` (the endpoint's cacheDurationSeconds), counted against its tenant's share of
+   * the in-process cache; an answer over the entry cap is not stored (the caller has served it already).
+   */
+  async set(owner: CacheOwner, key: string, value: CachedResponse, ttlSeconds: number): Promise<void> {
+    const text = JSON.stringify(value);
+    // Every UTF-16 unit is at least one byte of UTF-8: a text this long is too large without counting its bytes.
+    if (text.length > this.config.cache.maxEntryBytes) return;
+    if (Buffer.byteLength(text, 'utf8') > this.config.cache.maxEntryBytes) return;
     try {
-      await withinRedisDeadline(this.index.add(endpointId, key, ttlMs));
-      await withinRedisDeadline(this.cache.set(key, value, ttlMs));
+      await this.store.set(owner, key, value, text, ttlSeconds * 1000);
     } catch (error) {
       this.warn(error);
     }
@@ -66,8 +61,7 @@ export class ResponseCacheService implements OnModuleInit {
 
   async removeEndpoint(endpointId: string): Promise<void> {
     try {
-      const keys = await withinRedisDeadline(this.index.take(endpointId));
-      if (keys.length > 0) await withinRedisDeadline(this.cache.mdel(keys));
+      await this.store.removeEndpoint(endpointId);
     } catch (error) {
       this.warn(error);
     }

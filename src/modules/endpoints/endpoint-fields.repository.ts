@@ -43,6 +43,14 @@ export class EndpointFieldsRepository {
     return this.outputs.findOneBy({ tenantId, endpointId, id });
   }
 
+  countInputs(tenantId: string, endpointId: string): Promise<number> {
+    return this.inputs.countBy({ tenantId, endpointId });
+  }
+
+  countOutputs(tenantId: string, endpointId: string): Promise<number> {
+    return this.outputs.countBy({ tenantId, endpointId });
+  }
+
   createInput(tenantId: string, endpointId: string, values: InputFieldValues): Promise<InputFieldEntity> {
     return this.inputs.save(this.inputs.create({ ...values, tenantId, endpointId }));
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { TransactionHost } from '../../database/transactions';
 import {
   InputFieldResponse,
   OutputFieldResponse,
@@ -8,7 +9,7 @@ import {
 } from './dto/endpoint.response';
 import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
 import { EndpointsService, stripUndefined } from './endpoints.service';
-import { inputFieldProblems, outputFieldProblems } from './field-rules';
+import { fieldCountProblem, inputFieldProblems, outputFieldProblems } from './field-rules';
 
 export type NewInputField = Pick<InputFieldValues, 'name' | 'dataType'> & Partial<InputFieldValues>;
 export type NewOutputField = Pick<OutputFieldValues, 'name' | 'dataType'> & Partial<OutputFieldValues>;
@@ -18,6 +19,7 @@ export class EndpointFieldsService {
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly fields: EndpointFieldsRepository,
+    private readonly txHost: TransactionHost,
   ) {}
 
   async addInput(tenantId: string, endpointId: string, input: NewInputField): Promise<InputFieldResponse> {
@@ -33,7 +35,11 @@ export class EndpointFieldsService {
     } as InputFieldValues;
     check(inputFieldProblems(values));
     ensureNameFree(inputFields, values.name);
-    const created = await this.fields.createInput(tenantId, endpointId, values);
+    const created = await this.txHost.withTransaction(async () => {
+      await this.endpoints.lockForFieldChange(tenantId, endpointId);
+      refuse('inputFields', fieldCountProblem('inputFields', await this.fields.countInputs(tenantId, endpointId)));
+      return this.fields.createInput(tenantId, endpointId, values);
+    });
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return toInputFieldResponse(created);
   }
@@ -70,7 +76,11 @@ export class EndpointFieldsService {
     } as OutputFieldValues;
     check(outputFieldProblems(values));
     ensureNameFree(outputFields, values.name);
-    const created = await this.fields.createOutput(tenantId, endpointId, values);
+    const created = await this.txHost.withTransaction(async () => {
+      await this.endpoints.lockForFieldChange(tenantId, endpointId);
+      refuse('outputFields', fieldCountProblem('outputFields', await this.fields.countOutputs(tenantId, endpointId)));
+      return this.fields.createOutput(tenantId, endpointId, values);
+    });
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return toOutputFieldResponse(created);
   }
@@ -97,6 +107,10 @@ export class EndpointFieldsService {
     await this.fields.deleteOutput(tenantId, id);
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
   }
+}
+
+function refuse(field: string, problem: string | null): void {
+  if (problem !== null) throw new ValidationError(problem, field);
 }
 
 function check(problems: string[]): void {

@@ -236,6 +236,14 @@ export class EndpointsService {
   }
 
   /**
+   * For an addition of a field inside the caller's transaction: the active endpoint's row lock until that transaction
+   * ends, so that additions to one endpoint serialise and its field count is exact; NotFoundError otherwise.
+   */
+  async lockForFieldChange(tenantId: string, id: string): Promise<void> {
+    if (!(await this.endpoints.lockActive(tenantId, id))) throw new NotFoundError(`Endpoint ${id} not found`);
+  }
+
+  /**
    * Sets (null clears) the default prompt, inside the caller's transaction that holds the row lock of
    * lockForDefaultChange; the database accepts only one of the endpoint's prompts.
    */

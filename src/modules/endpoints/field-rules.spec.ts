@@ -1,4 +1,4 @@
-import { inputFieldProblems, outputFieldProblems } from './field-rules';
+import { fieldCountProblem, inputFieldProblems, outputFieldProblems } from './field-rules';
 
 describe('inputFieldProblems', () => {
   it('accepts a plain field of every type', () => {
@@ -90,5 +90,18 @@ describe('outputFieldProblems', () => {
 
   it('takes any text as the exampleValue of other fields', () => {
     expect(outputFieldProblems({ dataType: 'string', exampleValue: 'not json' })).toEqual([]);
+  });
+});
+
+describe('fieldCountProblem', () => {
+  it('takes a field while the list holds fewer than 100, and names the list beyond', () => {
+    expect(fieldCountProblem('inputFields', 0)).toBeNull();
+    expect(fieldCountProblem('outputFields', 99)).toBeNull();
+    expect(fieldCountProblem('inputFields', 100)).toBe(
+      'inputFields must have at most 100 fields; the endpoint has 100',
+    );
+    expect(fieldCountProblem('outputFields', 140)).toBe(
+      'outputFields must have at most 100 fields; the endpoint has 140',
+    );
   });
 });

@@ -20,6 +20,19 @@ export interface OutputFieldShape {
   exampleValue?: string | null;
 }
 
+/**
+ * Fields an endpoint may have of each kind: every execution validates its inputs against them and builds the output
+ * schema and its answer from them, so their number bounds the work and the size of every call.
+ */
+export const MAX_FIELDS_PER_ENDPOINT = 100;
+
+/** The refusal of one more field when an endpoint's `list` (`inputFields`, `outputFields`) holds `count` already. */
+export function fieldCountProblem(list: 'inputFields' | 'outputFields', count: number): string | null {
+  return count >= MAX_FIELDS_PER_ENDPOINT
+    ? `${list} must have at most ${MAX_FIELDS_PER_ENDPOINT} fields; the endpoint has ${count}`
+    : null;
+}
+
 /** Cross-property rules of an input field definition; one message per problem, naming the property. */
 export function inputFieldProblems(field: InputFieldShape): string[] {
   const problems: string[] = [];

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../../common/auth/principal';
 import { PromptError, UpstreamError, ValidationError } from '../../common/errors/app-error';
+import { AppLogger } from '../../common/logging/app-logger';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { cacheKey, fieldsFingerprint } from '../cache/cache-key';
@@ -11,6 +12,7 @@ import {
   type ImageResult,
   InvalidLlmOutputError,
   type LlmClient,
+  ProviderError,
   type TextResult,
   type TokenUsage,
 } from '../llm/llm-client';
@@ -112,6 +114,7 @@ export class ExecutionService {
     private readonly logs: ExecutionLogsService,
     private readonly responses: ResponseCacheService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly logger: AppLogger,
   ) {}
 
   /** Runs and logs the call; its outcome is what the caller answers (see toExecutionAnswer). */
@@ -250,7 +253,7 @@ export class ExecutionService {
       // Only the prompt's own model's answers are cached: a fallback's answer stands in for it on this call only.
       if (key && generation.planned.position === 0)
         await this.responses.set(
-          endpoint.id,
+          { tenantId: call.principal.tenantId, endpointId: endpoint.id },
           key,
           { body, renderedPrompt, rawResponse, parsedOutput, finishReason },
           endpoint.cacheDurationSeconds,
@@ -289,11 +292,28 @@ export class ExecutionService {
       deadlineMs: call.definition.endpoint.timeoutSeconds * 1000,
       elapsedMs: () => clock.elapsedMs(),
       run: (next, time) => this.attempt(call, next, inputs, renderedPrompt, time),
-      onAttempt: (generation) => attempts.push(generation.attempt),
+      onAttempt: (generation) => {
+        attempts.push(generation.attempt);
+        if (!generation.ok) this.logProviderText(call, generation.error);
+      },
       // A stream fails over only before its first piece: after it, the caller has part of one model's answer.
       mayFailOver: () => !call.stream?.hasContent,
     });
     return { ...result, planned };
+  }
+
+  /**
+   * A provider's own text about a failed attempt goes to the service log only (it may name the operator's account):
+   * callers, streams and log rows get our message naming the provider and the status.
+   */
+  private logProviderText(call: ExecutionCall, error: unknown): void {
+    if (!(error instanceof ProviderError) || error.providerMessage === null) return;
+    this.logger.write('warn', error.message, {
+      context: 'Execution',
+      requestId: call.requestId,
+      providerStatus: error.providerStatus,
+      providerMessage: error.providerMessage,
+    });
   }
 
   /** One model call with the planned model and settings, within `budgetMs` (all of `remainingMs` for the last). */

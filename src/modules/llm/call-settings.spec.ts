@@ -33,6 +33,64 @@ describe('customParametersProblems', () => {
     ]);
   });
 
+  it('refuses the settings the service controls in any case, with or without _ and -', () => {
+    for (const key of [
+      'MAX_TOKENS',
+      'Max-Tokens',
+      'maxcompletiontokens',
+      'MODEL',
+      'Response_Format',
+      'streamOptions',
+    ]) {
+      expect(customParametersProblems({ [key]: 1 }, text)).toEqual([
+        `customParameters.${key} cannot be set: the service controls it`,
+      ]);
+    }
+  });
+
+  it('refuses what would let a call bill beyond maxTokens or change its billing tier, at any depth', () => {
+    const refused = (key: string, inner?: string) => [
+      `customParameters.${key} cannot be set: ${inner ? `its ${inner}` : 'it'} would let a call bill beyond maxTokens or change its billing tier`,
+    ];
+    expect(customParametersProblems({ thinking: { type: 'enabled', budgetTokens: 60000 } }, text)).toEqual(
+      refused('thinking'),
+    );
+    // Anthropic adds a budget of its own when thinking is enabled without one.
+    expect(customParametersProblems({ thinking: { type: 'Enabled' } }, text)).toEqual(refused('thinking'));
+    expect(customParametersProblems({ thinking: { type: 'disabled', budget_tokens: 10 } }, text)).toEqual(
+      refused('thinking', 'budget_tokens'),
+    );
+    expect(customParametersProblems({ thinkingConfig: { thinkingBudget: 24576 } }, text)).toEqual(
+      refused('thinkingConfig', 'thinkingBudget'),
+    );
+    expect(customParametersProblems({ reasoning: { max_tokens: 9000 } }, text)).toEqual(
+      refused('reasoning', 'max_tokens'),
+    );
+    expect(customParametersProblems({ extra_body: { nested: [{ MAX_NEW_TOKENS: 1 }] } }, text)).toEqual(
+      refused('extra_body', 'MAX_NEW_TOKENS'),
+    );
+    for (const key of [
+      'max_tokens_to_sample',
+      'serviceTier',
+      'service_tier',
+      'SERVICE-TIER',
+      'num_predict',
+      'best_of',
+    ]) {
+      expect(customParametersProblems({ [key]: 'priority' }, text)).toEqual(refused(key));
+      expect(customParametersProblems({ [key]: 'priority' }, image)).toEqual(refused(key));
+    }
+  });
+
+  it('accepts settings that stay within maxTokens: reasoning effort, thinking off, other nested options', () => {
+    expect(
+      customParametersProblems(
+        { reasoningEffort: 'high', thinking: { type: 'disabled' }, thinkingConfig: { includeThoughts: true } },
+        text,
+      ),
+    ).toEqual([]);
+  });
+
   it('takes n on image endpoints as an integer from 1 to the images per call', () => {
     for (const n of [0, 5, 100000000, 1.5, -1, '2', null, true]) {
       expect(customParametersProblems({ n }, image)).toEqual(['customParameters.n must be an integer from 1 to 4']);
@@ -81,6 +139,9 @@ describe('splitCustomParameters', () => {
       keep: 1,
     };
     expect(splitCustomParameters(parameters)).toEqual({ common: { seed: 3 }, provider: { keep: 1 } });
+    const billing = { MAX_TOKENS: 5, thinking: { type: 'enabled', budgetTokens: 60000 }, service_tier: 'priority' };
+    expect(splitCustomParameters({ ...billing, keep: 2 })).toEqual({ common: {}, provider: { keep: 2 } });
+    expect(splitImageSettings({ ...billing, quality: 'high' })).toEqual({ provider: { quality: 'high' } });
   });
 });
 

@@ -21,6 +21,61 @@ export const SERVICE_CONTROLLED_SETTINGS: ReadonlySet<string> = new Set([
   'maxOutputTokens',
 ]);
 
+/**
+ * Settings that would let a call bill more than its prompt's `maxTokens` allows: caps on output or reasoning tokens
+ * (Anthropic `thinking.budgetTokens`, Google `thinkingConfig.thinkingBudget`, Ollama `num_predict`, OpenRouter
+ * `reasoning.max_tokens`, …), a server-side choice among several answers (`best_of`) and the billing tier
+ * (`service_tier`). Spelled as `normalizedSetting` spells them: lower case, without `_` and `-`. `maxTokens` is the
+ * ceiling of what a call may bill, so a prompt's customParameters may not hold them at any depth.
+ */
+const BILLING_SETTINGS: ReadonlySet<string> = new Set([
+  'maxtokens',
+  'maxcompletiontokens',
+  'maxoutputtokens',
+  'maxnewtokens',
+  'maxtokenstosample',
+  'maxreasoningtokens',
+  'maxthinkingtokens',
+  'numpredict',
+  'budgettokens',
+  'thinkingbudget',
+  'bestof',
+  'servicetier',
+]);
+
+/** A setting's name as the provider rules compare them: lower case, without `_` and `-` (`MAX_TOKENS` is `maxtokens`). */
+function normalizedSetting(name: string): string {
+  return name.toLowerCase().replace(/[_-]/g, '');
+}
+
+const SERVICE_CONTROLLED_NORMALIZED: ReadonlySet<string> = new Set(
+  [...SERVICE_CONTROLLED_SETTINGS].map(normalizedSetting),
+);
+
+/** Whether the service sets this setting itself, in any spelling (`Max_Tokens`, `STREAM`, `responseFormat`). */
+function isServiceControlled(name: string): boolean {
+  return SERVICE_CONTROLLED_NORMALIZED.has(normalizedSetting(name));
+}
+
+/** The first setting at any depth of `value` (itself included, under `name`) that raises what a call may bill. */
+function billingSettingIn(name: string, value: unknown, depth = 0): string | null {
+  if (BILLING_SETTINGS.has(normalizedSetting(name))) return name;
+  // Anthropic's extended thinking adds its budget (1024 tokens when none is given) to the call's max_tokens.
+  if (normalizedSetting(name) === 'thinking' && isEnabledThinking(value)) return name;
+  // customParameters are at most 16 KiB of JSON, and a request body at most 64 levels deep.
+  if (typeof value !== 'object' || value === null || depth > 64) return null;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const found = billingSettingIn(key, item, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function isEnabledThinking(value: unknown): boolean {
+  const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && type.toLowerCase() === 'enabled';
+}
+
 export const CUSTOM_PARAMETERS_MAX_KEYS = 50;
 export const CUSTOM_PARAMETERS_MAX_JSON_BYTES = 16 * 1024;
 
@@ -32,8 +87,10 @@ export interface CustomParameterRules {
 
 /**
  * The problems of a prompt's customParameters, each naming `customParameters.<key>` (none when they may be used): an
- * object of at most 50 keys and 16 KiB of JSON that sets nothing the service controls; `n` only on image endpoints,
- * as an integer from 1 to `maxImagesPerCall`. Checked when a prompt is saved and again before each provider call.
+ * object of at most 50 keys and 16 KiB of JSON that sets nothing the service controls (in any case, with or without
+ * `_`) and nothing, at any depth, that raises what a call may bill above its `maxTokens` (see BILLING_SETTINGS); `n`
+ * only on image endpoints, as an integer from 1 to `maxImagesPerCall`. Checked when a prompt is saved and again
+ * before each provider call (a row saved before a rule existed cannot run: 422).
  */
 export function customParametersProblems(parameters: unknown, rules: CustomParameterRules): string[] {
   if (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters))
@@ -48,8 +105,14 @@ export function customParametersProblems(parameters: unknown, rules: CustomParam
   }
   const problems: string[] = [];
   for (const key of keys) {
-    if (SERVICE_CONTROLLED_SETTINGS.has(key) || (key === 'n' && !rules.imageEndpoint)) {
+    const value = (parameters as Record<string, unknown>)[key];
+    const billing = billingSettingIn(key, value);
+    if (isServiceControlled(key) || (key === 'n' && !rules.imageEndpoint)) {
       problems.push(`customParameters.${key} cannot be set: the service controls it`);
+    } else if (billing !== null) {
+      problems.push(
+        `customParameters.${key} cannot be set: ${billing === key ? 'it' : `its ${billing}`} would let a call bill beyond maxTokens or change its billing tier`,
+      );
     } else if (key === 'n') {
       const n = (parameters as Record<string, unknown>)[key];
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > rules.maxImagesPerCall) {
@@ -96,7 +159,7 @@ export function splitCustomParameters(parameters: Record<string, unknown> | unde
     const common = COMMON_SETTINGS[name];
     if (common) {
       split.common[common] = common === 'stopSequences' && typeof value === 'string' ? [value] : value;
-    } else if (!SERVICE_CONTROLLED_SETTINGS.has(name) && name !== 'n') {
+    } else if (!isServiceControlled(name) && billingSettingIn(name, value) === null && name !== 'n') {
       split.provider[name] = value;
     }
   }
@@ -121,7 +184,7 @@ export function splitImageSettings(settings: Record<string, unknown>): ImageSett
   const split: ImageSettings = { provider: {} };
   for (const [name, value] of Object.entries(settings)) {
     if (value === undefined || value === null) continue;
-    if (SERVICE_CONTROLLED_SETTINGS.has(name) || SERVICE_CONTROLLED_SETTINGS.has(toCamelCase(name))) continue;
+    if (isServiceControlled(name) || billingSettingIn(name, value) !== null) continue;
     if (name === 'n') {
       if (typeof value === 'number') split.n = value;
     } else if (name === 'size' && typeof value === 'string') split.size = value as `${number}x${number}`;

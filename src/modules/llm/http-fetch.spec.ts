@@ -2,6 +2,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ForwardProxy } from '../../../test/support/forward-proxy';
 import { createHttpFetch, httpFetch } from './http-fetch';
+import { AnswerTooLargeError } from './llm-client';
 
 /** A real server on 127.0.0.1: each test sets how it answers. */
 let answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
@@ -132,6 +133,60 @@ describe('httpFetch', () => {
     const failure = await httpFetch(`${base}/drop`).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as Error).message).toMatch(/^fetch failed/);
+  });
+
+  describe('past maxAnswerBytes', () => {
+    /** Writes `pieces` chunks of 1 KiB, 10 ms apart; `closed` resolves with whether the client left before the end. */
+    function pacedAnswer(contentType: string, pieces: number): Promise<boolean> {
+      return new Promise((closed) => {
+        answer = (_req, res) => {
+          res.writeHead(200, { 'content-type': contentType });
+          let sent = 0;
+          const timer = setInterval(() => {
+            if (res.destroyed) return;
+            if (++sent === pieces) {
+              clearInterval(timer);
+              res.end('x'.repeat(1024));
+            } else res.write('x'.repeat(1024));
+          }, 10);
+          res.on('close', () => {
+            clearInterval(timer);
+            closed(!res.writableFinished);
+          });
+        };
+      });
+    }
+
+    it('answers a body within the bound, and refuses one whose length says it is larger before reading it', async () => {
+      answer = (_req, res) => res.end('x'.repeat(4096));
+      expect(await (await httpFetch(`${base}/within`, {}, 4096)).text()).toHaveLength(4096);
+      await expect(httpFetch(`${base}/declared`, {}, 4095)).rejects.toBeInstanceOf(AnswerTooLargeError);
+    });
+
+    it('stops reading a buffered body and closes the connection once it passes the bound', async () => {
+      const closedEarly = pacedAnswer('application/json', 100);
+      const failure = await httpFetch(`${base}/paced`, {}, 8 * 1024).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AnswerTooLargeError);
+      expect((failure as Error).message).toBe("the model's answer is too large");
+      await expect(closedEarly).resolves.toBe(true);
+    });
+
+    it('errors a streamed body and closes the connection once it passes the bound', async () => {
+      const closedEarly = pacedAnswer('text/event-stream', 100);
+      const response = await httpFetch(`${base}/paced-stream`, {}, 8 * 1024);
+      const reader = response.body!.getReader();
+      let received = 0;
+      const failure = await (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return null;
+          received += value.length;
+        }
+      })().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AnswerTooLargeError);
+      expect(received).toBeLessThanOrEqual(9 * 1024);
+      await expect(closedEarly).resolves.toBe(true);
+    });
   });
 });
 

@@ -1,13 +1,19 @@
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, EnvHttpProxyAgent } from 'undici';
-import type { EgressProxyConfig } from '../../config/app-config';
+import type { AppConfig, EgressProxyConfig } from '../../config/app-config';
+import { AnswerTooLargeError } from './llm-client';
 
 // A streamed answer holds its connection for as long as the model writes: the bound is per provider origin, and calls
 // beyond it wait for a connection.
 const POOL_OPTIONS = { connections: 1024, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 };
 const agent = new Agent(POOL_OPTIONS);
 
-export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** A `fetch` whose answers are read up to `maxAnswerBytes` (unbounded when it is left out). */
+export type FetchFunction = (
+  input: string | URL | Request,
+  init?: RequestInit,
+  maxAnswerBytes?: number,
+) => Promise<Response>;
 
 export interface ProviderFetch {
   readonly fetch: FetchFunction;
@@ -16,13 +22,34 @@ export interface ProviderFetch {
 }
 
 /**
+ * The bound of an image generation answer: up to `maxImagesPerCall` images of up to `maxImageBytes` each, as base64
+ * (four characters for every three bytes), beside what a text answer may hold.
+ */
+export function imageAnswerBytes(
+  config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+): number {
+  return config.maxAnswerBytes + config.maxImagesPerCall * Math.ceil((config.maxImageBytes * 4) / 3);
+}
+
+/** The `fetch` of a provider client whose answers are read up to `maxAnswerBytes` (see httpFetch). */
+export function answerBoundedFetch(maxAnswerBytes: number, send: FetchFunction = httpFetch): typeof fetch {
+  return (input, init) => send(input, init, maxAnswerBytes);
+}
+
+/**
  * The `fetch` the provider clients use: Node's global fetch (WHATWG streams, per-request transferable AbortSignals)
  * was the largest cost of a cache miss in the execution profile, and node:http's client (a ClientRequest and an
  * IncomingMessage stream per call) the next. This one sends through an undici connection pool and answers a standard
- * Response: buffered, except an event stream (a streamed answer), whose body is handed over as it arrives.
+ * Response: buffered, except an event stream (a streamed answer), whose body is handed over as it arrives. A body
+ * longer than `maxAnswerBytes` is not read further: the connection is closed and the read fails with
+ * AnswerTooLargeError (at once for a buffered body, as the stream's error for an event stream).
  */
-export function httpFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-  return send(agent, input, init);
+export function httpFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+  maxAnswerBytes = Number.POSITIVE_INFINITY,
+): Promise<Response> {
+  return send(agent, input, init, maxAnswerBytes);
 }
 
 /**
@@ -42,10 +69,19 @@ export function createHttpFetch(proxy: EgressProxyConfig | undefined): {
     httpProxy: proxy.httpProxy ?? '',
     noProxy: proxy.noProxy ?? '',
   });
-  return { fetch: (input, init = {}) => send(dispatcher, input, init), close: () => dispatcher.close() };
+  return {
+    fetch: (input, init = {}, maxAnswerBytes = Number.POSITIVE_INFINITY) =>
+      send(dispatcher, input, init, maxAnswerBytes),
+    close: () => dispatcher.close(),
+  };
 }
 
-async function send(dispatcher: Dispatcher, input: string | URL | Request, init: RequestInit): Promise<Response> {
+async function send(
+  dispatcher: Dispatcher,
+  input: string | URL | Request,
+  init: RequestInit,
+  maxAnswerBytes: number,
+): Promise<Response> {
   const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   const signal = init.signal ?? undefined;
   if (signal?.aborted) throw abortError(signal);
@@ -64,17 +100,59 @@ async function send(dispatcher: Dispatcher, input: string | URL | Request, init:
   }
   const { statusCode: status, body } = response;
   const headers = headersFrom(response.headers);
+  if (Number(headers.get('content-length') ?? 0) > maxAnswerBytes) {
+    discard(body);
+    throw new AnswerTooLargeError();
+  }
   if (status === 200 && /^text\/event-stream/i.test(headers.get('content-type') ?? '')) {
     // Once the body flows, an abort ends it with the abort's error (undici destroys the body on abort).
-    return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, headers });
+    const stream = Readable.toWeb(body) as ReadableStream<Uint8Array>;
+    if (Number.isFinite(maxAnswerBytes)) endPast(body, maxAnswerBytes);
+    return new Response(stream, { status, headers });
   }
-  let bytes: ArrayBuffer;
+  let bytes: Buffer;
   try {
-    bytes = await body.arrayBuffer();
+    bytes = await readWithin(body, maxAnswerBytes);
   } catch (error) {
+    if (error instanceof AnswerTooLargeError) throw error;
     throw failure(error as Error, signal);
   }
-  return new Response(status === 204 || status === 304 ? null : bytes, { status, headers });
+  // A view of the bytes read, not a copy.
+  const view = new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+  return new Response(status === 204 || status === 304 ? null : view, { status, headers });
+}
+
+/** The whole body, or AnswerTooLargeError (the body destroyed, which closes the connection) once it passes `max`. */
+async function readWithin(body: Dispatcher.ResponseData['body'], max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    total += (chunk as Buffer).length;
+    if (total > max) {
+      discard(body);
+      throw new AnswerTooLargeError();
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Stops reading a body: destroying it closes the connection (undici then reports the abort, which nobody awaits). */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+/**
+ * Counts the bytes of a streamed body as they arrive, beside the web stream reading it: past `max` the body is
+ * destroyed with AnswerTooLargeError, which closes the connection and errors the stream its reader holds.
+ */
+function endPast(body: Dispatcher.ResponseData['body'], max: number): void {
+  let total = 0;
+  body.on('data', (chunk: Buffer) => {
+    total += chunk.length;
+    if (total > max) body.destroy(new AnswerTooLargeError());
+  });
 }
 
 function failure(error: Error, signal: AbortSignal | undefined): Error {

@@ -90,8 +90,20 @@ export class InvalidLlmOutputError extends UpstreamError {
 }
 
 /**
+ * The provider's answer (or the mock's) is larger than MAX_ANSWER_BYTES: the read stopped there and the connection was
+ * closed, so no more of it is held in memory.
+ */
+export class AnswerTooLargeError extends UpstreamError {
+  constructor() {
+    super("the model's answer is too large");
+  }
+}
+
+/**
  * The provider answered with an HTTP error status (`providerStatus`), or could not be reached (`providerStatus` null).
  * `retryAfterMs` is how long the provider asked to wait before trying again (its Retry-After), when it said.
+ * `providerMessage` is the provider's own text about the failure: it may name the operator's account (organisation
+ * and project ids, quotas), so it is for the service log only, never for a caller or an execution log row.
  */
 export class ProviderError extends UpstreamError {
   constructor(
@@ -99,8 +111,41 @@ export class ProviderError extends UpstreamError {
     readonly providerStatus: number | null,
     readonly retryAfterMs: number | null,
     options?: ErrorOptions,
+    readonly providerMessage: string | null = null,
   ) {
     super(message, undefined, options);
+  }
+}
+
+/** What a caller is told of a provider's error status: ours, naming the provider and the kind of failure. */
+export function providerRefusalMessage(provider: string, status: number): string {
+  return `the provider '${provider}' refused the call: ${refusalKindOf(status)} (${status})`;
+}
+
+function refusalKindOf(status: number): string {
+  switch (status) {
+    case 400:
+      return 'bad request';
+    case 401:
+      return 'authentication failed';
+    case 402:
+      return 'payment required';
+    case 403:
+      return 'permission denied';
+    case 404:
+      return 'not found';
+    case 408:
+      return 'request timed out';
+    case 409:
+      return 'conflict';
+    case 413:
+      return 'request too large';
+    case 422:
+      return 'unprocessable request';
+    case 429:
+      return 'rate limited';
+    default:
+      return status >= 500 ? 'server error' : 'request refused';
   }
 }
 

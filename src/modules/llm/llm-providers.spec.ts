@@ -23,12 +23,13 @@ describe('LLM provider adapters against the fake provider server', () => {
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
+    const config = { maxAnswerBytes: 4 * 1024 * 1024, maxImagesPerCall: 4, maxImageBytes: 5 * 1024 * 1024 };
     registry = new LlmRegistry([
-      new OpenAiProvider(),
-      new AnthropicProvider(),
-      new GoogleProvider(),
-      new OpenAiCompatibleProvider(),
-      new MockProvider(),
+      new OpenAiProvider(config),
+      new AnthropicProvider(config),
+      new GoogleProvider(config),
+      new OpenAiCompatibleProvider(config),
+      new MockProvider(config),
     ]);
   });
   afterAll(() => fake.close());
@@ -200,11 +201,14 @@ describe('LLM provider adapters against the fake provider server', () => {
     expect(sent.body.messages).toEqual([{ role: 'user', content: 'Summarize: hello' }]);
   });
 
-  it('a provider error is an UpstreamError with the provider message, after exactly one request (no retries)', async () => {
+  it("a provider error is an UpstreamError in our words, the provider's text kept for the service log, after exactly one request (no retries)", async () => {
     fake.reply({ status: 500, message: 'the model is overloaded' });
     const failure = client('openai').generateText(request());
     await expect(failure).rejects.toBeInstanceOf(UpstreamError);
-    await expect(failure).rejects.toThrow(/HTTP 500.*the model is overloaded/);
+    await expect(failure).rejects.toThrow(/^the provider 'openai' refused the call: server error \(500\)$/);
+    await expect(failure).rejects.toMatchObject({
+      providerMessage: expect.stringContaining('the model is overloaded'),
+    });
     expect(fake.requests).toHaveLength(1);
   });
 

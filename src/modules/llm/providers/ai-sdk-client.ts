@@ -9,15 +9,16 @@ import {
 import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
-import { withoutNetworkDetails } from '../../../common/errors/network-details';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
+  AnswerTooLargeError,
   ImageRequest,
   ImageResult,
   InvalidLlmOutputError,
   LlmClient,
   ProviderError,
+  providerRefusalMessage,
   retryAfterMsOf,
   type StreamedTextResult,
   TextRequest,
@@ -134,7 +135,7 @@ export class AiSdkClient implements LlmClient {
         } else if (part.type === 'response-metadata') {
           responseModel = part.modelId ?? responseModel;
         } else if (part.type === 'error') {
-          throw part.error;
+          throw this.streamedFailure(part.error);
         }
       }
       if (request.abortSignal.aborted) throw request.abortSignal.reason;
@@ -222,29 +223,73 @@ export class AiSdkClient implements LlmClient {
   }
 
   /**
-   * Provider failures become a 502, an expired deadline a 504. A provider that answered an error keeps its status and
-   * its own message (addresses removed); one that could not be reached is named, never its address or the network
-   * error: the original error is the cause, which goes to the service log only.
+   * An error the provider sent inside its event stream (Anthropic's `overloaded_error`, …): our message, its text for
+   * the service log. A stream cut off past MAX_ANSWER_BYTES is reported as that.
+   */
+  private streamedFailure(error: unknown): Error {
+    const tooLarge = causeOfType(error, AnswerTooLargeError);
+    if (tooLarge) return tooLarge;
+    const name = this.models.providerName;
+    return new ProviderError(
+      `the provider '${name}' reported an error while answering`,
+      null,
+      null,
+      undefined,
+      bounded(error instanceof Error ? error.message : jsonTextOf(error)),
+    );
+  }
+
+  /**
+   * Provider failures become a 502, an expired deadline a 504. The caller is told, in our words, which provider failed
+   * and how (its status class, or that it could not be reached, or that its answer could not be read); the provider's
+   * own text (which may name the operator's account) and the network error stay in `providerMessage` and the cause,
+   * for the service log only.
    */
   private failure(error: unknown, signal: AbortSignal): Error {
     const name = this.models.providerName;
     if (signal.aborted || isAbort(error)) {
       return new UpstreamTimeoutError(`${name} did not answer within the endpoint's timeout`);
     }
-    if (APICallError.isInstance(error) && error.statusCode !== undefined) {
+    // The AI SDK wraps a streamed body's error (the read stopped past MAX_ANSWER_BYTES) in an error of its own.
+    const tooLarge = causeOfType(error, AnswerTooLargeError);
+    if (tooLarge) return tooLarge;
+    if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 400) {
       return new ProviderError(
-        `${name} request failed (HTTP ${error.statusCode}): ${withoutNetworkDetails(error.message)}`,
+        providerRefusalMessage(name, error.statusCode),
         error.statusCode,
         retryAfterMsOf(error.responseHeaders),
-        { cause: error },
+        undefined,
+        providerTextOf(error),
       );
     }
     // An APICallError without a status is the AI SDK's report of a request that got no HTTP answer.
-    if (APICallError.isInstance(error) || isNetworkError(error)) {
+    if ((APICallError.isInstance(error) && error.statusCode === undefined) || isNetworkError(error)) {
       return new ProviderError(`the provider '${name}' could not be reached`, null, null, { cause: error });
     }
-    const message = error instanceof Error ? error.message : String(error);
-    return new UpstreamError(`${name} request failed: ${withoutNetworkDetails(message)}`, undefined, { cause: error });
+    return new UpstreamError(`the provider '${name}' answered in a form the service could not read`, undefined, {
+      cause: error,
+    });
+  }
+}
+
+/** The provider's own account of a failure (its message and error body), bounded, for the service log. */
+function providerTextOf(error: APICallError): string {
+  const body = error.responseBody ? ` ${error.responseBody}` : '';
+  return bounded(`${error.message}${body}`);
+}
+
+function bounded(text: string): string {
+  return text.length > PROVIDER_TEXT_MAX_LENGTH ? `${text.slice(0, PROVIDER_TEXT_MAX_LENGTH)}…` : text;
+}
+
+const PROVIDER_TEXT_MAX_LENGTH = 2000;
+
+/** A provider's error object as text (its JSON, or what String makes of one that has none). */
+function jsonTextOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
   }
 }
 
@@ -307,6 +352,16 @@ function commonSettings(common: SplitSettings['common']): Partial<LanguageModelV
 
 function usageOf(usage: { inputTokens?: number; outputTokens?: number } | undefined): TokenUsage {
   return { inputTokens: usage?.inputTokens ?? null, outputTokens: usage?.outputTokens ?? null };
+}
+
+/** The first error of `type` in the chain of causes of `error`, itself included. */
+function causeOfType<T>(error: unknown, type: new (...args: never[]) => T): T | null {
+  const seen = new Set<unknown>();
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current);
+    if (current instanceof type) return current;
+  }
+  return null;
 }
 
 /** A failure of the connection itself (refused, unknown host, reset, TLS), anywhere in the chain of causes. */

@@ -1,9 +1,10 @@
 import type * as AnthropicSdk from '@ai-sdk/anthropic';
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { type FetchFunction, httpFetch } from '../http-fetch';
+import { answerBoundedFetch, type FetchFunction, httpFetch } from '../http-fetch';
 import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
@@ -11,16 +12,20 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 @Injectable()
 export class AnthropicProvider implements LlmProvider {
   readonly kind = 'anthropic' as const;
+
   private readonly fetch: FetchFunction;
 
-  constructor(@Optional() http?: ProviderHttp) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>,
+    @Optional() http?: ProviderHttp,
+  ) {
     this.fetch = http?.fetch ?? httpFetch;
   }
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createAnthropic } = loadSdk<typeof AnthropicSdk>('@ai-sdk/anthropic');
     const anthropic = createAnthropic({
-      fetch: this.fetch,
+      fetch: answerBoundedFetch(this.config.maxAnswerBytes, this.fetch),
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
     });

@@ -1,16 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { UpstreamTimeoutError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  ImageRequest,
-  ImageResult,
-  JsonSchemaObject,
-  LlmClient,
-  StreamedTextResult,
-  TextRequest,
-  TextResult,
-  TextStreamEvent,
+import {
+  AnswerTooLargeError,
+  type ImageRequest,
+  type ImageResult,
+  type JsonSchemaObject,
+  type LlmClient,
+  type StreamedTextResult,
+  type TextRequest,
+  type TextResult,
+  type TextStreamEvent,
 } from '../llm-client';
 
 /** How many pieces the mock streams its answer in, and the pause between two of them. */
@@ -32,14 +34,22 @@ const MOCK_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYA
 export class MockProvider implements LlmProvider {
   readonly kind = 'mock' as const;
 
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'maxAnswerBytes'>) {}
+
   createClient(_definition: ProviderDefinition): LlmClient {
-    return new MockClient();
+    return new MockClient(this.config.maxAnswerBytes);
   }
 }
 
 export class MockClient implements LlmClient {
+  /** Answers larger than `maxAnswerBytes` are refused as a provider's are, before they are built. */
+  constructor(private readonly maxAnswerBytes: number) {}
+
   async generateText(request: TextRequest): Promise<TextResult> {
     ensureNotAborted(request.abortSignal);
+    // The echo holds the prompt once, or once in every string field of the output schema.
+    const copies = request.schema ? stringFieldsOf(request.schema.jsonSchema) : 1;
+    if (copies * Buffer.byteLength(request.prompt, 'utf8') > this.maxAnswerBytes) throw new AnswerTooLargeError();
     if (!request.schema) {
       return { text: request.prompt, usage: estimateUsage(request.prompt, request.prompt), finishReason: 'stop' };
     }
@@ -75,6 +85,11 @@ export class MockClient implements LlmClient {
       usage: estimateUsage(request.prompt, ''),
     };
   }
+}
+
+function stringFieldsOf(schema: JsonSchemaObject): number {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
+  return Object.values(properties).filter((property) => property.type === 'string').length;
 }
 
 /** The object an output schema describes, with the prompt in every string property. */

@@ -1,10 +1,11 @@
 import type * as OpenAiCompatibleSdk from '@ai-sdk/openai-compatible';
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { type FetchFunction, httpFetch } from '../http-fetch';
+import { answerBoundedFetch, imageAnswerBytes, type FetchFunction, httpFetch } from '../http-fetch';
 import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
@@ -16,9 +17,14 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 @Injectable()
 export class OpenAiCompatibleProvider implements LlmProvider {
   readonly kind = 'openai-compatible' as const;
+
   private readonly fetch: FetchFunction;
 
-  constructor(@Optional() http?: ProviderHttp) {
+  constructor(
+    @Inject(APP_CONFIG)
+    private readonly config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+    @Optional() http?: ProviderHttp,
+  ) {
     this.fetch = http?.fetch ?? httpFetch;
   }
 
@@ -27,19 +33,27 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       return unreachable(`Provider ${definition.name} has no baseUrl in MODELS_FILE`);
     }
     const { createOpenAICompatible } = loadSdk<typeof OpenAiCompatibleSdk>('@ai-sdk/openai-compatible');
-    const provider = createOpenAICompatible({
-      fetch: this.fetch,
+    const settings = {
       name: definition.name,
       baseURL: definition.baseUrl,
       ...(definition.apiKey ? { apiKey: definition.apiKey } : {}),
       supportsStructuredOutputs: true,
       includeUsage: true,
+    };
+    const provider = createOpenAICompatible({
+      ...settings,
+      fetch: answerBoundedFetch(this.config.maxAnswerBytes, this.fetch),
+    });
+    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
+    const images = createOpenAICompatible({
+      ...settings,
+      fetch: answerBoundedFetch(imageAnswerBytes(this.config), this.fetch),
     });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: definition.name,
       languageModel: (id) => provider.chatModel(id),
-      imageModel: (id) => provider.imageModel(id),
+      imageModel: (id) => images.imageModel(id),
     });
   }
 }

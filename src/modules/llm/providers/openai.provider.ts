@@ -1,9 +1,10 @@
 import type * as OpenAiSdk from '@ai-sdk/openai';
-import { Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { type FetchFunction, httpFetch } from '../http-fetch';
+import { answerBoundedFetch, imageAnswerBytes, type FetchFunction, httpFetch } from '../http-fetch';
 import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
@@ -11,24 +12,31 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 @Injectable()
 export class OpenAiProvider implements LlmProvider {
   readonly kind = 'openai' as const;
+
   private readonly fetch: FetchFunction;
 
-  constructor(@Optional() http?: ProviderHttp) {
+  constructor(
+    @Inject(APP_CONFIG)
+    private readonly config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+    @Optional() http?: ProviderHttp,
+  ) {
     this.fetch = http?.fetch ?? httpFetch;
   }
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createOpenAI } = loadSdk<typeof OpenAiSdk>('@ai-sdk/openai');
-    const openai = createOpenAI({
-      fetch: this.fetch,
+    const settings = {
       apiKey: definition.apiKey,
       ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
-    });
+    };
+    const openai = createOpenAI({ ...settings, fetch: answerBoundedFetch(this.config.maxAnswerBytes, this.fetch) });
+    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
+    const images = createOpenAI({ ...settings, fetch: answerBoundedFetch(imageAnswerBytes(this.config), this.fetch) });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'openai',
       languageModel: (id) => openai(id),
-      imageModel: (id) => openai.image(id),
+      imageModel: (id) => images.image(id),
     });
   }
 }
