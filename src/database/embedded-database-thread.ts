@@ -60,7 +60,7 @@ export class DatabaseThread {
       else if (message.kind === 'failed') markFailed(new Error(message.message));
       else this.settle(message);
     });
-    this.worker.on('error', (error) => this.end(error.message));
+    this.worker.on('error', (error: Error) => this.end(error.message));
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', (code) => {
         const wasEnded = this.ended !== undefined;
