@@ -9,6 +9,7 @@
  */
 import KeyvRedis from '@keyv/redis';
 import { createClient } from '@redis/client';
+import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { randomUUID } from 'node:crypto';
 import type { KeyThrottlerStorage, RateWindow } from '../src/common/rate-limit/rate-limiter';
@@ -110,13 +111,15 @@ async function main(): Promise<void> {
   const cacheClient = createClient({ url, disableOfflineQueue: true });
   await cacheClient.connect();
   const store = new KeyvRedis(cacheClient, { namespace: 'promptgate:bench', keyPrefixSeparator: ':' });
+  const keyv = new Keyv(store, { namespace: 'promptgate:bench', useKeyPrefix: false });
   const redisCache = new RedisResponseStore(
-    new Keyv(store, { namespace: 'promptgate:bench', useKeyPrefix: false }),
+    createCache({ stores: [keyv] }),
+    keyv,
     new RedisEndpointCacheIndex(cacheClient, 'promptgate:bench:'),
   );
   await redisCache.set(owner, key, entry, JSON.stringify(entry), 60_000);
-  await measure('cache hit, Redis (keyv get, ~1.5 KB entry)', () => redisCache.get(key));
-  await measure('cache miss, Redis (keyv get)', () => redisCache.get(`${key}:absent`));
+  await measure('cache hit, Redis (cache-manager over keyv, ~1.5 KB entry)', () => redisCache.get(key));
+  await measure('cache miss, Redis (cache-manager over keyv)', () => redisCache.get(`${key}:absent`));
 
   await client.del(windowsFor(keyId, endpointId).map((w) => `promptgate:rl:${w.key}`));
   await redisCache.removeEndpoint(endpointId);

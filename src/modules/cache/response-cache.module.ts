@@ -1,7 +1,9 @@
-// Owns the response cache of execution answers (in process, bounded by bytes per tenant; or Redis with REDIS_URL).
+// Owns the response cache of execution answers (in process, bounded by bytes per tenant; or Redis with REDIS_URL,
+// through cache-manager).
 // Exports ResponseCacheService (execution looks up and stores; a permanent endpoint delete empties an endpoint's entries).
 import KeyvRedis from '@keyv/redis';
 import { Module } from '@nestjs/common';
+import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { RedisConnection } from '../../common/redis/redis-connection';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -26,7 +28,11 @@ async function storeOf(connection: RedisConnection, config: AppConfig): Promise<
   const store = new SharedConnectionRedisStore(connection.client, { namespace: NAMESPACE, keyPrefixSeparator: ':' });
   // keyv turns Redis failures into misses and no-op stores, and reports them as 'error' events (ResponseCacheService logs them).
   const keyv = new Keyv(store, { namespace: NAMESPACE, useKeyPrefix: false });
-  return new RedisResponseStore(keyv, new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`));
+  return new RedisResponseStore(
+    createCache({ stores: [keyv] }),
+    keyv,
+    new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`),
+  );
 }
 
 @Module({

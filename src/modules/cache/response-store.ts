@@ -1,4 +1,5 @@
-import { Keyv } from 'keyv';
+import type { Cache } from 'cache-manager';
+import type { Keyv } from 'keyv';
 import { withinRedisDeadline } from '../../common/redis/redis-client';
 import type { EndpointCacheIndex } from './endpoint-cache-index';
 import type { MemoryResponseStore } from './memory-response-store';
@@ -54,12 +55,13 @@ export class InProcessResponseStore extends ResponseStore {
 }
 
 /**
- * Redis, through keyv on the instance's shared connection, with a per-endpoint index of keys so a permanent endpoint
+ * Redis, through cache-manager over keyv on the instance's shared connection, with a per-endpoint index of keys so a permanent endpoint
  * delete needs no key scan. Redis's own memory is bounded by its maxmemory policy, which the operator sets; each entry
  * is bounded by the cache's entry cap before it gets here. Every call is held to the Redis deadline.
  */
 export class RedisResponseStore extends ResponseStore {
   constructor(
+    private readonly cache: Cache,
     private readonly keyv: Keyv,
     private readonly index: EndpointCacheIndex,
   ) {
@@ -67,17 +69,17 @@ export class RedisResponseStore extends ResponseStore {
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
-    return (await withinRedisDeadline(this.keyv.get<CachedResponse>(key))) ?? undefined;
+    return (await withinRedisDeadline(this.cache.get<CachedResponse>(key))) ?? undefined;
   }
 
   async set(owner: CacheOwner, key: string, value: CachedResponse, _text: string, ttlMs: number): Promise<void> {
     await withinRedisDeadline(this.index.add(owner.endpointId, key, ttlMs));
-    await withinRedisDeadline(this.keyv.set(key, value, ttlMs));
+    await withinRedisDeadline(this.cache.set(key, value, ttlMs));
   }
 
   async removeEndpoint(endpointId: string): Promise<void> {
     const keys = await withinRedisDeadline(this.index.take(endpointId));
-    if (keys.length > 0) await withinRedisDeadline(this.keyv.deleteMany(keys));
+    if (keys.length > 0) await withinRedisDeadline(this.cache.mdel(keys));
   }
 
   onFailure(listener: (error: unknown) => void): void {
