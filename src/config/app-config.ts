@@ -47,6 +47,10 @@ export interface AppConfig {
   maxRenderedPromptBytes: number;
   /** Largest `n` an image prompt may ask for in one call. */
   maxImagesPerCall: number;
+  /** An event stream whose client reads nothing for this long, while more waits to be sent, is closed. */
+  streamWriteTimeoutMs: number;
+  /** Event streams one key may have open at once on this instance; one more is answered 429. */
+  maxStreamsPerKey: number;
   /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
   logFieldMaxBytes: number;
   /** Whether GET /metrics is served and the service counts what it does. */
@@ -113,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     renderTimeoutMs: parsed.RENDER_TIMEOUT_MS ?? 100,
     maxRenderedPromptBytes: parsed.MAX_RENDERED_PROMPT_BYTES ?? 1024 * 1024,
     maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
+    streamWriteTimeoutMs: parsed.STREAM_WRITE_TIMEOUT_MS ?? 30_000,
+    maxStreamsPerKey: parsed.MAX_STREAMS_PER_KEY ?? 100,
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
     metricsToken: parsed.METRICS_TOKEN,
@@ -168,6 +174,8 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'RENDER_TIMEOUT_MS',
   'MAX_RENDERED_PROMPT_BYTES',
   'MAX_IMAGES_PER_CALL',
+  'STREAM_WRITE_TIMEOUT_MS',
+  'MAX_STREAMS_PER_KEY',
   'LOG_FIELD_MAX_BYTES',
   'METRICS_ENABLED',
   'METRICS_TOKEN',

@@ -75,6 +75,11 @@ export class RateLimitError extends RetryLaterError {
   readonly code = 'rate_limit_exceeded';
 }
 
+/** A key has as many event streams open as it may: answered 429 with a Retry-After of its own. */
+export class StreamLimitError extends RetryLaterError {
+  readonly code = 'rate_limit_exceeded';
+}
+
 export class UpstreamTimeoutError extends AppError {
   readonly code = 'timeout';
 }
