@@ -50,7 +50,6 @@ export class PartialJson {
     this.text += piece;
   }
 
-
   /**
    * The value so far, as `parsePartialJson` reads the whole text (undefined when it cannot be read). Parses the text
    * (O(its length)): call it when a partial object is due, not for every piece.
