@@ -267,5 +267,21 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       // No retry and no fallback reached the provider.
       expect(fake.requests).toHaveLength(1);
     });
+
+    it("leaving while a retry waits for the provider's Retry-After: the retry is never made", async () => {
+      const endpoint = await endpointWith('gpt-4o-mini', [], { retries: 2 });
+      fake.reply({ status: 429, message: 'slow down', retryAfter: '5' }, { text: 'retry' }, { text: 'retry' });
+      const call = openCall(endpoint.path);
+      await until(() => fake.requests.length === 1, 'the first attempt');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      call.request.destroy();
+      await expect(call.ended).resolves.toBe('closed');
+      const log = await onlyLogOf(endpoint.id);
+      expect(log).toMatchObject({ status: 'error', httpStatus: 499, errorCode: 'client_closed', streamed: false });
+      // Logged well before the 5 s wait was over, with the one attempt made.
+      expect(log.latencyMs).toBeLessThan(4000);
+      expect(log.attempts.map((attempt: any) => attempt.httpStatus)).toEqual([429]);
+      expect(fake.requests).toHaveLength(1);
+    });
   });
 });

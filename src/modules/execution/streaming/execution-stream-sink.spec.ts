@@ -18,6 +18,13 @@ function sinkOf(structured: boolean) {
   return { sink, sent };
 }
 
+/** Lets a partial object being built (a few promise steps) go out, then moves the clock on by `ms`. */
+async function after(ms: number): Promise<void> {
+  for (let step = 0; step < 20; step++) await Promise.resolve();
+  await jest.advanceTimersByTimeAsync(ms);
+  for (let step = 0; step < 20; step++) await Promise.resolve();
+}
+
 describe('ExecutionStreamSink', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -57,6 +64,50 @@ describe('ExecutionStreamSink', () => {
     sink.stop();
     jest.advanceTimersByTime(PARTIAL_INTERVAL_MS * 2);
     expect(sent).toHaveLength(2);
+  });
+
+  it('reads the JSON text of a structured answer and builds the object only when a partial is due', async () => {
+    jest.useFakeTimers();
+    const { sink, sent } = sinkOf(true);
+    // Text that is not an object yet sends nothing, and the object is not built again before the interval is over.
+    sink.piece({ type: 'delta', text: '\n  ' });
+    await after(0);
+    sink.piece({ type: 'delta', text: '{"a":"x' });
+    for (const piece of 'yz'.split('')) sink.piece({ type: 'delta', text: piece });
+    await after(PARTIAL_INTERVAL_MS);
+    expect(sent).toEqual([['partial', { output: { a: 'xyz' } }]]);
+    // A piece that adds nothing to the object sends nothing; the next one that does, once the interval is over.
+    sink.piece({ type: 'delta', text: '\\' });
+    await after(PARTIAL_INTERVAL_MS);
+    expect(sent).toHaveLength(1);
+    sink.piece({ type: 'delta', text: 'n", "b": [1, 2' });
+    await after(PARTIAL_INTERVAL_MS);
+    expect(sent).toEqual([
+      ['partial', { output: { a: 'xyz' } }],
+      ['partial', { output: { a: 'xyz\n', b: [1, 2] } }],
+    ]);
+    // What is still unsent when the answer is complete is dropped: `done` carries the whole object.
+    sink.piece({ type: 'delta', text: ']}' });
+    sink.stop();
+    await after(PARTIAL_INTERVAL_MS * 2);
+    expect(sent).toHaveLength(2);
+    expect(sink.ttftMs).not.toBeNull();
+  });
+
+  it('reads each attempt of a structured answer from its own beginning', async () => {
+    jest.useFakeTimers();
+    const { sink, sent } = sinkOf(true);
+    sink.selected(PROMPT, null);
+    sink.attempt('first');
+    sink.piece({ type: 'delta', text: 'not json, then the attempt failed' });
+    sink.stop();
+    sink.attempt('fallback');
+    sink.piece({ type: 'delta', text: '{"a":1' });
+    await after(PARTIAL_INTERVAL_MS);
+    expect(sent.slice(1)).toEqual([
+      ['start', { promptId: 'p', promptVersion: 1, llmModel: 'fallback', cached: false }],
+      ['partial', { output: { a: 1 } }],
+    ]);
   });
 
   it('a replayed cached answer is start and one piece, delta or partial as the endpoint answers', () => {
