@@ -194,7 +194,8 @@ export class ExecutionStreamSink {
   private partialDue(): void {
     const waitMs = this.lastPartialMs + PARTIAL_INTERVAL_MS - performance.now();
     if (waitMs <= 0) this.flushPartial();
-    else this.partialTimer ??= setTimeout(() => this.flushPartial(), waitMs);
+    // Timers count whole milliseconds: rounded down, the wait could end a fraction early.
+    else this.partialTimer ??= setTimeout(() => this.flushPartial(), Math.ceil(waitMs));
   }
 
   private flushPartial(): void {
