@@ -59,7 +59,7 @@ export class ExecutionStreamSink {
   private lastPartialMs = -Infinity;
   /** A partial object received as such (a provider that builds them itself, a cache hit), until it is sent. */
   private pendingPartial: { output: unknown } | null = null;
-  /** The JSON text of a structured answer, read so far; `changed` once it has more than the last partial sent. */
+  /** The JSON text of a structured answer, read so far; `changed` once more came since the object was last built. */
   private json = new PartialJson();
   private changed = false;
   private lastSent: unknown = undefined;
