@@ -94,6 +94,15 @@ describe('ExecutionStreamSink', () => {
     expect(sink.ttftMs).not.toBeNull();
   });
 
+  it('never sends a partial object nested deeper than an answer may be', async () => {
+    jest.useFakeTimers();
+    const { sink, sent } = sinkOf(true);
+    sink.piece({ type: 'delta', text: '{"a":' + '['.repeat(70) });
+    await after(PARTIAL_INTERVAL_MS);
+    expect(sent).toEqual([]);
+    expect(sink.hasContent).toBe(false);
+  });
+
   it('reads each attempt of a structured answer from its own beginning', async () => {
     jest.useFakeTimers();
     const { sink, sent } = sinkOf(true);

@@ -1,4 +1,5 @@
 import { ClientClosedError, UpstreamTimeoutError } from '../../../common/errors/app-error';
+import { exceedsJsonDepth } from '../../../common/http/json-depth';
 import { ClientDeparture } from '../client-departure';
 import type { CacheStatus } from '../execution-outcome';
 import type { LlmClient, StreamedTextResult, TextRequest, TextStreamEvent } from '../../llm/llm-client';
@@ -212,12 +213,17 @@ export class ExecutionStreamSink {
     // is not parsed again at every piece.
     this.lastPartialMs = performance.now();
     const json = this.json;
-    void json.value().then((output) => {
-      if (this.stopped || json !== this.json) return;
-      // Only objects go out, each one once: text before the JSON, or a piece that adds nothing to it, sends nothing.
-      if (typeof output !== 'object' || output === null || sameJson(output, this.lastSent)) return;
-      this.sendPartial(output);
-    });
+    void json
+      .value()
+      .then((output) => {
+        if (this.stopped || json !== this.json) return;
+        // Only objects go out, each one once: text before the JSON, or a piece that adds nothing to it, sends nothing.
+        // Nor does one nested deeper than an answer may be (once complete, such an answer is a 502).
+        if (typeof output !== 'object' || output === null || exceedsJsonDepth(output)) return;
+        if (!sameJson(output, this.lastSent)) this.sendPartial(output);
+      })
+      // A partial that cannot be built is skipped: `done` or `error` still ends the stream with the whole answer.
+      .catch(() => undefined);
   }
 
   private sendPartial(output: unknown): void {
