@@ -18,13 +18,6 @@ function sinkOf(structured: boolean) {
   return { sink, sent };
 }
 
-/** Lets a partial object being built (a few promise steps) go out, then moves the clock on by `ms`. */
-async function after(ms: number): Promise<void> {
-  for (let step = 0; step < 20; step++) await Promise.resolve();
-  await jest.advanceTimersByTimeAsync(ms);
-  for (let step = 0; step < 20; step++) await Promise.resolve();
-}
-
 describe('ExecutionStreamSink', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -66,22 +59,21 @@ describe('ExecutionStreamSink', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it('reads the JSON text of a structured answer and builds the object only when a partial is due', async () => {
+  it('reads the JSON text of a structured answer and builds the object only when a partial is due', () => {
     jest.useFakeTimers();
     const { sink, sent } = sinkOf(true);
     // Text that is not an object yet sends nothing, and the object is not built again before the interval is over.
     sink.piece({ type: 'delta', text: '\n  ' });
-    await after(0);
     sink.piece({ type: 'delta', text: '{"a":"x' });
     for (const piece of 'yz'.split('')) sink.piece({ type: 'delta', text: piece });
-    await after(PARTIAL_INTERVAL_MS);
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
     expect(sent).toEqual([['partial', { output: { a: 'xyz' } }]]);
     // A piece that adds nothing to the object sends nothing; the next one that does, once the interval is over.
     sink.piece({ type: 'delta', text: '\\' });
-    await after(PARTIAL_INTERVAL_MS);
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
     expect(sent).toHaveLength(1);
     sink.piece({ type: 'delta', text: 'n", "b": [1, 2' });
-    await after(PARTIAL_INTERVAL_MS);
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
     expect(sent).toEqual([
       ['partial', { output: { a: 'xyz' } }],
       ['partial', { output: { a: 'xyz\n', b: [1, 2] } }],
@@ -89,21 +81,21 @@ describe('ExecutionStreamSink', () => {
     // What is still unsent when the answer is complete is dropped: `done` carries the whole object.
     sink.piece({ type: 'delta', text: ']}' });
     sink.stop();
-    await after(PARTIAL_INTERVAL_MS * 2);
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS * 2);
     expect(sent).toHaveLength(2);
     expect(sink.ttftMs).not.toBeNull();
   });
 
-  it('never sends a partial object nested deeper than an answer may be', async () => {
+  it('never sends a partial object nested deeper than an answer may be', () => {
     jest.useFakeTimers();
     const { sink, sent } = sinkOf(true);
     sink.piece({ type: 'delta', text: '{"a":' + '['.repeat(70) });
-    await after(PARTIAL_INTERVAL_MS);
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
     expect(sent).toEqual([]);
     expect(sink.hasContent).toBe(false);
   });
 
-  it('reads each attempt of a structured answer from its own beginning', async () => {
+  it('reads each attempt of a structured answer from its own beginning', () => {
     jest.useFakeTimers();
     const { sink, sent } = sinkOf(true);
     sink.selected(PROMPT, null);
@@ -112,7 +104,7 @@ describe('ExecutionStreamSink', () => {
     sink.stop();
     sink.attempt('fallback');
     sink.piece({ type: 'delta', text: '{"a":1' });
-    await after(PARTIAL_INTERVAL_MS);
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
     expect(sent.slice(1)).toEqual([
       ['start', { promptId: 'p', promptVersion: 1, llmModel: 'fallback', cached: false }],
       ['partial', { output: { a: 1 } }],

@@ -65,7 +65,6 @@ export class ExecutionStreamSink {
   private changed = false;
   private lastSent: unknown = undefined;
   private partialTimer: NodeJS.Timeout | null = null;
-  private stopped = false;
 
   constructor(
     private readonly target: StreamTarget,
@@ -125,7 +124,6 @@ export class ExecutionStreamSink {
     this.pendingStart = { promptId: this.prompt.id, promptVersion: this.prompt.version, llmModel, cached: false };
     // Each attempt's answer is read from its own beginning.
     this.json = new PartialJson();
-    this.stopped = this.departure.signal.aborted;
     this.open();
   }
 
@@ -159,7 +157,6 @@ export class ExecutionStreamSink {
     this.partialTimer = null;
     this.pendingPartial = null;
     this.changed = false;
-    this.stopped = true;
   }
 
   /**
@@ -212,18 +209,11 @@ export class ExecutionStreamSink {
     // The object is built at most once per interval, whether or not it goes out: a text that is not (yet) an object
     // is not parsed again at every piece.
     this.lastPartialMs = performance.now();
-    const json = this.json;
-    void json
-      .value()
-      .then((output) => {
-        if (this.stopped || json !== this.json) return;
-        // Only objects go out, each one once: text before the JSON, or a piece that adds nothing to it, sends nothing.
-        // Nor does one nested deeper than an answer may be (once complete, such an answer is a 502).
-        if (typeof output !== 'object' || output === null || exceedsJsonDepth(output)) return;
-        if (!sameJson(output, this.lastSent)) this.sendPartial(output);
-      })
-      // A partial that cannot be built is skipped: `done` or `error` still ends the stream with the whole answer.
-      .catch(() => undefined);
+    const output = this.json.value();
+    // Only objects go out, each one once: text before the JSON, or a piece that adds nothing to it, sends nothing.
+    // Nor does one nested deeper than an answer may be (once complete, such an answer is a 502).
+    if (typeof output !== 'object' || output === null || exceedsJsonDepth(output)) return;
+    if (!sameJson(output, this.lastSent)) this.sendPartial(output);
   }
 
   private sendPartial(output: unknown): void {

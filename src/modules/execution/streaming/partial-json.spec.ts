@@ -30,17 +30,17 @@ const ANSWERS = [
 describe('PartialJson', () => {
   it.each(ANSWERS)('gives what the SDK reads from every prefix, read one character at a time: %s', async (answer) => {
     const json = new PartialJson();
-    expect(await json.value()).toEqual(await expected(''));
+    expect(json.value()).toEqual(await expected(''));
     for (let end = 1; end <= answer.length; end++) {
       json.push(answer[end - 1]);
-      expect(await json.value()).toEqual(await expected(answer.slice(0, end)));
+      expect(json.value()).toEqual(await expected(answer.slice(0, end)));
     }
   });
 
   it.each(ANSWERS)('gives the same value whatever boundary the text is split at: %s', async (answer) => {
     const whole = await expected(answer);
     for (let cut = 0; cut <= answer.length; cut++) {
-      expect(await readIn([answer.slice(0, cut), answer.slice(cut)]).value()).toEqual(whole);
+      expect(readIn([answer.slice(0, cut), answer.slice(cut)]).value()).toEqual(whole);
     }
   });
 
@@ -69,7 +69,7 @@ describe('PartialJson', () => {
         for (const piece of pieces) {
           json.push(piece);
           read += piece.length;
-          expect(await json.value()).toEqual(await expected(text.slice(0, read)));
+          expect(json.value()).toEqual(await expected(text.slice(0, read)));
         }
       }),
       { numRuns: 300 },

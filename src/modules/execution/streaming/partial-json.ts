@@ -1,3 +1,4 @@
+import type * as ProviderUtils from '@ai-sdk/provider-utils';
 import type * as AiSdk from 'ai';
 
 /** Where the reader is in the JSON text: the states of the AI SDK's repair of a JSON prefix (its `fixJson`). */
@@ -51,19 +52,19 @@ export class PartialJson {
   }
 
   /**
-   * The value so far, as `parsePartialJson` reads the whole text (undefined when it cannot be read). Parses the text
-   * (O(its length)): call it when a partial object is due, not for every piece.
+   * The value so far, as `parsePartialJson` reads the whole text (undefined when it cannot be read): the text parsed
+   * as it is, else its repair, with the SDK's own parser (which refuses `__proto__` and `constructor.prototype`
+   * keys). Parses the text (O(its length), in native code): call it when a partial object is due, not for every piece.
    */
-  async value(): Promise<unknown> {
-    const { parsePartialJson } = loadAi();
-    // A text whose top-level value is closed may be valid JSON as it is: the SDK's own reading, in full.
+  value(): unknown {
+    // A text whose top-level value is closed may be valid JSON as it is. Otherwise it is not (the reader tracks every
+    // valid text up to its end), and only its repair can be read.
     if (this.keyEscaped || this.stack[this.stack.length - 1] === 'FINISH') {
-      return (await parsePartialJson(this.text)).value;
+      const whole = parsed(this.text);
+      if (whole !== UNREADABLE) return whole;
     }
-    // Otherwise the text is not valid JSON (the reader tracks every valid text up to its end), so the SDK would parse
-    // its repair: the same parser, on the same repaired text, without a second repair.
-    const { value, state } = await parsePartialJson(this.repaired());
-    return state === 'successful-parse' ? value : undefined;
+    const repaired = parsed(this.repaired());
+    return repaired === UNREADABLE ? undefined : repaired;
   }
 
   /** The text cut after its last complete token, with what closes it: the SDK's `fixJson` of the whole text. */
@@ -260,7 +261,19 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return loadAi().isDeepEqualData(a, b);
 }
 
-/** The AI SDK, loaded when a stream first needs it (as the provider adapters load it). */
+/** What `parsed` answers for a text that is not JSON (or holds a forbidden key). */
+const UNREADABLE = Symbol('unreadable');
+
+function parsed(text: string): unknown {
+  try {
+    return (require('@ai-sdk/provider-utils') as typeof ProviderUtils).secureJsonParse(text) as unknown;
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+// The AI SDK's packages are loaded when a stream first needs them, as the provider adapters load them.
+
 function loadAi(): typeof AiSdk {
   return require('ai') as typeof AiSdk;
 }
