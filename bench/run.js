@@ -338,6 +338,8 @@ async function runAdapter(mode, adapter, modelsFile) {
     INITIAL_TENANT: `bench-${RUN_ID}-${mode}-${adapter}`,
     MODELS_FILE: modelsFile,
     DATA_DIR: dataDir,
+    // The open-streams scenario holds OPEN_STREAMS streams of one key at once: the key's limit must not refuse them.
+    MAX_STREAMS_PER_KEY: String(Math.max(100, OPEN_STREAMS + 100)),
   });
   // The first start: on a fresh data directory, the embedded database is created (initdb, migrations) here.
   const service = await startService(adapter, env);

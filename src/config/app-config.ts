@@ -62,6 +62,10 @@ export interface AppConfig {
   cache: CacheBounds;
   /** Largest `n` an image prompt may ask for in one call. */
   maxImagesPerCall: number;
+  /** An event stream whose client reads nothing for this long, while more waits to be sent, is closed. */
+  streamWriteTimeoutMs: number;
+  /** Event streams one key may have open at once on this instance; one more is answered 429. */
+  maxStreamsPerKey: number;
   /** Each logged field (inputs, rendered prompt, raw response, parsed output) is cut to this many bytes of JSON. */
   logFieldMaxBytes: number;
   /** Whether GET /metrics is served and the service counts what it does. */
@@ -161,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxAnswerBytes: parsed.MAX_ANSWER_BYTES ?? 4 * 1024 * 1024,
     cache: cacheBoundsOf(parsed),
     maxImagesPerCall: parsed.MAX_IMAGES_PER_CALL ?? 4,
+    streamWriteTimeoutMs: parsed.STREAM_WRITE_TIMEOUT_MS ?? 30_000,
+    maxStreamsPerKey: parsed.MAX_STREAMS_PER_KEY ?? 100,
     logFieldMaxBytes: parsed.LOG_FIELD_MAX_BYTES ?? 65_536,
     metricsEnabled: parsed.METRICS_ENABLED ?? true,
     metricsToken: parsed.METRICS_TOKEN,

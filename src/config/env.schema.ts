@@ -247,6 +247,20 @@ export class EnvSchema {
   @Max(100)
   MAX_IMAGES_PER_CALL?: number;
 
+  /** Milliseconds an event stream may wait on a client that reads nothing before it is closed. Default 30000. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  STREAM_WRITE_TIMEOUT_MS?: number;
+
+  /** Event streams one key may have open at once on an instance (429 beyond). Default 100. */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  MAX_STREAMS_PER_KEY?: number;
+
   /** Bytes of JSON kept of each logged field before it is cut with a marker. Default 65536. */
   @IsOptional()
   @Transform(toInt)

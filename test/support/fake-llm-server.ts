@@ -47,7 +47,10 @@ export interface ReceivedRequest {
   route: FakeRoute;
   headers: http.IncomingHttpHeaders;
   body: any;
-  /** Streamed and paced answers: true once the client closed the connection before the answer was complete. */
+  /**
+   * True once the client closed the connection before the answer was complete: a streamed or paced answer, or one
+   * held back by `delayMs`.
+   */
   closedEarly?: boolean;
 }
 
@@ -133,7 +136,10 @@ export class FakeLlmServer {
     const reply = this.queue.shift() ?? { text: 'fake reply' };
     if (reply.delayMs) {
       const aborted = await delay(reply.delayMs, req);
-      if (aborted) return;
+      if (aborted) {
+        received.closedEarly = true;
+        return;
+      }
     }
     if ('drop' in reply) {
       req.socket.destroy();

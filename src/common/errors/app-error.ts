@@ -77,8 +77,8 @@ export class RateLimitError extends RetryLaterError {
 }
 
 /**
- * Too many of the caller's provider calls are in flight at once: a 429 like a rate limit's, whose Retry-After is
- * written with the answer (no X-RateLimit-* window describes it).
+ * Too many of the caller's calls are in flight at once (provider calls, or event streams of one key): a 429 like a
+ * rate limit's, whose Retry-After is written with the answer (no X-RateLimit-* window describes it).
  */
 export class ConcurrencyLimitError extends RetryLaterError {
   readonly code = 'rate_limit_exceeded';

@@ -1,5 +1,6 @@
 import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { closeWhenStalled, onConnectionClose } from '../../common/http/connection-watch';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import {
   headerOf,
@@ -10,7 +11,8 @@ import {
 } from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
-import { ClientClosedError, ValidationError } from '../../common/errors/app-error';
+import { ValidationError } from '../../common/errors/app-error';
+import { ClientDeparture } from './client-departure';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
 import { type ExecutionCall, ExecutionService } from './execution.service';
@@ -43,6 +45,12 @@ export class ExecutionController {
     @Query('stream') stream?: unknown,
   ): Promise<string | AsyncIterableIterator<string>> {
     const selector = (Array.isArray(prompt) ? prompt[0] : prompt) as string | undefined;
+    // A client that leaves before its answer is complete stops its provider call and the attempts planned after it,
+    // plain or streamed; the call is logged as client_closed.
+    const departure = new ClientDeparture();
+    onConnectionClose(response, (answered) => {
+      if (!answered) departure.left();
+    });
     const call: ExecutionCall = {
       principal: request.principal!,
       definition: request.endpointDefinition!,
@@ -51,13 +59,18 @@ export class ExecutionController {
       body,
       prompt: { selector: selector || undefined, header: (name) => headerOf(request, name) },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
-      signal: clientLeft(response),
+      departure,
     };
     // The provider time of the call, for the overhead the metrics report (known once the outcome is).
     const timed = (outcome: ExecutionOutcome) => noteProviderTime(request, outcome.attempts);
     let answer: ExecutionAnswer | StreamedAnswer;
     if (wantsStream(headerOf(request, 'accept'), stream)) {
       answer = await this.streams.open(call, timed);
+      if ('events' in answer) {
+        onConnectionClose(response, answer.closed);
+        const timeoutMs = this.streams.writeTimeoutMs;
+        closeWhenStalled(response, timeoutMs, () => departure.stalled(timeoutMs));
+      }
     } else {
       const outcome = await this.execution.run(call);
       timed(outcome);
@@ -71,16 +84,6 @@ export class ExecutionController {
 }
 
 /** A signal aborted when the client closes its connection before its answer was written. */
-function clientLeft(response: HttpResponseLike): AbortSignal {
-  const leaving = new AbortController();
-  const node = nodeResponseOf(response);
-  const leave = () =>
-    leaving.abort(new ClientClosedError('The client closed the connection before the answer was ready'));
-  // The client may have left while the request was authenticated, before this listener could hear it.
-  if (node.destroyed && !node.writableFinished) leave();
-  else node.once('close', () => !node.writableFinished && leave());
-  return leaving.signal;
-}
 
 /** Whether the caller asked for an event stream: `Accept: text/event-stream`, or `?stream=true` (`false` or absent: no). */
 function wantsStream(accept: string | undefined, stream: unknown): boolean {

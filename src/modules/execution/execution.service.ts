@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Principal } from '../../common/auth/principal';
 import { PromptError, UpstreamError, ValidationError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
@@ -38,6 +39,7 @@ import {
 import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
 import { type PlannedAttempt, planAttempts } from './attempt-plan';
 import { type AttemptTime, runAttempts } from './attempt-loop';
+import type { ClientDeparture } from './client-departure';
 import { validateInputs, ValidatedInputs } from './input-validation';
 import { type ExecutionStreamSink, streamGeneration } from './streaming/execution-stream-sink';
 import {
@@ -64,8 +66,11 @@ export interface ExecutionCall {
   cache?: { bypass: boolean };
   /** Api executions asked for an event stream: where the answer's pieces go as the model produces them. */
   stream?: ExecutionStreamSink;
-  /** Aborted when the caller's request went away before its answer: a render still waiting for a thread is dropped. */
-  signal?: AbortSignal;
+  /**
+   * Api executions: the caller going away, which aborts the provider call in progress and the attempts still planned
+   * (the call is then logged as `client_closed`). Plain and streamed calls alike.
+   */
+  departure?: ClientDeparture;
 }
 
 /**
@@ -268,7 +273,7 @@ export class ExecutionService {
   private render(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs): Promise<string> {
     return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values, {
       tenantId: call.principal.tenantId,
-      signal: call.signal,
+      signal: call.departure?.signal,
     });
   }
 
@@ -296,8 +301,10 @@ export class ExecutionService {
         attempts.push(generation.attempt);
         if (!generation.ok) this.logProviderText(call, generation.error);
       },
-      // A stream fails over only before its first piece: after it, the caller has part of one model's answer.
-      mayFailOver: () => !call.stream?.hasContent,
+      // A stream fails over only before its first piece: after it, the caller has part of one model's answer. A
+      // caller that left gets no further attempt.
+      mayFailOver: () => !call.stream?.hasContent && !call.departure?.signal.aborted,
+      sleep: (ms) => untilGone(ms, call.departure?.signal),
     });
     return { ...result, planned };
   }
@@ -325,6 +332,8 @@ export class ExecutionService {
     time: AttemptTime,
   ): Promise<Generation> {
     const { outputFields } = call.definition;
+    // The caller left while the previous attempt's Retry-After was waited for.
+    if (call.departure?.signal.aborted) throw call.departure.signal.reason;
     const model = this.models.find(planned.llmModel);
     if (!model) throw new UpstreamError(`The model '${planned.llmModel}' of the prompt is not in the model list`);
     const client = this.clientOf(model);
@@ -379,7 +388,7 @@ export class ExecutionService {
    * Runs an attempt within its share of the time: a 504 past the endpoint's timeout, or, when the attempt had only a
    * share of it (a fallback model comes after it), a timeout of the attempt that fails over.
    */
-  private withinAttemptTime<T>(
+  private async withinAttemptTime<T>(
     call: ExecutionCall,
     model: ModelInfo,
     time: AttemptTime,
@@ -387,7 +396,20 @@ export class ExecutionService {
   ): Promise<T> {
     const { timeoutSeconds } = call.definition.endpoint;
     const message = time.budgetMs < time.remainingMs ? attemptTimeoutMessage(model, time) : undefined;
-    return withDeadline(time.budgetMs, timeoutSeconds, work, message);
+    const gone = call.departure?.signal;
+    if (!gone) return withDeadline(time.budgetMs, timeoutSeconds, work, message);
+    // The provider call stops when the caller leaves too; it then fails as client_closed, whatever the provider said.
+    try {
+      return await withDeadline(
+        time.budgetMs,
+        timeoutSeconds,
+        (signal) => work(AbortSignal.any([signal, gone])),
+        message,
+      );
+    } catch (error) {
+      if (gone.aborted) throw gone.reason;
+      throw error;
+    }
   }
 
   private async generateText(
@@ -510,6 +532,11 @@ export class ExecutionService {
       attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
     };
   }
+}
+
+/** Waits `ms` before a retry, or less when the caller goes away meanwhile. */
+async function untilGone(ms: number, gone: AbortSignal | undefined): Promise<void> {
+  await sleep(ms, undefined, gone ? { signal: gone } : undefined).catch(() => undefined);
 }
 
 /** The failure of an attempt that used up its share of the endpoint's timeout (see attemptBudgetMs). */

@@ -58,7 +58,10 @@ export interface ImageResult {
   usage: TokenUsage;
 }
 
-/** A piece of a streamed answer: the next raw text, or (when a schema was requested) the object parsed so far. */
+/**
+ * A piece of a streamed answer: the next piece of the text (raw text, or the JSON text when a schema was requested),
+ * or the object so far from a provider that builds it itself.
+ */
 export type TextStreamEvent = { type: 'delta'; text: string } | { type: 'partial'; output: unknown };
 
 /** A streamed answer once complete: the same as a plain call's, with why the model stopped. */

@@ -59,6 +59,58 @@ describe('ExecutionStreamSink', () => {
     expect(sent).toHaveLength(2);
   });
 
+  it('reads the JSON text of a structured answer and builds the object only when a partial is due', () => {
+    jest.useFakeTimers();
+    const { sink, sent } = sinkOf(true);
+    // Text that is not an object yet sends nothing, and the object is not built again before the interval is over.
+    sink.piece({ type: 'delta', text: '\n  ' });
+    sink.piece({ type: 'delta', text: '{"a":"x' });
+    for (const piece of 'yz'.split('')) sink.piece({ type: 'delta', text: piece });
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
+    expect(sent).toEqual([['partial', { output: { a: 'xyz' } }]]);
+    // A piece that adds nothing to the object sends nothing; the next one that does, once the interval is over.
+    sink.piece({ type: 'delta', text: '\\' });
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
+    expect(sent).toHaveLength(1);
+    sink.piece({ type: 'delta', text: 'n", "b": [1, 2' });
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
+    expect(sent).toEqual([
+      ['partial', { output: { a: 'xyz' } }],
+      ['partial', { output: { a: 'xyz\n', b: [1, 2] } }],
+    ]);
+    // What is still unsent when the answer is complete is dropped: `done` carries the whole object.
+    sink.piece({ type: 'delta', text: ']}' });
+    sink.stop();
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS * 2);
+    expect(sent).toHaveLength(2);
+    expect(sink.ttftMs).not.toBeNull();
+  });
+
+  it('never sends a partial object nested deeper than an answer may be', () => {
+    jest.useFakeTimers();
+    const { sink, sent } = sinkOf(true);
+    sink.piece({ type: 'delta', text: '{"a":' + '['.repeat(70) });
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
+    expect(sent).toEqual([]);
+    expect(sink.hasContent).toBe(false);
+  });
+
+  it('reads each attempt of a structured answer from its own beginning', () => {
+    jest.useFakeTimers();
+    const { sink, sent } = sinkOf(true);
+    sink.selected(PROMPT, null);
+    sink.attempt('first');
+    sink.piece({ type: 'delta', text: 'not json, then the attempt failed' });
+    sink.stop();
+    sink.attempt('fallback');
+    sink.piece({ type: 'delta', text: '{"a":1' });
+    jest.advanceTimersByTime(PARTIAL_INTERVAL_MS);
+    expect(sent.slice(1)).toEqual([
+      ['start', { promptId: 'p', promptVersion: 1, llmModel: 'fallback', cached: false }],
+      ['partial', { output: { a: 1 } }],
+    ]);
+  });
+
   it('a replayed cached answer is start and one piece, delta or partial as the endpoint answers', () => {
     const raw = sinkOf(false);
     raw.sink.selected(PROMPT, 'MISS');

@@ -1,6 +1,9 @@
 import { ClientClosedError, UpstreamTimeoutError } from '../../../common/errors/app-error';
+import { exceedsJsonDepth } from '../../../common/http/json-depth';
+import { ClientDeparture } from '../client-departure';
 import type { CacheStatus } from '../execution-outcome';
 import type { LlmClient, StreamedTextResult, TextRequest, TextStreamEvent } from '../../llm/llm-client';
+import { PartialJson, sameJson } from './partial-json';
 
 /** Partial objects are sent at most this often; the complete one comes with `done`. */
 export const PARTIAL_INTERVAL_MS = 50;
@@ -41,12 +44,13 @@ export interface StreamTarget {
  * before `done` or `error` when there is none), naming the model that produced it, so a model that failed over before
  * answering anything is never named. It sends deltas as they come and partial objects at most one per
  * PARTIAL_INTERVAL_MS, measures the time to the first piece, and aborts the provider call when the client leaves.
+ *
+ * The JSON text of a structured answer is read as it comes (PartialJson keeps its place between pieces), and the
+ * object so far is built only when a partial is due: a stream costs work in proportion to its answer, however many
+ * pieces it comes in, rather than a parse of the whole text at every piece.
  */
 export class ExecutionStreamSink {
   private startedMs = performance.now();
-  private readonly leaving = new AbortController();
-  /** What the call failed with when the client left first. */
-  readonly clientClosed = new ClientClosedError('The client closed the connection before the answer was complete');
   private firstPieceMs: number | null = null;
   private isOpen = false;
   private cache: CacheStatus | null = null;
@@ -54,18 +58,35 @@ export class ExecutionStreamSink {
   /** The `start` of the model called last, until it is sent. */
   private pendingStart: StreamStart | null = null;
   private lastPartialMs = -Infinity;
+  /** A partial object received as such (a provider that builds them itself, a cache hit), until it is sent. */
   private pendingPartial: { output: unknown } | null = null;
+  /** The JSON text of a structured answer, read so far; `changed` once more came since the object was last built. */
+  private json = new PartialJson();
+  private changed = false;
+  private lastSent: unknown = undefined;
   private partialTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly target: StreamTarget,
     /** Whether the endpoint has output fields: its answer streams as partial objects rather than text. */
     private readonly structured: boolean,
-  ) {}
+    /** The caller going away (the connection closed, or a client that stopped reading). */
+    private readonly departure = new ClientDeparture(),
+  ) {
+    departure.signal.addEventListener('abort', () => this.stop(), { once: true });
+  }
 
   /** Aborted when the client goes away. */
   get clientSignal(): AbortSignal {
-    return this.leaving.signal;
+    return this.departure.signal;
+  }
+
+  /** What the call failed with when the client left first. */
+  get clientClosed(): ClientClosedError {
+    const reason: unknown = this.departure.signal.reason;
+    return reason instanceof ClientClosedError
+      ? reason
+      : new ClientClosedError('The client closed the connection before the answer was complete');
   }
 
   /** Whether the answer is an event stream (the model was called, or the cache answered). */
@@ -101,6 +122,8 @@ export class ExecutionStreamSink {
   attempt(llmModel: string): void {
     if (!this.prompt) throw new Error('The prompt of a streamed call is selected before its model is called');
     this.pendingStart = { promptId: this.prompt.id, promptVersion: this.prompt.version, llmModel, cached: false };
+    // Each attempt's answer is read from its own beginning.
+    this.json = new PartialJson();
     this.open();
   }
 
@@ -125,8 +148,7 @@ export class ExecutionStreamSink {
 
   /** The client left: the provider call is aborted. */
   clientLeft(): void {
-    this.stop();
-    this.leaving.abort(this.clientClosed);
+    this.departure.left();
   }
 
   /** No more pieces: a partial still waiting is dropped (`done` carries the whole object). */
@@ -134,20 +156,29 @@ export class ExecutionStreamSink {
     if (this.partialTimer) clearTimeout(this.partialTimer);
     this.partialTimer = null;
     this.pendingPartial = null;
+    this.changed = false;
   }
 
+  /**
+   * The next piece of the answer. The raw text of an endpoint without output fields goes out at once as a delta; the
+   * JSON text of a structured answer is read, and a partial object is sent when one is due.
+   */
   piece(event: TextStreamEvent): void {
-    if (this.leaving.signal.aborted) return;
+    if (this.departure.signal.aborted) return;
     if (event.type === 'delta') {
       if (event.text === '') return;
+      if (this.structured) {
+        this.json.push(event.text);
+        this.changed = true;
+        this.partialDue();
+        return;
+      }
       this.sent();
       this.target.send('delta', { text: event.text });
       return;
     }
     this.pendingPartial = { output: event.output };
-    const waitMs = this.lastPartialMs + PARTIAL_INTERVAL_MS - performance.now();
-    if (waitMs <= 0) this.flushPartial();
-    else this.partialTimer ??= setTimeout(() => this.flushPartial(), waitMs);
+    this.partialDue();
   }
 
   private open(): void {
@@ -157,14 +188,39 @@ export class ExecutionStreamSink {
     this.target.open({ cache: this.cache, prompt });
   }
 
+  /** A partial object is sent now if the last one is PARTIAL_INTERVAL_MS old, otherwise when it is. */
+  private partialDue(): void {
+    const waitMs = this.lastPartialMs + PARTIAL_INTERVAL_MS - performance.now();
+    if (waitMs <= 0) this.flushPartial();
+    // Timers count whole milliseconds: rounded down, the wait could end a fraction early.
+    else this.partialTimer ??= setTimeout(() => this.flushPartial(), Math.ceil(waitMs));
+  }
+
   private flushPartial(): void {
     this.partialTimer = null;
     const pending = this.pendingPartial;
-    if (!pending) return;
-    this.pendingPartial = null;
+    if (pending) {
+      this.pendingPartial = null;
+      this.sendPartial(pending.output);
+      return;
+    }
+    if (!this.changed) return;
+    this.changed = false;
+    // The object is built at most once per interval, whether or not it goes out: a text that is not (yet) an object
+    // is not parsed again at every piece.
     this.lastPartialMs = performance.now();
+    const output = this.json.value();
+    // Only objects go out, each one once: text before the JSON, or a piece that adds nothing to it, sends nothing.
+    // Nor does one nested deeper than an answer may be (once complete, such an answer is a 502).
+    if (typeof output !== 'object' || output === null || exceedsJsonDepth(output)) return;
+    if (!sameJson(output, this.lastSent)) this.sendPartial(output);
+  }
+
+  private sendPartial(output: unknown): void {
+    this.lastPartialMs = performance.now();
+    this.lastSent = output;
     this.sent();
-    this.target.send('partial', pending);
+    this.target.send('partial', { output });
   }
 
   /** A piece is about to be sent: `start` goes first. */

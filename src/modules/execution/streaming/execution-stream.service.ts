@@ -1,15 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ConcurrencyLimitError } from '../../../common/errors/app-error';
 import { describeFailure } from '../../../common/http/error-mapping';
+import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
 import { type ExecutionCall, ExecutionService } from '../execution.service';
 import { ExecutionStreamSink, type StreamOpening, type StreamStart } from './execution-stream-sink';
+import { OpenStreams } from './open-streams';
 import { SseChannel } from './sse-channel';
 
 /** A streamed answer: its headers and the text of its event stream. */
 export interface StreamedAnswer {
   headers: Record<string, string>;
   events: AsyncIterableIterator<string>;
+  /** The connection of the stream closed (answered or not): the key may open another stream in its place. */
+  closed: () => void;
 }
+
+/** When a key that has all the streams it may open can try again: streams usually end within seconds. */
+const STREAM_LIMIT_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Streamed executions. A call that fails before its model is called (validation, prompt selection, rendering, the
@@ -19,13 +27,50 @@ export interface StreamedAnswer {
  */
 @Injectable()
 export class ExecutionStreamService {
-  constructor(private readonly execution: ExecutionService) {}
+  private readonly openStreams: OpenStreams;
 
-  /** `onOutcome` is told the call's outcome once it is known, before the answer (or the stream) ends. */
+  constructor(
+    private readonly execution: ExecutionService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.openStreams = new OpenStreams(config.maxStreamsPerKey);
+  }
+
+  /** How long a stream may wait on a client that reads nothing of it before it is closed. */
+  get writeTimeoutMs(): number {
+    return this.config.streamWriteTimeoutMs;
+  }
+
+  /**
+   * `onOutcome` is told the call's outcome once it is known, before the answer (or the stream) ends. A key with
+   * MAX_STREAMS_PER_KEY streams open on this instance is refused (429) before anything else is done.
+   */
   async open(
     call: Omit<ExecutionCall, 'stream'>,
     onOutcome: (outcome: ExecutionOutcome) => void = () => undefined,
   ): Promise<ExecutionAnswer | StreamedAnswer> {
+    const closed = this.openStreams.open(call.principal.keyId);
+    if (!closed) {
+      throw new ConcurrencyLimitError(
+        `This key already has ${this.openStreams.maxPerKey} event streams open: wait for one to end`,
+        STREAM_LIMIT_RETRY_AFTER_SECONDS,
+      );
+    }
+    try {
+      const answer = await this.answer(call, onOutcome);
+      if ('events' in answer) return { ...answer, closed };
+      closed();
+      return answer;
+    } catch (error) {
+      closed();
+      throw error;
+    }
+  }
+
+  private async answer(
+    call: Omit<ExecutionCall, 'stream'>,
+    onOutcome: (outcome: ExecutionOutcome) => void,
+  ): Promise<ExecutionAnswer | Omit<StreamedAnswer, 'closed'>> {
     let opened: (opening: StreamOpening) => void = () => undefined;
     const reachedModel = new Promise<StreamOpening>((resolve) => (opened = resolve));
     const sink = new ExecutionStreamSink(
@@ -35,6 +80,7 @@ export class ExecutionStreamService {
         send: (name, data) => channel.send(name, data),
       },
       call.definition.outputFields.length > 0,
+      call.departure,
     );
     const channel = new SseChannel(() => sink.clientLeft());
     const running = this.execution.run({ ...call, stream: sink }).then((outcome) => {

@@ -8,7 +8,8 @@ export function sseEvent(name: string, data: unknown): string {
 
 /**
  * The text of an event stream as an async iterable, which the HTTP layer reads when the connection can take more
- * (what waits is sent together at the next read). Writes never block: an answer is bounded by its model's output.
+ * (what waits is sent together at the next read). Writes never block: what waits is bounded by the model's output,
+ * and by the time a client may read nothing (STREAM_WRITE_TIMEOUT_MS: the controller then closes the connection).
  * `return()`, called when the client goes away, ends the channel and runs `onClose` at once, even while the writer is
  * between two events, so the provider call behind it stops right away.
  */
