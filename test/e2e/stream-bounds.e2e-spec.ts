@@ -34,6 +34,8 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
         ...fakeProviderEnv(fake),
         STREAM_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
         MAX_STREAMS_PER_KEY: String(STREAMS_PER_KEY),
+        // The stalled reader's stream is megabytes long: the answer bound must not end it first.
+        MAX_ANSWER_BYTES: String(64 * 1024 * 1024),
       },
     );
     await t.app.listen(0, '127.0.0.1');

@@ -127,7 +127,8 @@ export class AiSdkClient implements LlmClient {
         } else if (part.type === 'response-metadata') {
           responseModel = part.modelId ?? responseModel;
         } else if (part.type === 'error') {
-          throw this.streamedFailure(part.error);
+          // An aborted call (the deadline, or a client that left) ends its stream with an error part of its own.
+          throw request.abortSignal.aborted ? part.error : this.streamedFailure(part.error);
         }
       }
       if (request.abortSignal.aborted) throw request.abortSignal.reason;
