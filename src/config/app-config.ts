@@ -36,6 +36,11 @@ export interface AppConfig {
   statsExactPercentileRows: number;
   logLevel: LogLevel;
   adminRateLimitPerMinute: number;
+  /**
+   * Failed authentications (401s) one client address may have per minute on an instance; beyond it its requests get
+   * 429 until the minute ends, unless they present a key the instance knows to be valid.
+   */
+  authFailuresPerMinute: number;
   httpAdapter: 'fastify' | 'express';
   /** Largest admin and MCP request body; larger bodies get 413. */
   maxAdminBodyBytes: number;
@@ -107,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     statsExactPercentileRows: parsed.STATS_EXACT_PERCENTILE_ROWS ?? 20_000,
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
     adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
+    authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE ?? 100,
     httpAdapter: (parsed.HTTP_ADAPTER as 'fastify' | 'express' | undefined) ?? 'fastify',
     maxAdminBodyBytes: parsed.MAX_ADMIN_BODY_BYTES ?? 1024 * 1024,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
@@ -162,6 +168,7 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'LOG_RETENTION_DAYS',
   'LOG_LEVEL',
   'ADMIN_RATE_LIMIT_PER_MINUTE',
+  'AUTH_FAILURES_PER_MINUTE',
   'HTTP_ADAPTER',
   'MAX_ADMIN_BODY_BYTES',
   'REQUEST_TIMEOUT_MS',

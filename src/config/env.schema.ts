@@ -132,6 +132,16 @@ export class EnvSchema {
   @Min(1)
   ADMIN_RATE_LIMIT_PER_MINUTE?: number;
 
+  /**
+   * Failed authentications one client address may have per minute (per instance) before its requests get 429 until
+   * the minute ends; a key the instance knows to be valid still passes. Default 100.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURES_PER_MINUTE?: number;
+
   /** Largest admin and MCP request body in bytes. Default 1 MiB. */
   @IsOptional()
   @Transform(toInt)
