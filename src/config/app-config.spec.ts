@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       statsExactPercentileRows: 20_000,
       logLevel: 'info',
       adminRateLimitPerMinute: 600,
+      authFailuresPerMinute: 100,
+      trustedProxies: [],
       httpAdapter: 'fastify',
       maxAdminBodyBytes: 1024 * 1024,
       requestTimeoutMs: 30_000,
@@ -59,6 +61,8 @@ describe('loadConfig', () => {
       LOG_RETENTION_DAYS: '7',
       LOG_LEVEL: 'debug',
       ADMIN_RATE_LIMIT_PER_MINUTE: '120',
+      AUTH_FAILURES_PER_MINUTE: '30',
+      TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1,2001:db8::/32',
       MAX_ADMIN_BODY_BYTES: '4096',
       REQUEST_TIMEOUT_MS: '5000',
       RENDER_TIMEOUT_MS: '50',
@@ -91,6 +95,8 @@ describe('loadConfig', () => {
       logRetentionDays: 7,
       logLevel: 'debug',
       adminRateLimitPerMinute: 120,
+      authFailuresPerMinute: 30,
+      trustedProxies: ['10.0.0.0/8', '192.0.2.1', '2001:db8::/32'],
       maxAdminBodyBytes: 4096,
       requestTimeoutMs: 5000,
       renderTimeoutMs: 50,
@@ -165,6 +171,15 @@ describe('loadConfig', () => {
     const message = (thrown as Error).message;
     expect(message).toMatch(new RegExp(`^Invalid configuration: ${name} `));
     expect(message).not.toContain('\n');
+  });
+
+  it('refuses a TRUSTED_PROXIES entry that is not an address or a CIDR block, and an AUTH_FAILURES_PER_MINUTE of 0', () => {
+    for (const value of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1', '::1/129', '10.0.0.0/x']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(
+        `Invalid configuration: TRUSTED_PROXIES must be comma-separated IP addresses or CIDR blocks (${value})`,
+      );
+    }
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '0' })).toThrow(/AUTH_FAILURES_PER_MINUTE/);
   });
 
   it('names the type problem of a value of the wrong type', () => {

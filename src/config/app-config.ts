@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { EnvSchema } from './env.schema';
 import { ModelsFileContent, readModelsFile } from './models-file';
@@ -41,6 +42,8 @@ export interface AppConfig {
    * 429 until the minute ends, unless they present a key the instance knows to be valid.
    */
   authFailuresPerMinute: number;
+  /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For names the client address. */
+  trustedProxies: string[];
   httpAdapter: 'fastify' | 'express';
   /** Largest admin and MCP request body; larger bodies get 413. */
   maxAdminBodyBytes: number;
@@ -113,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
     adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
     authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE ?? 100,
+    trustedProxies: trustedProxiesOf(parsed.TRUSTED_PROXIES),
     httpAdapter: (parsed.HTTP_ADAPTER as 'fastify' | 'express' | undefined) ?? 'fastify',
     maxAdminBodyBytes: parsed.MAX_ADMIN_BODY_BYTES ?? 1024 * 1024,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
@@ -139,6 +143,26 @@ function modelsFileOf(file: string, env: NodeJS.ProcessEnv): ModelsFileContent {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
+}
+
+/** TRUSTED_PROXIES as a list of addresses and CIDR blocks, each checked. */
+function trustedProxiesOf(value: string | undefined): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const isValidPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !isValidPrefix || rest.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration: TRUSTED_PROXIES must be comma-separated IP addresses or CIDR blocks (${entry})`,
+      );
+    }
+  }
+  return entries;
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {
@@ -169,6 +193,7 @@ const ENV_KEYS: (keyof EnvSchema)[] = [
   'LOG_LEVEL',
   'ADMIN_RATE_LIMIT_PER_MINUTE',
   'AUTH_FAILURES_PER_MINUTE',
+  'TRUSTED_PROXIES',
   'HTTP_ADAPTER',
   'MAX_ADMIN_BODY_BYTES',
   'REQUEST_TIMEOUT_MS',

@@ -142,6 +142,14 @@ export class EnvSchema {
   @Min(1)
   AUTH_FAILURES_PER_MINUTE?: number;
 
+  /**
+   * Comma-separated addresses or CIDR blocks of the proxies in front of the service: a request from one of them is
+   * counted for failed authentications under the client address its X-Forwarded-For names. Default none.
+   */
+  @IsOptional()
+  @IsString()
+  TRUSTED_PROXIES?: string;
+
   /** Largest admin and MCP request body in bytes. Default 1 MiB. */
   @IsOptional()
   @Transform(toInt)

@@ -110,9 +110,38 @@ describe('Failed authentications: unknown keys remembered, failures throttled pe
       expect(session.status).toBe(429);
     });
 
+    it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
+      const spoofed = await throttled.http
+        .get('/admin/v1/session')
+        .set({ ...auth(randomAdminKey()), 'x-forwarded-for': '198.51.100.77' });
+      expect(spoofed.status).toBe(429);
+    });
+
     it('counts the failures of each application instance apart (the other app is not throttled)', async () => {
       expect((await t.http.get('/admin/v1/session').set(auth(tenant.admin))).status).toBe(200);
     });
+  });
+});
+
+describe('behind a trusted proxy', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { AUTH_FAILURES_PER_MINUTE: '3', TRUSTED_PROXIES: '127.0.0.1, ::1' });
+  });
+  afterAll(() => t.close());
+
+  it('counts failures under the client address X-Forwarded-For names', async () => {
+    const from = (client: string) =>
+      t.http.get('/admin/v1/session').set({ ...auth(randomAdminKey()), 'x-forwarded-for': `203.0.113.9, ${client}` });
+    for (let i = 0; i < 3; i++) expect((await from('198.51.100.1')).status).toBe(401);
+    expect((await from('198.51.100.1')).status).toBe(429);
+    // Another client behind the same proxy, and the address the client wrote itself, are not held back.
+    expect((await from('198.51.100.2')).status).toBe(401);
+    const written = await t.http
+      .get('/admin/v1/session')
+      .set({ ...auth(randomAdminKey()), 'x-forwarded-for': '198.51.100.1, 198.51.100.3' });
+    expect(written.status).toBe(401);
   });
 });
 

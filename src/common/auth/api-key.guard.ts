@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { AuthenticationThrottledError, ForbiddenError, UnauthorizedError } from '../errors/app-error';
 import { headerOf, HttpRequestLike, nodeRequestOf } from '../http/http-context';
-import { AuthFailures } from './auth-failures';
+import { AuthFailures, clientAddressOf, TrustedProxies } from './auth-failures';
 import { presentedKey, tenantOfHost } from './presented-key';
 import { ApiKeyAuthenticator, Principal } from './principal';
 
@@ -16,7 +16,8 @@ const authenticated = new WeakMap<object, { acceptBearer: boolean; principal: Pr
  * is not the key's tenant a 401. Shared by the admin, execution and MCP surfaces. The pre-body hook authenticates
  * first; the guards then get the principal it found instead of looking the key up again.
  *
- * Each 401 counts against the client's address (its TCP peer: the service reads no forwarding header).
+ * Each 401 counts against the client's address (its TCP peer's, or behind a proxy of TRUSTED_PROXIES the one its
+ * X-Forwarded-For names).
  * An address with more than AUTH_FAILURES_PER_MINUTE failures in its minute gets 429 with Retry-After until the
  * minute ends, and its keys are then checked against this instance's memory only (no database lookup): a key in
  * use here recently still passes, anything else is refused without costing a query.
@@ -24,12 +25,14 @@ const authenticated = new WeakMap<object, { acceptBearer: boolean; principal: Pr
 @Injectable()
 export class KeyAuthenticator {
   private readonly failures: AuthFailures;
+  private readonly proxies: TrustedProxies;
 
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.failures = new AuthFailures(config.authFailuresPerMinute);
+    this.proxies = new TrustedProxies(config.trustedProxies);
   }
 
   async authenticate(request: AuthenticatedRequest, acceptBearer: boolean): Promise<Principal> {
@@ -41,7 +44,7 @@ export class KeyAuthenticator {
     }
     const hostTenant = tenantOfHost(headerOf(request, 'host'), this.config.baseDomain);
     const rawKey = presentedKey(request, acceptBearer);
-    const address = node.socket?.remoteAddress ?? '';
+    const address = clientAddressOf(node.socket?.remoteAddress ?? '', node.headers['x-forwarded-for'], this.proxies);
     const retryAfter = this.failures.retryAfterSeconds(address);
     const principal =
       retryAfter > 0

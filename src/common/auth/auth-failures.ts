@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 
 /** Client addresses whose failures are counted at once at most; beyond it the least recently failing are forgotten. */
 const TRACKED_ADDRESSES = 10_000;
@@ -57,4 +57,54 @@ export function clientKeyOf(address: string): string {
     .slice(0, 4)
     .map((group) => group.replace(/^0+(?=.)/, ''))
     .join(':')}::/64`;
+}
+
+/** The proxies (TRUSTED_PROXIES: addresses and CIDR blocks) whose X-Forwarded-For names the client. */
+export class TrustedProxies {
+  private readonly list = new BlockList();
+  readonly isEmpty: boolean;
+
+  constructor(entries: readonly string[]) {
+    for (const entry of entries) {
+      const [address, prefix] = entry.split('/');
+      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      if (prefix === undefined) this.list.addAddress(address, family);
+      else this.list.addSubnet(address, Number(prefix), family);
+    }
+    this.isEmpty = entries.length === 0;
+  }
+
+  includes(address: string): boolean {
+    const plain = unmapped(address);
+    const family = isIP(plain);
+    return family !== 0 && this.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+  }
+}
+
+/**
+ * The client's address: the TCP peer's, or, when the peer is a trusted proxy, the last address in X-Forwarded-For
+ * that is not one (each proxy appends the address it received the request from, so the addresses before it could
+ * have been written by the client itself). A malformed entry stops the walk at the proxy that passed it on.
+ */
+export function clientAddressOf(
+  peer: string,
+  forwardedFor: string | string[] | undefined,
+  proxies: TrustedProxies,
+): string {
+  if (proxies.isEmpty || !proxies.includes(peer)) return unmapped(peer);
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? ''))
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== '');
+  let client = unmapped(peer);
+  for (let index = hops.length - 1; index >= 0; index--) {
+    if (isIP(hops[index]) === 0) break;
+    client = unmapped(hops[index]);
+    if (!proxies.includes(client)) break;
+  }
+  return client;
+}
+
+function unmapped(address: string): string {
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }

@@ -71,11 +71,12 @@ export function announcesBody(request: Pick<IncomingMessage, 'headers'>): boolea
   return request.headers['transfer-encoding'] !== undefined || (declaredLength(request) ?? 0) > 0;
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Whether a request may carry a body: only a POST, PUT or PATCH of a keyed surface does (no GET, HEAD, DELETE or
- * OPTIONS route, and no open route, /health, /metrics, /docs, the dashboard or an unknown path, reads one).
+ * Whether a request may carry a body: only a POST, PUT, PATCH or DELETE of a keyed surface does, within the
+ * surface's limit (clients commonly send `{}` with a DELETE); no GET, HEAD or OPTIONS, and no open route (/health,
+ * /metrics, /docs, the dashboard, an unknown path) reads one.
  */
 export function takesBody(method: string | undefined, surface: KeyedSurface | null): boolean {
   return surface !== null && BODY_METHODS.has(method ?? '');
