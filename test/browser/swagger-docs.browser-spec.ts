@@ -32,7 +32,10 @@ describe('Swagger UI at /docs under its Content-Security-Policy', () => {
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(response?.headers()['x-frame-options']).toBe('DENY');
-    await page.getByRole('heading', { name: /Promptgate/ }).first().waitFor();
+    await page
+      .getByRole('heading', { name: /Promptgate/ })
+      .first()
+      .waitFor();
     // An operation of the document is rendered, and Swagger UI's styles applied (its operation blocks are laid out).
     const operation = page.locator('.opblock').first();
     await operation.waitFor();

@@ -99,10 +99,14 @@ function uploadsFromAnotherProcess(
       process.execPath,
       ['-e', script, JSON.stringify([url, headers, megabytes, count, atOnce])],
       { timeout: 60_000 },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as (number | string)[])),
+      (error, stdout) =>
+        error
+          ? reject(new Error(`the uploading process failed: ${error.message}`))
+          : resolve(JSON.parse(stdout) as (number | string)[]),
     );
   });
 }
+
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobody reads, early answers, security headers`, () => {
