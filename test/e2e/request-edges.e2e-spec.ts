@@ -281,5 +281,11 @@ describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobod
         expect(answer.headers['content-security-policy']).toMatch(/^default-src 'none'/);
       }
     });
+
+    it('gives the answers to malformed requests (written before any route) the same headers', async () => {
+      const tooLarge = await rawRequest(port, head('GET', '/health', { 'x-filler': 'x'.repeat(20_000) }));
+      expect(tooLarge.status).toBe(431);
+      expectFramingAndSniffing(tooLarge.headers);
+    });
   });
 });
