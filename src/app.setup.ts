@@ -128,8 +128,9 @@ function applyRequestTimeouts(server: NodeServer, config: AppConfig): void {
 }
 
 /**
- * The dashboard's built files under DASHBOARD_PREFIX, with their caching (their Content-Security-Policy is set with
- * every answer's security headers), by the adapter's own static file support. Without a build (`npm start` and `npm test` make one) the service runs without it and says so.
+ * The dashboard's built files under DASHBOARD_PREFIX, with their caching (their Content-Security-Policy comes with
+ * every answer's security headers), by the adapter's own static file support. Without a build (`npm start` and
+ * `npm test` make one) the service runs without it and says so.
  */
 function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLogger): void {
   if (!dashboardBuilt()) {
