@@ -17,10 +17,9 @@ const authenticated = new WeakMap<object, { acceptBearer: boolean; principal: Pr
  * first; the guards then get the principal it found instead of looking the key up again.
  *
  * Each 401 counts against the client's address (its TCP peer's, or behind a proxy of TRUSTED_PROXIES the one its
- * X-Forwarded-For names).
- * An address with more than AUTH_FAILURES_PER_MINUTE failures in its minute gets 429 with Retry-After until the
- * minute ends, and its keys are then checked against this instance's memory only (no database lookup): a key in
- * use here recently still passes, anything else is refused without costing a query.
+ * X-Forwarded-For names). An address with more than AUTH_FAILURES_PER_MINUTE failures in its minute gets 429 with
+ * Retry-After until the minute ends, and its keys are then checked against this instance's memory only (no database
+ * lookup): a key in use here recently still passes, anything else is refused without costing a query.
  */
 @Injectable()
 export class KeyAuthenticator {
