@@ -198,11 +198,12 @@ async function fastifyApplication(
   }
 
   // Bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE, which also counts
-  // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES.
+  // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES. Each route gets its
+  // surface's limit (onRoute below); the instance's own, which the not-found handler reads with, is the lowest.
   // Path parameters up to MAX_PATH_PARAMETER_LENGTH reach the routes (whose pipes refuse a malformed id with a 400);
   // a longer one, and a malformed percent escape, are refused by the router itself (frameworkErrors).
   const fastifyOptions: FastifyServerOptions = {
-    bodyLimit: config.maxBodyBytes,
+    bodyLimit: bodyLimitOf('admin', config),
     keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },

@@ -173,6 +173,23 @@ describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobod
       expect(keyless.status).toBe(401);
     });
 
+    it('reads no more of a chunked body to an unknown admin or MCP route than the admin limit', async () => {
+      const piece = 'x'.repeat(64 * 1024);
+      const chunked = Buffer.from(`${piece.length.toString(16)}\r\n${piece}\r\n`.repeat(48) + '0\r\n\r\n');
+      for (const path of ['/admin/v1/nothing-here', '/mcp/nothing-here']) {
+        const answer = await rawRequest(
+          port,
+          head('POST', path, {
+            ...JSON_TYPE,
+            authorization: `Bearer ${tenant.admin}`,
+            'transfer-encoding': 'chunked',
+          }),
+          chunked,
+        );
+        expect({ path, status: answer.status }).toEqual({ path, status: 413 });
+      }
+    });
+
     it('keeps the open routes working without a body (a zero Content-Length is no body)', async () => {
       expect((await t.http.get('/health')).status).toBe(200);
       expect((await t.http.get('/health').set('content-length', '0')).status).toBe(200);
