@@ -15,9 +15,11 @@ import {
   GlobalExceptionFilter,
   McpExceptionFilter,
 } from './common/http/exception-filters';
+import { drainAfterEarlyAnswers } from './common/http/drain-after-answer';
 import { assertJsonDepth } from './common/http/json-depth';
 import { ProtocolErrors } from './common/http/protocol-errors';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
+import { securityHeadersFor } from './common/http/security-headers';
 import { AppLogger } from './common/logging/app-logger';
 import { Metrics } from './common/metrics/metrics';
 import { RequestMetrics } from './common/metrics/request-metrics';
@@ -65,7 +67,9 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   // Nest's request hook runs first on either adapter, before routing and body parsing, so the answers those refuse
   // (404, 413, malformed JSON) carry X-Request-Id too. Fastify hands over its request and reply; Express the raw ones.
   // Then a missing or repeated Host is refused, and the keyed surfaces authenticate, so a request without a valid key
-  // is refused before its body is read. With metrics on, each request of a keyed surface is counted when answered.
+  // is refused before its body is read, and so is a body sent to a route that takes none. Every answer carries the
+  // security headers of the page or API it comes from. With metrics on, each request of a keyed surface is counted
+  // when answered.
   const requestIds = new RequestIdMiddleware(logger, config.tracing !== undefined);
   const metrics = app.get(Metrics);
   const requestMetrics = metrics.enabled ? new RequestMetrics(metrics) : null;
@@ -74,17 +78,16 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
     execution: app.get(ExecutionExceptionFilter),
     mcp: app.get(McpExceptionFilter),
   };
-  const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, filters);
-  const protocol = new ProtocolErrors(
-    new GlobalExceptionFilter(filters.admin, filters.execution, filters.mcp),
-    requestIds,
-    logger,
-    server.maxHeaderSize ?? maxHeaderSize,
-  );
+  const globalFilter = new GlobalExceptionFilter(filters.admin, filters.execution, filters.mcp);
+  const preBodyAuth = new PreBodyAuthMiddleware(app.get(KeyAuthenticator), config, { ...filters, open: globalFilter });
+  const protocol = new ProtocolErrors(globalFilter, requestIds, logger, server.maxHeaderSize ?? maxHeaderSize);
   protocolErrors.current = protocol;
   (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook(
     (request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) => {
-      requestMetrics?.use(request.raw ?? request, response.raw ?? response);
+      const nodeResponse = response.raw ?? response;
+      for (const [name, value] of Object.entries(securityHeadersFor((request.raw ?? request).url ?? '/')))
+        nodeResponse.setHeader(name, value);
+      requestMetrics?.use(request.raw ?? request, nodeResponse);
       requestIds.use(request.raw ?? request, response.raw ?? response, () => {
         if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(request, response, done);
       });
@@ -92,6 +95,7 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   );
   answerProtocolErrors(server, protocol, config);
   applyRequestTimeouts(server, config);
+  drainAfterEarlyAnswers(server);
   setupOpenApi(app);
   serveDashboard(app, config, logger);
   await app.init();
@@ -125,8 +129,9 @@ function applyRequestTimeouts(server: NodeServer, config: AppConfig): void {
 }
 
 /**
- * The dashboard's built files under DASHBOARD_PREFIX, with its Content-Security-Policy, by the adapter's own static
- * file support. Without a build (`npm start` and `npm test` make one) the service runs without it and says so.
+ * The dashboard's built files under DASHBOARD_PREFIX, with their caching (their Content-Security-Policy comes with
+ * every answer's security headers), by the adapter's own static file support. Without a build (`npm start` and
+ * `npm test` make one) the service runs without it and says so.
  */
 function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLogger): void {
   if (!dashboardBuilt()) {
@@ -194,11 +199,12 @@ async function fastifyApplication(
   }
 
   // Bodies above MAX_BODY_BYTES answer 413 (Fastify's own limit, FST_ERR_CTP_BODY_TOO_LARGE, which also counts
-  // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES.
+  // chunked bodies as they arrive); admin and MCP routes have the lower MAX_ADMIN_BODY_BYTES. Each route gets its
+  // surface's limit (onRoute below); the instance's own, which the not-found handler reads with, is the lowest.
   // Path parameters up to MAX_PATH_PARAMETER_LENGTH reach the routes (whose pipes refuse a malformed id with a 400);
   // a longer one, and a malformed percent escape, are refused by the router itself (frameworkErrors).
   const fastifyOptions: FastifyServerOptions = {
-    bodyLimit: config.maxBodyBytes,
+    bodyLimit: bodyLimitOf('admin', config),
     keepAliveTimeout: 65_000,
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },

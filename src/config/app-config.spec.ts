@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       statsExactPercentileRows: 20_000,
       logLevel: 'info',
       adminRateLimitPerMinute: 600,
+      authFailuresPerMinute: 100,
+      trustedProxies: [],
       httpAdapter: 'fastify',
       maxAdminBodyBytes: 1024 * 1024,
       requestTimeoutMs: 30_000,
@@ -73,6 +75,8 @@ describe('loadConfig', () => {
       SHUTDOWN_DRAIN_MS: '250',
       LOG_LEVEL: 'debug',
       ADMIN_RATE_LIMIT_PER_MINUTE: '120',
+      AUTH_FAILURES_PER_MINUTE: '30',
+      TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1,2001:db8::/32',
       MAX_ADMIN_BODY_BYTES: '4096',
       REQUEST_TIMEOUT_MS: '5000',
       RENDER_TIMEOUT_MS: '50',
@@ -118,6 +122,8 @@ describe('loadConfig', () => {
       shutdownDrainMs: 250,
       logLevel: 'debug',
       adminRateLimitPerMinute: 120,
+      authFailuresPerMinute: 30,
+      trustedProxies: ['10.0.0.0/8', '192.0.2.1', '2001:db8::/32'],
       maxAdminBodyBytes: 4096,
       requestTimeoutMs: 5000,
       renderTimeoutMs: 50,
@@ -239,6 +245,15 @@ describe('loadConfig', () => {
       'Invalid configuration: HTTPS_PROXY must be an http(s) URL',
     );
     expect(() => loadConfig({ NO_PROXY: 'a b;c' })).toThrow(/^Invalid configuration: NO_PROXY must be/);
+  });
+
+  it('refuses a TRUSTED_PROXIES entry that is not an address or a CIDR block, and an AUTH_FAILURES_PER_MINUTE of 0', () => {
+    for (const value of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1', '::1/129', '10.0.0.0/x']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: value })).toThrow(
+        `Invalid configuration: TRUSTED_PROXIES must be comma-separated IP addresses or CIDR blocks (${value})`,
+      );
+    }
+    expect(() => loadConfig({ AUTH_FAILURES_PER_MINUTE: '0' })).toThrow(/AUTH_FAILURES_PER_MINUTE/);
   });
 
   it('names the type problem of a value of the wrong type', () => {

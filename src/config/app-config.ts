@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationError, validateSync } from 'class-validator';
+import { isIP } from 'node:net';
 import * as path from 'node:path';
 import { type DatabaseTlsMode, resolveDatabaseTls } from './database-tls';
 import { EnvSchema } from './env.schema';
@@ -41,6 +42,13 @@ export interface AppConfig {
   statsExactPercentileRows: number;
   logLevel: LogLevel;
   adminRateLimitPerMinute: number;
+  /**
+   * Failed authentications (401s) one client address may have per minute on an instance; beyond it its requests get
+   * 429 until the minute ends, unless they present a key the instance knows to be valid.
+   */
+  authFailuresPerMinute: number;
+  /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For names the client address. */
+  trustedProxies: string[];
   httpAdapter: 'fastify' | 'express';
   /** Largest admin and MCP request body; larger bodies get 413. */
   maxAdminBodyBytes: number;
@@ -127,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const problems = validateSync(parsed, { forbidUnknownValues: false }).map(problemOf);
   const tls = resolveDatabaseTls(raw.DATABASE_SSL, parsed.DATABASE_URL);
   problems.push(...tls.problems.filter((problem) => !problem.startsWith('DATABASE_SSL must')));
+  problems.push(...trustedProxyProblems(raw.TRUSTED_PROXIES));
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = parsed.DATA_DIR ?? './data';
   const config: AppConfig = {
@@ -154,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     statsExactPercentileRows: parsed.STATS_EXACT_PERCENTILE_ROWS ?? 20_000,
     logLevel: (parsed.LOG_LEVEL as LogLevel | undefined) ?? 'info',
     adminRateLimitPerMinute: parsed.ADMIN_RATE_LIMIT_PER_MINUTE ?? 600,
+    authFailuresPerMinute: parsed.AUTH_FAILURES_PER_MINUTE ?? 100,
+    trustedProxies: trustedProxiesOf(parsed.TRUSTED_PROXIES),
     httpAdapter: (parsed.HTTP_ADAPTER as 'fastify' | 'express' | undefined) ?? 'fastify',
     maxAdminBodyBytes: parsed.MAX_ADMIN_BODY_BYTES ?? 1024 * 1024,
     requestTimeoutMs: parsed.REQUEST_TIMEOUT_MS ?? 30_000,
@@ -207,6 +218,27 @@ function modelsFileOf(file: string, env: NodeJS.ProcessEnv): ModelsFileContent {
   } catch (error) {
     throw new ConfigError([(error as Error).message], (error as Error).message);
   }
+}
+
+/** TRUSTED_PROXIES as a list of addresses and CIDR blocks. */
+function trustedProxiesOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** The problem of each TRUSTED_PROXIES entry that is not an IP address or a CIDR block. */
+function trustedProxyProblems(value: string | undefined): string[] {
+  return trustedProxiesOf(value)
+    .filter((entry) => {
+      const [address, prefix, ...rest] = entry.split('/');
+      const family = isIP(address);
+      const maxPrefix = family === 6 ? 128 : 32;
+      const isValidPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= maxPrefix);
+      return family === 0 || !isValidPrefix || rest.length > 0;
+    })
+    .map((entry) => `TRUSTED_PROXIES must be comma-separated IP addresses or CIDR blocks (${entry})`);
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {

@@ -157,6 +157,24 @@ export class EnvSchema {
   @Min(1)
   ADMIN_RATE_LIMIT_PER_MINUTE?: number;
 
+  /**
+   * Failed authentications one client address may have per minute (per instance) before its requests get 429 until
+   * the minute ends; a key the instance knows to be valid still passes. Default 100.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURES_PER_MINUTE?: number;
+
+  /**
+   * Comma-separated addresses or CIDR blocks of the proxies in front of the service: a request from one of them is
+   * counted for failed authentications under the client address its X-Forwarded-For names. Default none.
+   */
+  @IsOptional()
+  @IsString()
+  TRUSTED_PROXIES?: string;
+
   /** Largest admin and MCP request body in bytes. Default 1 MiB. */
   @IsOptional()
   @Transform(toInt)

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { ForbiddenError, UnauthorizedError } from '../errors/app-error';
-import { headerOf, HttpRequestLike } from '../http/http-context';
+import { AuthenticationThrottledError, ForbiddenError, UnauthorizedError } from '../errors/app-error';
+import { headerOf, HttpRequestLike, nodeRequestOf } from '../http/http-context';
+import { AuthFailures, clientAddressOf, TrustedProxies } from './auth-failures';
 import { presentedKey, tenantOfHost } from './presented-key';
 import { ApiKeyAuthenticator, Principal } from './principal';
 
@@ -14,16 +15,27 @@ const authenticated = new WeakMap<object, { acceptBearer: boolean; principal: Pr
  * Resolves the presented key to a principal and checks the Host: a malformed Host is a 400, and a tenant host that
  * is not the key's tenant a 401. Shared by the admin, execution and MCP surfaces. The pre-body hook authenticates
  * first; the guards then get the principal it found instead of looking the key up again.
+ *
+ * Each 401 counts against the client's address (its TCP peer's, or behind a proxy of TRUSTED_PROXIES the one its
+ * X-Forwarded-For names). An address with more than AUTH_FAILURES_PER_MINUTE failures in its minute gets 429 with
+ * Retry-After until the minute ends, and its keys are then checked against this instance's memory only (no database
+ * lookup): a key in use here recently still passes, anything else is refused without costing a query.
  */
 @Injectable()
 export class KeyAuthenticator {
+  private readonly failures: AuthFailures;
+  private readonly proxies: TrustedProxies;
+
   constructor(
     private readonly authenticator: ApiKeyAuthenticator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.failures = new AuthFailures(config.authFailuresPerMinute);
+    this.proxies = new TrustedProxies(config.trustedProxies);
+  }
 
   async authenticate(request: AuthenticatedRequest, acceptBearer: boolean): Promise<Principal> {
-    const node = request.raw ?? request;
+    const node = nodeRequestOf(request);
     const earlier = authenticated.get(node);
     if (earlier?.acceptBearer === acceptBearer) {
       request.principal = earlier.principal;
@@ -31,17 +43,42 @@ export class KeyAuthenticator {
     }
     const hostTenant = tenantOfHost(headerOf(request, 'host'), this.config.baseDomain);
     const rawKey = presentedKey(request, acceptBearer);
-    if (!rawKey) throw new UnauthorizedError('An API key is required (x-api-key header)');
-    const principal = await this.authenticator.authenticate(rawKey);
-    if (!principal) throw new UnauthorizedError('The API key is invalid or revoked');
-    // A Host of the form <part>.<BASE_DOMAIN> names a tenant: only that tenant's keys are accepted there.
-    if (hostTenant !== null && hostTenant !== principal.tenantSlug) {
-      throw new UnauthorizedError('The API key does not belong to this tenant');
-    }
+    const address = clientAddressOf(node.socket?.remoteAddress ?? '', node.headers['x-forwarded-for'], this.proxies);
+    const retryAfter = this.failures.retryAfterSeconds(address);
+    const principal =
+      retryAfter > 0
+        ? this.knownOrThrottled(rawKey, hostTenant, retryAfter)
+        : await this.lookUp(rawKey, hostTenant, address);
     authenticated.set(node, { acceptBearer, principal });
     request.principal = principal;
     return principal;
   }
+
+  private async lookUp(rawKey: string | undefined, hostTenant: string | null, address: string): Promise<Principal> {
+    const refuse = (message: string) => {
+      this.failures.record(address);
+      return new UnauthorizedError(message);
+    };
+    if (!rawKey) throw refuse('An API key is required (x-api-key header)');
+    const principal = await this.authenticator.authenticate(rawKey);
+    if (!principal) throw refuse('The API key is invalid or revoked');
+    // A Host of the form <part>.<BASE_DOMAIN> names a tenant: only that tenant's keys are accepted there.
+    if (!belongsToHost(principal, hostTenant)) throw refuse('The API key does not belong to this tenant');
+    return principal;
+  }
+
+  private knownOrThrottled(rawKey: string | undefined, hostTenant: string | null, retryAfter: number): Principal {
+    const principal = rawKey ? this.authenticator.knownPrincipal(rawKey) : null;
+    if (principal && belongsToHost(principal, hostTenant)) return principal;
+    throw new AuthenticationThrottledError(
+      `Too many failed authentications from this address: retry in ${retryAfter} seconds`,
+      retryAfter,
+    );
+  }
+}
+
+function belongsToHost(principal: Principal, hostTenant: string | null): boolean {
+  return hostTenant === null || hostTenant === principal.tenantSlug;
 }
 
 /** Admin routes: an admin key, presented as x-api-key or Bearer; endpoint keys get 403. */

@@ -1,4 +1,4 @@
-import { bodyLimitOf, isOpenPage, keyedSurfaceOf } from './pre-body-auth.middleware';
+import { announcesBody, bodyLimitOf, isOpenPage, keyedSurfaceOf, takesBody } from './pre-body-auth.middleware';
 
 describe('keyedSurfaceOf', () => {
   it.each([
@@ -69,5 +69,23 @@ describe('isOpenPage', () => {
     for (const url of ['/API/V1/docs', '//api/v1/docs', '/api/v1/docs/', '/api/v1/%64ocs', '/api/v1/docs/other', '/']) {
       expect(isOpenPage('GET', url)).toBe(false);
     }
+  });
+});
+
+describe('takesBody and announcesBody', () => {
+  it('lets only POST, PUT, PATCH and DELETE of a keyed surface carry a body', () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      expect(takesBody(method, 'admin')).toBe(true);
+      expect(takesBody(method, 'execution')).toBe(true);
+      expect(takesBody(method, null)).toBe(false);
+    }
+    for (const method of ['GET', 'HEAD', 'OPTIONS', undefined]) expect(takesBody(method, 'mcp')).toBe(false);
+  });
+
+  it('counts a positive Content-Length or any Transfer-Encoding as a body, and Content-Length 0 as none', () => {
+    expect(announcesBody({ headers: { 'content-length': '1' } })).toBe(true);
+    expect(announcesBody({ headers: { 'transfer-encoding': 'chunked' } })).toBe(true);
+    expect(announcesBody({ headers: { 'content-length': '0' } })).toBe(false);
+    expect(announcesBody({ headers: {} })).toBe(false);
   });
 });

@@ -28,4 +28,7 @@ export interface Principal {
 export abstract class ApiKeyAuthenticator {
   /** The principal of an active key, or null for an unknown or revoked one. */
   abstract authenticate(rawKey: string): Promise<Principal | null>;
+
+  /** The principal of an active key this instance holds in memory (used recently), without any lookup; else null. */
+  abstract knownPrincipal(rawKey: string): Principal | null;
 }

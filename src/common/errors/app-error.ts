@@ -84,6 +84,11 @@ export class ConcurrencyLimitError extends RetryLaterError {
   readonly code = 'rate_limit_exceeded';
 }
 
+/** Too many failed authentications from one client address: it may try again after `retryAfterSeconds`. */
+export class AuthenticationThrottledError extends RetryLaterError {
+  readonly code = 'rate_limit_exceeded';
+}
+
 export class UpstreamTimeoutError extends AppError {
   readonly code = 'timeout';
 }

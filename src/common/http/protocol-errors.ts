@@ -16,6 +16,7 @@ import {
   setHeader,
 } from './http-context';
 import { RequestIdMiddleware } from './request-id.middleware';
+import { securityHeadersFor } from './security-headers';
 
 /** What Node's HTTP parser reports with a request it could not read (`clientError`). */
 export type ClientError = Error & { code?: string; rawPacket?: Buffer };
@@ -201,6 +202,7 @@ export class ProtocolErrors {
     const answer = this.filters.filterFor(target.path).answer(failure, id, target.path);
     const body = JSON.stringify(answer.body);
     const headers: Record<string, string> = {
+      ...securityHeadersFor(target.path),
       ...answer.headers,
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(Buffer.byteLength(body)),

@@ -8,32 +8,12 @@ export const DASHBOARD_DIR = path.join(packageRoot(__dirname), 'dashboard', 'dis
 export const DASHBOARD_PREFIX = '/dashboard/';
 
 /**
- * The dashboard's pages run under a strict policy: scripts, styles and connections from this origin only (no inline
- * script or style), images also from data: and blob: URLs (a test run's image answers, an uploaded image's preview),
- * and no framing.
+ * Caching of every dashboard file: hashed assets for a year, the page revalidated. Its security headers (a strict
+ * Content-Security-Policy among them) are those of every answer, set by common/http/security-headers.ts.
  */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/** Headers of every dashboard file: the policy, and caching (hashed assets for a year, the page revalidated). */
 export function dashboardHeaders(filePath: string): Record<string, string> {
   const hashed = filePath.split(path.sep).includes('assets');
-  return {
-    'Content-Security-Policy': DASHBOARD_CSP,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'X-Frame-Options': 'DENY',
-    'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
-  };
+  return { 'Cache-Control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache' };
 }
 
 /** Whether the dashboard has been built (`npm start` and `npm test` build it). */

@@ -89,6 +89,11 @@ export class InvalidatingCache<V extends object> {
     }
   }
 
+  /** The cached value of `key`, without loading it. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
   invalidate(id: string | null): void {
     this.tick++;
     // Loads already in flight may have read the old record: later callers load afresh.

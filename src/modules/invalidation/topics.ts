@@ -2,6 +2,8 @@
 
 /** An API key was updated or revoked (id: key id). */
 export const KEY_TOPIC = 'key';
+/** An API key was created (id: key id): keys remembered as unknown are looked up again. */
+export const KEY_CREATED_TOPIC = 'key-created';
 /** An endpoint was deleted permanently (id: endpoint id): its cached responses go too. */
 export const ENDPOINT_DELETED_TOPIC = 'endpoint-deleted';
 /**

@@ -7,7 +7,8 @@ import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/ht
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
-import { KEY_TOPIC } from '../invalidation/topics';
+import { KEY_CREATED_TOPIC, KEY_TOPIC } from '../invalidation/topics';
+import { LRUCache } from 'lru-cache';
 import { TenantsService } from '../tenants/tenants.service';
 import { ApiKeyEntity } from './api-key.entity';
 import { CreatedKeyResponse, KeyResponse, toKeyResponse } from './dto/key.response';
@@ -29,6 +30,11 @@ const LAST_USED_FLUSH_MS = 5_000;
 const MAX_PENDING_LAST_USED = 10_000;
 /** Authenticated keys kept in memory; a change or revocation drops them on every instance through the bus. */
 const PRINCIPAL_CACHE = { max: 10_000, ttlMs: 60_000 };
+/**
+ * Hashes of presented keys that matched no active key, kept so that a repeat costs no query. Forgotten on every
+ * instance when a key is created or changed (through the bus, as principals are), and after a minute in any case.
+ */
+const UNKNOWN_KEY_CACHE = { max: 10_000, ttl: 60_000 };
 
 export interface NewKey extends Partial<RateLimitSettings> {
   name: string;
@@ -45,6 +51,9 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   private flushTimer?: NodeJS.Timeout;
   /** Principals by key hash: authentication costs no database query while a key is in use. */
   private readonly principals: InvalidatingCache<Principal>;
+  private readonly unknownKeys = new LRUCache<string, true>(UNKNOWN_KEY_CACHE);
+  /** Counts key creations and changes: a lookup that raced one does not remember its key as unknown. */
+  private keyChanges = 0;
 
   constructor(
     private readonly keys: KeysRepository,
@@ -56,6 +65,12 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   ) {
     super();
     this.principals = new InvalidatingCache<Principal>(bus, KEY_TOPIC, (principal) => principal.keyId, PRINCIPAL_CACHE);
+    const forgetUnknownKeys = () => {
+      this.keyChanges++;
+      this.unknownKeys.clear();
+    };
+    bus.subscribe(KEY_CREATED_TOPIC, forgetUnknownKeys);
+    bus.subscribe(KEY_TOPIC, forgetUnknownKeys);
     // Last-use times of the final requests too: written once the HTTP server has closed, before the database closes.
     shutdown.beforeClose(async () => {
       clearInterval(this.flushTimer);
@@ -123,7 +138,17 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
   async authenticate(raw: string): Promise<Principal | null> {
     if (!isWellFormedKey(raw)) return null;
     const hash = hashKey(raw);
+    if (this.unknownKeys.has(hash)) return null;
+    const changesBefore = this.keyChanges;
     const principal = await this.principals.getOrLoad(hash, () => this.loadPrincipal(hash));
+    if (principal) this.pendingLastUsed.set(principal.keyId, new Date());
+    else if (this.keyChanges === changesBefore) this.unknownKeys.set(hash, true);
+    return principal;
+  }
+
+  knownPrincipal(raw: string): Principal | null {
+    if (!isWellFormedKey(raw)) return null;
+    const principal = this.principals.peek(hashKey(raw)) ?? null;
     if (principal) this.pendingLastUsed.set(principal.keyId, new Date());
     return principal;
   }
@@ -204,6 +229,8 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
       endpointIds: input.endpointIds ?? null,
       ...rateLimitSettingsOf(input),
     });
+    // The new key works at once here, and within a second on the other instances, even if it was tried before.
+    await this.bus.publish(KEY_CREATED_TOPIC, entity.id);
     return { raw, entity };
   }
 

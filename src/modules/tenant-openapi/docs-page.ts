@@ -2,7 +2,8 @@
  * Swagger UI for a tenant's document, at `/api/v1/docs`. The page itself holds no tenant data and needs no key: it
  * asks for one, fetches `openapi.json` with it, and hands it to Swagger UI's Authorize so that "Try it out" sends it.
  * The key stays in the page's memory (nothing is stored). Swagger UI's files are the ones the admin API's own
- * documentation serves at `/docs/`. URLs are relative, so a proxy may mount the service under any path.
+ * documentation serves at `/docs/`. URLs are relative, so a proxy may mount the service under any path. Its
+ * Content-Security-Policy is Swagger UI's (common/http/security-headers.ts).
  */
 export const DOCS_PAGE = `<!doctype html>
 <html lang="en">
@@ -73,19 +74,3 @@ export const DOCS_STYLE = `.key-form { max-width: 1400px; margin: 24px auto 0; p
 .key-form input { width: 28rem; max-width: 100%; padding: 6px; font-family: monospace; }
 .key-form button { padding: 6px 12px; margin-left: 6px; }
 `;
-
-/**
- * The page's policy: scripts, styles and connections from this origin only (Swagger UI sets some inline styles and
- * shows data: images), no framing, no forms posted elsewhere.
- */
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, setHeader, setStatus } from '../../common/http/http-context';
 import { type RateLimitedRequest, KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
-import { DOCS_CSP, DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE } from './docs-page';
+import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE } from './docs-page';
 import { DocumentKeyGuard } from './document-key.guard';
 import { callerHostOf, etagMatches } from './http-caching';
 import { TenantOpenApiService } from './tenant-openapi.service';
@@ -44,9 +44,6 @@ export class TenantOpenApiController {
 
   @Get('docs')
   @Header('Content-Type', 'text/html; charset=utf-8')
-  @Header('Content-Security-Policy', DOCS_CSP)
-  @Header('X-Content-Type-Options', 'nosniff')
-  @Header('Referrer-Policy', 'no-referrer')
   @Header('Cache-Control', 'no-cache')
   docsPage(): string {
     return DOCS_PAGE;
@@ -54,7 +51,6 @@ export class TenantOpenApiController {
 
   @Get('docs/tenant-docs.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
-  @Header('X-Content-Type-Options', 'nosniff')
   @Header('Cache-Control', 'no-cache')
   docsScript(): string {
     return DOCS_SCRIPT;
@@ -62,7 +58,6 @@ export class TenantOpenApiController {
 
   @Get('docs/tenant-docs.css')
   @Header('Content-Type', 'text/css; charset=utf-8')
-  @Header('X-Content-Type-Options', 'nosniff')
   @Header('Cache-Control', 'no-cache')
   docsStyle(): string {
     return DOCS_STYLE;
