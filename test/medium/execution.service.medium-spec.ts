@@ -103,7 +103,7 @@ describe('ExecutionService (medium)', () => {
   /** The log row of a call (flushed first: the row is written off the request path). */
   async function logRowOf(call: ExecutionCall) {
     await logs.flush();
-    const page = await logs.list(tenant.id, { requestId: call.requestId } as never);
+    const page = await logs.list(tenant.id, { requestId: call.requestId });
     expect(page.items).toHaveLength(1);
     return page.items[0];
   }
