@@ -40,8 +40,8 @@ const NO_HEADER = (): undefined => undefined;
 
 /**
  * Runs an endpoint, as a fixed sequence of stages over one ExecutionRecord (see docs/architecture.md, "The stages of
- * an execution"): validate → select the prompt → cache lookup → render → attempts (each: reserve → call → settle) →
- * store → log. Authenticate and admit come before, in the guards (MCP: its own). Every call that reaches this service
+ * an execution"): validate → select the prompt → cache lookup → render → attempts (each: reserve → call → validate
+ * the answer → settle) → store → log. Authenticate and admit come before, in the guards (MCP: its own). Every call that reaches this service
  * (authenticated, within its rate limits, on an endpoint) is logged exactly once, whatever its outcome.
  */
 @Injectable()

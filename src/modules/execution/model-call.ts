@@ -41,8 +41,8 @@ const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: null, outputTokens: nu
 
 /**
  * The call of one attempt to the model (the "call" between an attempt's reserve and settle): the rendered prompt sent
- * with the planned model and settings within the attempt's time, and the answer checked against the output fields
- * (an answer off them fails this attempt, which may then fail over). Never throws for what the provider did: the
+ * with the planned model and settings within the attempt's time, then the answer validated against the output fields
+ * (`validated`: an answer off them fails this attempt, which may then fail over). Never throws for what the provider did: the
  * failure is the Generation's.
  */
 export class ModelCall {
@@ -90,9 +90,22 @@ export class ModelCall {
       const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, usage, costUsd);
       return { ok: false, error, rawResponse: unusable?.rawText ?? null, attempt };
     }
-    const latencyMs = elapsedSince(startedMs);
+    return this.validated(model, result, outputFields, schema !== null, elapsedSince(startedMs));
+  }
+
+  /**
+   * Validate the answer: a raw answer is taken as it is; a structured one must match the output fields, or this
+   * attempt fails (with the raw text and the tokens it cost) and may fail over like any failed attempt.
+   */
+  private validated(
+    model: ModelInfo,
+    result: TextResult,
+    outputFields: EndpointDefinition['outputFields'],
+    structured: boolean,
+    latencyMs: number,
+  ): Generation {
     const costUsd = this.models.costOf(model.id, result.usage);
-    if (!schema) {
+    if (!structured) {
       const parsedOutput = rawOutputOf(result.text);
       return {
         ok: true,
