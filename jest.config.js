@@ -45,7 +45,7 @@ module.exports = {
   testTimeout: 60000,
   moduleFileExtensions: ['js', 'mjs', 'cjs', 'json', 'ts'],
   roots: ['<rootDir>/src', '<rootDir>/test'],
-  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  testRegex: '.*\\.(spec|e2e-spec|medium-spec)\\.ts$',
   transform: { '^.+\\.ts$': ['@swc/jest', swcTs], '^.+\\.m?js$': ['@swc/jest', swcJs] },
   // A file is left alone when the package of its innermost node_modules segment is not ESM.
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages().map(escapeRe).join('|')})/)(?!.*/node_modules/)`],

@@ -1,16 +1,5 @@
 import { UpstreamTimeoutError } from '../../common/errors/app-error';
 
-/** When the execution started: its log row's createdAt, its latency, and the endpoint's timeout are measured from it. */
-export class ExecutionClock {
-  readonly startedAt = new Date();
-  /** Its performance.now() reading, the origin of every duration of the execution. */
-  readonly startedMs = performance.now();
-
-  elapsedMs(): number {
-    return performance.now() - this.startedMs;
-  }
-}
-
 /** Whole milliseconds since `startedMs` (a performance.now() reading). */
 export function elapsedSince(startedMs: number): number {
   return Math.round(performance.now() - startedMs);

@@ -9,7 +9,8 @@ import { ValidationError } from '../../common/errors/app-error';
 import { ClientDeparture } from './client-departure';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
-import { type ExecutionCall, ExecutionService } from './execution.service';
+import type { ApiCall } from './execution-call';
+import { ExecutionService } from './execution.service';
 import { ExecutionStreamService, type StreamedAnswer } from './streaming/execution-stream.service';
 
 /**
@@ -45,10 +46,10 @@ export class ExecutionController {
     onConnectionClose(response, (answered) => {
       if (!answered) departure.left();
     });
-    const call: ExecutionCall = {
+    const call: ApiCall = {
+      kind: 'api',
       principal: request.principal!,
       definition: request.endpointDefinition!,
-      source: 'Api',
       requestId: requestIdOf(request) ?? '',
       body,
       prompt: { selector: selector || undefined, header: (name) => headerOf(request, name) },

@@ -9,69 +9,25 @@ import { cacheKey, fieldsFingerprint } from '../cache/cache-key';
 import { ResponseCacheService } from '../cache/response-cache.service';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { customParametersProblems } from '../llm/call-settings';
-import {
-  type ImageResult,
-  InvalidLlmOutputError,
-  type LlmClient,
-  ProviderError,
-  type TextResult,
-  type TokenUsage,
-} from '../llm/llm-client';
+import { type LlmClient, ProviderError } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ProviderCallLimiter } from '../llm/provider-call-limiter';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
-import type { ExecutionSource, NewExecutionLog, PromptAssignment } from '../logs/new-execution-log';
+import type { NewExecutionLog } from '../logs/new-execution-log';
 import type { ModelInfo } from '../models/model';
 import { ModelsService } from '../models/models.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
-import { PromptSelectionService, type SelectedPrompt } from '../prompts/prompt-selection.service';
+import { PromptSelectionService } from '../prompts/prompt-selection.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
-import {
-  type CacheStatus,
-  type ExecutionAttempt,
-  type ExecutionOutcome,
-  failedAttempt,
-  loggableInputs,
-  succeededAttempt,
-  toExecutionLog,
-} from './execution-outcome';
-import { elapsedSince, ExecutionClock, withDeadline } from './execution-clock';
+import { type ExecutionCall, sourceOf } from './execution-call';
+import { type ExecutionOutcome, loggableInputs, toExecutionLog } from './execution-outcome';
+import { ExecutionRecord } from './execution-record';
 import { type PlannedAttempt, planAttempts } from './attempt-plan';
 import { type AttemptTime, runAttempts } from './attempt-loop';
-import type { ClientDeparture } from './client-departure';
-import { validateInputs, ValidatedInputs } from './input-validation';
-import { type ExecutionStreamSink, streamGeneration } from './streaming/execution-stream-sink';
-import {
-  conformOutput,
-  imageOutputField,
-  imageSettingsOf,
-  type OutputSchema,
-  outputSchemaOf,
-  rawOutputOf,
-} from './output-schema';
-
-export interface ExecutionCall {
-  principal: Principal;
-  definition: EndpointDefinition;
-  source: ExecutionSource;
-  requestId: string;
-  body: unknown;
-  /**
-   * Api and MCP: the `?prompt=` name or slug (absent: the traffic split's variant, or the default), and the request's
-   * headers a split may stick by; TestPage: a prompt id, any status.
-   */
-  prompt: { selector?: string; header?: (name: string) => string | undefined } | { id: string };
-  /** Api executions only: the response cache is used, and `bypass` (x-cache-bypass: true) skips its lookup. */
-  cache?: { bypass: boolean };
-  /** Api executions asked for an event stream: where the answer's pieces go as the model produces them. */
-  stream?: ExecutionStreamSink;
-  /**
-   * Api executions: the caller going away, which aborts the provider call in progress and the attempts still planned
-   * (the call is then logged as `client_closed`). Plain and streamed calls alike.
-   */
-  departure?: ClientDeparture;
-}
+import { type Generation, ModelCall } from './model-call';
+import { validateInputs } from './input-validation';
+import { imageOutputField, imageSettingsOf } from './output-schema';
 
 /**
  * How long a test run's answer waits for its log row to be written. The write normally takes milliseconds; a database
@@ -79,36 +35,19 @@ export interface ExecutionCall {
  */
 const LOG_WRITE_WAIT_MS = 2000;
 
-/** Image endpoints: the body that replaces the standard output fields. */
-export interface ImageExecutionBody {
-  generatedImages: { base64Data: string; revisedPrompt: string }[];
-  usage: { inputTokens: number; outputTokens: number };
-}
+/** A call without request headers: a traffic split that sticks by one picks at random. */
+const NO_HEADER = (): undefined => undefined;
 
 /**
- * The model call: the execution body and what the log keeps of it, or the failure with the raw text when the model
- * answered something unusable; with the attempt either way.
- */
-type Generation =
-  | {
-      ok: true;
-      body: unknown;
-      rawResponse: string;
-      parsedOutput: unknown;
-      finishReason?: string;
-      attempt: ExecutionAttempt;
-    }
-  | { ok: false; error: unknown; rawResponse: string | null; attempt: ExecutionAttempt };
-
-const NO_USAGE: TokenUsage = Object.freeze({ inputTokens: null, outputTokens: null });
-
-/**
- * Runs an endpoint: input validation, prompt selection, Liquid rendering, the LLM call bounded by the endpoint's
- * timeout, and the output rules. Every call that reaches this service (authenticated, within its rate limits, on an
- * endpoint) is logged exactly once, whatever its outcome.
+ * Runs an endpoint, as a fixed sequence of stages over one ExecutionRecord (see docs/architecture.md, "The stages of
+ * an execution"): validate → select the prompt → cache lookup → render → attempts (each: reserve → call → validate
+ * the answer → settle) → store → log. Authenticate and admit come before, in the guards (MCP: its own). Every call that reaches this service
+ * (authenticated, within its rate limits, on an endpoint) is logged exactly once, whatever its outcome.
  */
 @Injectable()
 export class ExecutionService {
+  private readonly modelCall: ModelCall;
+
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly prompts: PromptSelectionService,
@@ -120,7 +59,9 @@ export class ExecutionService {
     private readonly responses: ResponseCacheService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
-  ) {}
+  ) {
+    this.modelCall = new ModelCall(models);
+  }
 
   /** Runs and logs the call; its outcome is what the caller answers (see toExecutionAnswer). */
   async run(call: ExecutionCall): Promise<ExecutionOutcome> {
@@ -148,172 +89,213 @@ export class ExecutionService {
   ): Promise<TestRunResponse> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
     const { outcome, log, logId } = await this.runLogged({
+      kind: 'testRun',
       principal,
       definition,
-      source: 'TestPage',
       requestId,
       body: inputs,
-      prompt: { id: promptId },
+      promptId,
     });
     if (outcome.status === 'error') throw outcome.error;
     await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
     return toTestRunResponse(outcome.body, log, logId);
   }
 
-  /** Runs the call and records its log row (exactly one, whatever the outcome). */
+  /** The stages, then the log row (exactly one, whatever the outcome). */
   private async runLogged(
     call: ExecutionCall,
   ): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
-    const { endpoint, inputFields } = call.definition;
-    const outcome = await this.outcomeOf(call);
-    const { principal, source, requestId } = call;
-    const log = toExecutionLog(outcome, {
-      principal,
-      endpointId: endpoint.id,
-      source,
-      requestId,
-      inputs: loggableInputs(call.body, inputFields),
-      // Answered as an event stream (a failure before the model was called is a plain JSON answer).
-      ...(call.stream?.started ? { stream: { ttftMs: call.stream.ttftMs } } : {}),
-    });
+    const record = await this.stages(call);
+    const outcome = record.outcome();
+    const log = this.logOf(call, record, outcome);
     return { outcome, log, logId: this.logs.record(log) };
   }
 
-  /** Never throws: a failure is an outcome too, with what was known when it failed. */
-  private async outcomeOf(call: ExecutionCall): Promise<ExecutionOutcome> {
-    const clock = new ExecutionClock();
-    call.stream?.timedFrom(clock.startedMs);
-    const { endpoint } = call.definition;
-    let prompt: ExecutablePrompt | null = null;
-    let assignment: PromptAssignment | null = null;
-    let cache: CacheStatus | null = null;
-    let renderedPrompt: string | null = null;
-    const attempts: ExecutionAttempt[] = [];
-    const detail = () => ({
-      startedAt: clock.startedAt,
-      latencyMs: Math.round(clock.elapsedMs()),
-      prompt,
-      assignment,
-      cache,
-      renderedPrompt,
-      attempts,
-    });
-    const failed = (error: unknown, rawResponse: string | null = null): ExecutionOutcome => ({
-      status: 'error',
-      error,
-      ...detail(),
-      rawResponse,
-      parsedOutput: null,
-    });
+  /**
+   * The stages in order, each filling in the record. Never throws: a failure ends the stages, and the record keeps
+   * what was known when it failed.
+   */
+  private async stages(call: ExecutionCall): Promise<ExecutionRecord> {
+    const record = new ExecutionRecord(call);
+    record.observer.executionStarted(record.startedMs);
     try {
-      if (call.stream && imageOutputField(call.definition.outputFields)) {
-        throw new ValidationError(
-          'An image endpoint answers only once its images are generated: it cannot stream',
-          'stream',
-        );
-      }
-      const inputs = validateInputs(call.body, call.definition.inputFields, this.config.maxImageBytes);
-      ({ prompt, assignment } = await this.promptOf(call));
-      // From here the prompt version is known: the response cache answers or stores around the render and the LLM call.
-      const key =
-        call.cache && endpoint.cacheEnabled
-          ? cacheKey({
-              endpointId: endpoint.id,
-              ...settingsOf(prompt),
-              fields: fieldsOf(call.definition),
-              body: call.body,
-            })
-          : null;
-      if (call.cache) cache = key && !call.cache.bypass ? 'MISS' : 'BYPASS';
-      call.stream?.selected(prompt, cache);
-      if (cache === 'MISS') {
-        const hit = await this.responses.get(key!);
-        // The key covers the prompt version and the whole body, so the prompt the entry was rendered from is the one
-        // this call would render: a hit is answered without a render (entries stored before they kept it render).
-        if (hit) {
-          cache = 'HIT';
-          call.stream?.replay(prompt.llmModel, hit.rawResponse ?? JSON.stringify(hit.body), hit.body);
-          renderedPrompt = hit.renderedPrompt ?? (await this.render(call, prompt, inputs));
-          return {
-            status: 'success',
-            body: hit.body,
-            ...detail(),
-            rawResponse: hit.rawResponse,
-            parsedOutput: hit.parsedOutput,
-            finishReason: hit.finishReason ?? null,
-          };
-        }
-      }
-      renderedPrompt = await this.render(call, prompt, inputs);
-      // The call holds one of its key's and tenant's provider-call slots through every attempt (a stream to its end);
-      // past either bound it is refused with 429 before the provider is called.
-      const { tenantId, keyId } = call.principal;
-      const [selected, rendered] = [prompt, renderedPrompt];
-      const generation = await this.providerCalls.run({ tenantId, keyId }, () =>
-        this.generate(call, selected, inputs, rendered, clock, attempts),
-      );
-      if (!generation.ok) return failed(generation.error, generation.rawResponse);
-      const { body, rawResponse, parsedOutput } = generation;
-      const finishReason = generation.finishReason ?? null;
-      // Only the prompt's own model's answers are cached: a fallback's answer stands in for it on this call only.
-      if (key && generation.planned.position === 0)
-        await this.responses.set(
-          { tenantId: call.principal.tenantId, endpointId: endpoint.id },
-          key,
-          { body, renderedPrompt, rawResponse, parsedOutput, finishReason },
-          endpoint.cacheDurationSeconds,
-        );
-      return { status: 'success', body, ...detail(), rawResponse, parsedOutput, finishReason };
+      this.validate(call, record);
+      await this.select(call, record);
+      if (await this.lookUp(call, record)) return record;
+      await this.render(call, record);
+      await this.attempts(call, record);
+      if (!record.failed) await this.store(call, record);
     } catch (error) {
-      return failed(error);
+      record.fail(error);
     }
+    return record;
+  }
+
+  /** Validate: the body against the endpoint's input fields (and no stream of an image endpoint). */
+  private validate(call: ExecutionCall, record: ExecutionRecord): void {
+    if (record.observer.streams && imageOutputField(call.definition.outputFields)) {
+      throw new ValidationError(
+        'An image endpoint answers only once its images are generated: it cannot stream',
+        'stream',
+      );
+    }
+    record.inputs = validateInputs(call.body, call.definition.inputFields, this.config.maxImageBytes);
+  }
+
+  /** Select the prompt: a test run's is the one it names (pinned); otherwise the prompts module selects it. */
+  private async select(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
+    const { principal, definition } = call;
+    if (call.kind === 'testRun') {
+      record.prompt = await this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.promptId);
+      record.assignment = 'pinned';
+      return;
+    }
+    const { selector, header = NO_HEADER } = call.prompt;
+    const selected = await this.prompts.selectForExecution(principal.tenantId, definition.endpoint, selector, {
+      keyId: principal.keyId,
+      header,
+    });
+    record.prompt = selected.prompt;
+    record.assignment = selected.assignment;
+  }
+
+  /**
+   * Cache lookup (Api calls): from here the prompt version is known, so the response cache answers or stores around
+   * the render and the model call. The key covers the prompt version and the whole body, so the prompt a hit was
+   * rendered from is the one this call would render: a hit is answered without a render (entries stored before they
+   * kept it render). Whether the cache answered.
+   */
+  private async lookUp(call: ExecutionCall, record: ExecutionRecord): Promise<boolean> {
+    const prompt = record.prompt!;
+    if (call.kind === 'api') {
+      const { endpoint } = call.definition;
+      record.cacheKey = endpoint.cacheEnabled
+        ? cacheKey({
+            endpointId: endpoint.id,
+            ...settingsOf(prompt),
+            fields: fieldsOf(call.definition),
+            body: call.body,
+          })
+        : null;
+      record.cache = record.cacheKey && !call.cache.bypass ? 'MISS' : 'BYPASS';
+    }
+    record.observer.selected(prompt, record.cache);
+    if (record.cache !== 'MISS') return false;
+    const hit = await this.responses.get(record.cacheKey!);
+    if (!hit) return false;
+    record.cache = 'HIT';
+    record.observer.cacheHit(prompt.llmModel, hit.rawResponse ?? JSON.stringify(hit.body), hit.body);
+    record.renderedPrompt = hit.renderedPrompt ?? (await this.rendered(call, record));
+    record.body = hit.body;
+    record.rawResponse = hit.rawResponse;
+    record.parsedOutput = hit.parsedOutput;
+    record.finishReason = hit.finishReason ?? null;
+    return true;
+  }
+
+  /** Render: the prompt's template with the validated inputs. */
+  private async render(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
+    record.renderedPrompt = await this.rendered(call, record);
   }
 
   /** Renders with the caller's fair share of the render threads (a tenant flooding them waits its turn). */
-  private render(call: ExecutionCall, prompt: ExecutablePrompt, inputs: ValidatedInputs): Promise<string> {
-    return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, inputs.values, {
+  private rendered(call: ExecutionCall, record: ExecutionRecord): Promise<string> {
+    const prompt = record.prompt!;
+    return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, record.inputs!.values, {
       tenantId: call.principal.tenantId,
-      signal: call.departure?.signal,
+      signal: record.gone,
     });
   }
 
   /**
-   * The LLM call, text (raw or structured) or images, as a loop of attempts over the prompt's plan (its own model,
-   * its retries, then its fallback models; see attempt-plan): every attempt is recorded in `attempts`, and a failure
-   * that fails over is followed by the next attempt while the endpoint's timeout leaves time for it. The answer is the
-   * first success, or the last failure. A model the service cannot call (unknown model, provider not configured,
-   * settings out of bounds) throws: that is the service's own error, never failed over.
+   * Attempts: the model call, text (raw or structured) or images, as a loop over the prompt's plan (its own model, its
+   * retries, then its fallback models; see attempt-plan), each attempt reserve → call → settle; a failure that fails
+   * over is followed by the next attempt while the endpoint's timeout leaves time for it. The answer is the first
+   * success, or the last failure. A model the service cannot call (unknown model, provider not configured, settings
+   * out of bounds) throws: that is the service's own error, never failed over. The provider-call slot the first
+   * reserve took is given back when the attempts end (a stream at its end), however they end.
    */
-  private async generate(
+  private async attempts(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
+    try {
+      const { result, planned } = await runAttempts<Generation>({
+        plan: planAttempts(record.prompt!),
+        deadlineMs: call.definition.endpoint.timeoutSeconds * 1000,
+        elapsedMs: () => record.elapsedMs(),
+        run: (next, time) => this.attempt(call, record, next, time),
+        // A stream fails over only before its first piece: after it, the caller has part of one model's answer. A
+        // caller that left gets no further attempt.
+        mayFailOver: () => record.observer.mayFailOver() && !record.gone?.aborted,
+        sleep: (ms) => untilGone(ms, record.gone),
+      });
+      if (!result.ok) {
+        record.fail(result.error, result.rawResponse);
+        return;
+      }
+      record.answeredPosition = planned.position;
+      record.body = result.body;
+      record.rawResponse = result.rawResponse;
+      record.parsedOutput = result.parsedOutput;
+      record.finishReason = result.finishReason ?? null;
+    } finally {
+      record.releaseSlot?.();
+    }
+  }
+
+  /** One attempt: reserve → call → settle. */
+  private async attempt(
     call: ExecutionCall,
-    prompt: ExecutablePrompt,
-    inputs: ValidatedInputs,
-    renderedPrompt: string,
-    clock: ExecutionClock,
-    attempts: ExecutionAttempt[],
-  ): Promise<Generation & { planned: PlannedAttempt }> {
-    const { result, planned } = await runAttempts<Generation>({
-      plan: planAttempts(prompt),
-      deadlineMs: call.definition.endpoint.timeoutSeconds * 1000,
-      elapsedMs: () => clock.elapsedMs(),
-      run: (next, time) => this.attempt(call, next, inputs, renderedPrompt, time),
-      onAttempt: (generation) => {
-        attempts.push(generation.attempt);
-        if (!generation.ok) this.logProviderText(call, generation.error);
-      },
-      // A stream fails over only before its first piece: after it, the caller has part of one model's answer. A
-      // caller that left gets no further attempt.
-      mayFailOver: () => !call.stream?.hasContent && !call.departure?.signal.aborted,
-      sleep: (ms) => untilGone(ms, call.departure?.signal),
-    });
-    return { ...result, planned };
+    record: ExecutionRecord,
+    planned: PlannedAttempt,
+    time: AttemptTime,
+  ): Promise<Generation> {
+    this.reserve(call, record);
+    const generation = await this.call(call, record, planned, time);
+    this.settle(call, record, generation);
+    return generation;
   }
 
   /**
-   * A provider's own text about a failed attempt goes to the service log only (it may name the operator's account):
-   * callers, streams and log rows get our message naming the provider and the status.
+   * Reserve, before each attempt: the call holds one of its key's and tenant's provider-call slots from the first
+   * attempt through the last (a stream to its end), so a retry never queues behind other callers; past either bound
+   * it is refused with 429 before the provider is called. (A spending reservation would be taken here too.)
    */
-  private logProviderText(call: ExecutionCall, error: unknown): void {
+  private reserve(call: ExecutionCall, record: ExecutionRecord): void {
+    record.releaseSlot ??= this.providerCalls.acquire(call.principal);
+  }
+
+  /** Call: one model call with the planned model and settings, within `time` (see ModelCall). */
+  private call(
+    call: ExecutionCall,
+    record: ExecutionRecord,
+    planned: PlannedAttempt,
+    time: AttemptTime,
+  ): Promise<Generation> {
+    const { outputFields } = call.definition;
+    // The caller left while the previous attempt's Retry-After was waited for.
+    if (record.gone?.aborted) throw record.gone.reason;
+    const model = this.models.find(planned.llmModel);
+    if (!model) throw new UpstreamError(`The model '${planned.llmModel}' of the prompt is not in the model list`);
+    const client = this.clientOf(model);
+    const imageField = imageOutputField(outputFields);
+    if (imageField) {
+      // The image field's exampleValue supplies defaults (`n` among them): the merged settings are what is sent.
+      const settings = imageSettingsOf(imageField, planned.customParameters);
+      this.assertSettingsInBounds(settings, true);
+      return this.modelCall.images(call, record, client, model, settings, time);
+    }
+    this.assertSettingsInBounds(planned.customParameters, false);
+    return this.modelCall.text(call, record, client, model, planned, time);
+  }
+
+  /**
+   * Settle, after each attempt: the attempt recorded (its usage and cost), and a provider's own text about a failure
+   * sent to the service log only (it may name the operator's account): callers, streams and log rows get our message
+   * naming the provider and the status. (A spending reservation would be settled here with the attempt's cost.)
+   */
+  private settle(call: ExecutionCall, record: ExecutionRecord, generation: Generation): void {
+    record.attempts.push(generation.attempt);
+    if (generation.ok) return;
+    const error = generation.error;
     if (!(error instanceof ProviderError) || error.providerMessage === null) return;
     this.logger.write('warn', error.message, {
       context: 'Execution',
@@ -323,29 +305,32 @@ export class ExecutionService {
     });
   }
 
-  /** One model call with the planned model and settings, within `budgetMs` (all of `remainingMs` for the last). */
-  private attempt(
-    call: ExecutionCall,
-    planned: PlannedAttempt,
-    inputs: ValidatedInputs,
-    renderedPrompt: string,
-    time: AttemptTime,
-  ): Promise<Generation> {
-    const { outputFields } = call.definition;
-    // The caller left while the previous attempt's Retry-After was waited for.
-    if (call.departure?.signal.aborted) throw call.departure.signal.reason;
-    const model = this.models.find(planned.llmModel);
-    if (!model) throw new UpstreamError(`The model '${planned.llmModel}' of the prompt is not in the model list`);
-    const client = this.clientOf(model);
-    const imageField = imageOutputField(outputFields);
-    if (imageField) {
-      // The image field's exampleValue supplies defaults (`n` among them): the merged settings are what is sent.
-      const settings = imageSettingsOf(imageField, planned.customParameters);
-      this.assertSettingsInBounds(settings, true);
-      return this.generateImages(call, client, model, renderedPrompt, time, settings);
-    }
-    this.assertSettingsInBounds(planned.customParameters, false);
-    return this.generateText(call, client, model, planned, inputs, renderedPrompt, time);
+  /** Store: only the prompt's own model's answers are cached (a fallback's answer stands in for it on this call only). */
+  private async store(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
+    if (!record.cacheKey || record.answeredPosition !== 0) return;
+    const { endpoint } = call.definition;
+    const { body, renderedPrompt, rawResponse, parsedOutput, finishReason } = record;
+    await this.responses.set(
+      { tenantId: call.principal.tenantId, endpointId: endpoint.id },
+      record.cacheKey,
+      { body, renderedPrompt: renderedPrompt!, rawResponse: rawResponse!, parsedOutput, finishReason },
+      endpoint.cacheDurationSeconds,
+    );
+  }
+
+  /** Log: the row of the execution (`ExecutionLogsService.record` queues it). */
+  private logOf(call: ExecutionCall, record: ExecutionRecord, outcome: ExecutionOutcome): NewExecutionLog {
+    const { endpoint, inputFields } = call.definition;
+    const stream = record.observer.logged();
+    return toExecutionLog(outcome, {
+      principal: call.principal,
+      endpointId: endpoint.id,
+      source: sourceOf(call),
+      requestId: call.requestId,
+      inputs: loggableInputs(call.body, inputFields),
+      // Answered as an event stream (a failure before the model was called is a plain JSON answer).
+      ...(stream ? { stream } : {}),
+    });
   }
 
   /**
@@ -360,20 +345,6 @@ export class ExecutionService {
     if (problems.length > 0) throw new PromptError(`The prompt's settings are out of bounds: ${problems.join('; ')}`);
   }
 
-  /** A test run's prompt is the one it names (pinned); otherwise the prompts module selects it. */
-  private async promptOf(call: ExecutionCall): Promise<SelectedPrompt> {
-    const { principal, definition } = call;
-    if ('id' in call.prompt) {
-      const prompt = await this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.prompt.id);
-      return { prompt, assignment: 'pinned' };
-    }
-    const { selector, header = () => undefined } = call.prompt;
-    return this.prompts.selectForExecution(principal.tenantId, definition.endpoint, selector, {
-      keyId: principal.keyId,
-      header,
-    });
-  }
-
   private clientOf(model: ModelInfo): LlmClient {
     const provider = this.models.provider(model.provider);
     if (!provider?.configured) {
@@ -383,155 +354,6 @@ export class ExecutionService {
     }
     return this.llm.clientFor(provider);
   }
-
-  /**
-   * Runs an attempt within its share of the time: a 504 past the endpoint's timeout, or, when the attempt had only a
-   * share of it (a fallback model comes after it), a timeout of the attempt that fails over.
-   */
-  private async withinAttemptTime<T>(
-    call: ExecutionCall,
-    model: ModelInfo,
-    time: AttemptTime,
-    work: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    const { timeoutSeconds } = call.definition.endpoint;
-    const message = time.budgetMs < time.remainingMs ? attemptTimeoutMessage(model, time) : undefined;
-    const gone = call.departure?.signal;
-    if (!gone) return withDeadline(time.budgetMs, timeoutSeconds, work, message);
-    // The provider call stops when the caller leaves too; it then fails as client_closed, whatever the provider said.
-    try {
-      return await withDeadline(
-        time.budgetMs,
-        timeoutSeconds,
-        (signal) => work(AbortSignal.any([signal, gone])),
-        message,
-      );
-    } catch (error) {
-      if (gone.aborted) throw gone.reason;
-      throw error;
-    }
-  }
-
-  private async generateText(
-    call: ExecutionCall,
-    client: LlmClient,
-    model: ModelInfo,
-    settings: PlannedAttempt,
-    inputs: ValidatedInputs,
-    renderedPrompt: string,
-    time: AttemptTime,
-  ): Promise<Generation> {
-    const { outputFields } = call.definition;
-    const schema = schemaOf(outputFields);
-    const startedMs = performance.now();
-    let result: TextResult;
-    try {
-      const stream = call.stream;
-      // A streamed attempt that is answering cannot fail over any more: its share of the time bounds only the wait for
-      // its first piece, and then it has the rest of the endpoint's timeout.
-      const limit = stream ? { ...time, budgetMs: time.remainingMs } : time;
-      result = await this.withinAttemptTime(call, model, limit, (abortSignal) => {
-        const request = {
-          model: model.id,
-          prompt: renderedPrompt,
-          images: inputs.images,
-          temperature: settings.temperature,
-          maxOutputTokens: settings.maxTokens,
-          customParameters: settings.customParameters,
-          ...(schema ? { schema } : {}),
-          abortSignal,
-        };
-        if (!stream) return client.generateText(request);
-        const firstPieceWithin =
-          time.budgetMs < time.remainingMs
-            ? { ms: time.budgetMs, message: attemptTimeoutMessage(model, time) }
-            : undefined;
-        return streamGeneration(client, request, stream, model.id, firstPieceWithin);
-      });
-    } catch (error) {
-      // A provider that answered text it could not parse still reports the text and the tokens it used.
-      const unusable = error instanceof InvalidLlmOutputError ? error : null;
-      const usage = unusable?.usage ?? NO_USAGE;
-      const costUsd = unusable ? this.models.costOf(model.id, usage) : null;
-      const attempt = failedAttempt(model.id, elapsedSince(startedMs), error, usage, costUsd);
-      return { ok: false, error, rawResponse: unusable?.rawText ?? null, attempt };
-    }
-    const latencyMs = elapsedSince(startedMs);
-    const costUsd = this.models.costOf(model.id, result.usage);
-    if (!schema) {
-      const parsedOutput = rawOutputOf(result.text);
-      return {
-        ok: true,
-        body: parsedOutput,
-        rawResponse: result.text,
-        parsedOutput,
-        finishReason: result.finishReason,
-        attempt: succeededAttempt(model.id, latencyMs, result.usage, costUsd),
-      };
-    }
-    const conformance = conformOutput(result.object, outputFields);
-    if (!conformance.ok) {
-      const error = new InvalidLlmOutputError(
-        `The model's answer does not match the output fields: ${conformance.problem}`,
-        result.text,
-        result.usage,
-      );
-      return {
-        ok: false,
-        error,
-        rawResponse: result.text,
-        attempt: failedAttempt(model.id, latencyMs, error, result.usage, costUsd),
-      };
-    }
-    const attempt = succeededAttempt(model.id, latencyMs, result.usage, costUsd);
-    return {
-      ok: true,
-      body: conformance.value,
-      rawResponse: result.text,
-      parsedOutput: conformance.value,
-      finishReason: result.finishReason,
-      attempt,
-    };
-  }
-
-  private async generateImages(
-    call: ExecutionCall,
-    client: LlmClient,
-    model: ModelInfo,
-    renderedPrompt: string,
-    time: AttemptTime,
-    settings: Record<string, unknown>,
-  ): Promise<Generation> {
-    const startedMs = performance.now();
-    let result: ImageResult;
-    try {
-      result = await this.withinAttemptTime(call, model, time, (abortSignal) =>
-        client.generateImage({ model: model.id, prompt: renderedPrompt, settings, abortSignal }),
-      );
-    } catch (error) {
-      return {
-        ok: false,
-        error,
-        rawResponse: null,
-        attempt: failedAttempt(model.id, elapsedSince(startedMs), error, NO_USAGE, null),
-      };
-    }
-    const costUsd = this.models.costOf(model.id, { ...result.usage, images: result.images.length });
-    const usage = { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 };
-    // The log keeps what was generated without the image bytes (megabytes of base64 per row).
-    const summary = result.images.map((image) => ({
-      revisedPrompt: image.revisedPrompt,
-      base64Length: image.base64Data.length,
-    }));
-    const body: ImageExecutionBody = { generatedImages: result.images, usage };
-    return {
-      ok: true,
-      body,
-      rawResponse: JSON.stringify({ images: summary, usage }),
-      parsedOutput: { generatedImages: summary, usage },
-      attempt: succeededAttempt(model.id, elapsedSince(startedMs), result.usage, costUsd),
-    };
-  }
 }
 
 /** Waits `ms` before a retry, or less when the caller goes away meanwhile. */
@@ -539,24 +361,9 @@ async function untilGone(ms: number, gone: AbortSignal | undefined): Promise<voi
   await sleep(ms, undefined, gone ? { signal: gone } : undefined).catch(() => undefined);
 }
 
-/** The failure of an attempt that used up its share of the endpoint's timeout (see attemptBudgetMs). */
-function attemptTimeoutMessage(model: ModelInfo, time: AttemptTime): string {
-  return `${model.id} did not answer within the ${(time.budgetMs / 1000).toFixed(1)} seconds its attempt could use`;
-}
-
-/**
- * The output schema of a field list, built once: endpoint definitions are cached objects (dropped and rebuilt when
- * the endpoint changes), so their field arrays key the schemas without any invalidation of their own.
- */
-const schemas = new WeakMap<object, OutputSchema | null>();
-function schemaOf(fields: EndpointDefinition['outputFields']): OutputSchema | null {
-  if (!schemas.has(fields)) schemas.set(fields, outputSchemaOf(fields));
-  return schemas.get(fields)!;
-}
-
 /**
  * The fingerprint of a definition's fields for the cache key, computed once per definition object (rebuilt when the
- * endpoint or one of its fields changes, as the output schemas above are).
+ * endpoint or one of its fields changes, as the output schemas of model-call.ts are).
  */
 const fingerprints = new WeakMap<EndpointDefinition, string>();
 function fieldsOf(definition: EndpointDefinition): string {

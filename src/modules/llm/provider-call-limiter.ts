@@ -50,7 +50,11 @@ export class ProviderCallLimiter {
     return { tenant: this.tenants.get(caller.tenantId) ?? 0, key: this.keys.get(caller.keyId) ?? 0 };
   }
 
-  private acquire({ tenantId, keyId }: ProviderCaller): () => void {
+  /**
+   * Takes one of the caller's slots, or refuses the call (429) when either bound is reached; the function returned
+   * gives it back (once, however often it is called).
+   */
+  acquire({ tenantId, keyId }: ProviderCaller): () => void {
     const tenantCalls = this.tenants.get(tenantId) ?? 0;
     const keyCalls = this.keys.get(keyId) ?? 0;
     if (tenantCalls >= this.perTenant || keyCalls >= this.perKey) {

@@ -1,6 +1,7 @@
 import { ClientClosedError, UpstreamTimeoutError } from '../../../common/errors/app-error';
 import { exceedsJsonDepth } from '../../../common/http/json-depth';
 import { ClientDeparture } from '../client-departure';
+import type { ExecutionObserver } from '../execution-call';
 import type { CacheStatus } from '../execution-outcome';
 import type { LlmClient, StreamedTextResult, TextRequest, TextStreamEvent } from '../../llm/llm-client';
 import { PartialJson, sameJson } from './partial-json';
@@ -39,8 +40,8 @@ export interface StreamTarget {
 }
 
 /**
- * One streamed execution as the execution service sees it: told of each model call it makes (`attempt`), then fed the
- * pieces of the answer. The event stream opens at the first model call; `start` goes out with the first piece (or
+ * One streamed execution, as its observer: told of each model call it makes (`attempt`), then fed the pieces of the
+ * answer. The event stream opens at the first model call; `start` goes out with the first piece (or
  * before `done` or `error` when there is none), naming the model that produced it, so a model that failed over before
  * answering anything is never named. It sends deltas as they come and partial objects at most one per
  * PARTIAL_INTERVAL_MS, measures the time to the first piece, and aborts the provider call when the client leaves.
@@ -49,7 +50,9 @@ export interface StreamTarget {
  * object so far is built only when a partial is due: a stream costs work in proportion to its answer, however many
  * pieces it comes in, rather than a parse of the whole text at every piece.
  */
-export class ExecutionStreamSink {
+export class ExecutionStreamSink implements ExecutionObserver {
+  /** The answer is passed on as it comes. */
+  readonly streams = true;
   private startedMs = performance.now();
   private firstPieceMs: number | null = null;
   private isOpen = false;
@@ -103,7 +106,7 @@ export class ExecutionStreamSink {
    * Measures the time to the first piece from `startedMs` (a performance.now() reading): the execution's own start,
    * so that it is never longer than the execution's latency. The sink's creation until then.
    */
-  timedFrom(startedMs: number): void {
+  executionStarted(startedMs: number): void {
     this.startedMs = startedMs;
   }
 
@@ -137,6 +140,31 @@ export class ExecutionStreamSink {
     this.cache = 'HIT';
     this.open();
     this.piece(this.structured ? { type: 'partial', output } : { type: 'delta', text });
+  }
+
+  /** The cache answered: its answer is replayed (see replay). */
+  cacheHit(llmModel: string, text: string, output: unknown): void {
+    this.replay(llmModel, text, output);
+  }
+
+  /** An attempt's text call, streamed: its pieces are passed on as they come (see streamGeneration). */
+  text(
+    client: LlmClient,
+    request: TextRequest,
+    llmModel: string,
+    firstPieceWithin: { ms: number; message: string } | undefined,
+  ): Promise<StreamedTextResult> {
+    return streamGeneration(client, request, this, llmModel, firstPieceWithin);
+  }
+
+  /** A failed attempt fails over only before a piece of an answer was sent. */
+  mayFailOver(): boolean {
+    return !this.hasContent;
+  }
+
+  /** The log row of a call answered as an event stream (a failure before the model was called is not). */
+  logged(): { ttftMs: number | null } | undefined {
+    return this.isOpen ? { ttftMs: this.ttftMs } : undefined;
   }
 
   /** Sends `start` if no piece did (before `done` or `error`). */

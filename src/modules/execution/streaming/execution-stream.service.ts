@@ -3,7 +3,8 @@ import { ConcurrencyLimitError } from '../../../common/errors/app-error';
 import { describeFailure } from '../../../common/http/error-mapping';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
-import { type ExecutionCall, ExecutionService } from '../execution.service';
+import type { ApiCall } from '../execution-call';
+import { ExecutionService } from '../execution.service';
 import { ExecutionStreamSink, type StreamOpening, type StreamStart } from './execution-stream-sink';
 import { OpenStreams } from './open-streams';
 import { SseChannel } from './sse-channel';
@@ -46,7 +47,7 @@ export class ExecutionStreamService {
    * MAX_STREAMS_PER_KEY streams open on this instance is refused (429) before anything else is done.
    */
   async open(
-    call: Omit<ExecutionCall, 'stream'>,
+    call: Omit<ApiCall, 'observer'>,
     onOutcome: (outcome: ExecutionOutcome) => void = () => undefined,
   ): Promise<ExecutionAnswer | StreamedAnswer> {
     const closed = this.openStreams.open(call.principal.keyId);
@@ -68,7 +69,7 @@ export class ExecutionStreamService {
   }
 
   private async answer(
-    call: Omit<ExecutionCall, 'stream'>,
+    call: Omit<ApiCall, 'observer'>,
     onOutcome: (outcome: ExecutionOutcome) => void,
   ): Promise<ExecutionAnswer | Omit<StreamedAnswer, 'closed'>> {
     let opened: (opening: StreamOpening) => void = () => undefined;
@@ -83,7 +84,7 @@ export class ExecutionStreamService {
       call.departure,
     );
     const channel = new SseChannel(() => sink.clientLeft());
-    const running = this.execution.run({ ...call, stream: sink }).then((outcome) => {
+    const running = this.execution.run({ ...call, observer: sink }).then((outcome) => {
       onOutcome(outcome);
       return outcome;
     });

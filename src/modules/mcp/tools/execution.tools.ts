@@ -34,9 +34,9 @@ export class ExecutionTools extends McpToolGroup {
           // Counted as a REST execution is (the key's and the endpoint's windows) and as an admin request.
           await limits.admitExecution(definition.endpoint);
           const output = await this.execution.execute({
+            kind: 'mcp',
             principal,
             definition,
-            source: 'Internal',
             requestId: randomUUID(),
             body: input.inputs,
             prompt: { selector: input.prompt || undefined },
