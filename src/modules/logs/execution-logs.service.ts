@@ -1,7 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AppLogger } from '../../common/logging/app-logger';
 import { Metrics } from '../../common/metrics/metrics';
@@ -21,6 +20,7 @@ import { rollUp } from './log-rollup';
 import { type CappedLogField, capLogText } from './log-field-cap';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
 import type { NewExecutionLog } from './new-execution-log';
+import { LogErrors } from './logs.errors';
 
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
@@ -130,7 +130,7 @@ export class ExecutionLogsService {
 
   async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {
     const log = await this.logs.findOne(tenantId, id);
-    if (!log) throw new NotFoundError(`Execution log ${id} not found`);
+    if (!log) throw LogErrors.logNotFound(id);
     return toExecutionLogDetailResponse(log);
   }
 
@@ -183,7 +183,7 @@ export function filterOf(
 ): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
-  if (from && to && from >= to) throw new ValidationError('from must be before to', 'from');
+  if (from && to && from >= to) throw LogErrors.periodReversed();
   return {
     endpointId: query.endpointId,
     source: query.source,
