@@ -1,6 +1,7 @@
 import { unused } from '../../../test/support/unused';
 import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
+import { SYSTEM_CLOCK } from '../../common/time/clock';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { TransactionHost } from '../../database/transactions';
 import { ExecutionLogsRepository } from './execution-logs.repository';
@@ -67,6 +68,7 @@ describe('ExecutionLogsService.record and flushWithin', () => {
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
       new DatabaseShutdown(logger),
+      SYSTEM_CLOCK,
     );
   });
 

@@ -3,6 +3,7 @@ import { QueryFailedError } from 'typeorm';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AppLogger } from '../../common/logging/app-logger';
 import { Metrics } from '../../common/metrics/metrics';
+import { Clock, type ClockTimer } from '../../common/time/clock';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { ExecutionLogsRepository } from './execution-logs.repository';
@@ -29,23 +30,29 @@ export class ExecutionLogsService {
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     shutdown: DatabaseShutdown,
+    private readonly clock: Clock,
     @Optional() metrics?: Metrics,
   ) {
-    this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
-      // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
-      writeFailed: (error, retryInMs, queued) => {
-        if (!isDatabaseUnavailable(error))
-          logger.write('warn', 'Writing execution logs failed; will retry', {
-            error: messageOf(error),
-            retryInMs,
-            queued,
-          });
+    this.queue = new LogWriteQueue(
+      (rows) => this.write(rows),
+      DEFAULT_QUEUE_OPTIONS,
+      {
+        // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
+        writeFailed: (error, retryInMs, queued) => {
+          if (!isDatabaseUnavailable(error))
+            logger.write('warn', 'Writing execution logs failed; will retry', {
+              error: messageOf(error),
+              retryInMs,
+              queued,
+            });
+        },
+        dropping: (dropped) =>
+          logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', {
+            dropped,
+          }),
       },
-      dropping: (dropped) =>
-        logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', {
-          dropped,
-        }),
-    });
+      clock,
+    );
     // The final flush: after the HTTP server has closed (every answered execution has recorded its row), before the
     // database closes.
     shutdown.beforeClose(() => this.drainForShutdown());
@@ -77,9 +84,9 @@ export class ExecutionLogsService {
    * database failed or took longer than `maxWaitMs` (the rows stay queued and are written when it accepts them).
    */
   async flushWithin(maxWaitMs: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ClockTimer | undefined;
     const expired = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), maxWaitMs);
+      timer = this.clock.setTimeout(() => resolve(false), maxWaitMs);
     });
     try {
       return await Promise.race([
@@ -90,7 +97,7 @@ export class ExecutionLogsService {
         expired,
       ]);
     } finally {
-      clearTimeout(timer);
+      if (timer) this.clock.clearTimeout(timer);
     }
   }
 

@@ -9,7 +9,7 @@ const row = (overrides: Partial<PreparedLog> = {}): PreparedLog => ({
   promptVersion: null,
   assignment: null,
   source: 'TestPage',
-  keyId: null,
+  keyId: 'k',
   keyEnvironment: null,
   requestId: 'r',
   status: 'success',
