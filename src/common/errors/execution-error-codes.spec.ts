@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AppError, statusOf } from './app-error';
-import { EXECUTION_ERROR_CODES, executionErrorMeaning } from './execution-error-codes';
+import { EXECUTION_ERROR_CODES, executionErrorMeaning, publicCodeOf } from './execution-error-codes';
 
 /** The `error` codes of the "Execution errors" table of docs/api.md, in its order. */
 function documentedCodes(): string[] {
@@ -24,6 +24,15 @@ describe('the execution error codes', () => {
       const { status, of } = executionErrorMeaning(code);
       expect([code, statusOf({ code: of } as AppError)]).toEqual([code, status]);
     }
+  });
+
+  it('are what errors of their kind (and reason) are answered with', () => {
+    for (const code of EXECUTION_ERROR_CODES) {
+      const { of } = executionErrorMeaning(code);
+      const error = (of === code ? { code: of } : { code: of, reason: code }) as AppError;
+      expect([code, publicCodeOf(error)]).toEqual([code, code]);
+    }
+    expect(publicCodeOf({ code: 'conflict' } as AppError)).toBe('conflict');
   });
 
   it('are documented with the statuses they are answered with', () => {

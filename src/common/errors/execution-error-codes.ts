@@ -1,4 +1,4 @@
-import type { AppErrorCode } from './app-error';
+import type { AppError, AppErrorCode } from './app-error';
 
 /** What an execution error means to its caller, and the status it is answered with. */
 interface ExecutionErrorMeaning {
@@ -60,4 +60,37 @@ export const EXECUTION_ERROR_CODES = Object.keys(EXECUTION_ERRORS) as ExecutionE
 
 export function executionErrorMeaning(code: ExecutionErrorCode): ExecutionErrorMeaning {
   return EXECUTION_ERRORS[code];
+}
+
+/** Codes an execution body never carries but other surfaces' bodies do (MCP tool errors, test runs). */
+type OtherSurfaceCode = 'conflict' | 'prompt_archived' | 'client_closed';
+
+/**
+ * The `error` code a failure is answered with: its reason when it has one (`prompt_not_live` is a `conflict`), else its
+ * code. A switch over every code, so a new code does not compile until it is placed in the public list or outside it.
+ */
+export function publicCodeOf(error: AppError): ExecutionErrorCode | OtherSurfaceCode {
+  switch (error.code) {
+    case 'not_found':
+    case 'conflict':
+      return error.reason ?? error.code;
+    case 'validation_error':
+    case 'unauthorized':
+    case 'forbidden':
+    case 'payload_too_large':
+    case 'rate_limit_exceeded':
+    case 'timeout':
+    case 'upstream_error':
+    case 'prompt_error':
+    case 'service_unavailable':
+    case 'overloaded':
+    case 'client_closed':
+      return error.code;
+    default:
+      return unplaced(error.code);
+  }
+}
+
+function unplaced(code: never): never {
+  throw new Error(`The error code ${String(code)} has no public code`);
 }
