@@ -19,6 +19,7 @@ import { RedisEndpointCacheIndex } from '../src/modules/cache/endpoint-cache-ind
 import { MemoryResponseStore } from '../src/modules/cache/memory-response-store';
 import { InProcessResponseStore, RedisResponseStore } from '../src/modules/cache/response-store';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../src/modules/rate-limit/rate-limit.store';
+import { SYSTEM_CLOCK } from '../src/common/time/clock';
 
 const iterationsArg = process.argv.indexOf('--iterations');
 const ITERATIONS = iterationsArg > 0 ? Number(process.argv[iterationsArg + 1]) : 5_000;
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
     createCache({ stores: [keyv] }),
     keyv,
     new RedisEndpointCacheIndex(cacheClient, 'promptgate:bench:'),
+    SYSTEM_CLOCK,
   );
   await redisCache.set(owner, key, entry, JSON.stringify(entry), 60_000);
   await measure('cache hit, Redis (cache-manager over keyv, ~1.5 KB entry)', () => redisCache.get(key));

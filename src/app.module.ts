@@ -23,6 +23,7 @@ import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
 import { InvalidationModule } from './modules/invalidation/invalidation.module';
 import { ResponseCacheModule } from './modules/cache/response-cache.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
+import type { Clock } from './common/time/clock';
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -30,16 +31,18 @@ export interface AppModuleOptions {
   embedded?: EmbeddedDatabase | null;
   /** The logger the process writes through; by default one on standard output. */
   logger?: AppLogger;
+  /** The clock expiries and delays are read from (tests move theirs forward); by default the system's. */
+  clock?: Clock;
 }
 
 @Module({})
 export class AppModule {
-  static forRoot({ config, embedded, logger }: AppModuleOptions): DynamicModule {
+  static forRoot({ config, embedded, logger, clock }: AppModuleOptions): DynamicModule {
     return {
       module: AppModule,
       imports: [
         DatabaseModule.forRoot(config, embedded),
-        CommonModule.forRoot(logger),
+        CommonModule.forRoot(logger, clock),
         RedisModule,
         RateLimitModule,
         InvalidationModule,

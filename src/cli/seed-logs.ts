@@ -7,7 +7,7 @@ import { AppModule } from '../app.module';
 import { loadConfig } from '../config/app-config';
 import { EndpointsService } from '../modules/endpoints/endpoints.service';
 import { ExecutionLogRollupsRepository } from '../modules/logs/execution-log-rollups.repository';
-import { ExecutionLogsService } from '../modules/logs/execution-logs.service';
+import { ExecutionLogReadsService } from '../modules/logs/execution-log-reads.service';
 import { LogStatsService } from '../modules/logs/log-stats.service';
 import { KeysService } from '../modules/keys/keys.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
@@ -197,7 +197,7 @@ async function measure(
   tenant: SeedTenant,
   say: (text: string) => void,
 ): Promise<Record<string, number>> {
-  const logs = app.get(ExecutionLogsService);
+  const logs = app.get(ExecutionLogReadsService);
   const stats = app.get(LogStatsService);
   const endpoint = tenant.endpointIds[0];
   const now = Date.now();

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './http/exception-filters';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { AppLogger } from './logging/app-logger';
+import { Clock, SYSTEM_CLOCK } from './time/clock';
 import { Metrics } from './metrics/metrics';
 import { AdminPermissionGuard } from './auth/admin-permission.guard';
 import { AdminKeyGuard, KeyAuthenticator } from './auth/api-key.guard';
@@ -18,17 +19,25 @@ const SHARED = [
   McpExceptionFilter,
 ];
 
-/** Guards, filters, the logger and the metrics every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
+/** Guards, filters, the logger, the clock and the metrics every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
 @Global()
 @Module({})
 export class CommonModule {
-  /** `logger`: the one the process already writes through (main.ts); by default one on standard output. */
-  static forRoot(logger?: AppLogger): DynamicModule {
+  /**
+   * `logger`: the one the process already writes through (main.ts); by default one on standard output. `clock`: the
+   * time expiries and delays are read from; the system's by default.
+   */
+  static forRoot(logger?: AppLogger, clock: Clock = SYSTEM_CLOCK): DynamicModule {
     const loggerProvider = {
       provide: AppLogger,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => logger ?? new AppLogger(config),
     };
-    return { module: CommonModule, providers: [loggerProvider, ...SHARED], exports: [AppLogger, ...SHARED] };
+    const clockProvider = { provide: Clock, useValue: clock };
+    return {
+      module: CommonModule,
+      providers: [loggerProvider, clockProvider, ...SHARED],
+      exports: [AppLogger, Clock, ...SHARED],
+    };
   }
 }

@@ -4,6 +4,7 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { TestClock } from '../support/test-clock';
 
 // The cache key and the rate limits, on each store the run can reach (Redis too when REDIS_URL is set),
 // and with Redis unreachable (port 1 is closed).
@@ -19,11 +20,12 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
   let fake: FakeLlmServer;
   let tenant: SeededTenant;
   let models: ReturnType<typeof localModelsFile>;
+  const clock = new TestClock();
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
     models = localModelsFile(fake);
-    t = await createTestApp({ redisUrl }, { MODELS_FILE: models.file });
+    t = await createTestApp({ redisUrl }, { MODELS_FILE: models.file }, { clock });
     tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
@@ -182,7 +184,7 @@ describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) 
       fake.reply({ text: '"early"' }, { text: '"late"' });
       await execute(endpoint.path, tenant.endpointKey, { text: 'x' }).expect(200);
       expect((await execute(endpoint.path, tenant.endpointKey, { text: 'x' })).headers['x-cache']).toBe('HIT');
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      clock.advance(1_200);
       const late = await execute(endpoint.path, tenant.endpointKey, { text: 'x' });
       expect([late.body, late.headers['x-cache']]).toEqual(['late', 'MISS']);
     });

@@ -3,6 +3,7 @@ import { ResponseCacheService } from '../../src/modules/cache/response-cache.ser
 import { InvalidationBus } from '../../src/modules/invalidation/invalidation-bus';
 import { ENDPOINT_DELETED_TOPIC } from '../../src/modules/invalidation/topics';
 import { createTestApp, type TestApp } from '../support/test-app';
+import { TestClock } from '../support/test-clock';
 
 // The store under the execution cache, on each store the run can reach (Redis too when REDIS_URL is set).
 const stores: [string, string | undefined][] = [['memory', undefined]];
@@ -14,8 +15,9 @@ const answer = (text: string) => ({ body: { text }, rawResponse: text, parsedOut
 describe.each(stores)('response cache store (%s)', (_store, redisUrl) => {
   let t: TestApp;
   let cache: ResponseCacheService;
+  const clock = new TestClock();
   beforeAll(async () => {
-    t = await createTestApp({ redisUrl });
+    t = await createTestApp({ redisUrl }, {}, { clock });
     cache = t.app.get(ResponseCacheService);
   });
   afterAll(() => t.close());
@@ -25,7 +27,7 @@ describe.each(stores)('response cache store (%s)', (_store, redisUrl) => {
     const key = `resp:${endpointId}:ttl`;
     await cache.set(owner(endpointId), key, answer('hello'), 1);
     await expect(cache.get(key)).resolves.toEqual(answer('hello'));
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    clock.advance(1_200);
     await expect(cache.get(key)).resolves.toBeUndefined();
   });
 

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
 import type TestAgent from 'supertest/lib/agent';
 import { createApplication } from '../../src/app.setup';
+import type { Clock } from '../../src/common/time/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { openTemplateDatabase } from './database-template';
 
@@ -14,9 +15,14 @@ export interface TestApp {
 
 /**
  * The real application on a real database: an in-memory PGlite loaded from the migrated template, or the PostgreSQL
- * of DATABASE_URL (and Redis of REDIS_URL). Each test file seeds its own tenants, so nothing is truncated.
+ * of DATABASE_URL (and Redis of REDIS_URL). Each test file seeds its own tenants, so nothing is truncated. A test that
+ * checks an expiry passes a TestClock (test/support/test-clock.ts) and moves it forward rather than waiting.
  */
-export async function createTestApp(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<AppConfig> = {},
+  env: NodeJS.ProcessEnv = {},
+  { clock }: { clock?: Clock } = {},
+): Promise<TestApp> {
   const config = loadConfig(
     {
       DATABASE_URL: process.env.DATABASE_URL,
@@ -31,7 +37,7 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}, env: Nod
     { dataDir: 'memory://', ...overrides },
   );
   const embedded = config.databaseUrl ? null : openTemplateDatabase();
-  const app = await createApplication({ config, embedded });
+  const app = await createApplication({ config, embedded, clock });
   return {
     app,
     config,

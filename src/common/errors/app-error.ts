@@ -14,13 +14,16 @@ export type AppErrorCode =
   | 'overloaded'
   | 'client_closed';
 
+/** Reasons that narrow a code in execution bodies and MCP tool errors (`prompt_not_found` is a `not_found`). */
+export type AppErrorReason = 'prompt_not_found' | 'prompt_not_live' | 'no_default_prompt' | 'prompt_archived';
+
 export abstract class AppError extends Error {
   abstract readonly code: AppErrorCode;
   /** Machine-readable reason for execution bodies (`prompt_not_found`, …); defaults to the code. */
-  readonly reason?: string;
+  readonly reason?: AppErrorReason;
 
   /** `options.cause` is what actually failed: written to the service log, never shown to the client. */
-  constructor(message: string, reason?: string, options?: ErrorOptions) {
+  constructor(message: string, reason?: AppErrorReason, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
     this.reason = reason;
@@ -145,5 +148,18 @@ export function statusOf(error: AppError): number {
     // The status proxies log for a request its client closed: nobody receives it.
     case 'client_closed':
       return 499;
+    default:
+      return unmapped(error.code);
   }
 }
+
+/** Compiles only when every code has its case above: a new code must be given its status. */
+function unmapped(code: never): never {
+  throw new Error(`No status for the error code ${String(code)}`);
+}
+
+/**
+ * A module's errors: one factory per refusal, named by its code, each building the AppError (and the message clients
+ * and tests read) in one place. `keyof` the factories is the module's code union.
+ */
+export type ErrorFactories = Record<string, (...args: never[]) => AppError>;

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { AppError, RateLimitError, RetryLaterError, statusOf, ValidationError } from '../errors/app-error';
 import { fromDatabaseError } from '../errors/database-errors';
+import { publicCodeOf } from '../errors/execution-error-codes';
 import { withoutNetworkDetails } from '../errors/network-details';
 
 export interface Failure {
@@ -42,7 +43,7 @@ export function describeFailure(thrown: unknown): Failure {
     const failure: Failure = {
       status: statusOf(error),
       messages: error instanceof ValidationError ? error.messages : [error.message],
-      error: error.reason ?? error.code,
+      error: publicCodeOf(error),
       message: error.message,
       headers: {},
       extra: {},

@@ -6,6 +6,7 @@ import { Module } from '@nestjs/common';
 import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { RedisConnection } from '../../common/redis/redis-connection';
+import { Clock } from '../../common/time/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { RedisEndpointCacheIndex } from './endpoint-cache-index';
 import { MemoryResponseStore } from './memory-response-store';
@@ -22,8 +23,8 @@ class SharedConnectionRedisStore extends KeyvRedis<unknown> {
   async disconnect(): Promise<void> {}
 }
 
-async function storeOf(connection: RedisConnection, config: AppConfig): Promise<ResponseStore> {
-  if (!connection.client) return new InProcessResponseStore(new MemoryResponseStore(config.cache));
+async function storeOf(connection: RedisConnection, config: AppConfig, clock: Clock): Promise<ResponseStore> {
+  if (!connection.client) return new InProcessResponseStore(new MemoryResponseStore(config.cache, clock));
   await connection.ready();
   const store = new SharedConnectionRedisStore(connection.client, { namespace: NAMESPACE, keyPrefixSeparator: ':' });
   // keyv turns Redis failures into misses and no-op stores, and reports them as 'error' events (ResponseCacheService logs them).
@@ -32,13 +33,14 @@ async function storeOf(connection: RedisConnection, config: AppConfig): Promise<
     createCache({ stores: [keyv] }),
     keyv,
     new RedisEndpointCacheIndex(connection.client, `${NAMESPACE}:`),
+    clock,
   );
 }
 
 @Module({
   providers: [
     ResponseCacheService,
-    { provide: ResponseStore, inject: [RedisConnection, APP_CONFIG], useFactory: storeOf },
+    { provide: ResponseStore, inject: [RedisConnection, APP_CONFIG, Clock], useFactory: storeOf },
   ],
   exports: [ResponseCacheService],
 })

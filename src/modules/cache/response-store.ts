@@ -1,6 +1,7 @@
 import type { Cache } from 'cache-manager';
 import type { Keyv } from 'keyv';
 import { withinRedisDeadline } from '../../common/redis/redis-client';
+import type { Clock } from '../../common/time/clock';
 import type { EndpointCacheIndex } from './endpoint-cache-index';
 import type { MemoryResponseStore } from './memory-response-store';
 
@@ -54,6 +55,9 @@ export class InProcessResponseStore extends ResponseStore {
   onFailure(): void {}
 }
 
+/** An answer as Redis holds it: with when it expires (Unix milliseconds; absent in entries stored before it was kept). */
+type ExpiringResponse = CachedResponse & { expiresAt?: number };
+
 /**
  * Redis, through cache-manager over keyv on the instance's shared connection, with a per-endpoint index of keys so a permanent endpoint
  * delete needs no key scan. Redis's own memory is bounded by its maxmemory policy, which the operator sets; each entry
@@ -64,17 +68,23 @@ export class RedisResponseStore extends ResponseStore {
     private readonly cache: Cache,
     private readonly keyv: Keyv,
     private readonly index: EndpointCacheIndex,
+    private readonly clock: Clock,
   ) {
     super();
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
-    return (await withinRedisDeadline(this.cache.get<CachedResponse>(key))) ?? undefined;
+    const stored = await withinRedisDeadline(this.cache.get<ExpiringResponse>(key));
+    if (!stored) return undefined;
+    const { expiresAt, ...answer } = stored;
+    // Redis removes the entry at its TTL; the time stored with it says the same by the service's clock.
+    return expiresAt !== undefined && expiresAt <= this.clock.epochNow() ? undefined : answer;
   }
 
   async set(owner: CacheOwner, key: string, value: CachedResponse, _text: string, ttlMs: number): Promise<void> {
     await withinRedisDeadline(this.index.add(owner.endpointId, key, ttlMs));
-    await withinRedisDeadline(this.cache.set(key, value, ttlMs));
+    const stored: ExpiringResponse = { ...value, expiresAt: this.clock.epochNow() + ttlMs };
+    await withinRedisDeadline(this.cache.set(key, stored, ttlMs));
   }
 
   async removeEndpoint(endpointId: string): Promise<void> {

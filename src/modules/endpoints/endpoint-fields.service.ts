@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { ValidationError } from '../../common/errors/app-error';
 import { TransactionHost } from '../../database/transactions';
 import {
   InputFieldResponse,
@@ -10,6 +10,7 @@ import {
 import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
 import { EndpointsService, stripUndefined } from './endpoints.service';
 import { fieldCountProblem, inputFieldProblems, outputFieldProblems } from './field-rules';
+import { EndpointErrors } from './endpoints.errors';
 
 export type NewInputField = Pick<InputFieldValues, 'name' | 'dataType'> & Partial<InputFieldValues>;
 export type NewOutputField = Pick<OutputFieldValues, 'name' | 'dataType'> & Partial<OutputFieldValues>;
@@ -118,12 +119,11 @@ function check(problems: string[]): void {
 }
 
 function ensureNameFree(fields: { name: string }[], name: string): void {
-  if (fields.some((f) => f.name === name))
-    throw new ConflictError(`A field named '${name}' already exists on this endpoint`);
+  if (fields.some((f) => f.name === name)) throw EndpointErrors.fieldNameTaken(name);
 }
 
 function findField<T extends { id: string }>(fields: T[], id: string, kind: string): T {
   const field = fields.find((f) => f.id === id);
-  if (!field) throw new NotFoundError(`${kind} field ${id} not found`);
+  if (!field) throw EndpointErrors.fieldNotFound(kind, id);
   return field;
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { ValidationError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { NO_RATE_LIMITS } from '../../common/rate-limit/rate-limit-settings';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
@@ -12,6 +12,7 @@ import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints
 import { SplitPrompts } from './split-prompts';
 import { normalizeSplit, splitProblems, type TrafficSplit } from './traffic-split';
 import { TransactionHost } from '../../database/transactions';
+import { EndpointErrors } from './endpoints.errors';
 
 export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
 
@@ -183,9 +184,7 @@ export class EndpointsService {
     ids.forEach((promptId, index) => {
       const prompt = prompts.get(promptId)!;
       if (prompt.status !== 'Live') {
-        throw new ConflictError(
-          `trafficSplit.variants.${index}.promptId: prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be in a traffic split`,
-        );
+        throw EndpointErrors.splitPromptNotLive(index, prompt.name, prompt.status);
       }
     });
   }
@@ -199,7 +198,7 @@ export class EndpointsService {
 
   async deletePermanently(tenantId: string, id: string): Promise<void> {
     const endpoint = await this.endpoints.findAny(tenantId, id);
-    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    if (!endpoint) throw EndpointErrors.endpointNotFound(id);
     await this.endpoints.deletePermanently(tenantId, id);
     await this.notifyDefinitionChanged(tenantId, id);
     // Its cached responses go too (the response cache listens, on every instance).
@@ -208,8 +207,8 @@ export class EndpointsService {
 
   async restore(tenantId: string, id: string): Promise<EndpointResponse> {
     const endpoint = await this.endpoints.findAny(tenantId, id);
-    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
-    if (!endpoint.deletedAt) throw new ConflictError(`Endpoint ${id} is not deleted`);
+    if (!endpoint) throw EndpointErrors.endpointNotFound(id);
+    if (!endpoint.deletedAt) throw EndpointErrors.endpointNotDeleted(id);
     await this.ensurePathFree(tenantId, endpoint.path);
     await this.endpoints.update(tenantId, id, { deletedAt: null });
     await this.notifyDefinitionChanged(tenantId, id);
@@ -231,7 +230,7 @@ export class EndpointsService {
    */
   async lockForDefaultChange(tenantId: string, id: string): Promise<Endpoint> {
     const endpoint = await this.endpoints.lockActive(tenantId, id);
-    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    if (!endpoint) throw EndpointErrors.endpointNotFound(id);
     return toEndpoint(endpoint);
   }
 
@@ -240,7 +239,7 @@ export class EndpointsService {
    * ends, so that additions to one endpoint serialise and its field count is exact; NotFoundError otherwise.
    */
   async lockForFieldChange(tenantId: string, id: string): Promise<void> {
-    if (!(await this.endpoints.lockActive(tenantId, id))) throw new NotFoundError(`Endpoint ${id} not found`);
+    if (!(await this.endpoints.lockActive(tenantId, id))) throw EndpointErrors.endpointNotFound(id);
   }
 
   /**
@@ -253,7 +252,7 @@ export class EndpointsService {
 
   private async requireActiveEntity(tenantId: string, id: string): Promise<EndpointEntity> {
     const endpoint = await this.endpoints.findActive(tenantId, id);
-    if (!endpoint) throw new NotFoundError(`Endpoint ${id} not found`);
+    if (!endpoint) throw EndpointErrors.endpointNotFound(id);
     return endpoint;
   }
 
@@ -267,7 +266,7 @@ export class EndpointsService {
 
   private async ensurePathFree(tenantId: string, path: string): Promise<void> {
     if (await this.endpoints.findActiveByPath(tenantId, path)) {
-      throw new ConflictError(`path ${path} is already used by another endpoint`);
+      throw EndpointErrors.pathTaken(path);
     }
   }
 

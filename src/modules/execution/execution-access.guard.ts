@@ -1,11 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { RateLimitedRequest } from '../../common/rate-limit/key-throttler.guard';
 import { KeyAuthenticator } from '../../common/auth/api-key.guard';
-import { ForbiddenError, NotFoundError } from '../../common/errors/app-error';
+import { ForbiddenError } from '../../common/errors/app-error';
 import { pathOf } from '../../common/http/http-context';
 import { endpointAccessRefusal } from '../endpoints/endpoint-access';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
+import { ExecutionErrors } from './execution.errors';
 
 export type ExecutionRequest = RateLimitedRequest & {
   /** The endpoint the path resolved to, set by ExecutionAccessGuard. */
@@ -31,7 +32,7 @@ export class ExecutionAccessGuard implements CanActivate {
     const principal = await this.keys.authenticate(request, false);
     const path = pathOf(request);
     const definition = await this.endpoints.findDefinitionByPath(principal.tenantId, path);
-    if (!definition) throw new NotFoundError(`No endpoint at ${path}`);
+    if (!definition) throw ExecutionErrors.noEndpointAt(path);
     const { endpoint } = definition;
     const refusal = endpointAccessRefusal(principal, endpoint);
     if (refusal) throw new ForbiddenError(refusal);

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { ValidationError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
 import { DatabaseShutdown } from '../../database/database-shutdown';
@@ -21,6 +21,7 @@ import {
   rateLimitsInForce,
 } from '../../common/rate-limit/rate-limit-settings';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
+import { KeyErrors } from './keys.errors';
 
 const LAST_USED_FLUSH_MS = 5_000;
 /**
@@ -250,7 +251,7 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
 
   private async find(tenantId: string, id: string): Promise<ApiKeyEntity> {
     const key = await this.keys.findById(tenantId, id);
-    if (!key) throw new NotFoundError(`API key ${id} not found`);
+    if (!key) throw KeyErrors.keyNotFound(id);
     return key;
   }
 }

@@ -2,20 +2,15 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionHost } from '../../database/transactions';
 import { BUCKET_COUNT, BUCKET_STARTS, type LatencyHistogram } from './latency-histogram';
-import { NO_PROMPT, type RollupGroup, type RollupSpan, type RollupSums, nanosOf, nanosText } from './log-rollup';
+import { NO_PROMPT, type RollupSpan, type RollupSums, nanosOf } from './log-rollup';
 import type { StatsInterval } from './execution-logs.repository';
-
-/** The histogram columns h0 … h144 (one per latency bucket). */
-const HISTOGRAM_COLUMNS = Array.from({ length: BUCKET_COUNT }, (_, i) => `h${i}`);
-const KEY = 'tenant_id, span, start, endpoint_id, prompt_id';
-const SUM_COLUMNS = ['calls', 'errors', 'cache_hits', 'input_tokens', 'output_tokens', 'cost_usd'];
-const COLUMNS = [KEY, ...SUM_COLUMNS, 'latency_max_ms', ...HISTOGRAM_COLUMNS].join(', ');
-/** An upsert adds to what is stored: two writers counting the same hour lose nothing. */
-const ADD_ON_CONFLICT = `ON CONFLICT (${KEY}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
-  .map((column) => `${column} = r.${column} + excluded.${column}`)
-  .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`;
-/** The latency bucket of a log row (bucket 0 starts at 0 ms, so the thresholds are the other buckets' starts). */
-const LATENCY_BUCKET = `width_bucket(latency_ms, '{${BUCKET_STARTS.slice(1).join(',')}}'::int[])`;
+import {
+  HISTOGRAM_COLUMNS,
+  LATENCY_BUCKET,
+  ROLLUP_COLUMNS as COLUMNS,
+  ROLLUP_KEY as KEY,
+  SUM_COLUMNS,
+} from './rollup-columns';
 
 /** A period of one kind of source: raw log rows, hourly rollups or daily rollups. */
 export interface RollupPiece {
@@ -56,63 +51,6 @@ export class ExecutionLogRollupsRepository {
 
   private get db(): EntityManager {
     return this.txHost.tx;
-  }
-
-  /**
-   * The upserts that add a batch's groups to the rollups, as statements for the WITH clause of the batch's log INSERT
-   * (see ExecutionLogsRepository.insertBatch): one statement stores the rows and their sums together or not at all,
-   * without a transaction around them. Parameters are appended to `params`. Rows are upserted in key order (the
-   * groups come sorted), so concurrent writers never wait for each other in a cycle.
-   */
-  upserts(groups: RollupGroup[], params: unknown[]): string[] {
-    if (groups.length === 0) return [];
-    const records = groups.map((group) => ({
-      tenant_id: group.tenantId,
-      endpoint_id: group.endpointId,
-      prompt_id: group.promptId,
-      span: group.span,
-      start: group.start.toISOString(),
-      calls: group.calls,
-      errors: group.errors,
-      cache_hits: group.cacheHits,
-      input_tokens: group.inputTokens,
-      output_tokens: group.outputTokens,
-      cost_usd: nanosText(group.costNanos),
-      latency_max_ms: group.latencyMaxMs,
-      h: group.latencyCounts,
-    }));
-    params.push(JSON.stringify(records));
-    const statements = [
-      `INSERT INTO execution_log_rollups AS r (${COLUMNS})
-       SELECT ${KEY}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
-       FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
-         calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
-         latency_max_ms int, h int[])
-       ORDER BY ${KEY}
-       ${ADD_ON_CONFLICT}`,
-    ];
-    const errorRecords = groups.flatMap((group) =>
-      [...group.errorCodes].map(([errorCode, count]) => ({
-        tenant_id: group.tenantId,
-        endpoint_id: group.endpointId,
-        prompt_id: group.promptId,
-        span: group.span,
-        start: group.start.toISOString(),
-        error_code: errorCode,
-        errors: count,
-      })),
-    );
-    if (errorRecords.length === 0) return statements;
-    params.push(JSON.stringify(errorRecords));
-    statements.push(
-      `INSERT INTO execution_log_error_rollups AS r (${KEY}, error_code, errors)
-       SELECT ${KEY}, error_code, errors
-       FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
-         start timestamptz, error_code varchar, errors bigint)
-       ORDER BY ${KEY}, error_code
-       ON CONFLICT (${KEY}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
-    );
-    return statements;
   }
 
   /** The figures of the pieces, per bucket (and prompt): rollups where the pieces are whole hours or days, else rows. */

@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Repository } from 'typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
-import type { ExecutionSource, NewExecutionLog, PromptAssignment } from './new-execution-log';
+import type { ExecutionSource, PromptAssignment } from './new-execution-log';
+import type { PreparedLog } from './log-row';
+import { logBatchStatement } from './log-batch-statement';
 import { TransactionHost } from '../../database/transactions';
-
-/**
- * A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) and its large fields
- * capped at record time.
- */
-export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput' | 'attempts'> & {
-  id: string;
-  attemptsJson: string;
-  inputsJson: string | null;
-  parsedOutputJson: string | null;
-  truncatedFields: string[];
-};
 
 export interface LogFilter {
   endpointId?: string;
@@ -93,40 +83,6 @@ export interface ErrorCodeRow {
 
 export type StatsInterval = 'hour' | 'day';
 
-const INSERT_COLUMNS = [
-  'id',
-  'tenant_id',
-  'endpoint_id',
-  'prompt_id',
-  'prompt_version',
-  'assignment',
-  'source',
-  'key_id',
-  'key_environment',
-  'request_id',
-  'status',
-  'http_status',
-  'error_code',
-  'cached',
-  'llm_model',
-  'input_tokens',
-  'output_tokens',
-  'cost_usd',
-  'latency_ms',
-  'streamed',
-  'ttft_ms',
-  'finish_reason',
-  'created_at',
-  'inputs',
-  'rendered_prompt',
-  'raw_response',
-  'parsed_output',
-  'error_message',
-  'truncated_fields',
-  'attempts',
-];
-const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts']);
-
 const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId", prompt_id AS "promptId",
   prompt_version AS "promptVersion", assignment, source, key_id AS "keyId", key_environment AS "keyEnvironment",
   request_id AS "requestId", status, http_status AS "httpStatus", error_code AS "errorCode", cached,
@@ -142,61 +98,11 @@ export class ExecutionLogsRepository {
     return this.txHost.tx.getRepository(ExecutionLogEntity);
   }
 
-  /**
-   * One multi-row INSERT for the batch; each row carries its own tenantId. `alongside` gives statements that run in the
-   * same statement, in its WITH clause (the rollups' upserts, appending their parameters), so they are stored with the
-   * rows or not at all, with no transaction (and no round trip) of their own.
-   */
-  async insertBatch(rows: PreparedLog[], alongside: (params: unknown[]) => string[] = () => []): Promise<void> {
+  /** The batch's rows and their rollups, in one statement (see logBatchStatement). */
+  async insertBatch(rows: PreparedLog[]): Promise<void> {
     if (rows.length === 0) return;
-    const params: unknown[] = [];
-    const statements = alongside(params);
-    const withClause = statements.length
-      ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
-      : '';
-    const tuples = rows.map((row) => {
-      const values = [
-        row.id,
-        row.tenantId,
-        row.endpointId,
-        row.promptId,
-        row.promptVersion,
-        row.assignment,
-        row.source,
-        row.keyId,
-        row.keyEnvironment,
-        row.requestId,
-        row.status,
-        row.httpStatus,
-        row.errorCode,
-        row.cached,
-        row.llmModel,
-        row.inputTokens,
-        row.outputTokens,
-        row.costUsd,
-        row.latencyMs,
-        row.streamed,
-        row.ttftMs,
-        row.finishReason,
-        row.createdAt,
-        row.inputsJson,
-        row.renderedPrompt,
-        row.rawResponse,
-        row.parsedOutputJson,
-        row.errorMessage,
-        row.truncatedFields,
-        row.attemptsJson,
-      ];
-      const placeholders = values.map((value, index) => {
-        params.push(value);
-        return JSONB_COLUMNS.has(INSERT_COLUMNS[index]) ? `$${params.length}::jsonb` : `$${params.length}`;
-      });
-      return `(${placeholders.join(', ')})`;
-    });
-    await this.logs.query(
-      `${withClause}INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
-      params,
-    );
+    const { sql, params } = logBatchStatement(rows);
+    await this.logs.query(sql, params);
   }
 
   /**

@@ -1,10 +1,11 @@
 import { unused } from '../../../test/support/unused';
 import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
+import { SYSTEM_CLOCK } from '../../common/time/clock';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { TransactionHost } from '../../database/transactions';
-import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
-import { ExecutionLogsRepository, type PreparedLog } from './execution-logs.repository';
+import { ExecutionLogsRepository } from './execution-logs.repository';
+import type { PreparedLog } from './log-row';
 import { ExecutionLogsService } from './execution-logs.service';
 import type { NewExecutionLog } from './new-execution-log';
 
@@ -21,17 +22,6 @@ class FakeRepository extends ExecutionLogsRepository {
     if (this.mode === 'down') throw new Error('connection refused');
     if (this.mode === 'hanging') await new Promise((resolve) => setTimeout(resolve, 5000).unref());
     this.stored.push(...rows);
-  }
-}
-
-/** Rollups are stored with the rows; these tests look at the rows only. */
-class FakeRollups extends ExecutionLogRollupsRepository {
-  constructor() {
-    super(unused<TransactionHost>('the transaction host'));
-  }
-
-  override upserts(): string[] {
-    return [];
   }
 }
 
@@ -75,10 +65,10 @@ describe('ExecutionLogsService.record and flushWithin', () => {
     const logger = new AppLogger({ logLevel: 'silent' });
     service = new ExecutionLogsService(
       repository,
-      new FakeRollups(),
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
       new DatabaseShutdown(logger),
+      SYSTEM_CLOCK,
     );
   });
 

@@ -1,35 +1,23 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AppLogger } from '../../common/logging/app-logger';
 import { Metrics } from '../../common/metrics/metrics';
+import { Clock, type ClockTimer } from '../../common/time/clock';
 import { DatabaseShutdown } from '../../database/database-shutdown';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import {
-  ExecutionLogDetailResponse,
-  ExecutionLogPageResponse,
-  toExecutionLogDetailResponse,
-  toExecutionLogResponse,
-} from './dto/execution-log.response';
-import { pageWindow } from '../../common/http/paging';
-import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
-import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
-import { ExecutionLogsRepository, LogFilter, PreparedLog } from './execution-logs.repository';
-import { rollUp } from './log-rollup';
-import { type CappedLogField, capLogText } from './log-field-cap';
+import { ExecutionLogsRepository } from './execution-logs.repository';
+import { type PreparedLog, toLogRow } from './log-row';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
 import type { NewExecutionLog } from './new-execution-log';
 
-/** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
-export const TOTAL_CAP = 10_000;
 /** Shutdown flushes pending logs; if the database stays away this long, the rest is reported lost. */
 const SHUTDOWN_FLUSH_MS = 10_000;
 
 /**
- * Execution logs: `record` queues a row and returns at once (the execution's response never waits for the database);
- * the queue writes batches with one multi-row INSERT within ~100 ms. Reads are tenant-scoped.
+ * The execution log writer: `record` queues a row and returns at once (the execution's response never waits for the
+ * database); the queue writes batches with one multi-row INSERT within ~100 ms, retries them while the database is
+ * away, and is drained at shutdown. The reads are ExecutionLogReadsService's.
  */
 @Injectable()
 export class ExecutionLogsService {
@@ -39,27 +27,32 @@ export class ExecutionLogsService {
 
   constructor(
     private readonly logs: ExecutionLogsRepository,
-    private readonly rollups: ExecutionLogRollupsRepository,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     shutdown: DatabaseShutdown,
+    private readonly clock: Clock,
     @Optional() metrics?: Metrics,
   ) {
-    this.queue = new LogWriteQueue((rows) => this.write(rows), DEFAULT_QUEUE_OPTIONS, {
-      // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
-      writeFailed: (error, retryInMs, queued) => {
-        if (!isDatabaseUnavailable(error))
-          logger.write('warn', 'Writing execution logs failed; will retry', {
-            error: messageOf(error),
-            retryInMs,
-            queued,
-          });
+    this.queue = new LogWriteQueue(
+      (rows) => this.write(rows),
+      DEFAULT_QUEUE_OPTIONS,
+      {
+        // An unreachable database has its own throttled warning; the rows stay queued and are written once it is back.
+        writeFailed: (error, retryInMs, queued) => {
+          if (!isDatabaseUnavailable(error))
+            logger.write('warn', 'Writing execution logs failed; will retry', {
+              error: messageOf(error),
+              retryInMs,
+              queued,
+            });
+        },
+        dropping: (dropped) =>
+          logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', {
+            dropped,
+          }),
       },
-      dropping: (dropped) =>
-        logger.write('error', 'The execution log queue is full (database unreachable?); new logs are dropped', {
-          dropped,
-        }),
-    });
+      clock,
+    );
     // The final flush: after the HTTP server has closed (every answered execution has recorded its row), before the
     // database closes.
     shutdown.beforeClose(() => this.drainForShutdown());
@@ -76,7 +69,7 @@ export class ExecutionLogsService {
       entry.status === 'success' ? 'success' : (entry.errorCode ?? 'error'),
       entry.cached,
     );
-    const { row, bytes } = prepare(entry, this.config.logFieldMaxBytes);
+    const { row, bytes } = toLogRow(entry, this.config.logFieldMaxBytes);
     this.queue.enqueue(row, bytes);
     return row.id;
   }
@@ -91,9 +84,9 @@ export class ExecutionLogsService {
    * database failed or took longer than `maxWaitMs` (the rows stay queued and are written when it accepts them).
    */
   async flushWithin(maxWaitMs: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ClockTimer | undefined;
     const expired = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), maxWaitMs);
+      timer = this.clock.setTimeout(() => resolve(false), maxWaitMs);
     });
     try {
       return await Promise.race([
@@ -104,34 +97,12 @@ export class ExecutionLogsService {
         expired,
       ]);
     } finally {
-      clearTimeout(timer);
+      if (timer) this.clock.clearTimeout(timer);
     }
   }
 
   writerState(): LogWriteQueueState {
     return this.queue.state();
-  }
-
-  async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
-    const { page, pageSize, offset } = pageWindow(query, LOG_PAGE_SIZE.default);
-    const filter = filterOf(query);
-    const [rows, count] = await Promise.all([
-      this.logs.findPage(tenantId, filter, offset, pageSize),
-      this.logs.countUpTo(tenantId, filter, TOTAL_CAP),
-    ]);
-    return {
-      items: rows.map(toExecutionLogResponse),
-      page,
-      pageSize,
-      total: Math.min(count, TOTAL_CAP),
-      totalIsExact: count <= TOTAL_CAP,
-    };
-  }
-
-  async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {
-    const log = await this.logs.findOne(tenantId, id);
-    if (!log) throw new NotFoundError(`Execution log ${id} not found`);
-    return toExecutionLogDetailResponse(log);
   }
 
   private async drainForShutdown(): Promise<void> {
@@ -168,32 +139,10 @@ export class ExecutionLogsService {
     }
   }
 
-  /** The rows and their rollups, in one statement: the statistics' sums always agree with the rows stored. */
+  /** The rows and their rollups, in one statement (see logBatchStatement). */
   private store(rows: PreparedLog[]): Promise<void> {
-    const groups = rollUp(rows);
-    return this.logs.insertBatch(rows, (params) => this.rollups.upserts(groups, params));
+    return this.logs.insertBatch(rows);
   }
-}
-
-export function filterOf(
-  query: Pick<
-    ListLogsQuery,
-    'endpointId' | 'source' | 'status' | 'promptId' | 'assignment' | 'requestId' | 'from' | 'to'
-  >,
-): LogFilter {
-  const from = query.from ? new Date(query.from) : undefined;
-  const to = query.to ? new Date(query.to) : undefined;
-  if (from && to && from >= to) throw new ValidationError('from must be before to', 'from');
-  return {
-    endpointId: query.endpointId,
-    source: query.source,
-    status: query.status,
-    promptId: query.promptId,
-    assignment: query.assignment,
-    requestId: query.requestId,
-    from,
-    to,
-  };
 }
 
 const UNIQUE_VIOLATION = '23505';
@@ -211,102 +160,3 @@ function isDataError(error: unknown): boolean {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-// PostgreSQL text and jsonb cannot hold NUL characters.
-const withoutNul = (text: string | null) => (text === null ? null : text.replaceAll('\u0000', ''));
-const clip = (text: string | null, max: number) => (text === null ? null : text.slice(0, max));
-
-/** The longest error message an attempt of the log keeps, in characters. */
-const ATTEMPT_ERROR_MAX_CHARS = 2000;
-
-/**
- * JSON text that jsonb accepts. JSON.stringify writes NUL and lone surrogates (half of a UTF-16 pair, which a JSON
- * body may carry as an escape) as `\u` escapes that jsonb refuses: NUL is dropped and a lone surrogate becomes U+FFFD.
- * Escaped backslashes are matched as pairs, so the text `\u0000` typed by a caller is kept as it is.
- */
-const UNSTORABLE_ESCAPE = /\\(\\|u0000|ud[89a-f][0-9a-f]{2})/gi;
-
-function json(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  try {
-    const text = JSON.stringify(value);
-    if (text === undefined) return null;
-    return text.replace(UNSTORABLE_ESCAPE, (escape: string, code: string) =>
-      code === '\\' ? escape : code.toLowerCase() === 'u0000' ? '' : '\\ufffd',
-    );
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Copies what the row needs (nothing more stays referenced) and serialises it once, measuring its size. Each of the
- * large fields keeps at most `maxFieldBytes` bytes: the text itself for `renderedPrompt` and `rawResponse`, the JSON
- * text for `inputs` and `parsedOutput` (a longer JSON value is stored as the string of its cut JSON text). The fields
- * cut are listed in `truncatedFields`.
- */
-function prepare(entry: NewExecutionLog, maxFieldBytes: number): { row: PreparedLog; bytes: number } {
-  const truncatedFields: CappedLogField[] = [];
-  const capText = (field: CappedLogField, text: string | null): string | null => {
-    if (text === null) return null;
-    const capped = capLogText(text, maxFieldBytes);
-    if (capped.truncated) truncatedFields.push(field);
-    return capped.text;
-  };
-  const capJson = (field: CappedLogField, text: string | null): string | null => {
-    if (text === null) return null;
-    const capped = capLogText(text, maxFieldBytes);
-    if (!capped.truncated) return text;
-    truncatedFields.push(field);
-    return JSON.stringify(capped.text);
-  };
-  const row: PreparedLog = {
-    id: randomUUID(),
-    tenantId: entry.tenantId,
-    endpointId: entry.endpointId,
-    promptId: entry.promptId,
-    promptVersion: entry.promptVersion,
-    assignment: entry.assignment,
-    source: entry.source,
-    keyId: entry.keyId,
-    keyEnvironment: entry.keyEnvironment,
-    requestId: clip(entry.requestId, 128) ?? '',
-    status: entry.status,
-    httpStatus: entry.httpStatus,
-    errorCode: clip(entry.errorCode, 64),
-    errorMessage: withoutNul(entry.errorMessage),
-    cached: entry.cached,
-    llmModel: clip(entry.llmModel, 200),
-    inputTokens: entry.inputTokens,
-    outputTokens: entry.outputTokens,
-    costUsd: entry.costUsd,
-    latencyMs: Math.max(0, Math.round(entry.latencyMs)),
-    streamed: entry.streamed,
-    ttftMs: entry.ttftMs === null ? null : Math.max(0, Math.round(entry.ttftMs)),
-    finishReason: clip(entry.finishReason, 32),
-    inputsJson: capJson('inputs', json(entry.inputs)),
-    renderedPrompt: capText('renderedPrompt', withoutNul(entry.renderedPrompt)),
-    rawResponse: capText('rawResponse', withoutNul(entry.rawResponse)),
-    parsedOutputJson: capJson('parsedOutput', json(entry.parsedOutput)),
-    truncatedFields,
-    // At most 16 entries (4 models, each tried up to 4 times), each of bounded size: its error message is cut.
-    attemptsJson:
-      json(
-        entry.attempts.map((attempt) => ({
-          ...attempt,
-          llmModel: clip(attempt.llmModel, 200),
-          errorMessage: clip(withoutNul(attempt.errorMessage), ATTEMPT_ERROR_MAX_CHARS),
-        })),
-      ) ?? '[]',
-    createdAt: entry.createdAt ?? new Date(),
-  };
-  const bytes =
-    512 +
-    (row.inputsJson?.length ?? 0) +
-    (row.parsedOutputJson?.length ?? 0) +
-    (row.renderedPrompt?.length ?? 0) +
-    (row.rawResponse?.length ?? 0) +
-    (row.errorMessage?.length ?? 0) +
-    row.attemptsJson.length;
-  return { row, bytes };
-}

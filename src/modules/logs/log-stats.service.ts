@@ -3,7 +3,7 @@ import { ValidationError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { StatsQuery } from './dto/stats.dto';
 import type { StatsResponse } from './dto/stats.response';
-import { filterOf } from './execution-logs.service';
+import { filterOf } from './execution-log-reads.service';
 import { ExecutionLogRollupsRepository, type RollupPiece, type RollupRead } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository, type LogFilter, type StatsInterval } from './execution-logs.repository';
 import { bucketCount, buildPromptGroups, buildStats } from './stats-series';

@@ -1,4 +1,5 @@
 import { LogWriteQueue, LogWriteQueueOptions } from './log-write-queue';
+import { TestClock } from '../../../test/support/test-clock';
 
 /** An in-memory stand-in for the database: records each batch, and can be made unreachable. */
 class FakeSink {
@@ -54,6 +55,18 @@ describe('LogWriteQueue', () => {
     const queue = new LogWriteQueue(sink.write, OPTIONS);
     queue.enqueue(1, 10);
     expect(sink.calls).toBe(0);
+    await eventually(() => sink.rows.length === 1, 500);
+  });
+
+  it('writes a lone row once its flush delay has passed on the clock it was given', async () => {
+    const sink = new FakeSink();
+    const clock = new TestClock();
+    const queue = new LogWriteQueue(sink.write, { ...OPTIONS, flushDelayMs: 60_000 }, {}, clock);
+    queue.enqueue(1, 10);
+    clock.advance(59_000);
+    await sleep(5);
+    expect(sink.calls).toBe(0);
+    clock.advance(1_000);
     await eventually(() => sink.rows.length === 1, 500);
   });
 

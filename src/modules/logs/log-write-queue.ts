@@ -1,3 +1,5 @@
+import { type Clock, type ClockTimer, SYSTEM_CLOCK } from '../../common/time/clock';
+
 /** Where batches go (the repository's multi-row INSERT); a rejection means "try the batch again later". */
 export type BatchSink<T> = (rows: T[]) => Promise<void>;
 
@@ -58,13 +60,14 @@ export class LogWriteQueue<T> {
   private droppingReported = false;
   private backoffMs = 0;
   private retryAt = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private draining: Promise<void> | null = null;
 
   constructor(
     private readonly sink: BatchSink<T>,
     private readonly options: LogWriteQueueOptions = DEFAULT_QUEUE_OPTIONS,
     private readonly events: LogWriteQueueEvents = {},
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   enqueue(row: T, bytes: number): void {
@@ -92,16 +95,16 @@ export class LogWriteQueue<T> {
    * is under way.
    */
   async close(deadlineMs: number): Promise<number> {
-    const deadline = Date.now() + deadlineMs;
+    const deadline = this.clock.now() + deadlineMs;
     this.clearTimer();
     for (;;) {
       try {
         await this.flush();
         if (this.queue.length === 0 && !this.draining) return 0;
       } catch {
-        const wait = Math.min(this.backoffMs, deadline - Date.now());
+        const wait = Math.min(this.backoffMs, deadline - this.clock.now());
         if (wait <= 0) break;
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.clock.sleep(wait);
       }
     }
     const lost = this.queue.length;
@@ -124,12 +127,12 @@ export class LogWriteQueue<T> {
 
   private schedule(delayMs: number): void {
     if (this.draining) return; // the running drain picks new rows up
-    const delay = Math.max(delayMs, this.retryAt - Date.now(), 0);
+    const delay = Math.max(delayMs, this.retryAt - this.clock.now(), 0);
     if (this.timer) {
       if (delay > 0) return; // a write is already due no later than this one would be
       this.clearTimer();
     }
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.timer = null;
       this.drain().catch(() => undefined); // reported through events; the retry is scheduled by drain
     }, delay);
@@ -158,7 +161,7 @@ export class LogWriteQueue<T> {
           Math.max(this.backoffMs * 2, this.options.initialBackoffMs),
           this.options.maxBackoffMs,
         );
-        this.retryAt = Date.now() + this.backoffMs;
+        this.retryAt = this.clock.now() + this.backoffMs;
         this.events.writeFailed?.(error, this.backoffMs, this.queue.length);
         throw error;
       }
@@ -172,7 +175,7 @@ export class LogWriteQueue<T> {
   }
 
   private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 }

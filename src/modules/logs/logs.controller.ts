@@ -6,14 +6,14 @@ import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { UuidParam } from '../../common/http/api-schema.decorators';
 import { ExecutionLogDetailResponse, ExecutionLogPageResponse } from './dto/execution-log.response';
 import { ListLogsQuery } from './dto/list-logs.dto';
-import { ExecutionLogsService } from './execution-logs.service';
+import { ExecutionLogReadsService } from './execution-log-reads.service';
 
 /** Reads only, so ReadOnly keys may use it. */
 @ApiTags('logs')
 @AdminRoute()
 @Controller('admin/v1/logs')
 export class LogsController {
-  constructor(private readonly logs: ExecutionLogsService) {}
+  constructor(private readonly logs: ExecutionLogReadsService) {}
 
   /** A page of the tenant's execution logs, newest first, with the (capped) number of matching rows. */
   @Get()

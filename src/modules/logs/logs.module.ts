@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
+import { ExecutionLogReadsService } from './execution-log-reads.service';
 import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
@@ -10,7 +11,8 @@ import { LogsController } from './logs.controller';
 import { StatsController } from './stats.controller';
 
 // Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
-// Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools); the PromptNames
+// Exports ExecutionLogsService (the writer: record and flush, for execution), ExecutionLogReadsService and
+// LogStatsService (MCP tools); the PromptNames
 // port the statistics name prompts through is provided by the prompts module.
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
@@ -19,9 +21,10 @@ import { StatsController } from './stats.controller';
     ExecutionLogsRepository,
     ExecutionLogRollupsRepository,
     ExecutionLogsService,
+    ExecutionLogReadsService,
     LogStatsService,
     LogRetentionService,
   ],
-  exports: [ExecutionLogsService, LogStatsService],
+  exports: [ExecutionLogsService, ExecutionLogReadsService, LogStatsService],
 })
 export class LogsModule {}

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isUUID } from 'class-validator';
 import type { Principal } from '../../common/auth/principal';
-import { NotFoundError } from '../../common/errors/app-error';
 import { allPages } from '../../common/http/paging';
 import { AppLogger } from '../../common/logging/app-logger';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { mcpFailureOf } from './mcp-failure';
 import type { McpSdk } from './mcp-sdk';
+import { EndpointErrors } from '../endpoints/endpoints.errors';
+import { McpErrors } from './mcp.errors';
 
 const PREFIX = 'promptgate://endpoints/';
 const TEMPLATE = {
@@ -52,9 +53,9 @@ export class EndpointResources {
       const { uri } = request.params;
       try {
         // A URI that is not an endpoint's, or an id that is not a UUID, names no resource: not found, without asking the database.
-        if (!uri.startsWith(PREFIX)) throw new NotFoundError(`Resource ${uri} not found`);
+        if (!uri.startsWith(PREFIX)) throw McpErrors.resourceNotFound(uri);
         const id = uri.slice(PREFIX.length);
-        if (!isUUID(id)) throw new NotFoundError(`Endpoint ${id} not found`);
+        if (!isUUID(id)) throw EndpointErrors.endpointNotFound(id);
         const endpoint = await this.endpoints.get(principal.tenantId, id);
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(endpoint) }] };
       } catch (thrown) {

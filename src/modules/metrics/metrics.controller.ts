@@ -1,10 +1,11 @@
 import { Controller, Get, Header, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { NotFoundError, UnauthorizedError } from '../../common/errors/app-error';
+import { UnauthorizedError } from '../../common/errors/app-error';
 import { headerOf, type HttpRequestLike, type HttpResponseLike, setHeader } from '../../common/http/http-context';
 import { Metrics } from '../../common/metrics/metrics';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { MetricsErrors } from './metrics.errors';
 
 /**
  * `GET /metrics`: the Prometheus text exposition. With METRICS_TOKEN set it needs `Authorization: Bearer <token>`;
@@ -28,7 +29,7 @@ export class MetricsController {
     @Req() request: HttpRequestLike,
     @Res({ passthrough: true }) response: HttpResponseLike,
   ): Promise<string> {
-    if (!this.metrics.enabled) throw new NotFoundError('Metrics are turned off on this server (METRICS_ENABLED)');
+    if (!this.metrics.enabled) throw MetricsErrors.metricsOff();
     if (this.tokenDigest && !this.authorized(headerOf(request, 'authorization'))) {
       setHeader(response, 'WWW-Authenticate', 'Bearer');
       throw new UnauthorizedError('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');

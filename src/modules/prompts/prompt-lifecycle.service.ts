@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError } from '../../common/errors/app-error';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { splitLists } from '../endpoints/traffic-split';
 import type { PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
 import { PromptsService } from './prompts.service';
 import { TransactionHost } from '../../database/transactions';
+import { PromptErrors } from './prompts.errors';
 
 /**
  * The prompt status transitions (promote, demote, archive, set-default). Each runs in one transaction, so its writes
@@ -53,7 +53,7 @@ export class PromptLifecycleService {
       const prompt = await this.prompts.lock(tenantId, id);
       const isDefault = endpoint.defaultPromptId === id;
       const decision = decideTransition(action, prompt.status, isDefault, splitLists(endpoint.trafficSplit, id));
-      if (!decision.allowed) throw new ConflictError(decision.reason);
+      if (!decision.allowed) throw PromptErrors.transitionRefused(decision.reason);
       if (action === 'unarchive') await this.prompts.ensureNameFree(prompt, prompt.name);
       if (decision.clearsDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, null);
       if (decision.to !== prompt.status) await this.prompts.setStatus(tenantId, id, decision.to);

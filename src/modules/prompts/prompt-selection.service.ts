@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError } from '../../common/errors/app-error';
 import type { Endpoint } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { assignVariant, type StickyContext, stickyValueOf } from '../endpoints/traffic-split';
@@ -10,6 +9,7 @@ import type { ExecutablePrompt } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { PromptsRepository } from './prompts.repository';
 import { contentOf } from './prompts.service';
+import { PromptErrors } from './prompts.errors';
 
 /** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
 const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
@@ -80,7 +80,7 @@ export class PromptSelectionService {
   private async resolveVariant(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
     const prompt = await this.prompts.findById(tenantId, promptId);
     if (!prompt || prompt.endpointId !== endpointId || prompt.status !== 'Live') {
-      throw new ConflictError("A prompt of the endpoint's traffic split is not Live", 'prompt_not_live');
+      throw PromptErrors.splitVariantNotLive();
     }
     return toExecutablePrompt(prompt);
   }
@@ -92,21 +92,16 @@ export class PromptSelectionService {
   ): Promise<ExecutablePrompt> {
     if (selector !== undefined && selector !== '') {
       const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
-      if (!prompt) throw new NotFoundError(`No prompt named '${selector}' on this endpoint`, 'prompt_not_found');
+      if (!prompt) throw PromptErrors.noPromptNamed(selector);
       if (prompt.status !== 'Live') {
-        throw new ConflictError(
-          `Prompt '${prompt.name}' is ${prompt.status}: only Live prompts can be executed`,
-          'prompt_not_live',
-        );
+        throw PromptErrors.selectedNotLive(prompt.name, prompt.status);
       }
       return toExecutablePrompt(prompt);
     }
     const endpoint = await this.endpoints.requireActive(tenantId, endpointId);
     const prompt = endpoint.defaultPromptId ? await this.prompts.findById(tenantId, endpoint.defaultPromptId) : null;
-    if (!prompt)
-      throw new ConflictError('This endpoint has no default prompt: set one or pass ?prompt=', 'no_default_prompt');
-    if (prompt.status !== 'Live')
-      throw new ConflictError(`The default prompt '${prompt.name}' is not Live`, 'prompt_not_live');
+    if (!prompt) throw PromptErrors.noDefaultPrompt();
+    if (prompt.status !== 'Live') throw PromptErrors.defaultNotLive(prompt.name);
     return toExecutablePrompt(prompt);
   }
 
@@ -114,10 +109,10 @@ export class PromptSelectionService {
   async getForTestRun(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
     const prompt = await this.prompts.findById(tenantId, promptId);
     if (!prompt || prompt.endpointId !== endpointId) {
-      throw new NotFoundError(`Prompt ${promptId} not found on endpoint ${endpointId}`, 'prompt_not_found');
+      throw PromptErrors.notOnEndpoint(promptId, endpointId);
     }
     if (prompt.status === 'Archived') {
-      throw new ConflictError(`Prompt '${prompt.name}' is Archived: unarchive it to test it`, 'prompt_archived');
+      throw PromptErrors.archivedNotTestable(prompt.name);
     }
     return toExecutablePrompt(prompt);
   }

@@ -17,7 +17,7 @@ import { PromptNames } from '../logs/prompt-names';
 import type { FallbackModel, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { copyName, slugify } from './prompt-naming';
-import { nameTaken, promptNotFound } from './prompts.errors';
+import { PromptErrors } from './prompts.errors';
 import { PromptFilter, PromptsRepository, PromptValues } from './prompts.repository';
 import { TemplateService } from './template/template.service';
 import { TransactionHost } from '../../database/transactions';
@@ -80,12 +80,12 @@ export class PromptsService extends PromptNames {
   /** A prompt of one of the tenant's active endpoints, with that endpoint; 404 otherwise (another tenant's too). */
   async require(tenantId: string, id: string): Promise<{ prompt: PromptEntity; endpoint: Endpoint }> {
     const prompt = await this.prompts.findById(tenantId, id);
-    if (!prompt) throw promptNotFound(id);
+    if (!prompt) throw PromptErrors.promptNotFound(id);
     try {
       return { prompt, endpoint: await this.endpoints.requireActive(tenantId, prompt.endpointId) };
     } catch (error) {
       // A soft-deleted endpoint hides its prompts until it is restored.
-      throw error instanceof NotFoundError ? promptNotFound(id) : error;
+      throw error instanceof NotFoundError ? PromptErrors.promptNotFound(id) : error;
     }
   }
 
@@ -257,14 +257,14 @@ export class PromptsService extends PromptNames {
   /** The prompt, row-locked until the caller's transaction ends. */
   async lock(tenantId: string, id: string): Promise<PromptEntity> {
     const prompt = await this.prompts.lockById(tenantId, id);
-    if (!prompt) throw promptNotFound(id);
+    if (!prompt) throw PromptErrors.promptNotFound(id);
     return prompt;
   }
 
   /** Name and slug unique among the endpoint's non-archived prompts (the partial unique indexes back it). */
   async ensureNameFree(prompt: Pick<PromptEntity, 'id' | 'tenantId' | 'endpointId'>, name: string): Promise<void> {
     const clashes = await this.prompts.findActiveClashes(prompt.tenantId, prompt.endpointId, name, slugify(name));
-    if (clashes.some((p) => p.id !== prompt.id)) throw nameTaken(name);
+    if (clashes.some((p) => p.id !== prompt.id)) throw PromptErrors.nameTaken(name);
   }
 
   async setStatus(tenantId: string, id: string, status: PromptStatus): Promise<void> {
@@ -275,7 +275,7 @@ export class PromptsService extends PromptNames {
 /** Create and restore use the given name and refuse a taken one with 409. */
 export function exactName(name: string): NewDraft['pickName'] {
   return (isTaken) => {
-    if (isTaken(name)) throw nameTaken(name);
+    if (isTaken(name)) throw PromptErrors.nameTaken(name);
     return name;
   };
 }

@@ -4,6 +4,7 @@ import { inputSchemaOf } from '../execution/input-validation';
 import { IMAGE_BODY_SCHEMA, imageOutputField, outputSchemaOf } from '../execution/output-schema';
 import type { JsonSchemaObject } from '../llm/llm-client';
 import { sampleInputsOf } from './sample-inputs';
+import { EXECUTION_ERROR_CODES, executionErrorMeaning } from '../../common/errors/execution-error-codes';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export type OpenApiDocument = Record<string, unknown> & {
@@ -33,27 +34,23 @@ export interface TenantDocumentOptions {
 /** The name of the API key security scheme (Swagger UI's Authorize dialog shows it). */
 export const API_KEY_SCHEME = 'apiKey';
 const ERROR_SCHEMA = 'ExecutionError';
+/** Statuses whose answers carry Retry-After. */
+const RETRY_LATER_STATUSES = [429, 503];
 
-/** Every status an execution can answer besides 200, what it means, and the `error` codes it carries. */
-const ERROR_RESPONSES: [status: string, description: string][] = [
-  ['400', '`validation_error`: the body does not match the input fields (`field` names the first one at fault).'],
-  ['401', '`unauthorized`: no `x-api-key`, an unknown or revoked key, or a key of another tenant.'],
-  ['403', '`forbidden`: the key may not call this endpoint.'],
-  ['404', '`not_found`: no endpoint at this path; `prompt_not_found`: `?prompt=` names no prompt of the endpoint.'],
-  ['409', '`prompt_not_live`: the selected prompt is not Live; `no_default_prompt`: the endpoint has no default.'],
-  ['413', '`payload_too_large`: the body is larger than the service accepts.'],
-  ['422', '`prompt_error`: the selected prompt cannot run (its template or settings).'],
-  [
-    '429',
-    "`rate_limit_exceeded`: a window of the key's rate limits is full, or the key or its tenant has as many model calls in flight as it may; retry after `Retry-After` seconds.",
-  ],
-  ['502', '`upstream_error`: the model provider failed or answered something unusable.'],
-  [
-    '503',
-    '`service_unavailable`: the service cannot reach its database; `overloaded`: the queue of template renders is full and this tenant holds most of it. Retry after `Retry-After` seconds.',
-  ],
-  ['504', "`timeout`: no answer within the endpoint's timeout."],
-];
+/** Every status an execution can answer besides 200, with the `error` codes it carries and what each means. */
+const ERROR_RESPONSES: [status: string, description: string][] = errorStatuses();
+
+function errorStatuses(): [status: string, description: string][] {
+  const byStatus = new Map<number, string[]>();
+  for (const code of EXECUTION_ERROR_CODES) {
+    const { status, when } = executionErrorMeaning(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), `\`${code}\`: ${when}`]);
+  }
+  return [...byStatus].map(([status, meanings]) => [
+    String(status),
+    `${meanings.join('; ')}.${RETRY_LATER_STATUSES.includes(status) ? ' Retry after `Retry-After` seconds.' : ''}`,
+  ]);
+}
 
 const HEADERS: Record<string, { description: string; schema: JsonSchemaObject }> = {
   'X-Request-Id': { description: "The request's id (in the execution logs too).", schema: { type: 'string' } },
@@ -245,7 +242,7 @@ function errorResponses(): Record<string, unknown> {
         headers: {
           'X-Request-Id': headerRef('X-Request-Id'),
           ...(BEFORE_RATE_LIMITS.includes(status) ? {} : refs(RATE_LIMIT_HEADERS)),
-          ...(status === '429' || status === '503' ? { 'Retry-After': headerRef('Retry-After') } : {}),
+          ...(RETRY_LATER_STATUSES.includes(Number(status)) ? { 'Retry-After': headerRef('Retry-After') } : {}),
           ...(AFTER_PROMPT.includes(status) ? refs(PROMPT_HEADERS) : {}),
           ...(AFTER_MODEL.includes(status) ? refs(MODEL_HEADERS) : {}),
         },

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../common/auth/principal';
-import { NotFoundError } from '../../common/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { endpointAccessRefusal } from '../endpoints/endpoint-access';
 import { EndpointsService, type TenantDefinitions } from '../endpoints/endpoints.service';
@@ -9,6 +8,7 @@ import { EndpointOpenApiResponse } from './dto/endpoint-openapi.response';
 import { endpointSnippetsOf } from './endpoint-snippets';
 import { tenantBaseUrl } from './tenant-base-url';
 import { buildTenantDocument, documentHash, type OpenApiDocument } from './tenant-document';
+import { EndpointErrors } from '../endpoints/endpoints.errors';
 
 /** Where a request reached the service: its `Host` and the `X-Forwarded-Proto` a proxy set. */
 export interface CallerHost {
@@ -79,7 +79,7 @@ export class TenantOpenApiService {
     const { document, source } = await this.documentFor(principal, caller);
     const definition = source.definitions.find((d) => d.endpoint.id === endpointId);
     const pathItem = definition && document.paths[definition.endpoint.path];
-    if (!definition || !pathItem) throw new NotFoundError(`Endpoint ${endpointId} not found`);
+    if (!definition || !pathItem) throw EndpointErrors.endpointNotFound(endpointId);
     const { path, visibility } = definition.endpoint;
     const serverUrl = (document.servers as { url: string }[])[0].url;
     const operation = pathItem.post;

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error';
+import { ValidationError } from '../../common/errors/app-error';
 import { type Tenant, toTenant } from './tenant';
 import { Plan, PLANS, type TenantEntity } from './tenant.entity';
 import { TenantsRepository } from './tenants.repository';
+import { TenantErrors } from './tenants.errors';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -21,7 +22,7 @@ export class TenantsService {
       );
     }
     const plan = this.checkPlan(options.plan ?? 'free');
-    if (await this.tenants.findBySlug(slug)) throw new ConflictError(`Tenant '${slug}' already exists`);
+    if (await this.tenants.findBySlug(slug)) throw TenantErrors.slugTaken(slug);
     return toTenant(await this.tenants.create({ slug, name: options.name?.trim() || slug, plan }));
   }
 
@@ -37,7 +38,7 @@ export class TenantsService {
 
   async getBySlug(slug: string): Promise<Tenant> {
     const tenant = await this.findBySlug(slug);
-    if (!tenant) throw new NotFoundError(`Tenant '${slug}' does not exist`);
+    if (!tenant) throw TenantErrors.slugNotFound(slug);
     return tenant;
   }
 
@@ -48,7 +49,7 @@ export class TenantsService {
 
   async getById(id: string): Promise<Tenant> {
     const tenant = await this.tenants.findById(id);
-    if (!tenant) throw new NotFoundError('Tenant does not exist');
+    if (!tenant) throw TenantErrors.tenantNotFound();
     return toTenant(tenant);
   }
 

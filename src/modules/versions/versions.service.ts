@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../common/errors/app-error';
 import type { Plan } from '../tenants/tenant.entity';
 import { TenantsService } from '../tenants/tenants.service';
 import { type PromptVersion, toPromptVersion } from './prompt-version';
@@ -7,6 +6,7 @@ import type { VersionStatus } from './prompt-version.entity';
 import { compareVersions, VersionComparison, VersionContent } from './version-compare';
 import { VersionsRepository } from './versions.repository';
 import { TransactionHost } from '../../database/transactions';
+import { VersionErrors } from './versions.errors';
 
 /** Versions kept active per prompt; null is unlimited. */
 export const VERSION_HISTORY_LIMITS: Record<Plan, number | null> = { free: 10, pro: 50, enterprise: null };
@@ -63,7 +63,7 @@ export class VersionsService {
 
   async get(tenantId: string, promptId: string, versionNumber: number): Promise<PromptVersion> {
     const version = await this.versions.find(tenantId, promptId, versionNumber);
-    if (!version) throw new NotFoundError(`Version ${versionNumber} of prompt ${promptId} not found`);
+    if (!version) throw VersionErrors.versionNotFound(versionNumber, promptId);
     return toPromptVersion(version);
   }
 
@@ -76,8 +76,8 @@ export class VersionsService {
     const found = await this.versions.findMany(tenantId, promptId, [from, to]);
     const older = found.find((v) => v.versionNumber === from);
     const newer = found.find((v) => v.versionNumber === to);
-    if (!older) throw new NotFoundError(`Version ${from} of prompt ${promptId} not found`);
-    if (!newer) throw new NotFoundError(`Version ${to} of prompt ${promptId} not found`);
+    if (!older) throw VersionErrors.versionNotFound(from, promptId);
+    if (!newer) throw VersionErrors.versionNotFound(to, promptId);
     return { from: toPromptVersion(older), to: toPromptVersion(newer), comparison: compareVersions(older, newer) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ListLogsQuery } from '../../logs/dto/list-logs.dto';
 import { StatsQuery } from '../../logs/dto/stats.dto';
-import { ExecutionLogsService } from '../../logs/execution-logs.service';
+import { ExecutionLogReadsService } from '../../logs/execution-log-reads.service';
 import { LogStatsService } from '../../logs/log-stats.service';
 import { defineTool, McpTool, McpToolGroup, uuidId } from '../mcp-tool';
 
@@ -11,7 +11,7 @@ export class LogTools extends McpToolGroup {
   readonly toolset = 'logs';
 
   constructor(
-    private readonly logs: ExecutionLogsService,
+    private readonly logs: ExecutionLogReadsService,
     private readonly stats: LogStatsService,
   ) {
     super();

@@ -1,0 +1,155 @@
+import { rollUp, type RollupGroup, nanosText } from './log-rollup';
+import type { PreparedLog } from './log-row';
+import { HISTOGRAM_COLUMNS, ROLLUP_COLUMNS as COLUMNS, ROLLUP_KEY as KEY, SUM_COLUMNS } from './rollup-columns';
+
+/** The execution_logs columns, in the order of each row's values. */
+const INSERT_COLUMNS = [
+  'id',
+  'tenant_id',
+  'endpoint_id',
+  'prompt_id',
+  'prompt_version',
+  'assignment',
+  'source',
+  'key_id',
+  'key_environment',
+  'request_id',
+  'status',
+  'http_status',
+  'error_code',
+  'cached',
+  'llm_model',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'latency_ms',
+  'streamed',
+  'ttft_ms',
+  'finish_reason',
+  'created_at',
+  'inputs',
+  'rendered_prompt',
+  'raw_response',
+  'parsed_output',
+  'error_message',
+  'truncated_fields',
+  'attempts',
+];
+const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts']);
+/** An upsert adds to what is stored: two writers counting the same hour lose nothing. */
+const ADD_ON_CONFLICT = `ON CONFLICT (${KEY}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
+  .map((column) => `${column} = r.${column} + excluded.${column}`)
+  .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`;
+
+/**
+ * The statement that stores a batch: one multi-row INSERT of the rows (each carries its own tenantId), with the
+ * upserts that add the batch's sums to the rollups in its WITH clause, so the rollups are stored with the rows or not
+ * at all, with no transaction (and no round trip) of their own: the statistics always agree with the rows stored.
+ */
+export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const statements = rollupUpserts(rollUp(rows), params);
+  const withClause = statements.length
+    ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
+    : '';
+  const tuples = rows.map((row) => {
+    const values = [
+      row.id,
+      row.tenantId,
+      row.endpointId,
+      row.promptId,
+      row.promptVersion,
+      row.assignment,
+      row.source,
+      row.keyId,
+      row.keyEnvironment,
+      row.requestId,
+      row.status,
+      row.httpStatus,
+      row.errorCode,
+      row.cached,
+      row.llmModel,
+      row.inputTokens,
+      row.outputTokens,
+      row.costUsd,
+      row.latencyMs,
+      row.streamed,
+      row.ttftMs,
+      row.finishReason,
+      row.createdAt,
+      row.inputsJson,
+      row.renderedPrompt,
+      row.rawResponse,
+      row.parsedOutputJson,
+      row.errorMessage,
+      row.truncatedFields,
+      row.attemptsJson,
+    ];
+    const placeholders = values.map((value, index) => {
+      params.push(value);
+      return JSONB_COLUMNS.has(INSERT_COLUMNS[index]) ? `$${params.length}::jsonb` : `$${params.length}`;
+    });
+    return `(${placeholders.join(', ')})`;
+  });
+  return {
+    sql: `${withClause}INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+    params,
+  };
+}
+
+/**
+ * The upserts that add a batch's groups to the rollups, as statements for the WITH clause of the batch's log INSERT
+ * (see logBatchStatement): one statement stores the rows and their sums together or not at all,
+ * without a transaction around them. Parameters are appended to `params`. Rows are upserted in key order (the
+ * groups come sorted), so concurrent writers never wait for each other in a cycle.
+ */
+function rollupUpserts(groups: RollupGroup[], params: unknown[]): string[] {
+  if (groups.length === 0) return [];
+  const records = groups.map((group) => ({
+    tenant_id: group.tenantId,
+    endpoint_id: group.endpointId,
+    prompt_id: group.promptId,
+    span: group.span,
+    start: group.start.toISOString(),
+    calls: group.calls,
+    errors: group.errors,
+    cache_hits: group.cacheHits,
+    input_tokens: group.inputTokens,
+    output_tokens: group.outputTokens,
+    cost_usd: nanosText(group.costNanos),
+    latency_max_ms: group.latencyMaxMs,
+    h: group.latencyCounts,
+  }));
+  params.push(JSON.stringify(records));
+  const statements = [
+    `INSERT INTO execution_log_rollups AS r (${COLUMNS})
+     SELECT ${KEY}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
+     FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
+       calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
+       latency_max_ms int, h int[])
+     ORDER BY ${KEY}
+     ${ADD_ON_CONFLICT}`,
+  ];
+  const errorRecords = groups.flatMap((group) =>
+    [...group.errorCodes].map(([errorCode, count]) => ({
+      tenant_id: group.tenantId,
+      endpoint_id: group.endpointId,
+      prompt_id: group.promptId,
+      span: group.span,
+      start: group.start.toISOString(),
+      error_code: errorCode,
+      errors: count,
+    })),
+  );
+  if (errorRecords.length === 0) return statements;
+  params.push(JSON.stringify(errorRecords));
+  statements.push(
+    `INSERT INTO execution_log_error_rollups AS r (${KEY}, error_code, errors)
+     SELECT ${KEY}, error_code, errors
+     FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
+       start timestamptz, error_code varchar, errors bigint)
+     ORDER BY ${KEY}, error_code
+     ON CONFLICT (${KEY}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
+  );
+  return statements;
+}

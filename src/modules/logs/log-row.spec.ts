@@ -1,0 +1,113 @@
+import { toLogRow } from './log-row';
+import type { NewExecutionLog } from './new-execution-log';
+
+const ENTRY: NewExecutionLog = {
+  tenantId: 't',
+  endpointId: 'e',
+  promptId: null,
+  promptVersion: null,
+  assignment: null,
+  source: 'TestPage',
+  keyId: 'k',
+  keyEnvironment: null,
+  requestId: 'r',
+  status: 'success',
+  httpStatus: 200,
+  errorCode: null,
+  errorMessage: null,
+  cached: false,
+  llmModel: null,
+  inputTokens: null,
+  outputTokens: null,
+  costUsd: null,
+  latencyMs: 1,
+  streamed: false,
+  ttftMs: null,
+  finishReason: null,
+  inputs: {},
+  renderedPrompt: null,
+  rawResponse: null,
+  parsedOutput: null,
+  attempts: [],
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+};
+
+const rowOf = (entry: Partial<NewExecutionLog>, maxFieldBytes = 65_536) =>
+  toLogRow({ ...ENTRY, ...entry }, maxFieldBytes).row;
+
+describe('toLogRow', () => {
+  it('gives each row an id of its own and keeps what fits as it is', () => {
+    const first = rowOf({ inputs: { text: 'hi' }, renderedPrompt: 'Say hi', parsedOutput: { a: 1 } });
+    expect(first.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(rowOf({}).id).not.toBe(first.id);
+    expect(first).toMatchObject({
+      inputsJson: '{"text":"hi"}',
+      renderedPrompt: 'Say hi',
+      parsedOutputJson: '{"a":1}',
+      truncatedFields: [],
+      attemptsJson: '[]',
+    });
+  });
+
+  it('drops NUL characters, which text and jsonb columns cannot hold, and replaces lone surrogates', () => {
+    const row = rowOf({
+      inputs: { text: 'a\u0000b\ud800c', typed: '\\u0000' },
+      renderedPrompt: 'x\u0000y',
+      errorMessage: 'bad\u0000',
+    });
+    expect(row.inputsJson).toBe('{"text":"ab\\ufffdc","typed":"\\\\u0000"}');
+    expect(JSON.parse(row.inputsJson!)).toEqual({ text: 'ab\ufffdc', typed: '\\u0000' });
+    expect([row.renderedPrompt, row.errorMessage]).toEqual(['xy', 'bad']);
+  });
+
+  it('caps each large field at the byte limit and lists the fields cut', () => {
+    const long = 'é'.repeat(100);
+    const row = rowOf({ inputs: { text: long }, renderedPrompt: long, rawResponse: 'short', parsedOutput: long }, 50);
+    expect(row.truncatedFields).toEqual(['inputs', 'renderedPrompt', 'parsedOutput']);
+    expect(row.renderedPrompt).toBe(`${'é'.repeat(25)}…[truncated 150 bytes]`);
+    expect(row.rawResponse).toBe('short');
+    // A cut JSON value is stored as the string of its cut text.
+    expect(typeof JSON.parse(row.inputsJson!)).toBe('string');
+    expect(JSON.parse(row.parsedOutputJson!)).toMatch(/…\[truncated \d+ bytes\]$/);
+  });
+
+  it('bounds the short columns and rounds the times', () => {
+    const row = rowOf({
+      requestId: 'r'.repeat(300),
+      errorCode: 'c'.repeat(100),
+      llmModel: 'm'.repeat(300),
+      finishReason: 'f'.repeat(50),
+      latencyMs: 12.6,
+      ttftMs: -3,
+    });
+    expect([row.requestId.length, row.errorCode?.length, row.llmModel?.length, row.finishReason?.length]).toEqual([
+      128, 64, 200, 32,
+    ]);
+    expect([row.latencyMs, row.ttftMs]).toEqual([13, 0]);
+  });
+
+  it("cuts each attempt's error message", () => {
+    const row = rowOf({
+      attempts: [
+        {
+          llmModel: 'gpt',
+          latencyMs: 5,
+          outcome: 'error',
+          httpStatus: 502,
+          errorMessage: 'x'.repeat(5000),
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: null,
+        },
+      ],
+    });
+    const [attempt] = JSON.parse(row.attemptsJson) as { errorMessage: string }[];
+    expect(attempt.errorMessage).toHaveLength(2000);
+  });
+
+  it('measures the row by its variable parts', () => {
+    const small = toLogRow(ENTRY, 65_536).bytes;
+    const large = toLogRow({ ...ENTRY, rawResponse: 'x'.repeat(1000) }, 65_536).bytes;
+    expect(large - small).toBe(1000);
+  });
+});

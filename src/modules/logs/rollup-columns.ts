@@ -1,0 +1,11 @@
+import { BUCKET_COUNT, BUCKET_STARTS } from './latency-histogram';
+
+// The columns of the rollup tables, shared by the statements that write them and those that read them.
+
+/** The histogram columns h0 … h144 (one per latency bucket). */
+export const HISTOGRAM_COLUMNS = Array.from({ length: BUCKET_COUNT }, (_, i) => `h${i}`);
+export const ROLLUP_KEY = 'tenant_id, span, start, endpoint_id, prompt_id';
+export const SUM_COLUMNS = ['calls', 'errors', 'cache_hits', 'input_tokens', 'output_tokens', 'cost_usd'];
+export const ROLLUP_COLUMNS = [ROLLUP_KEY, ...SUM_COLUMNS, 'latency_max_ms', ...HISTOGRAM_COLUMNS].join(', ');
+/** The latency bucket of a log row (bucket 0 starts at 0 ms, so the thresholds are the other buckets' starts). */
+export const LATENCY_BUCKET = `width_bucket(latency_ms, '{${BUCKET_STARTS.slice(1).join(',')}}'::int[])`;
