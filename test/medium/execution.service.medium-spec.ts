@@ -15,6 +15,7 @@ import { ExecutionService } from '../../src/modules/execution/execution.service'
 import { ProviderError, type LlmClient, type TextRequest } from '../../src/modules/llm/llm-client';
 import type { LlmRegistry } from '../../src/modules/llm/llm-registry';
 import { ProviderCallLimiter } from '../../src/modules/llm/provider-call-limiter';
+import { ExecutionLogReadsService } from '../../src/modules/logs/execution-log-reads.service';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { ModelsService } from '../../src/modules/models/models.service';
 import { PromptSelectionService } from '../../src/modules/prompts/prompt-selection.service';
@@ -38,6 +39,7 @@ describe('ExecutionService (medium)', () => {
   let principal: Principal;
   let service: ExecutionService;
   let logs: ExecutionLogsService;
+  let logReads: ExecutionLogReadsService;
   let providerCalls: ProviderCallLimiter;
   const client = new FakeLlmClient();
   let sequence = 0;
@@ -51,6 +53,7 @@ describe('ExecutionService (medium)', () => {
     tenant = await seedTenant(t.app);
     principal = (await t.app.get(ApiKeyAuthenticator).authenticate(tenant.endpointKey))!;
     logs = t.app.get(ExecutionLogsService);
+    logReads = t.app.get(ExecutionLogReadsService);
     providerCalls = t.app.get(ProviderCallLimiter);
     const registry = { clientFor: (): LlmClient => client } as unknown as LlmRegistry;
     service = new ExecutionService(
@@ -103,7 +106,7 @@ describe('ExecutionService (medium)', () => {
   /** The log row of a call (flushed first: the row is written off the request path). */
   async function logRowOf(call: ExecutionCall) {
     await logs.flush();
-    const page = await logs.list(tenant.id, { requestId: call.requestId });
+    const page = await logReads.list(tenant.id, { requestId: call.requestId });
     expect(page.items).toHaveLength(1);
     return page.items[0];
   }
@@ -144,7 +147,7 @@ describe('ExecutionService (medium)', () => {
       );
       const answer = await service.testRun(principal, definition.endpoint.id, draft.id, { text: 'y' }, 'medium-test');
       expect(answer).toMatchObject({ output: 'Draft y' });
-      const row = await logs.get(tenant.id, answer.logId);
+      const row = await logReads.get(tenant.id, answer.logId);
       expect(row).toMatchObject({ source: 'TestPage', promptId: draft.id, assignment: 'pinned' });
     });
 
