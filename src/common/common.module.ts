@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, type Type } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './http/exception-filters';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -18,17 +18,28 @@ const SHARED = [
   McpExceptionFilter,
 ];
 
-/** Guards, filters, the logger and the metrics every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
+/**
+ * Guards, filters, the logger and the metrics every surface uses, to every module (each controller's guards resolve in
+ * its own module). The ApiKeyAuthenticator port the key guards check keys through comes from the module handed in.
+ */
 @Global()
 @Module({})
 export class CommonModule {
-  /** `logger`: the one the process already writes through (main.ts); by default one on standard output. */
-  static forRoot(logger?: AppLogger): DynamicModule {
+  /**
+   * `authentication`: the module exporting ApiKeyAuthenticator (the keys module; src/common imports no module).
+   * `logger`: the one the process already writes through (main.ts); by default one on standard output.
+   */
+  static forRoot(authentication: Type, logger?: AppLogger): DynamicModule {
     const loggerProvider = {
       provide: AppLogger,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => logger ?? new AppLogger(config),
     };
-    return { module: CommonModule, providers: [loggerProvider, ...SHARED], exports: [AppLogger, ...SHARED] };
+    return {
+      module: CommonModule,
+      imports: [authentication],
+      providers: [loggerProvider, ...SHARED],
+      exports: [AppLogger, ...SHARED],
+    };
   }
 }

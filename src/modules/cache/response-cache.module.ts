@@ -6,7 +6,9 @@ import { Module } from '@nestjs/common';
 import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { RedisConnection } from '../../common/redis/redis-connection';
+import { RedisModule } from '../../common/redis/redis.module';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InvalidationModule } from '../invalidation/invalidation.module';
 import { RedisEndpointCacheIndex } from './endpoint-cache-index';
 import { MemoryResponseStore } from './memory-response-store';
 import { ResponseCacheService } from './response-cache.service';
@@ -36,6 +38,7 @@ async function storeOf(connection: RedisConnection, config: AppConfig): Promise<
 }
 
 @Module({
+  imports: [RedisModule, InvalidationModule],
   providers: [
     ResponseCacheService,
     { provide: ResponseStore, inject: [RedisConnection, APP_CONFIG], useFactory: storeOf },

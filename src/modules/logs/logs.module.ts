@@ -1,19 +1,22 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PromptsModule } from '../prompts/prompts.module';
+import { PromptsService } from '../prompts/prompts.service';
 import { ExecutionLogEntity } from './execution-log.entity';
 import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import { LogRetentionService } from './log-retention.service';
 import { LogStatsService } from './log-stats.service';
+import { PromptNames } from './prompt-names';
 import { LogsController } from './logs.controller';
 import { StatsController } from './stats.controller';
 
 // Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
-// Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools); the PromptNames
-// port the statistics name prompts through is provided by the prompts module.
+// Exports ExecutionLogsService (record and flush, for execution) and LogStatsService (MCP tools); the statistics
+// name prompts through the PromptNames port, which the prompts service fills.
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
+  imports: [TypeOrmModule.forFeature([ExecutionLogEntity]), PromptsModule],
   controllers: [LogsController, StatsController],
   providers: [
     ExecutionLogsRepository,
@@ -21,6 +24,7 @@ import { StatsController } from './stats.controller';
     ExecutionLogsService,
     LogStatsService,
     LogRetentionService,
+    { provide: PromptNames, useExisting: PromptsService },
   ],
   exports: [ExecutionLogsService, LogStatsService],
 })
