@@ -24,7 +24,8 @@ import { StatsController } from './stats.controller';
     ExecutionLogsService,
     LogStatsService,
     LogRetentionService,
-    { provide: PromptNames, useExisting: PromptsService },
+    // Typed, so that PromptsService keeps answering what the statistics ask.
+    { provide: PromptNames, inject: [PromptsService], useFactory: (prompts: PromptsService): PromptNames => prompts },
   ],
   exports: [ExecutionLogsService, LogStatsService],
 })

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/app-error';
-import type { Plan } from '../tenants/tenant.entity';
+import type { Plan } from '../tenants/plans';
 import { TenantsService } from '../tenants/tenants.service';
 import { type PromptVersion, toPromptVersion } from './prompt-version';
 import type { VersionStatus } from './prompt-version.entity';
