@@ -260,12 +260,13 @@ describe('LLM provider adapters against the fake provider server', () => {
   });
 
   it('a provider slower than the deadline is an UpstreamTimeoutError', async () => {
-    fake.reply({ text: 'late', delayMs: 3000 });
+    // The provider answers long after the deadline; a loaded machine may take seconds to notice the abort.
+    fake.reply({ text: 'late', delayMs: 15_000 });
     const started = Date.now();
     await expect(
       client('google').generateText(request({ abortSignal: AbortSignal.timeout(300) })),
     ).rejects.toBeInstanceOf(UpstreamTimeoutError);
-    expect(Date.now() - started).toBeLessThan(2500);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('mock: echoes the prompt, and fills string fields of a schema with it', async () => {
