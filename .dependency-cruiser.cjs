@@ -79,6 +79,52 @@ module.exports = {
       to: { path: '^src/modules/', pathNot: '^src/modules/$1/' },
     },
     {
+      name: 'not-to-other-entities',
+      severity: 'error',
+      comment:
+        "An entity is its module's row: other modules read its data through its services, and the types they share " +
+        '(plans, field data types) from a file of their own.',
+      from: { path: MODULE },
+      to: { path: '^src/modules/[^/]+/.+\\.entity\\.ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'execution-uses-its-stages-only',
+      severity: 'error',
+      comment:
+        'Execution runs a call through endpoints, prompts, versions, models, llm, the cache, rate limits and logs ' +
+        '(and hears of changes through invalidation); it reaches no other module.',
+      from: { path: '^src/modules/execution/' },
+      to: {
+        path: '^src/modules/',
+        pathNot: '^src/modules/(execution|endpoints|prompts|versions|models|llm|cache|rate-limit|logs|invalidation)/',
+      },
+    },
+    {
+      name: 'prompts-uses-endpoints-versions-models-only',
+      severity: 'error',
+      comment:
+        'A prompt belongs to an endpoint, keeps versions and names a model (and its caches hear of changes through ' +
+        "invalidation). Exception: llm's call-settings, the one definition of the custom-parameter rule that both a " +
+        "prompt's validation and the model call apply.",
+      from: { path: '^src/modules/prompts/' },
+      to: {
+        path: '^src/modules/',
+        pathNot: [
+          '^src/modules/(prompts|endpoints|versions|models|invalidation)/',
+          '^src/modules/llm/call-settings\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'keys-uses-tenants-endpoints-only',
+      severity: 'error',
+      comment:
+        'A key belongs to a tenant and may be scoped to endpoints (and its cache hears of revocations through ' +
+        'invalidation); it reaches no other module.',
+      from: { path: '^src/modules/keys/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/(keys|tenants|endpoints|invalidation)/' },
+    },
+    {
       name: 'versions-not-to-prompts',
       severity: 'error',
       comment: 'Versions are immutable rows that prompts read (restoring a version is a prompts operation).',

@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { CommonModule } from './common/common.module';
 import type { AppLogger } from './common/logging/app-logger';
-import { RedisModule } from './common/redis/redis.module';
 import { GlobalExceptionFilter } from './common/http/exception-filters';
 import { createValidationPipe } from './common/http/validation.pipe';
 import type { AppConfig } from './config/app-config';
@@ -18,9 +17,8 @@ import { LogsModule } from './modules/logs/logs.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { ModelsModule } from './modules/models/models.module';
-import { PromptsModule } from './modules/prompts/prompts.module';
+import { PromptsModule, SplitPromptsModule } from './modules/prompts/prompts.module';
 import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
-import { InvalidationModule } from './modules/invalidation/invalidation.module';
 import { ResponseCacheModule } from './modules/cache/response-cache.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import type { Clock } from './common/time/clock';
@@ -42,10 +40,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         DatabaseModule.forRoot(config, embedded),
-        CommonModule.forRoot(logger, clock),
-        RedisModule,
+        CommonModule.forRoot(KeysModule, logger, clock),
         RateLimitModule,
-        InvalidationModule,
         ResponseCacheModule,
         TenantsModule,
         KeysModule,
@@ -53,6 +49,7 @@ export class AppModule {
         // Before the prompts module: its /prompts/models route must win over /prompts/:id.
         ModelsModule,
         PromptsModule,
+        SplitPromptsModule,
         LogsModule,
         HealthModule,
         MetricsModule,

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, type Type } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { AdminExceptionFilter, ExecutionExceptionFilter, McpExceptionFilter } from './http/exception-filters';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -19,15 +19,20 @@ const SHARED = [
   McpExceptionFilter,
 ];
 
-/** Guards, filters, the logger, the clock and the metrics every surface uses; the ApiKeyAuthenticator port is provided by the keys module. */
+/**
+ * Guards, filters, the logger, the clock and the metrics every surface uses, to every module (each controller's guards
+ * resolve in its own module). The ApiKeyAuthenticator port the key guards check keys through comes from the module
+ * handed in.
+ */
 @Global()
 @Module({})
 export class CommonModule {
   /**
+   * `authentication`: the module exporting ApiKeyAuthenticator (the keys module; src/common imports no module).
    * `logger`: the one the process already writes through (main.ts); by default one on standard output. `clock`: the
    * time expiries and delays are read from; the system's by default.
    */
-  static forRoot(logger?: AppLogger, clock: Clock = SYSTEM_CLOCK): DynamicModule {
+  static forRoot(authentication: Type, logger?: AppLogger, clock: Clock = SYSTEM_CLOCK): DynamicModule {
     const loggerProvider = {
       provide: AppLogger,
       inject: [APP_CONFIG],
@@ -36,6 +41,7 @@ export class CommonModule {
     const clockProvider = { provide: Clock, useValue: clock };
     return {
       module: CommonModule,
+      imports: [authentication],
       providers: [loggerProvider, clockProvider, ...SHARED],
       exports: [AppLogger, Clock, ...SHARED],
     };

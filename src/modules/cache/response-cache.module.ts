@@ -7,7 +7,9 @@ import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { RedisConnection } from '../../common/redis/redis-connection';
 import { Clock } from '../../common/time/clock';
+import { RedisModule } from '../../common/redis/redis.module';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { InvalidationModule } from '../invalidation/invalidation.module';
 import { RedisEndpointCacheIndex } from './endpoint-cache-index';
 import { MemoryResponseStore } from './memory-response-store';
 import { ResponseCacheService } from './response-cache.service';
@@ -38,6 +40,7 @@ async function storeOf(connection: RedisConnection, config: AppConfig, clock: Cl
 }
 
 @Module({
+  imports: [RedisModule, InvalidationModule],
   providers: [
     ResponseCacheService,
     { provide: ResponseStore, inject: [RedisConnection, APP_CONFIG, Clock], useFactory: storeOf },

@@ -1,17 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type InputDataType = 'string' | 'integer' | 'number' | 'boolean' | 'image' | 'object' | 'array';
-export type OutputDataType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'image';
-export const INPUT_DATA_TYPES: InputDataType[] = ['string', 'integer', 'number', 'boolean', 'image', 'object', 'array'];
-export const OUTPUT_DATA_TYPES: OutputDataType[] = [
-  'string',
-  'integer',
-  'number',
-  'boolean',
-  'object',
-  'array',
-  'image',
-];
+import type { InputDataType, OutputDataType } from './field-types';
+
+export { INPUT_DATA_TYPES, type InputDataType, OUTPUT_DATA_TYPES, type OutputDataType } from './field-types';
 
 @Entity('input_fields')
 export class InputFieldEntity {

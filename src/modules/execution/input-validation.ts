@@ -1,5 +1,5 @@
 import { ValidationError } from '../../common/errors/app-error';
-import type { InputDataType } from '../endpoints/endpoint-field.entity';
+import type { InputDataType } from '../endpoints/field-types';
 import { dataTypeName, type JsonDataType, matchesDataType } from '../endpoints/field-data-type';
 import type { ImageInput, JsonSchemaObject } from '../llm/llm-client';
 

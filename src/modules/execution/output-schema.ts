@@ -1,5 +1,5 @@
 import { exceedsJsonDepth } from '../../common/http/json-depth';
-import type { OutputDataType } from '../endpoints/endpoint-field.entity';
+import type { OutputDataType } from '../endpoints/field-types';
 import { dataTypeName, matchesDataType } from '../endpoints/field-data-type';
 import type { JsonSchemaObject } from '../llm/llm-client';
 

@@ -1,11 +1,13 @@
 // Owns cross-instance invalidation: Redis pub/sub, PostgreSQL LISTEN/NOTIFY, or in-process (embedded).
-// Exports, globally, the InvalidationBus that in-memory caches of keys, endpoints and prompts subscribe to.
-import { Global, Module } from '@nestjs/common';
+// Exports the InvalidationBus that the in-memory caches of keys, endpoints and prompts and the response cache subscribe to (one
+// instance, however many modules import it).
+import { Module } from '@nestjs/common';
+import { RedisModule } from '../../common/redis/redis.module';
 import { InvalidationBus } from './invalidation-bus';
 import { InvalidationService } from './invalidation.service';
 
-@Global()
 @Module({
+  imports: [RedisModule],
   providers: [InvalidationService, { provide: InvalidationBus, useExisting: InvalidationService }],
   exports: [InvalidationBus],
 })

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PromptsModule } from '../prompts/prompts.module';
+import { PromptsService } from '../prompts/prompts.service';
 import { ExecutionLogEntity } from './execution-log.entity';
 import { ExecutionLogReadsService } from './execution-log-reads.service';
 import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
@@ -7,15 +9,16 @@ import { ExecutionLogsRepository } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import { LogRetentionService } from './log-retention.service';
 import { LogStatsService } from './log-stats.service';
+import { PromptNames } from './prompt-names';
 import { LogsController } from './logs.controller';
 import { StatsController } from './stats.controller';
 
 // Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
 // Exports ExecutionLogsService (the writer: record and flush, for execution), ExecutionLogReadsService and
-// LogStatsService (MCP tools); the PromptNames
-// port the statistics name prompts through is provided by the prompts module.
+// LogStatsService (MCP tools); the statistics name prompts through the PromptNames port, which the prompts service
+// fills.
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionLogEntity])],
+  imports: [TypeOrmModule.forFeature([ExecutionLogEntity]), PromptsModule],
   controllers: [LogsController, StatsController],
   providers: [
     ExecutionLogsRepository,
@@ -24,6 +27,8 @@ import { StatsController } from './stats.controller';
     ExecutionLogReadsService,
     LogStatsService,
     LogRetentionService,
+    // Typed, so that PromptsService keeps answering what the statistics ask.
+    { provide: PromptNames, inject: [PromptsService], useFactory: (prompts: PromptsService): PromptNames => prompts },
   ],
   exports: [ExecutionLogsService, ExecutionLogReadsService, LogStatsService],
 })

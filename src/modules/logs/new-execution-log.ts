@@ -1,10 +1,9 @@
 import type { KeyEnvironment } from '../../common/auth/principal';
+import type { PromptAssignment } from '../prompts/prompt-assignment';
 
 export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
 export const EXECUTION_SOURCES: ExecutionSource[] = ['Api', 'TestPage', 'Internal'];
-/** How an execution got its prompt: the endpoint's default, pinned (`?prompt=`, a test run's choice) or the split. */
-export type PromptAssignment = 'default' | 'pinned' | 'split';
-export const PROMPT_ASSIGNMENTS: PromptAssignment[] = ['default', 'pinned', 'split'];
+export { PROMPT_ASSIGNMENTS, type PromptAssignment } from '../prompts/prompt-assignment';
 export type ExecutionStatus = 'success' | 'error';
 export const EXECUTION_STATUSES: ExecutionStatus[] = ['success', 'error'];
 

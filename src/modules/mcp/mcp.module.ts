@@ -5,6 +5,7 @@ import { KeysModule } from '../keys/keys.module';
 import { LogsModule } from '../logs/logs.module';
 import { ModelsModule } from '../models/models.module';
 import { PromptsModule } from '../prompts/prompts.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { EndpointResources } from './endpoint.resources';
 import { McpController } from './mcp.controller';
 import { McpAuthGuard } from './mcp-auth.guard';
@@ -22,7 +23,7 @@ const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools, Execution
 // Owns the /mcp server (Streamable HTTP, admin keys): tools over the same services as the admin REST API.
 // Exports nothing.
 @Module({
-  imports: [EndpointsModule, PromptsModule, ModelsModule, LogsModule, ExecutionModule, KeysModule],
+  imports: [EndpointsModule, PromptsModule, ModelsModule, LogsModule, ExecutionModule, KeysModule, RateLimitModule],
   controllers: [McpController],
   providers: [
     McpServerFactory,

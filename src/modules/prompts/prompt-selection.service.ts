@@ -4,7 +4,7 @@ import { EndpointsService } from '../endpoints/endpoints.service';
 import { assignVariant, type StickyContext, stickyValueOf } from '../endpoints/traffic-split';
 import { InvalidatingCache, InvalidationBus } from '../invalidation/invalidation-bus';
 import { ENDPOINT_TOPIC } from '../invalidation/topics';
-import type { PromptAssignment } from '../logs/new-execution-log';
+import type { PromptAssignment } from './prompt-assignment';
 import type { ExecutablePrompt } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { PromptsRepository } from './prompts.repository';

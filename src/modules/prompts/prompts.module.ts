@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { SplitPrompts } from '../endpoints/split-prompts';
-import { PromptNames } from '../logs/prompt-names';
+import { InvalidationModule } from '../invalidation/invalidation.module';
 import { ModelsModule } from '../models/models.module';
 import { VersionsModule } from '../versions/versions.module';
 import { PromptEntity } from './prompt.entity';
@@ -17,12 +17,16 @@ import { SplitPromptsService } from './split-prompts.service';
 import { TemplateService } from './template/template.service';
 
 // Owns the prompts table and the /admin/v1/prompts routes: lifecycle, default prompt, validator, versions, restore.
-// Exports PromptsService, PromptSelectionService (execution's prompt), the lifecycle and versions services (MCP tools) and TemplateService;
-// globally, the ports through which the endpoints module checks a traffic split's prompts (SplitPrompts) and the
-// statistics name prompts (PromptNames).
-@Global()
+// Exports PromptsService (whose names the log statistics read), PromptSelectionService (execution's prompt), the
+// lifecycle and versions services (MCP tools) and TemplateService.
 @Module({
-  imports: [TypeOrmModule.forFeature([PromptEntity]), EndpointsModule, ModelsModule, VersionsModule],
+  imports: [
+    TypeOrmModule.forFeature([PromptEntity]),
+    EndpointsModule,
+    ModelsModule,
+    VersionsModule,
+    InvalidationModule,
+  ],
   controllers: [PromptsController, PromptVersionsController],
   providers: [
     PromptsRepository,
@@ -32,8 +36,6 @@ import { TemplateService } from './template/template.service';
     PromptVersionsService,
     TemplateService,
     SplitPromptsService,
-    { provide: SplitPrompts, useExisting: SplitPromptsService },
-    { provide: PromptNames, useExisting: PromptsService },
   ],
   exports: [
     PromptsService,
@@ -41,8 +43,20 @@ import { TemplateService } from './template/template.service';
     PromptLifecycleService,
     PromptVersionsService,
     TemplateService,
-    SplitPrompts,
-    PromptNames,
+    SplitPromptsService,
   ],
 })
 export class PromptsModule {}
+
+/**
+ * The SplitPrompts port through which the endpoints module checks a traffic split's prompts. The one global module
+ * among the resources: prompts build on endpoints (a prompt belongs to an endpoint), so the endpoints module cannot
+ * import this one, and Nest gives it the port this way instead.
+ */
+@Global()
+@Module({
+  imports: [PromptsModule],
+  providers: [{ provide: SplitPrompts, useExisting: SplitPromptsService }],
+  exports: [SplitPrompts],
+})
+export class SplitPromptsModule {}

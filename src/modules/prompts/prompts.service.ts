@@ -13,7 +13,6 @@ import {
   toPromptResponse,
   toTemplateValidationResponse,
 } from './dto/prompt.response';
-import { PromptNames } from '../logs/prompt-names';
 import type { FallbackModel, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { copyName, slugify } from './prompt-naming';
@@ -53,7 +52,7 @@ export interface NewDraft {
 }
 
 @Injectable()
-export class PromptsService extends PromptNames {
+export class PromptsService {
   constructor(
     private readonly prompts: PromptsRepository,
     private readonly endpoints: EndpointsService,
@@ -62,9 +61,7 @@ export class PromptsService extends PromptNames {
     private readonly templates: TemplateService,
     private readonly txHost: TransactionHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    super();
-  }
+  ) {}
 
   async list(tenantId: string, endpointId: string, filter: PromptFilter): Promise<PromptResponse[]> {
     const endpoint = await this.endpoints.requireActive(tenantId, endpointId);

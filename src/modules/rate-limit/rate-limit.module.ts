@@ -1,11 +1,13 @@
 // Owns the rate-limit windows (memory, or Redis with REDIS_URL) and the named @nestjs/throttler throttlers of both
-// surfaces. Exports, globally, the throttler storage KeyThrottlerGuard counts in and the RateLimiter MCP counts through.
-import { Global, Module } from '@nestjs/common';
+// surfaces. Exports the RateLimiter MCP counts through; the guards reach the windows through @nestjs/throttler's
+// options and storage, which that library provides to every module.
+import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppLogger } from '../../common/logging/app-logger';
 import { KeyThrottlerStorage, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { throttlerDefinitions } from '../../common/rate-limit/surface-windows';
 import { RedisConnection } from '../../common/redis/redis-connection';
+import { RedisModule } from '../../common/redis/redis.module';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 import { RateLimitService } from './rate-limit.service';
@@ -30,12 +32,12 @@ function storageOf(redis: RedisConnection, logger: AppLogger): KeyThrottlerStora
 }
 
 @Module({
+  imports: [RedisModule],
   providers: [{ provide: KeyThrottlerStorage, inject: [RedisConnection, AppLogger], useFactory: storageOf }],
   exports: [KeyThrottlerStorage],
 })
 class RateLimitStorageModule {}
 
-@Global()
 @Module({
   imports: [
     RateLimitStorageModule,

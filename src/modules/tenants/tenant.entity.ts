@@ -1,7 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-export type Plan = 'free' | 'pro' | 'enterprise';
-export const PLANS: Plan[] = ['free', 'pro', 'enterprise'];
+import type { Plan } from './plans';
+
+export { type Plan, PLANS } from './plans';
 
 @Entity('tenants')
 export class TenantEntity {

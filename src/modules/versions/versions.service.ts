@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Plan } from '../tenants/tenant.entity';
+import type { Plan } from '../tenants/plans';
 import { TenantsService } from '../tenants/tenants.service';
 import { type PromptVersion, toPromptVersion } from './prompt-version';
 import type { VersionStatus } from './prompt-version.entity';

@@ -1,5 +1,5 @@
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
-import { type Plan, PLANS } from '../../tenants/tenant.entity';
+import { type Plan, PLANS } from '../../tenants/plans';
 import { KeyResponse } from './key.response';
 
 export class SessionTenant {

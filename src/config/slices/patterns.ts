@@ -1,0 +1,2 @@
+/** An http:// or https:// URL. */
+export const HTTP_URL = /^https?:\/\/.+/;
