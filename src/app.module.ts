@@ -19,7 +19,7 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { ModelsModule } from './modules/models/models.module';
 import { PromptsModule } from './modules/prompts/prompts.module';
-import { RateLimitModule } from './modules/rate-limit/rate-limit.module';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { InvalidationModule } from './modules/invalidation/invalidation.module';
 import { ResponseCacheModule } from './modules/cache/response-cache.module';
 import { TenantsModule } from './modules/tenants/tenants.module';

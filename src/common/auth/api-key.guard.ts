@@ -2,19 +2,15 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { AuthenticationThrottledError, ForbiddenError, UnauthorizedError } from '../errors/app-error';
 import { headerOf, HttpRequestLike, nodeRequestOf } from '../http/http-context';
+import { principalOf } from '../http/request-context';
 import { AuthFailures, clientAddressOf, TrustedProxies } from './auth-failures';
 import { presentedKey, tenantOfHost } from './presented-key';
 import { ApiKeyAuthenticator, Principal } from './principal';
 
-export type AuthenticatedRequest = HttpRequestLike & { principal?: Principal };
-
-/** What a request authenticated as, kept per underlying Node request (the adapter's wrapper may differ). */
-const authenticated = new WeakMap<object, { acceptBearer: boolean; principal: Principal }>();
-
 /**
  * Resolves the presented key to a principal and checks the Host: a malformed Host is a 400, and a tenant host that
- * is not the key's tenant a 401. Shared by the admin, execution and MCP surfaces. The pre-body hook authenticates
- * first; the guards then get the principal it found instead of looking the key up again.
+ * is not the key's tenant a 401. Called once per request, by the pre-body check of the admin, execution and MCP
+ * surfaces, which puts the principal in the request's context for the guards.
  *
  * Each 401 counts against the client's address (its TCP peer's, or behind a proxy of TRUSTED_PROXIES the one its
  * X-Forwarded-For names). An address with more than AUTH_FAILURES_PER_MINUTE failures in its minute gets 429 with
@@ -34,24 +30,15 @@ export class KeyAuthenticator {
     this.proxies = new TrustedProxies(config.trustedProxies);
   }
 
-  async authenticate(request: AuthenticatedRequest, acceptBearer: boolean): Promise<Principal> {
+  async authenticate(request: HttpRequestLike, acceptBearer: boolean): Promise<Principal> {
     const node = nodeRequestOf(request);
-    const earlier = authenticated.get(node);
-    if (earlier?.acceptBearer === acceptBearer) {
-      request.principal = earlier.principal;
-      return earlier.principal;
-    }
     const hostTenant = tenantOfHost(headerOf(request, 'host'), this.config.baseDomain);
     const rawKey = presentedKey(request, acceptBearer);
     const address = clientAddressOf(node.socket?.remoteAddress ?? '', node.headers['x-forwarded-for'], this.proxies);
     const retryAfter = this.failures.retryAfterSeconds(address);
-    const principal =
-      retryAfter > 0
-        ? this.knownOrThrottled(rawKey, hostTenant, retryAfter)
-        : await this.lookUp(rawKey, hostTenant, address);
-    authenticated.set(node, { acceptBearer, principal });
-    request.principal = principal;
-    return principal;
+    return retryAfter > 0
+      ? this.knownOrThrottled(rawKey, hostTenant, retryAfter)
+      : this.lookUp(rawKey, hostTenant, address);
   }
 
   private async lookUp(rawKey: string | undefined, hostTenant: string | null, address: string): Promise<Principal> {
@@ -81,13 +68,11 @@ function belongsToHost(principal: Principal, hostTenant: string | null): boolean
   return hostTenant === null || hostTenant === principal.tenantSlug;
 }
 
-/** Admin routes: an admin key, presented as x-api-key or Bearer; endpoint keys get 403. */
+/** Admin routes: an admin key (authenticated by the pre-body check, as x-api-key or Bearer); endpoint keys get 403. */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
-  constructor(private readonly keys: KeyAuthenticator) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const principal = await this.keys.authenticate(context.switchToHttp().getRequest<AuthenticatedRequest>(), true);
+  canActivate(context: ExecutionContext): boolean {
+    const principal = principalOf(context.switchToHttp().getRequest<HttpRequestLike>());
     if (principal.type !== 'admin') throw new ForbiddenError('Endpoint keys cannot use the admin API');
     return true;
   }

@@ -11,6 +11,8 @@ import {
 } from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import { principalOf } from '../../common/http/request-context';
 import { ValidationError } from '../../common/errors/app-error';
 import { ClientDeparture } from './client-departure';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
@@ -27,6 +29,7 @@ import { ExecutionStreamService, type StreamedAnswer } from './streaming/executi
 @UseFilters(ExecutionExceptionFilter)
 // Rate limits right after key and endpoint resolution, before any other work (cache hits count).
 @UseGuards(ExecutionAccessGuard, KeyThrottlerGuard)
+@RateLimit('execution')
 @Controller()
 export class ExecutionController {
   constructor(
@@ -52,7 +55,7 @@ export class ExecutionController {
       if (!answered) departure.left();
     });
     const call: ExecutionCall = {
-      principal: request.principal!,
+      principal: principalOf(request),
       definition: request.endpointDefinition!,
       source: 'Api',
       requestId: requestIdOf(request) ?? '',

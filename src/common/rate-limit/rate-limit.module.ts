@@ -2,10 +2,10 @@
 // surfaces. Exports, globally, the throttler storage KeyThrottlerGuard counts in and the RateLimiter MCP counts through.
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { AppLogger } from '../../common/logging/app-logger';
-import { KeyThrottlerStorage, RateLimiter } from '../../common/rate-limit/rate-limiter';
-import { throttlerDefinitions } from '../../common/rate-limit/surface-windows';
-import { RedisConnection } from '../../common/redis/redis-connection';
+import { AppLogger } from '../logging/app-logger';
+import { KeyThrottlerStorage, RateLimiter } from './rate-limiter';
+import { throttlerDefinitions } from './surface-windows';
+import { RedisConnection } from '../redis/redis-connection';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 import { RateLimitService } from './rate-limit.service';

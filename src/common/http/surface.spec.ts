@@ -1,4 +1,4 @@
-import { announcesBody, bodyLimitOf, isOpenPage, keyedSurfaceOf, takesBody } from './pre-body-auth.middleware';
+import { announcesBody, bodyLimitOf, isOpenPage, keyedSurfaceOf, takesBody } from './surface';
 
 describe('keyedSurfaceOf', () => {
   it.each([
