@@ -7,7 +7,7 @@ import type { FastifyServerOptions } from 'fastify';
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppModule, AppModuleOptions } from './app.module';
-import { KeyAuthenticator } from './common/auth/api-key.guard';
+import { KeyAuthenticator } from './common/auth/key-authenticator';
 import { PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
 import {
   AdminExceptionFilter,

@@ -5,7 +5,8 @@ import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { AppLogger } from './logging/app-logger';
 import { Metrics } from './metrics/metrics';
 import { AdminPermissionGuard } from './auth/admin-permission.guard';
-import { AdminKeyGuard, KeyAuthenticator } from './auth/api-key.guard';
+import { AdminKeyGuard } from './auth/api-key.guard';
+import { KeyAuthenticator } from './auth/key-authenticator';
 
 const SHARED = [
   Metrics,

@@ -15,7 +15,7 @@ import {
   type Surface,
   takesBody,
 } from '../http/surface';
-import type { KeyAuthenticator } from './api-key.guard';
+import type { KeyAuthenticator } from './key-authenticator';
 
 /**
  * How each surface renders a refusal (its exception filter), so an early answer is the one its guards would give;

@@ -76,4 +76,3 @@ export class McpRequestLimits {
     if (!decision.allowed) this.refuse(decision);
   }
 }
-
