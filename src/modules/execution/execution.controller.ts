@@ -2,13 +2,7 @@ import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { closeWhenStalled, onConnectionClose } from '../../common/http/connection-watch';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
-import {
-  headerOf,
-  type HttpResponseLike,
-  nodeResponseOf,
-  requestIdOf,
-  setHeader,
-} from '../../common/http/http-context';
+import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
