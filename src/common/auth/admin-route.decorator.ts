@@ -34,6 +34,6 @@ export const AdminRoute = () =>
   );
 
 /** The authenticated caller (from the request's context). */
-export const CurrentPrincipal = createParamDecorator(
-  (_: unknown, context: ExecutionContext): Principal => principalOf(context.switchToHttp().getRequest<HttpRequestLike>()),
+export const CurrentPrincipal = createParamDecorator((_: unknown, context: ExecutionContext): Principal =>
+  principalOf(context.switchToHttp().getRequest<HttpRequestLike>()),
 );
