@@ -89,3 +89,19 @@ describe('takesBody and announcesBody', () => {
     expect(announcesBody({ headers: {} })).toBe(false);
   });
 });
+
+describe('a request target in absolute form', () => {
+  it.each([
+    ['http://evil.example/admin/v1/endpoints', 'admin'],
+    ['HTTPS://x.example:8080/api/v1/summarize', 'execution'],
+    ['http://x.example/mcp?tools=a', 'mcp'],
+  ])('%s is on the surface of its path', (url, surface) => {
+    expect(keyedSurfaceOf(url)).toBe(surface);
+  });
+
+  it('names an open page or an open route by its path', () => {
+    expect(isOpenPage('GET', 'http://x.example/api/v1/docs')).toBe(true);
+    expect(keyedSurfaceOf('http://x.example/health')).toBeNull();
+    expect(keyedSurfaceOf('http://x.example')).toBeNull();
+  });
+});

@@ -73,16 +73,26 @@ const KEYED_PATH = new RegExp(
 /** The usual spelling of an execution, recognised without decoding. */
 const EXECUTION_FAST_PREFIX = `${SURFACES.execution.prefix}/`;
 
+/** The scheme and authority of an absolute-form request target (`GET http://host/path HTTP/1.1`). */
+const ABSOLUTE_FORM_ORIGIN = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+
+/** A request target without the origin of its absolute form, which the routers route by its path alone. */
+function originFormOf(url: string): string {
+  if (url.startsWith('/')) return url;
+  const origin = ABSOLUTE_FORM_ORIGIN.exec(url);
+  return origin ? url.slice(origin[0].length) || '/' : url;
+}
+
 /**
  * The keyed surface a request target belongs to, or null for the open routes (/health, /docs, unknown paths).
- * Matched more loosely than the routers match (case-insensitively, after percent-decoding, repeated slashes
- * allowed), so no spelling a router accepts escapes the check.
+ * Matched more loosely than the routers match (in absolute form too, case-insensitively, after percent-decoding,
+ * repeated slashes allowed), so no spelling a router accepts escapes the check.
  */
 export function keyedSurfaceOf(url: string): KeyedSurface | null {
   if (url.startsWith(EXECUTION_FAST_PREFIX)) return 'execution';
-  let path = url;
+  let path = originFormOf(url);
   try {
-    path = decodeURIComponent(url);
+    path = decodeURIComponent(path);
   } catch {
     // A malformed escape: the routers do not decode it either.
   }
@@ -138,8 +148,9 @@ const OPEN_EXECUTION_PAGES = new Set(['/api/v1/docs', '/api/v1/docs/tenant-docs.
 
 export function isOpenPage(method: string | undefined, url = '/'): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  const query = url.indexOf('?');
-  return OPEN_EXECUTION_PAGES.has(query === -1 ? url : url.slice(0, query));
+  const target = originFormOf(url);
+  const query = target.indexOf('?');
+  return OPEN_EXECUTION_PAGES.has(query === -1 ? target : target.slice(0, query));
 }
 
 /** The Content-Length a request declares, or null when it has none (no body, or a chunked one). */
