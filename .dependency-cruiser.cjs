@@ -125,6 +125,42 @@ module.exports = {
       to: { path: '^src/modules/', pathNot: '^src/modules/(keys|tenants|endpoints|invalidation)/' },
     },
     {
+      name: 'key-checked-once',
+      severity: 'error',
+      comment:
+        'A key is checked once, by the pre-body check (wired in app.setup.ts and provided by common.module.ts); ' +
+        "guards and controllers read the principal from the request's context.",
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/common/auth/(key-authenticator|pre-body-auth\\.middleware)\\.ts$',
+          '^src/common/common\\.module\\.ts$',
+          '^src/app\\.setup\\.ts$',
+        ],
+      },
+      to: { path: '^src/common/auth/key-authenticator\\.ts$' },
+    },
+    {
+      name: 'rate-limit-internals',
+      severity: 'error',
+      comment:
+        'Rate limiting is one module (common/rate-limit): others use its guard, @RateLimit, the RateLimiter port, ' +
+        'the MCP call limits and the settings; its windows, storages and admission stay inside it.',
+      from: { path: '^src/', pathNot: '^src/common/rate-limit/' },
+      to: {
+        path: '^src/common/rate-limit/(rate-limit\\.store|rate-windows|window-admission|surface-windows|rate-limit\\.service)\\.ts$',
+      },
+    },
+    {
+      name: 'surface-rules-in-the-table',
+      severity: 'error',
+      comment:
+        "Which surface a path belongs to and its rules are read from common/http/surface.ts; the pre-body check's " +
+        'module is imported by the request hook alone.',
+      from: { path: '^src/', pathNot: ['^src/app\\.setup\\.ts$', '^src/common/auth/'] },
+      to: { path: '^src/common/auth/pre-body-auth\\.middleware\\.ts$' },
+    },
+    {
       name: 'versions-not-to-prompts',
       severity: 'error',
       comment: 'Versions are immutable rows that prompts read (restoring a version is a prompts operation).',
@@ -135,9 +171,9 @@ module.exports = {
       name: 'only-execution-to-execution',
       severity: 'error',
       comment:
-        'Execution sits on top: it uses endpoints, prompts, versions, models, llm, cache, rate limits and logs, and ' +
-        'none of them depends on it.',
-      from: { path: '^src/modules/(endpoints|prompts|versions|models|llm|cache|rate-limit|logs)/' },
+        'Execution sits on top: it uses endpoints, prompts, versions, models, llm, cache and logs (and the rate ' +
+        'limits of common/), and none of them depends on it.',
+      from: { path: '^src/modules/(endpoints|prompts|versions|models|llm|cache|logs)/' },
       to: { path: '^src/modules/execution/' },
     },
     {

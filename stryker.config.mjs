@@ -13,7 +13,7 @@ export default {
     'src/modules/keys/key-format.ts',
     'src/modules/execution/input-validation.ts',
     'src/modules/cache/cache-key.ts',
-    'src/modules/rate-limit/rate-windows.ts',
+    'src/common/rate-limit/rate-windows.ts',
     'src/common/rate-limit/window-admission.ts',
     'src/modules/prompts/prompt-lifecycle.ts',
     'src/modules/execution/attempt-plan.ts',

@@ -18,7 +18,7 @@ import { cacheKey, fieldsFingerprint } from '../src/modules/cache/cache-key';
 import { RedisEndpointCacheIndex } from '../src/modules/cache/endpoint-cache-index';
 import { MemoryResponseStore } from '../src/modules/cache/memory-response-store';
 import { InProcessResponseStore, RedisResponseStore } from '../src/modules/cache/response-store';
-import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../src/modules/rate-limit/rate-limit.store';
+import { MemoryThrottlerStorage, RedisThrottlerStorage } from '../src/common/rate-limit/rate-limit.store';
 import { SYSTEM_CLOCK } from '../src/common/time/clock';
 
 const iterationsArg = process.argv.indexOf('--iterations');

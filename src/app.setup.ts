@@ -7,8 +7,8 @@ import type { FastifyServerOptions } from 'fastify';
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppModule, AppModuleOptions } from './app.module';
-import { KeyAuthenticator } from './common/auth/api-key.guard';
-import { bodyLimitOf, keyedSurfaceOf, PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
+import { KeyAuthenticator } from './common/auth/key-authenticator';
+import { PreBodyAuthMiddleware } from './common/auth/pre-body-auth.middleware';
 import {
   AdminExceptionFilter,
   ExecutionExceptionFilter,
@@ -18,8 +18,10 @@ import {
 import { drainAfterEarlyAnswers } from './common/http/drain-after-answer';
 import { assertJsonDepth } from './common/http/json-depth';
 import { ProtocolErrors } from './common/http/protocol-errors';
+import { openRequestContext } from './common/http/request-context';
 import { RequestIdMiddleware } from './common/http/request-id.middleware';
 import { securityHeadersFor } from './common/http/security-headers';
+import { bodyLimitOf, hasAdminBodyLimit, keyedSurfaceOf } from './common/http/surface';
 import { AppLogger } from './common/logging/app-logger';
 import { Metrics } from './common/metrics/metrics';
 import { RequestMetrics } from './common/metrics/request-metrics';
@@ -69,7 +71,8 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   // Then a missing or repeated Host is refused, and the keyed surfaces authenticate, so a request without a valid key
   // is refused before its body is read, and so is a body sent to a route that takes none. Every answer carries the
   // security headers of the page or API it comes from. With metrics on, each request of a keyed surface is counted
-  // when answered.
+  // when answered. The request's context (its surface, from the surface table, then its principal) is created here,
+  // once, and read by the pre-body check, the metrics, the guards and the rate limits.
   const requestIds = new RequestIdMiddleware(logger, config.tracing !== undefined);
   const metrics = app.get(Metrics);
   const requestMetrics = metrics.enabled ? new RequestMetrics(metrics) : null;
@@ -84,12 +87,14 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   protocolErrors.current = protocol;
   (app.getHttpAdapter() as AbstractHttpAdapter).setOnRequestHook(
     (request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) => {
+      const nodeRequest = request.raw ?? request;
       const nodeResponse = response.raw ?? response;
-      for (const [name, value] of Object.entries(securityHeadersFor((request.raw ?? request).url ?? '/')))
+      for (const [name, value] of Object.entries(securityHeadersFor(nodeRequest.url ?? '/')))
         nodeResponse.setHeader(name, value);
-      requestMetrics?.use(request.raw ?? request, nodeResponse);
-      requestIds.use(request.raw ?? request, response.raw ?? response, () => {
-        if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(request, response, done);
+      const context = openRequestContext(nodeRequest);
+      requestMetrics?.use(nodeRequest, nodeResponse, context.surface);
+      requestIds.use(nodeRequest, nodeResponse, () => {
+        if (!protocol.refuseMalformedHost(request, response)) preBodyAuth.use(context, request, response, done);
       });
     },
   );
@@ -284,7 +289,6 @@ export async function loadExpressAdapter(
 }
 
 function isAdminJson(request: IncomingMessage): boolean {
-  const surface = keyedSurfaceOf(request.url ?? '/');
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  return (surface === 'admin' || surface === 'mcp') && mediaType === 'application/json';
+  return hasAdminBodyLimit(keyedSurfaceOf(request.url ?? '/')) && mediaType === 'application/json';
 }

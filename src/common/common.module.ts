@@ -6,7 +6,8 @@ import { AppLogger } from './logging/app-logger';
 import { Clock, SYSTEM_CLOCK } from './time/clock';
 import { Metrics } from './metrics/metrics';
 import { AdminPermissionGuard } from './auth/admin-permission.guard';
-import { AdminKeyGuard, KeyAuthenticator } from './auth/api-key.guard';
+import { AdminKeyGuard } from './auth/api-key.guard';
+import { KeyAuthenticator } from './auth/key-authenticator';
 
 const SHARED = [
   Metrics,

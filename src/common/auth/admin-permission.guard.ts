@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ForbiddenError } from '../errors/app-error';
-import type { AuthenticatedRequest } from './api-key.guard';
+import type { HttpRequestLike } from '../http/http-context';
+import { principalOf } from '../http/request-context';
 
 const ALLOW_READ_ONLY = 'promptgate:allowReadOnly';
 
@@ -17,8 +18,8 @@ export class AdminPermissionGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (request.principal?.permission !== 'ReadOnly') return true;
+    const request = context.switchToHttp().getRequest<HttpRequestLike>();
+    if (principalOf(request).permission !== 'ReadOnly') return true;
     const method = (request.method ?? 'GET').toUpperCase();
     if (method === 'GET' || method === 'HEAD') return true;
     if (this.reflector.getAllAndOverride<boolean>(ALLOW_READ_ONLY, [context.getHandler(), context.getClass()])) {

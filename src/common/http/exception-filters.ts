@@ -4,6 +4,7 @@ import { AppLogger } from '../logging/app-logger';
 import { failure } from './envelope';
 import { describeFailure, Failure } from './error-mapping';
 import { HttpRequestLike, HttpResponseLike, pathOf, requestIdOf, setHeader } from './http-context';
+import { type ErrorShape, errorSurfaceOf, SURFACES } from './surface';
 
 /** A refusal as a surface renders it. */
 export interface SurfaceAnswer {
@@ -92,25 +93,24 @@ export class McpExceptionFilter extends SurfaceFilter {
 }
 
 /**
- * Errors raised outside any controller (unknown routes, body parsing): rendered for the surface the path belongs to.
+ * Errors raised outside any controller (unknown routes, body parsing): rendered in the error shape the surface table
+ * gives the path.
  */
 @Injectable()
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
-  constructor(
-    private readonly admin: AdminExceptionFilter,
-    private readonly execution: ExecutionExceptionFilter,
-    private readonly mcp: McpExceptionFilter,
-  ) {}
+  private readonly byShape: Record<ErrorShape, SurfaceFilter>;
+
+  constructor(admin: AdminExceptionFilter, execution: ExecutionExceptionFilter, mcp: McpExceptionFilter) {
+    this.byShape = { envelope: admin, flat: execution, jsonrpc: mcp };
+  }
 
   catch(thrown: unknown, host: ArgumentsHost): void {
     this.filterFor(pathOf(host.switchToHttp().getRequest<HttpRequestLike>())).catch(thrown, host);
   }
 
-  /** The filter of the surface a path (without its query) belongs to: /admin, /mcp, or the execution surface's for the rest. */
+  /** The filter of the error shape of a path (without its query): /admin's, /mcp's, or the flat one for the rest. */
   filterFor(path: string): SurfaceFilter {
-    if (path === '/admin' || path.startsWith('/admin/')) return this.admin;
-    if (path === '/mcp' || path.startsWith('/mcp/')) return this.mcp;
-    return this.execution;
+    return this.byShape[SURFACES[errorSurfaceOf(path)].errorShape];
   }
 }

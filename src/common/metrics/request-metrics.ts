@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { keyedSurfaceOf } from '../auth/pre-body-auth.middleware';
 import { type HttpRequestLike, nodeRequestOf } from '../http/http-context';
+import type { Surface } from '../http/surface';
 import type { CacheLookupResult, Metrics } from './metrics';
 
 /** The time an execution request spent waiting for providers, noted on Node's request for the overhead histogram. */
@@ -24,16 +24,14 @@ const CACHE_RESULTS = new Map<unknown, CacheLookupResult>([
 /**
  * Counts each request of the keyed surfaces when its answer has been sent: its surface and status code, and for an
  * execution its cache lookup (the X-Cache it answered) and its overhead (its time minus its provider calls'). Installed
- * in the HTTP adapter's request hook, so refusals before routing (401, 413, 404) are counted too.
+ * in the HTTP adapter's request hook, so refusals before routing (401, 413, 404) are counted too. The surface is the
+ * request's, from the surface table (see RequestContext); open routes are not counted.
  */
 export class RequestMetrics {
   constructor(private readonly metrics: Metrics) {}
 
-  use(request: ProviderTimedRequest, response: ServerResponse): void {
-    const url = request.url ?? '/';
-    // The usual spelling of an execution is recognised at once; any other goes through the full (decoding) match.
-    const surface = url.startsWith('/api/v1/') ? 'execution' : keyedSurfaceOf(url);
-    if (!surface) return;
+  use(request: ProviderTimedRequest, response: ServerResponse, surface: Surface): void {
+    if (surface === 'open') return;
     const startedMs = performance.now();
     // `finish` is emitted once; `on` spares the wrapper `once` builds.
     response.on('finish', () => {

@@ -8,14 +8,12 @@ import {
   type ThrottlerRequest,
 } from '@nestjs/throttler';
 import { RateLimitError } from '../errors/app-error';
-import { keyedSurfaceOf } from '../auth/pre-body-auth.middleware';
-import { type HttpRequestLike, type HttpResponseLike, nodeRequestOf, setHeader } from '../http/http-context';
+import { type HttpRequestLike, type HttpResponseLike, setHeader } from '../http/http-context';
+import { requestContextOf } from '../http/request-context';
 import { Metrics } from '../metrics/metrics';
 import { KeyThrottlerStorage, type RateLimitDecision } from './rate-limiter';
-import { isEndpointWindow, type RateLimitedRequest, windowKey } from './surface-windows';
+import { isEndpointWindow, windowKey } from './surface-windows';
 import { WindowAdmission } from './window-admission';
-
-export type { RateLimitedRequest } from './surface-windows';
 
 /**
  * The one place that writes the rate-limit headers, on every surface: X-RateLimit-Limit, -Remaining and -Reset (a
@@ -35,10 +33,12 @@ export function rateLimitError(decision: RateLimitDecision): RateLimitError {
 
 /**
  * @nestjs/throttler keyed by API key, on the admin and execution routes. The tracker is the authenticated key's id
- * (so it runs after the key guard), and each named throttler of the request's surface (see `throttlerDefinitions`)
- * counts it in its window of the storage, under the same keys MCP tool calls count in. The windows are counted at
- * once (see WindowAdmission) and decided once all are in: a refusal gives back the hits the request counted, and its
- * Retry-After covers every full window. The headers are written here, after the decision, on success and refusal.
+ * (from the request's context), and each named throttler of the windows the route names (@RateLimit, see
+ * `throttlerDefinitions`) counts it in its window of the storage, under the same keys MCP tool calls count in. The
+ * windows are gathered in one WindowAdmission per guard call, handed from canActivate to each handleRequest through
+ * the call's own ExecutionContext, and decided once all are in: a refusal gives back the hits the request counted,
+ * and its Retry-After covers every full window. The headers are written here, after the decision, on success and
+ * refusal.
  */
 @Injectable()
 export class KeyThrottlerGuard extends ThrottlerGuard {
@@ -51,30 +51,39 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     super(options, windows, reflector);
   }
 
+  /** The windows of each guard call under way, by its context (one per request and guard). */
+  private readonly admissions = new WeakMap<ExecutionContext, WindowAdmission>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const canContinue = await super.canActivate(context);
+    const admission = new WindowAdmission(this.windows);
+    this.admissions.set(context, admission);
+    let canContinue: boolean;
+    try {
+      canContinue = await super.canActivate(context);
+    } finally {
+      this.admissions.delete(context);
+    }
+    if (admission.isEmpty) return canContinue;
     const { req, res } = this.getRequestResponse(context);
-    const admission = (req as RateLimitedRequest).rateLimitAdmission;
-    if (!admission) return canContinue;
     const decision = await admission.decision();
     applyRateLimitHeaders(res as HttpResponseLike, decision);
     if (!decision.allowed) {
-      const surface = keyedSurfaceOf(nodeRequestOf(req as HttpRequestLike).url ?? '/');
-      if (surface && this.metrics.enabled) this.metrics.rateLimited(surface);
+      const { surface } = requestContextOf(req as HttpRequestLike);
+      if (surface !== 'open' && this.metrics.enabled) this.metrics.rateLimited(surface);
       throw rateLimitError(decision);
     }
     return canContinue;
   }
 
-  protected async getTracker(request: RateLimitedRequest): Promise<string> {
-    if (!request.principal) throw new Error('The key throttler guard must run after a key guard');
-    return request.principal.keyId;
+  protected async getTracker(request: HttpRequestLike): Promise<string> {
+    return requestContextOf(request).principal.keyId;
   }
 
   /** A key's windows by name; an endpoint's own windows per key per endpoint. */
   protected generateKey(context: ExecutionContext, keyId: string, name: string): string {
     if (!isEndpointWindow(name)) return windowKey(name, keyId);
-    return windowKey(name, keyId, context.switchToHttp().getRequest<RateLimitedRequest>().rateLimitEndpoint!.id);
+    const request = context.switchToHttp().getRequest<HttpRequestLike>();
+    return windowKey(name, keyId, requestContextOf(request).executionTarget!.id);
   }
 
   /** Starts counting the request in one window; canActivate decides once every window is counted. */
@@ -86,11 +95,10 @@ export class KeyThrottlerGuard extends ThrottlerGuard {
     getTracker,
     generateKey,
   }: ThrottlerRequest): Promise<boolean> {
-    const request = this.getRequestResponse(context).req as RateLimitedRequest;
+    const request = this.getRequestResponse(context).req;
     const name = throttler.name!;
     const key = generateKey(context, await getTracker(request, context), name);
-    request.rateLimitAdmission ??= new WindowAdmission(this.windows);
-    request.rateLimitAdmission.count({ name, key, limit, ttlMs: ttl });
+    this.admissions.get(context)!.count({ name, key, limit, ttlMs: ttl });
     return true;
   }
 }

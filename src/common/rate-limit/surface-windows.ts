@@ -1,20 +1,11 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerOptions } from '@nestjs/throttler';
-import type { AuthenticatedRequest } from '../auth/api-key.guard';
 import type { Principal } from '../auth/principal';
+import { type HttpRequestLike } from '../http/http-context';
+import { requestContextOf } from '../http/request-context';
+import { rateLimitSurfaceOf } from './rate-limit.decorator';
 import { RATE_LIMIT_WINDOWS } from './rate-limit-settings';
 import type { EndpointRateLimits, RateLimitSurface, RateWindow } from './rate-limiter';
-import type { WindowAdmission } from './window-admission';
-
-export type RateLimitedRequest = AuthenticatedRequest & {
-  /**
-   * Set by the execution surface once it has resolved the endpoint: the request counts on the execution windows (the
-   * key's, and the endpoint's own limits as extra windows) rather than the admin one.
-   */
-  rateLimitEndpoint?: EndpointRateLimits;
-  /** The request's pass through its windows, kept across the named throttlers by KeyThrottlerGuard. */
-  rateLimitAdmission?: WindowAdmission;
-};
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -79,20 +70,17 @@ export function surfaceWindows(
 
 /**
  * The same windows as @nestjs/throttler named throttlers, for KeyThrottlerGuard: each limit is read from the request's
- * principal (and resolved endpoint) as `surfaceWindows` reads it. A request runs the throttlers of its surface only (an
- * execution has a resolved endpoint, an admin request none), and an endpoint window that is not set is skipped.
+ * context (its principal, and the endpoint an execution targets) as `surfaceWindows` reads it. A request runs the
+ * throttlers of the windows its route names (@RateLimit) only, and an endpoint window that is not set is skipped.
  * blockDuration 0: a full window refuses until it resets, and a refused request is not counted in it.
  */
 export function throttlerDefinitions(adminPerMinute: number): ThrottlerOptions[] {
-  const requestOf = (context: ExecutionContext) => context.switchToHttp().getRequest<RateLimitedRequest>();
-  const keyLimitsOf = (context: ExecutionContext) => {
-    const principal = requestOf(context).principal;
-    if (!principal) throw new Error('Rate limits need an authenticated key');
-    return principal.rateLimits;
-  };
-  const isExecution = (context: ExecutionContext) => requestOf(context).rateLimitEndpoint !== undefined;
+  const requestContext = (context: ExecutionContext) =>
+    requestContextOf(context.switchToHttp().getRequest<HttpRequestLike>());
+  const keyLimitsOf = (context: ExecutionContext) => requestContext(context).principal.rateLimits;
+  const isExecution = (context: ExecutionContext) => rateLimitSurfaceOf(context) === 'execution';
   const endpointLimitOf = (context: ExecutionContext, field: (typeof EXECUTION_WINDOWS)[number]['endpointLimit']) =>
-    requestOf(context).rateLimitEndpoint?.[field] ?? null;
+    isExecution(context) ? (requestContext(context).executionTarget?.[field] ?? null) : null;
   return [
     ...EXECUTION_WINDOWS.map(({ name, ttlMs, keyLimit }) => ({
       name,

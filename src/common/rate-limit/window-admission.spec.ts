@@ -1,4 +1,4 @@
-import { MemoryThrottlerStorage } from '../../modules/rate-limit/rate-limit.store';
+import { MemoryThrottlerStorage } from './rate-limit.store';
 import type { RateWindow, WindowState } from './rate-limiter';
 import { decide, WindowAdmission } from './window-admission';
 

@@ -12,6 +12,11 @@ export class WindowAdmission {
 
   constructor(private readonly storage: KeyThrottlerStorage) {}
 
+  /** Whether no window has been added (nothing to decide). */
+  get isEmpty(): boolean {
+    return this.windows.length === 0;
+  }
+
   /** Adds `window` to the ones the request must fit in. */
   count(window: RateWindow): void {
     this.windows.push(window);

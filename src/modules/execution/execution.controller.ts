@@ -5,6 +5,8 @@ import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
 import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
+import { principalOf } from '../../common/http/request-context';
 import { ValidationError } from '../../common/errors/app-error';
 import { ClientDeparture } from './client-departure';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
@@ -22,6 +24,7 @@ import { ExecutionStreamService, type StreamedAnswer } from './streaming/executi
 @UseFilters(ExecutionExceptionFilter)
 // Rate limits right after key and endpoint resolution, before any other work (cache hits count).
 @UseGuards(ExecutionAccessGuard, KeyThrottlerGuard)
+@RateLimit('execution')
 @Controller()
 export class ExecutionController {
   constructor(
@@ -48,7 +51,7 @@ export class ExecutionController {
     });
     const call: ApiCall = {
       kind: 'api',
-      principal: request.principal!,
+      principal: principalOf(request),
       definition: request.endpointDefinition!,
       requestId: requestIdOf(request) ?? '',
       body,

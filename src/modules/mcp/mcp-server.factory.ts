@@ -5,7 +5,7 @@ import type { Principal } from '../../common/auth/principal';
 import { ForbiddenError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { EndpointResources } from './endpoint.resources';
-import type { McpCallLimits, McpRequestLimits } from './mcp-call-limits';
+import type { McpCallLimits, McpRequestLimits } from '../../common/rate-limit/mcp-call-limits';
 import { INVALID_PARAMS, mcpFailureOf } from './mcp-failure';
 import { mcpSdk } from './mcp-sdk';
 import type { McpTool } from './mcp-tool';

@@ -1,7 +1,7 @@
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import type { Principal } from '../../common/auth/principal';
 import { ValidationError } from '../../common/errors/app-error';
-import type { McpCallLimits } from './mcp-call-limits';
+import type { McpCallLimits } from '../../common/rate-limit/mcp-call-limits';
 import { defineTool, uuidId } from './mcp-tool';
 
 class RenameDto {

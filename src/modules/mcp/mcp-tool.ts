@@ -5,7 +5,7 @@ import { MAX_INTEGER, PositiveIntegerParamPipe } from '../../common/http/integer
 import { LIST_PAGE_SIZE } from '../../common/http/paging';
 import { UuidParamPipe } from '../../common/http/uuid-param.pipe';
 import { validateDto } from '../../common/http/validation.pipe';
-import type { McpCallLimits } from './mcp-call-limits';
+import type { McpCallLimits } from '../../common/rate-limit/mcp-call-limits';
 
 export type ToolAccess = 'read' | 'write' | 'execute';
 

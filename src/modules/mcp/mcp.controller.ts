@@ -13,14 +13,21 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { ServerResponse } from 'node:http';
-import type { AuthenticatedRequest } from '../../common/auth/api-key.guard';
 import { McpExceptionFilter } from '../../common/http/exception-filters';
 import { Metrics } from '../../common/metrics/metrics';
-import { type HttpResponseLike, nodeRequestOf, nodeResponseOf, setHeader } from '../../common/http/http-context';
+import {
+  type HttpRequestLike,
+  type HttpResponseLike,
+  nodeRequestOf,
+  nodeResponseOf,
+  setHeader,
+} from '../../common/http/http-context';
+import { principalOf } from '../../common/http/request-context';
 import { applyRateLimitHeaders } from '../../common/rate-limit/key-throttler.guard';
+import { McpRequestLimits } from '../../common/rate-limit/mcp-call-limits';
 import { type RateLimitDecision, RateLimiter } from '../../common/rate-limit/rate-limiter';
 import { McpAuthGuard } from './mcp-auth.guard';
-import { MAX_BATCH_MESSAGES, type McpMessages, mcpMessagesOf, McpRequestLimits } from './mcp-call-limits';
+import { MAX_BATCH_MESSAGES, type McpMessages, mcpMessagesOf } from './mcp-messages';
 import { mcpSdk } from './mcp-sdk';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, type McpTool, type McpToolGroup } from './mcp-tool';
@@ -60,12 +67,12 @@ export class McpController {
 
   @Post()
   async handle(
-    @Req() request: AuthenticatedRequest,
+    @Req() request: HttpRequestLike,
     @Res() response: HijackableResponse,
     @Query('tools') toolNames: unknown,
     @Query('toolsets') toolsetNames: unknown,
   ): Promise<void> {
-    const principal = request.principal!;
+    const principal = principalOf(request);
     const rawRequest = nodeRequestOf(request);
     const rawResponse = nodeResponseOf(response);
     const messages = mcpMessagesOf(request.body);

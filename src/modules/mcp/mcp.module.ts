@@ -5,7 +5,7 @@ import { KeysModule } from '../keys/keys.module';
 import { LogsModule } from '../logs/logs.module';
 import { ModelsModule } from '../models/models.module';
 import { PromptsModule } from '../prompts/prompts.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { RateLimitModule } from '../../common/rate-limit/rate-limit.module';
 import { EndpointResources } from './endpoint.resources';
 import { McpController } from './mcp.controller';
 import { McpAuthGuard } from './mcp-auth.guard';

@@ -1,8 +1,16 @@
 import { Controller, Get, Header, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
-import { headerOf, type HttpResponseLike, setHeader, setStatus } from '../../common/http/http-context';
-import { type RateLimitedRequest, KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import {
+  headerOf,
+  type HttpRequestLike,
+  type HttpResponseLike,
+  setHeader,
+  setStatus,
+} from '../../common/http/http-context';
+import { principalOf } from '../../common/http/request-context';
+import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
+import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE } from './docs-page';
 import { DocumentKeyGuard } from './document-key.guard';
 import { callerHostOf, etagMatches } from './http-caching';
@@ -25,11 +33,12 @@ export class TenantOpenApiController {
    */
   @Get('openapi.json')
   @UseGuards(DocumentKeyGuard, KeyThrottlerGuard)
+  @RateLimit('admin')
   async document(
-    @Req() request: RateLimitedRequest,
+    @Req() request: HttpRequestLike,
     @Res({ passthrough: true }) response: HttpResponseLike,
   ): Promise<string> {
-    const served = await this.openApi.documentFor(request.principal!, callerHostOf(request));
+    const served = await this.openApi.documentFor(principalOf(request), callerHostOf(request));
     setHeader(response, 'ETag', served.etag);
     // Each key may see another document: shared caches must not keep it, clients revalidate with the ETag.
     setHeader(response, 'Cache-Control', 'private, no-cache');

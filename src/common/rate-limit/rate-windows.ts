@@ -1,4 +1,4 @@
-import type { ThrottlerStorageRecord } from '../../common/rate-limit/rate-limiter';
+import type { ThrottlerStorageRecord } from './rate-limiter';
 
 /** A window's counter as the in-process storage holds it: hits so far and when the window ends (epoch ms). */
 export interface WindowCounter {

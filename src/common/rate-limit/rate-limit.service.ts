@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Principal } from '../../common/auth/principal';
+import type { Principal } from '../auth/principal';
 import {
   type EndpointRateLimits,
   KeyThrottlerStorage,
   type RateLimitDecision,
   RateLimiter,
   type RateLimitSurface,
-} from '../../common/rate-limit/rate-limiter';
-import { surfaceWindows } from '../../common/rate-limit/surface-windows';
-import { WindowAdmission } from '../../common/rate-limit/window-admission';
+} from './rate-limiter';
+import { surfaceWindows } from './surface-windows';
+import { WindowAdmission } from './window-admission';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
 /** Rate limits outside an HTTP guard (MCP tool calls): the guards' windows, in the guards' storage. */

@@ -1,5 +1,5 @@
-import { KeyThrottlerStorage, type ThrottlerStorageRecord } from '../../common/rate-limit/rate-limiter';
-import { type RedisClient, withinRedisDeadline } from '../../common/redis/redis-client';
+import { KeyThrottlerStorage, type ThrottlerStorageRecord } from './rate-limiter';
+import { type RedisClient, withinRedisDeadline } from '../redis/redis-client';
 import { hitWindow, isLive, storageRecord, type WindowCounter } from './rate-windows';
 
 const SWEEP_EVERY_MS = 60_000;

@@ -3,11 +3,11 @@
 // options and storage, which that library provides to every module.
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { AppLogger } from '../../common/logging/app-logger';
-import { KeyThrottlerStorage, RateLimiter } from '../../common/rate-limit/rate-limiter';
-import { throttlerDefinitions } from '../../common/rate-limit/surface-windows';
-import { RedisConnection } from '../../common/redis/redis-connection';
-import { RedisModule } from '../../common/redis/redis.module';
+import { AppLogger } from '../logging/app-logger';
+import { KeyThrottlerStorage, RateLimiter } from './rate-limiter';
+import { throttlerDefinitions } from './surface-windows';
+import { RedisConnection } from '../redis/redis-connection';
+import { RedisModule } from '../redis/redis.module';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 import { RateLimitService } from './rate-limit.service';

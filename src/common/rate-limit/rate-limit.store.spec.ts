@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppLogger } from '../../common/logging/app-logger';
-import type { KeyThrottlerStorage } from '../../common/rate-limit/rate-limiter';
-import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../common/redis/redis-client';
+import { AppLogger } from '../logging/app-logger';
+import type { KeyThrottlerStorage } from './rate-limiter';
+import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../redis/redis-client';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 
 // The storage's @nestjs/throttler contract, in memory and (with REDIS_URL) on a real Redis.

@@ -1,7 +1,7 @@
-import type { Principal } from '../../common/auth/principal';
-import { RateLimitError } from '../../common/errors/app-error';
-import { type RateLimitDecision, RateLimiter, type RateLimitSurface } from '../../common/rate-limit/rate-limiter';
-import { McpRequestLimits, mcpMessagesOf, toolCallIdsIn } from './mcp-call-limits';
+import type { Principal } from '../auth/principal';
+import { RateLimitError } from '../errors/app-error';
+import { type RateLimitDecision, RateLimiter, type RateLimitSurface } from './rate-limiter';
+import { McpRequestLimits } from './mcp-call-limits';
 
 const principal = { keyId: 'k1' } as Principal;
 const endpoint = { id: 'e1', rateLimitPerMinute: 2, rateLimitPerHour: null, rateLimitPerDay: null };
@@ -29,55 +29,6 @@ class CountingLimiter extends RateLimiter {
     };
   }
 }
-
-describe('toolCallIdsIn', () => {
-  it('finds the ids of the tools/call requests of one message or a batch', () => {
-    expect(toolCallIdsIn({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} })).toEqual([1]);
-    expect(
-      toolCallIdsIn([
-        { jsonrpc: '2.0', id: 'a', method: 'tools/call' },
-        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-        { jsonrpc: '2.0', method: 'tools/call' },
-        null,
-        'text',
-        { jsonrpc: '2.0', id: 3, method: 'tools/call' },
-      ]),
-    ).toEqual(['a', 3]);
-  });
-
-  it('finds none in a body without tool calls or without a body', () => {
-    expect(toolCallIdsIn({ jsonrpc: '2.0', id: 1, method: 'initialize' })).toEqual([]);
-    expect(toolCallIdsIn(undefined)).toEqual([]);
-    expect(toolCallIdsIn([])).toEqual([]);
-  });
-});
-
-describe('mcpMessagesOf', () => {
-  it('counts the messages of a batch, whatever they are, and finds its tool calls', () => {
-    expect(
-      mcpMessagesOf([
-        { jsonrpc: '2.0', id: 1, method: 'tools/call' },
-        { jsonrpc: '2.0', id: 2, method: 'resources/read' },
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        'text',
-      ]),
-    ).toEqual({ size: 4, toolCallIds: [1], duplicateId: undefined });
-    expect(mcpMessagesOf({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toEqual({
-      size: 1,
-      toolCallIds: [],
-      duplicateId: undefined,
-    });
-  });
-
-  it('finds a request id used twice, of any method, telling 1 and "1" apart', () => {
-    const call = (id: unknown, method = 'tools/call') => ({ jsonrpc: '2.0', id, method });
-    expect(mcpMessagesOf([call(1), call(1)]).duplicateId).toBe(1);
-    expect(mcpMessagesOf([call('a', 'tools/list'), call(2), call('a', 'resources/read')]).duplicateId).toBe('a');
-    expect(mcpMessagesOf([call(1), call('1')]).duplicateId).toBeUndefined();
-    // Notifications carry no id, and a message without a method is not a request.
-    expect(mcpMessagesOf([call(undefined), call(undefined), { id: 3 }, { id: 3 }]).duplicateId).toBeUndefined();
-  });
-});
 
 describe('McpRequestLimits', () => {
   it('counts each message other than a tool call as one admin request, refusing at the first that does not fit', async () => {

@@ -1,4 +1,4 @@
-import { announcesBody, bodyLimitOf, isOpenPage, keyedSurfaceOf, takesBody } from './pre-body-auth.middleware';
+import { announcesBody, bodyLimitOf, isOpenPage, keyedSurfaceOf, takesBody } from './surface';
 
 describe('keyedSurfaceOf', () => {
   it.each([
@@ -87,5 +87,21 @@ describe('takesBody and announcesBody', () => {
     expect(announcesBody({ headers: { 'transfer-encoding': 'chunked' } })).toBe(true);
     expect(announcesBody({ headers: { 'content-length': '0' } })).toBe(false);
     expect(announcesBody({ headers: {} })).toBe(false);
+  });
+});
+
+describe('a request target in absolute form', () => {
+  it.each([
+    ['http://evil.example/admin/v1/endpoints', 'admin'],
+    ['HTTPS://x.example:8080/api/v1/summarize', 'execution'],
+    ['http://x.example/mcp?tools=a', 'mcp'],
+  ])('%s is on the surface of its path', (url, surface) => {
+    expect(keyedSurfaceOf(url)).toBe(surface);
+  });
+
+  it('names an open page or an open route by its path', () => {
+    expect(isOpenPage('GET', 'http://x.example/api/v1/docs')).toBe(true);
+    expect(keyedSurfaceOf('http://x.example/health')).toBeNull();
+    expect(keyedSurfaceOf('http://x.example')).toBeNull();
   });
 });
