@@ -1,0 +1,486 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { FakeLlmServer } from '../support/fake-llm-server';
+import { admin, residentMb, ROOT, ServiceProcess, startService } from './service-process';
+
+const CLI_MAIN = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
+const ADMIN_KEY = 'epa_' + 'NoisyNeighbourTenantA'.repeat(2);
+/** The largest value any integer setting takes: tenant A's key limits, so no rate limit holds its load back. */
+const MAX_INTEGER = 2_147_483_647;
+
+/**
+ * The service's bounds, set small so a short test reaches every one of them (the service ignores a variable it does
+ * not know, so a bound not yet built is simply not in force).
+ */
+const BOUNDS = {
+  CACHE_MAX_BYTES: String(32 * 1024 * 1024),
+  CACHE_MAX_ENTRY_BYTES: String(1024 * 1024),
+  MAX_ANSWER_BYTES: String(2 * 1024 * 1024),
+  RENDER_QUEUE_MAX: '16',
+  MAX_PROVIDER_CALLS_PER_TENANT: '32',
+  MAX_PROVIDER_CALLS_PER_KEY: '16',
+  STREAM_WRITE_TIMEOUT_MS: '3000',
+  MAX_STREAMS_PER_KEY: '16',
+};
+
+/**
+ * The most the service process may hold resident while tenant A runs everything below at once. Idle, the service
+ * on the embedded database holds about 250 MB; the bounds above allow some tens of MB of cache, answers of at most
+ * 2 MiB and a bounded number of streams, calls and queued renders. 700 MB leaves room for a loaded machine's garbage
+ * collector without letting any one of A's loads grow without bound (each of them, unbounded, passes it alone).
+ */
+const RSS_BOUND_MB = 700;
+/** Tenant B's p99 latency bound while A's load runs (a 2-core machine shared with A's load and this test). */
+const B_P99_BOUND_MS = 250;
+/** A's load runs this long before B is measured, so B meets the established load, not its ramp. */
+const LOAD_SETTLE_MS = 5_000;
+/** How long B is measured, and its steady rate (an open loop: a request starts every 1000/rate ms whatever happens). */
+const B_DURATION_MS = 15_000;
+const B_RATE_PER_SECOND = 20;
+/** One of B's requests that takes longer than this is a failure (and its latency this). */
+const B_TIMEOUT_MS = 10_000;
+
+/** Renders ~512 KB from a short template: a string doubled 16 times, after the request's own text. */
+const LARGE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
+/** Renders ~64 KB: each of 100 string output fields of a mock-echo answer holds it (a 6.4 MB answer). */
+const WIDE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(13)}{{ s }}`;
+/** Renders ~900 KB, streamed back by mock-echo to clients that never read it. */
+const STALLED_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
+/** Runs until the render's time budget is spent. */
+const NESTED_LOOPS = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x';
+/** The fake provider's structured answer for A's streams: an 80 KB object sent as 20,000 deltas. */
+const STREAMED_OBJECT = JSON.stringify({ answer: 'y'.repeat(80_000) });
+const STREAM_DELTAS = 20_000;
+/** How long the fake provider holds A's slow calls before it answers. */
+const SLOW_PROVIDER_MS = 20_000;
+
+interface Tally {
+  sent: number;
+  statuses: Record<string, number>;
+}
+
+const newTally = (): Tally => ({ sent: 0, statuses: {} });
+const count = (tally: Tally, status: number | string) => {
+  tally.statuses[status] = (tally.statuses[status] ?? 0) + 1;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Answer {
+  /** 0 when the request got no answer (refused, reset, timed out). */
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  ms: number;
+}
+
+/** One request; the answer's body is read and thrown away. Never rejects. */
+function call(
+  agent: http.Agent,
+  base: string,
+  options: { path: string; key: string; body: unknown; headers?: Record<string, string>; timeoutMs: number },
+): Promise<Answer> {
+  const url = new URL(base);
+  const body = JSON.stringify(options.body);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (status: number, headers: http.IncomingHttpHeaders = {}) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, headers, ms: performance.now() - started });
+    };
+    const request = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: options.path,
+        headers: {
+          'x-api-key': options.key,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => settle(response.statusCode ?? 0, response.headers));
+        response.on('error', () => settle(0));
+        response.on('close', () => settle(response.complete ? (response.statusCode ?? 0) : 0));
+      },
+    );
+    request.setTimeout(options.timeoutMs, () => request.destroy());
+    request.on('error', () => settle(0));
+    request.end(body);
+  });
+}
+
+/**
+ * `workers` loops, each sending `send(n)` (n counts every request of the loop) until `running()` says stop or
+ * `maxRequests` were sent; after a refusal or a failure a worker pauses `pauseAfterRefusalMs`, so a refused load keeps
+ * asking at its limit without spinning.
+ */
+async function repeat(
+  tally: Tally,
+  options: { workers: number; maxRequests: number; pauseAfterRefusalMs: number },
+  running: () => boolean,
+  send: (n: number) => Promise<number>,
+): Promise<void> {
+  await Promise.all(
+    Array.from({ length: options.workers }, async () => {
+      while (running() && tally.sent < options.maxRequests) {
+        const status = await send(tally.sent++);
+        // Requests cut off when the load stops are not answers.
+        if (status !== 0 || running()) count(tally, status);
+        if (status === 0 || status === 429 || status === 503) await sleep(options.pauseAfterRefusalMs);
+      }
+    }),
+  );
+}
+
+/**
+ * Sockets that each ask for a large stream and never read a byte of it, kept at `sockets` open (one replaced when the
+ * service closes it, `maxOpened` in all) until `running()` says stop; then every one is destroyed.
+ */
+async function stalledStreams(
+  tally: Tally,
+  base: string,
+  options: { path: string; key: string; sockets: number; maxOpened: number },
+  running: () => boolean,
+): Promise<void> {
+  const url = new URL(base);
+  const open = new Set<net.Socket>();
+  const body = JSON.stringify({ text: 'never read' });
+  const request =
+    `POST ${options.path} HTTP/1.1\r\nHost: ${url.host}\r\nx-api-key: ${options.key}\r\n` +
+    `content-type: application/json\r\naccept: text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  const openOne = () => {
+    tally.sent++;
+    const socket = net.connect(Number(url.port), url.hostname);
+    // Paused from the start: no byte of the answer is ever read.
+    socket.pause();
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      open.delete(socket);
+      if (running()) count(tally, 'closed by the service');
+    });
+    socket.write(request);
+    open.add(socket);
+  };
+  while (running()) {
+    while (running() && open.size < options.sockets && tally.sent < options.maxOpened) openOne();
+    await sleep(200);
+  }
+  for (const socket of open) socket.destroy();
+}
+
+/** Runs the built CLI against the running service (through its socket in DATA_DIR); answers standard output. */
+function cli(dataDir: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    execFile(process.execPath, [CLI_MAIN, ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`cli ${args.join(' ')}: ${error.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+const lastLine = (text: string) => text.trim().split('\n').pop() ?? '';
+
+function percentile(sorted: number[], share: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)];
+}
+
+const round = (value: number) => Math.round(value);
+
+/**
+ * Noisy neighbour: tenant A runs, all at once and at its full limits, every load that once let one tenant hurt the
+ * others (many large distinct cacheable answers, streams of tens of thousands of deltas, answers of 100 output fields,
+ * nested-loop renders, provider calls held open against a slow provider, stream sockets that never read), while
+ * tenant B calls a cached and an uncached endpoint at a steady modest rate. The built service runs as its own process
+ * on the embedded database, with its bounds set small through the environment; the fake provider runs here.
+ * A's refusals (429, 503, 502) are expected. The service must stay up and answer /health at the end, B must see no
+ * error and a p99 latency under B_P99_BOUND_MS, and the service's resident memory must stay under RSS_BOUND_MB.
+ */
+describe('noisy neighbour', () => {
+  let fake: FakeLlmServer;
+  let workDir: string;
+  let service: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    fake = await FakeLlmServer.start();
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-fault-noisy-'));
+  });
+
+  afterAll(async () => {
+    await service?.kill();
+    await fake?.close();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('one tenant at its limits does not slow, fail or outgrow the service for another', async () => {
+    fake.replyBy((request) => {
+      switch ((request.body as { model?: string } | undefined)?.model) {
+        case 'slow-model':
+          return { text: '{"answer":"late"}', delayMs: SLOW_PROVIDER_MS };
+        case 'stream-model':
+          return { text: STREAMED_OBJECT, stream: { chunks: STREAM_DELTAS } };
+        default:
+          return { text: '"fine"' };
+      }
+    });
+    const modelsFile = path.join(workDir, 'models.json');
+    fs.writeFileSync(
+      modelsFile,
+      JSON.stringify({
+        providers: [
+          {
+            name: 'local',
+            baseUrl: `${fake.url}/local/v1`,
+            models: [{ id: 'slow-model' }, { id: 'stream-model' }, { id: 'fast-model' }],
+          },
+        ],
+      }),
+    );
+    const dataDir = path.join(workDir, 'data');
+    service = await startService({
+      INITIAL_ADMIN_KEY: ADMIN_KEY,
+      INITIAL_TENANT: 'noisy-a',
+      DATA_DIR: dataDir,
+      MODELS_FILE: modelsFile,
+      ADMIN_RATE_LIMIT_PER_MINUTE: String(MAX_INTEGER),
+      ...BOUNDS,
+    });
+    const base = service.base;
+    const setupFailed = (error: Error) => {
+      throw new Error(`${error.message}\n${service!.output.slice(-20).join('\n')}`);
+    };
+
+    // Tenant B and its admin key, through the CLI.
+    await cli(dataDir, 'tenant', 'create', 'noisy-b', '--name', 'Neighbour');
+    const adminB = lastLine(await cli(dataDir, 'key', 'create', '--tenant', 'noisy-b', '--type', 'admin'));
+
+    const unlimited = {
+      rateLimitPerMinute: MAX_INTEGER,
+      rateLimitPerHour: MAX_INTEGER,
+      rateLimitPerDay: MAX_INTEGER,
+    };
+    const endpointKey = async (adminKey: string, name: string): Promise<string> =>
+      (await admin(base, adminKey, 'POST', '/admin/v1/keys', { name, type: 'endpoint', ...unlimited })).key;
+    const endpoint = async (
+      adminKey: string,
+      name: string,
+      spec: { template: string; llmModel: string; outputs?: string[]; settings?: Record<string, unknown> },
+    ): Promise<string> => {
+      const endpointPath = `/api/v1/noisy-${name}`;
+      const created = await admin(base, adminKey, 'POST', '/admin/v1/endpoints', {
+        name,
+        path: endpointPath,
+        timeoutSeconds: 60,
+        ...spec.settings,
+      });
+      await admin(base, adminKey, 'POST', `/admin/v1/endpoints/${created.id}/input-fields`, {
+        name: 'text',
+        dataType: 'string',
+        isRequired: true,
+      });
+      for (const output of spec.outputs ?? [])
+        await admin(base, adminKey, 'POST', `/admin/v1/endpoints/${created.id}/output-fields`, {
+          name: output,
+          dataType: 'string',
+        });
+      const prompt = await admin(base, adminKey, 'POST', '/admin/v1/prompts', {
+        name: name,
+        endpointId: created.id,
+        llmModel: spec.llmModel,
+        template: spec.template,
+      });
+      await admin(base, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
+      await admin(base, adminKey, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
+      return endpointPath;
+    };
+
+    const a = await (async () => ({
+      cached: await endpoint(ADMIN_KEY, 'a-cached', {
+        template: LARGE_RENDER,
+        llmModel: 'mock-echo',
+        settings: { cacheEnabled: true, cacheDurationSeconds: 600 },
+      }),
+      streamed: await endpoint(ADMIN_KEY, 'a-streamed', {
+        template: 'Stream {{ inputs.text }}',
+        llmModel: 'stream-model',
+        outputs: ['answer'],
+      }),
+      wide: await endpoint(ADMIN_KEY, 'a-wide', {
+        template: WIDE_RENDER,
+        llmModel: 'mock-echo',
+        outputs: Array.from({ length: 100 }, (_, index) => `field${index}`),
+      }),
+      loops: await endpoint(ADMIN_KEY, 'a-loops', { template: NESTED_LOOPS, llmModel: 'mock-echo' }),
+      slow: await endpoint(ADMIN_KEY, 'a-slow', { template: 'Slow {{ inputs.text }}', llmModel: 'slow-model' }),
+      stalled: await endpoint(ADMIN_KEY, 'a-stalled', { template: STALLED_RENDER, llmModel: 'mock-echo' }),
+      // One key per load, each at the maximum limits; the slow calls get two, to reach the tenant's cap too.
+      keys: {
+        cached: await endpointKey(ADMIN_KEY, 'cached'),
+        streamed: await endpointKey(ADMIN_KEY, 'streamed'),
+        wide: await endpointKey(ADMIN_KEY, 'wide'),
+        loops: await endpointKey(ADMIN_KEY, 'loops'),
+        slow: [await endpointKey(ADMIN_KEY, 'slow 1'), await endpointKey(ADMIN_KEY, 'slow 2')],
+        stalled: await endpointKey(ADMIN_KEY, 'stalled'),
+      },
+    }))().catch(setupFailed);
+    const b = await (async () => ({
+      cached: await endpoint(adminB, 'b-cached', {
+        template: 'Cached {{ inputs.text }}',
+        llmModel: 'mock-echo',
+        settings: { cacheEnabled: true, cacheDurationSeconds: 600 },
+      }),
+      uncached: await endpoint(adminB, 'b-uncached', { template: 'Fresh {{ inputs.text }}', llmModel: 'fast-model' }),
+      key: await endpointKey(adminB, 'steady'),
+    }))().catch(setupFailed);
+
+    // B's cached answer is stored before the load starts.
+    const warmAgent = new http.Agent({ keepAlive: false });
+    const warm = await call(warmAgent, base, { path: b.cached, key: b.key, body: { text: 'b' }, timeoutMs: 10_000 });
+    expect(warm.status).toBe(200);
+
+    // Everything from here on is bounded by the load's deadline (and each loop by its count).
+    const pid = service.child.pid!;
+    let peakRssMb = residentMb(pid);
+    const rssTimer = setInterval(() => (peakRssMb = Math.max(peakRssMb, residentMb(pid) || 0)), 250);
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const loadEnds = Date.now() + LOAD_SETTLE_MS + B_DURATION_MS + 1_000;
+    const running = () => Date.now() < loadEnds;
+    const agentA = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    const tallies = {
+      cached: newTally(),
+      streamed: newTally(),
+      wide: newTally(),
+      loops: newTally(),
+      slow: newTally(),
+      stalled: newTally(),
+    };
+    const sendA = (target: string, key: string, body: unknown, headers?: Record<string, string>) =>
+      call(agentA, base, { path: target, key, body, headers, timeoutMs: 30_000 }).then((answer) => answer.status);
+    const loadA = Promise.all([
+      // 1. Many distinct large cacheable answers, 6 at a time.
+      repeat(tallies.cached, { workers: 6, maxRequests: 3_000, pauseAfterRefusalMs: 50 }, running, (n) =>
+        sendA(a.cached, a.keys.cached, { text: `body ${n}` }),
+      ),
+      // 2. Streams of 20,000 deltas each, 3 at a time, read to their end.
+      repeat(tallies.streamed, { workers: 3, maxRequests: 200, pauseAfterRefusalMs: 50 }, running, (n) =>
+        sendA(a.streamed, a.keys.streamed, { text: `stream ${n}` }, { accept: 'text/event-stream' }),
+      ),
+      // 3. Answers of 100 string output fields of ~64 KB each, 4 at a time.
+      repeat(tallies.wide, { workers: 4, maxRequests: 1_000, pauseAfterRefusalMs: 50 }, running, (n) =>
+        sendA(a.wide, a.keys.wide, { text: `wide ${n}` }),
+      ),
+      // 4. Nested-loop renders, 80 at a time.
+      repeat(tallies.loops, { workers: 80, maxRequests: 20_000, pauseAfterRefusalMs: 50 }, running, (n) =>
+        sendA(a.loops, a.keys.loops, { text: `loops ${n}` }),
+      ),
+      // 5. Calls held open by a slow provider, 120 at a time over two keys.
+      repeat(tallies.slow, { workers: 120, maxRequests: 5_000, pauseAfterRefusalMs: 100 }, running, (n) =>
+        sendA(a.slow, a.keys.slow[n % 2], { text: `slow ${n}` }),
+      ),
+      // 6. Stream sockets that never read, 150 open.
+      stalledStreams(
+        tallies.stalled,
+        base,
+        { path: a.stalled, key: a.keys.stalled, sockets: 150, maxOpened: 1_500 },
+        running,
+      ),
+    ]);
+
+    await sleep(LOAD_SETTLE_MS);
+
+    // B: a steady open loop, alternating its cached and uncached endpoint.
+    const agentB = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    const bAnswers: Promise<Answer & { cached: boolean }>[] = [];
+    const bEnds = Date.now() + B_DURATION_MS;
+    for (let n = 0; Date.now() < bEnds && n < (B_DURATION_MS / 1000) * B_RATE_PER_SECOND; n++) {
+      const cached = n % 2 === 0;
+      bAnswers.push(
+        call(agentB, base, {
+          path: cached ? b.cached : b.uncached,
+          key: b.key,
+          body: { text: cached ? 'b' : `fresh ${n}` },
+          timeoutMs: B_TIMEOUT_MS,
+        }).then((answer) => ({ ...answer, cached })),
+      );
+      await sleep(1000 / B_RATE_PER_SECOND);
+    }
+    const answersB = await Promise.all(bAnswers);
+
+    // A's load stops: what is still in flight is cut off.
+    await sleep(Math.max(0, loadEnds - Date.now()));
+    agentA.destroy();
+    await loadA;
+    loopDelay.disable();
+    clearInterval(rssTimer);
+    peakRssMb = Math.max(peakRssMb, residentMb(pid) || 0);
+
+    const alive = service.child.exitCode === null && service.child.signalCode === null;
+    const healthStatus = alive
+      ? await fetch(`${base}/health`, { signal: AbortSignal.timeout(5_000) }).then(
+          (response) => response.status,
+          () => 0,
+        )
+      : 0;
+    agentB.destroy();
+    warmAgent.destroy();
+
+    const latencies = answersB.map((answer) => answer.ms).sort((x, y) => x - y);
+    const failuresB: Record<string, number> = {};
+    for (const answer of answersB)
+      if (answer.status !== 200) {
+        const name = `${answer.cached ? 'cached' : 'uncached'} ${answer.status}`;
+        failuresB[name] = (failuresB[name] ?? 0) + 1;
+      }
+    const cacheHeaders: Record<string, number> = {};
+    for (const answer of answersB.filter((each) => each.cached && each.status === 200)) {
+      const value = String(answer.headers['x-cache']);
+      cacheHeaders[value] = (cacheHeaders[value] ?? 0) + 1;
+    }
+    const summary = {
+      alive,
+      healthStatus,
+      peakRssMb: round(peakRssMb),
+      b: {
+        requests: answersB.length,
+        failures: failuresB,
+        p50Ms: round(percentile(latencies, 0.5)),
+        p99Ms: round(percentile(latencies, 0.99)),
+        maxMs: round(latencies[latencies.length - 1]),
+        cachedAnswers: cacheHeaders,
+      },
+      a: tallies,
+      // How late this test's own event loop ran (it also serves the fake provider and drives A's load).
+      testLoopDelayMs: { p99: round(loopDelay.percentile(99) / 1e6), max: round(loopDelay.max / 1e6) },
+      serviceErrors: service.output.filter((line) => /"level":"(error|fatal)"|heap|FATAL/i.test(line)).slice(0, 5),
+    };
+    process.stdout.write(`noisy neighbour: ${JSON.stringify(summary)}\n`);
+
+    const problems: string[] = [];
+    if (!alive) problems.push(`the service exited (${service.child.exitCode ?? service.child.signalCode})`);
+    if (healthStatus !== 200) problems.push(`GET /health answered ${healthStatus} at the end`);
+    if (Object.keys(failuresB).length > 0) problems.push(`B saw failures ${JSON.stringify(failuresB)}`);
+    if (!(summary.b.p99Ms < B_P99_BOUND_MS)) problems.push(`B's p99 was ${summary.b.p99Ms} ms`);
+    if (!(summary.peakRssMb < RSS_BOUND_MB)) problems.push(`the service held ${summary.peakRssMb} MB resident`);
+    // The load really ran: every one of A's loads was sent, and B ran at its rate.
+    for (const [name, tally] of Object.entries(tallies))
+      if (tally.sent < 3) problems.push(`A's ${name} load sent only ${tally.sent} requests`);
+    if (answersB.length < (B_DURATION_MS / 1000) * B_RATE_PER_SECOND * 0.8)
+      problems.push(`B sent only ${answersB.length} requests`);
+    expect({ problems, summary }).toEqual({ problems: [], summary });
+  });
+});
