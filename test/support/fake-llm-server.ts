@@ -215,16 +215,21 @@ function evenPieces(text: string, count = 4): string[] {
   return Array.from({ length: pieces }, (_, index) => text.slice(index * step, (index + 1) * step));
 }
 
-/** The text cut after each of `lengths` characters in turn; the rest, when any, is one more piece. */
+/**
+ * The text cut after each of `lengths` characters (code points, as a provider never splits one) in turn; the rest,
+ * when any, is one more piece.
+ */
 function cutInto(text: string, lengths: number[]): string[] {
+  const characters = Array.from(text);
   const pieces: string[] = [];
   let offset = 0;
   for (const length of lengths) {
-    if (offset >= text.length) break;
-    pieces.push(text.slice(offset, offset + Math.max(1, length)));
-    offset += Math.max(1, length);
+    if (offset >= characters.length) break;
+    const end = offset + Math.max(1, length);
+    pieces.push(characters.slice(offset, end).join(''));
+    offset = end;
   }
-  if (offset < text.length || pieces.length === 0) pieces.push(text.slice(offset));
+  if (offset < characters.length || pieces.length === 0) pieces.push(characters.slice(offset).join(''));
   return pieces;
 }
 
