@@ -217,6 +217,8 @@ describe('noisy neighbour', () => {
   let fake: FakeLlmServer;
   let workDir: string;
   let service: ServiceProcess | undefined;
+  /** What the test started besides the service (timers, agents, load loops), stopped however it ends. */
+  const cleanups: (() => void)[] = [];
 
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
@@ -224,6 +226,7 @@ describe('noisy neighbour', () => {
   });
 
   afterAll(async () => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
     await service?.kill();
     await fake?.close();
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -352,6 +355,7 @@ describe('noisy neighbour', () => {
 
     // B's cached answer is stored before the load starts.
     const warmAgent = new http.Agent({ keepAlive: false });
+    cleanups.push(() => warmAgent.destroy());
     const warm = await call(warmAgent, base, { path: b.cached, key: b.key, body: { text: 'b' }, timeoutMs: 10_000 });
     expect(warm.status).toBe(200);
 
@@ -362,8 +366,17 @@ describe('noisy neighbour', () => {
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     const loadEnds = Date.now() + LOAD_SETTLE_MS + B_DURATION_MS + 1_000;
-    const running = () => Date.now() < loadEnds;
+    let stopped = false;
+    const running = () => !stopped && Date.now() < loadEnds;
     const agentA = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    const agentB = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    cleanups.push(() => {
+      stopped = true;
+      clearInterval(rssTimer);
+      loopDelay.disable();
+      agentA.destroy();
+      agentB.destroy();
+    });
     const tallies = {
       cached: newTally(),
       streamed: newTally(),
@@ -406,11 +419,11 @@ describe('noisy neighbour', () => {
 
     await sleep(LOAD_SETTLE_MS);
 
-    // B: a steady open loop, alternating its cached and uncached endpoint.
-    const agentB = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+    // B: a steady open loop, alternating its cached and uncached endpoint; each request starts on its own schedule.
     const bAnswers: Promise<Answer & { cached: boolean }>[] = [];
-    const bEnds = Date.now() + B_DURATION_MS;
-    for (let n = 0; Date.now() < bEnds && n < (B_DURATION_MS / 1000) * B_RATE_PER_SECOND; n++) {
+    const bStarts = Date.now();
+    for (let n = 0; n < (B_DURATION_MS / 1000) * B_RATE_PER_SECOND; n++) {
+      await sleep(Math.max(0, bStarts + (n * 1000) / B_RATE_PER_SECOND - Date.now()));
       const cached = n % 2 === 0;
       bAnswers.push(
         call(agentB, base, {
@@ -420,7 +433,6 @@ describe('noisy neighbour', () => {
           timeoutMs: B_TIMEOUT_MS,
         }).then((answer) => ({ ...answer, cached })),
       );
-      await sleep(1000 / B_RATE_PER_SECOND);
     }
     const answersB = await Promise.all(bAnswers);
 
@@ -439,8 +451,7 @@ describe('noisy neighbour', () => {
           () => 0,
         )
       : 0;
-    agentB.destroy();
-    warmAgent.destroy();
+    for (const cleanup of cleanups.splice(0)) cleanup();
 
     const latencies = answersB.map((answer) => answer.ms).sort((x, y) => x - y);
     const failuresB: Record<string, number> = {};

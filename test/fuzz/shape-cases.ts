@@ -58,8 +58,8 @@ export function inputValue(dataType: string, index: number): unknown {
 export const STREAM_MODELS = ['gpt-4o-mini', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'llama-test'] as const;
 
 /**
- * A streamed answer in many small pieces, its wire bytes cut at arbitrary places: `deep` streams have thousands of
- * pieces of a few characters, in slices of some hundreds of bytes (a slice boundary inside nearly every event);
+ * A streamed answer in many small pieces, its wire bytes cut at arbitrary places: `deep` streams have up to 12,000
+ * pieces of one or two characters, in slices of some hundreds of bytes (a slice boundary inside nearly every event);
  * `fine` ones have fewer pieces and slices of a few bytes (inside JSON strings and UTF-8 characters). A structured
  * answer (`structured`) is `{"answer": text}`, whole or cut short (`truncated`: an answer that is not the object).
  */
@@ -78,17 +78,17 @@ const character = fc.oneof(
 
 const streamText = (minLength: number, maxLength: number) =>
   fc
-    .array(character, { minLength, maxLength })
+    .array(character, { minLength, maxLength, size: 'max' })
     // A letter first: the raw answer is never JSON text, so it comes back as the same string.
     .map((characters) => `t${characters.join('')}`);
 
 const deepShape = fc.record({
-  pieceLengths: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1_000, maxLength: 6_000 }),
+  pieceLengths: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: 2_000, maxLength: 12_000, size: 'max' }),
   wireSlices: fc.array(fc.integer({ min: 64, max: 4_096 }), { minLength: 1, maxLength: 8 }),
 });
 
 const fineShape = fc.record({
-  pieceLengths: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 200 }),
+  pieceLengths: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 200, size: 'max' }),
   wireSlices: fc.array(fc.integer({ min: 1, max: 24 }), { minLength: 1, maxLength: 8 }),
 });
 
@@ -97,7 +97,7 @@ export const streamCase: fc.Arbitrary<StreamCase> = fc.oneof(
     model: fc.constantFrom(...STREAM_MODELS),
     structured: fc.boolean(),
     truncated: fc.boolean(),
-    text: streamText(2_000, 12_000),
+    text: streamText(4_000, 24_000),
     shape: deepShape,
   }),
   fc.record({
