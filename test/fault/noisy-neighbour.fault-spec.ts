@@ -5,7 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { FakeLlmServer } from '../support/fake-llm-server';
+import { FakeLlmServer, type FakeReply } from '../support/fake-llm-server';
 import { admin, residentMb, ROOT, ServiceProcess, startService } from './service-process';
 
 const CLI_MAIN = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
@@ -123,24 +123,32 @@ function call(
   });
 }
 
+/** How long a client waits after a refusal: its Retry-After (at most 2 s), else 1 s; 200 ms after a failure. */
+function pauseAfter(answer: Answer): number {
+  if (answer.status === 0) return 200;
+  if (answer.status !== 429 && answer.status !== 503) return 0;
+  const seconds = Number(answer.headers['retry-after']);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(2_000, seconds * 1000) : 1_000;
+}
+
 /**
  * `workers` loops, each sending `send(n)` (n counts every request of the loop) until `running()` says stop or
- * `maxRequests` were sent; after a refusal or a failure a worker pauses `pauseAfterRefusalMs`, so a refused load keeps
- * asking at its limit without spinning.
+ * `maxRequests` were sent. A refused worker waits as its answer's Retry-After says and asks again, so the load stays
+ * at the tenant's limit without turning into a flood of refusals.
  */
 async function repeat(
   tally: Tally,
-  options: { workers: number; maxRequests: number; pauseAfterRefusalMs: number },
+  options: { workers: number; maxRequests: number },
   running: () => boolean,
-  send: (n: number) => Promise<number>,
+  send: (n: number) => Promise<Answer>,
 ): Promise<void> {
   await Promise.all(
     Array.from({ length: options.workers }, async () => {
       while (running() && tally.sent < options.maxRequests) {
-        const status = await send(tally.sent++);
+        const answer = await send(tally.sent++);
         // Requests cut off when the load stops are not answers.
-        if (status !== 0 || running()) count(tally, status);
-        if (status === 0 || status === 429 || status === 503) await sleep(options.pauseAfterRefusalMs);
+        if (answer.status !== 0 || running()) count(tally, answer.status);
+        await sleep(pauseAfter(answer));
       }
     }),
   );
@@ -233,16 +241,13 @@ describe('noisy neighbour', () => {
   });
 
   it('one tenant at its limits does not slow, fail or outgrow the service for another', async () => {
-    fake.replyBy((request) => {
-      switch ((request.body as { model?: string } | undefined)?.model) {
-        case 'slow-model':
-          return { text: '{"answer":"late"}', delayMs: SLOW_PROVIDER_MS };
-        case 'stream-model':
-          return { text: STREAMED_OBJECT, stream: { chunks: STREAM_DELTAS } };
-        default:
-          return { text: '"fine"' };
-      }
-    });
+    // One reply object per model: the fake provider builds a reply's 20,000 events once, not once per call.
+    const replies: Record<string, FakeReply> = {
+      'slow-model': { text: '{"answer":"late"}', delayMs: SLOW_PROVIDER_MS },
+      'stream-model': { text: STREAMED_OBJECT, stream: { chunks: STREAM_DELTAS } },
+      'fast-model': { text: '"fine"' },
+    };
+    fake.replyBy((request) => replies[String((request.body as { model?: string } | undefined)?.model)]);
     const modelsFile = path.join(workDir, 'models.json');
     fs.writeFileSync(
       modelsFile,
@@ -386,26 +391,26 @@ describe('noisy neighbour', () => {
       stalled: newTally(),
     };
     const sendA = (target: string, key: string, body: unknown, headers?: Record<string, string>) =>
-      call(agentA, base, { path: target, key, body, headers, timeoutMs: 30_000 }).then((answer) => answer.status);
+      call(agentA, base, { path: target, key, body, headers, timeoutMs: 30_000 });
     const loadA = Promise.all([
       // 1. Many distinct large cacheable answers, 6 at a time.
-      repeat(tallies.cached, { workers: 6, maxRequests: 3_000, pauseAfterRefusalMs: 50 }, running, (n) =>
+      repeat(tallies.cached, { workers: 6, maxRequests: 3_000 }, running, (n) =>
         sendA(a.cached, a.keys.cached, { text: `body ${n}` }),
       ),
       // 2. Streams of 20,000 deltas each, 3 at a time, read to their end.
-      repeat(tallies.streamed, { workers: 3, maxRequests: 200, pauseAfterRefusalMs: 50 }, running, (n) =>
+      repeat(tallies.streamed, { workers: 3, maxRequests: 200 }, running, (n) =>
         sendA(a.streamed, a.keys.streamed, { text: `stream ${n}` }, { accept: 'text/event-stream' }),
       ),
       // 3. Answers of 100 string output fields of ~64 KB each, 4 at a time.
-      repeat(tallies.wide, { workers: 4, maxRequests: 1_000, pauseAfterRefusalMs: 50 }, running, (n) =>
+      repeat(tallies.wide, { workers: 4, maxRequests: 1_000 }, running, (n) =>
         sendA(a.wide, a.keys.wide, { text: `wide ${n}` }),
       ),
       // 4. Nested-loop renders, 80 at a time.
-      repeat(tallies.loops, { workers: 80, maxRequests: 20_000, pauseAfterRefusalMs: 50 }, running, (n) =>
+      repeat(tallies.loops, { workers: 80, maxRequests: 20_000 }, running, (n) =>
         sendA(a.loops, a.keys.loops, { text: `loops ${n}` }),
       ),
       // 5. Calls held open by a slow provider, 120 at a time over two keys.
-      repeat(tallies.slow, { workers: 120, maxRequests: 5_000, pauseAfterRefusalMs: 100 }, running, (n) =>
+      repeat(tallies.slow, { workers: 120, maxRequests: 5_000 }, running, (n) =>
         sendA(a.slow, a.keys.slow[n % 2], { text: `slow ${n}` }),
       ),
       // 6. Stream sockets that never read, 150 open.

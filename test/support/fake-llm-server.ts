@@ -167,8 +167,7 @@ async function streamReply(
   received: ReceivedRequest,
 ): Promise<void> {
   const shape = reply.stream ?? {};
-  const pieces = shape.pieceLengths ? cutInto(reply.text, shape.pieceLengths) : evenPieces(reply.text, shape.chunks);
-  const events = streamEvents(route, pieces, reply, request);
+  const events = builtEvents(route, reply, request);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   let closed = false;
   res.on('close', () => {
@@ -231,6 +230,24 @@ function cutInto(text: string, lengths: number[]): string[] {
   }
   if (offset < characters.length || pieces.length === 0) pieces.push(characters.slice(offset).join(''));
   return pieces;
+}
+
+/** The events of replies already streamed, by reply: a test answering many calls with one reply builds them once. */
+const eventsByReply = new WeakMap<object, { key: string; events: WireEvent[] }>();
+
+function builtEvents(
+  route: FakeRoute,
+  reply: Extract<FakeReply, { text: string }>,
+  request: Record<string, any>,
+): WireEvent[] {
+  const key = `${route} ${String(request?.model)} ${JSON.stringify(request?.stream_options ?? null)}`;
+  const built = eventsByReply.get(reply);
+  if (built?.key === key) return built.events;
+  const shape = reply.stream ?? {};
+  const pieces = shape.pieceLengths ? cutInto(reply.text, shape.pieceLengths) : evenPieces(reply.text, shape.chunks);
+  const events = streamEvents(route, pieces, reply, request);
+  eventsByReply.set(reply, { key, events });
+  return events;
 }
 
 interface WireEvent {
