@@ -25,10 +25,10 @@ const BOUNDS = {
   CACHE_MAX_ENTRY_BYTES: String(4 * 1024 * 1024),
   MAX_ANSWER_BYTES: String(2 * 1024 * 1024),
   RENDER_QUEUE_MAX: '16',
-  // B holds a call or two in flight at its rate; A's held calls reach both bounds (two keys at the key bound make
-  // the tenant's).
+  // B holds a call or two in flight at its rate. A's held calls reach the key bound on both their keys, and its
+  // streams take their places from what that leaves of the tenant's.
   MAX_PROVIDER_CALLS_PER_TENANT: '64',
-  MAX_PROVIDER_CALLS_PER_KEY: '32',
+  MAX_PROVIDER_CALLS_PER_KEY: '24',
   STREAM_WRITE_TIMEOUT_MS: '3000',
   MAX_STREAMS_PER_KEY: '16',
 };
@@ -63,6 +63,8 @@ const LARGE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s
 const WIDE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(13)}{{ s }}`;
 /** Renders ~900 KB, streamed back by mock-echo to clients that never read it. */
 const STALLED_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
+/** The nested-loop renders run for this long, then pause as long, and so on. */
+const LOOP_BURST_MS = 2_000;
 /** Runs until the render's time budget is spent. */
 const NESTED_LOOPS = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x';
 /** The fake provider's structured answer for A's streams: an 80 KB object sent as 20,000 deltas. */
@@ -147,13 +149,17 @@ function pauseAfter(answer: Answer): number {
  */
 async function repeat(
   tally: Tally,
-  options: { workers: number; maxRequests: number },
+  options: { workers: number; maxRequests: number; inBurst?: () => boolean },
   running: () => boolean,
   send: (n: number) => Promise<Answer>,
 ): Promise<void> {
   await Promise.all(
     Array.from({ length: options.workers }, async () => {
       while (running() && tally.sent < options.maxRequests) {
+        if (options.inBurst && !options.inBurst()) {
+          await sleep(50);
+          continue;
+        }
         const answer = await send(tally.sent++);
         // Requests cut off when the load stops are not answers.
         if (answer.status !== 0 || running()) count(tally, answer.status);
@@ -396,7 +402,9 @@ describe('noisy neighbour', () => {
     const rssTimer = setInterval(() => (peakRssMb = Math.max(peakRssMb, residentMb(pid) || 0)), 250);
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
-    const loadEnds = Date.now() + LOAD_SETTLE_MS + B_DURATION_MS + 1_000;
+    const loadStarts = Date.now();
+    const loadEnds = loadStarts + LOAD_SETTLE_MS + B_DURATION_MS + 1_000;
+    const inBurst = () => Math.floor((Date.now() - loadStarts) / LOOP_BURST_MS) % 2 === 0;
     let stopped = false;
     const running = () => !stopped && Date.now() < loadEnds;
     const agentA = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -431,8 +439,9 @@ describe('noisy neighbour', () => {
       repeat(tallies.wide, { workers: 4, maxRequests: 1_000 }, running, (n) =>
         sendA(a.wide, a.keys.wide, { text: `wide ${n}` }),
       ),
-      // 4. Nested-loop renders, 80 at a time.
-      repeat(tallies.loops, { workers: 80, maxRequests: 20_000 }, running, (n) =>
+      // 4. Nested-loop renders, 80 at a time, in bursts: while they fill A's share of the render queue, A's other
+      // renders are refused too (the queue refuses the tenant that fills it), and between bursts those loads run.
+      repeat(tallies.loops, { workers: 80, maxRequests: 20_000, inBurst }, running, (n) =>
         sendA(a.loops, a.keys.loops, { text: `loops ${n}` }),
       ),
       // 5. Calls held open by a slow provider, 120 at a time over two keys.
