@@ -228,13 +228,14 @@ function percentile(sorted: number[], share: number): number {
 const round = (value: number) => Math.round(value);
 const sortedMs = (answers: Answer[]) => answers.map((answer) => answer.ms).sort((x, y) => x - y);
 
-/** B's slowest answer, and in which second of B's run it was sent (B's answers are in the order they were sent). */
-function slowestAnswer(answers: Answer[]): { atSecond: number; ms: number } {
-  let slowest = { atSecond: 0, ms: 0 };
+/** The slowest of B's answers sent in each second of its run (they are in the order they were sent). */
+function maxBySecond(answers: Answer[]): number[] {
+  const seconds: number[] = [];
   answers.forEach((answer, index) => {
-    if (answer.ms > slowest.ms) slowest = { atSecond: Math.floor(index / B_RATE_PER_SECOND), ms: round(answer.ms) };
+    const second = Math.floor(index / B_RATE_PER_SECOND);
+    seconds[second] = Math.max(seconds[second] ?? 0, round(answer.ms));
   });
-  return slowest;
+  return seconds;
 }
 
 /**
@@ -517,7 +518,7 @@ describe('noisy neighbour', () => {
         maxMs: round(latencies[latencies.length - 1]),
         p99CachedMs: round(percentile(sortedMs(answersB.filter((answer) => answer.cached)), 0.99)),
         p99UncachedMs: round(percentile(sortedMs(answersB.filter((answer) => !answer.cached)), 0.99)),
-        slowest: slowestAnswer(answersB),
+        maxMsBySecond: maxBySecond(answersB),
         cachedAnswers: cacheHeaders,
       },
       a: tallies,
