@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { FakeLlmServer, type FakeReply } from '../support/fake-llm-server';
 import { admin, residentMb, ROOT, ServiceProcess, startService } from './service-process';
 
@@ -205,6 +206,92 @@ async function stalledStreams(
   for (const socket of open) socket.destroy();
 }
 
+/** One of B's answers: its status (0 when none came), how long it took, its X-Cache header. */
+interface AnswerB {
+  cached: boolean;
+  status: number;
+  ms: number;
+  xCache?: string;
+}
+
+/**
+ * B's client, run on a thread of its own so that its timings do not include the delays of this thread's event loop
+ * (which also drives A's load and serves the fake provider): `count` requests, one every 1000/ratePerSecond ms
+ * whatever the answers do (an open loop), alternating the cached endpoint (always the same body) and the uncached one
+ * (a new body each time). Plain JavaScript, since the thread loads it without the test's TypeScript transform.
+ */
+const B_PROBER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { base, key, cachedPath, uncachedPath, count, ratePerSecond, timeoutMs } = workerData;
+const url = new URL(base);
+const agent = new http.Agent({ keepAlive: true });
+function call(path, text) {
+  const body = JSON.stringify({ text });
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (status, xCache) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, ms: performance.now() - started, xCache });
+    };
+    const request = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path,
+        headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => settle(response.statusCode, response.headers['x-cache']));
+        response.on('error', () => settle(0));
+        response.on('close', () => settle(response.complete ? response.statusCode : 0, response.headers['x-cache']));
+      },
+    );
+    request.setTimeout(timeoutMs, () => request.destroy());
+    request.on('error', () => settle(0));
+    request.end(body);
+  });
+}
+(async () => {
+  const starts = performance.now();
+  const answers = [];
+  for (let n = 0; n < count; n++) {
+    const wait = starts + (n * 1000) / ratePerSecond - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const cached = n % 2 === 0;
+    answers.push(call(cached ? cachedPath : uncachedPath, cached ? 'b' : 'fresh ' + n).then((a) => ({ ...a, cached })));
+  }
+  parentPort.postMessage(await Promise.all(answers));
+  agent.destroy();
+})();
+`;
+
+function probeB(
+  options: {
+    base: string;
+    key: string;
+    cachedPath: string;
+    uncachedPath: string;
+    count: number;
+    ratePerSecond: number;
+    timeoutMs: number;
+  },
+  cleanups: (() => void)[],
+): Promise<AnswerB[]> {
+  const worker = new Worker(B_PROBER, { eval: true, workerData: options });
+  cleanups.push(() => void worker.terminate());
+  return new Promise((resolve, reject) => {
+    worker.once('message', (answers: AnswerB[]) => resolve(answers));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`B's client thread exited (${code}) before it answered`)));
+  });
+}
+
 /** Runs the built CLI against the running service (through its socket in DATA_DIR); answers standard output. */
 function cli(dataDir: string, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -226,10 +313,10 @@ function percentile(sorted: number[], share: number): number {
 }
 
 const round = (value: number) => Math.round(value);
-const sortedMs = (answers: Answer[]) => answers.map((answer) => answer.ms).sort((x, y) => x - y);
+const sortedMs = (answers: { ms: number }[]) => answers.map((answer) => answer.ms).sort((x, y) => x - y);
 
 /** The slowest of B's answers sent in each second of its run (they are in the order they were sent). */
-function maxBySecond(answers: Answer[]): number[] {
+function maxBySecond(answers: { ms: number }[]): number[] {
   const seconds: number[] = [];
   answers.forEach((answer, index) => {
     const second = Math.floor(index / B_RATE_PER_SECOND);
@@ -409,13 +496,11 @@ describe('noisy neighbour', () => {
     let stopped = false;
     const running = () => !stopped && Date.now() < loadEnds;
     const agentA = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-    const agentB = new http.Agent({ keepAlive: true, maxSockets: Infinity });
     cleanups.push(() => {
       stopped = true;
       clearInterval(rssTimer);
       loopDelay.disable();
       agentA.destroy();
-      agentB.destroy();
     });
     const tallies = {
       cached: newTally(),
@@ -460,22 +545,19 @@ describe('noisy neighbour', () => {
 
     await sleep(LOAD_SETTLE_MS);
 
-    // B: a steady open loop, alternating its cached and uncached endpoint; each request starts on its own schedule.
-    const bAnswers: Promise<Answer & { cached: boolean }>[] = [];
-    const bStarts = Date.now();
-    for (let n = 0; n < (B_DURATION_MS / 1000) * B_RATE_PER_SECOND; n++) {
-      await sleep(Math.max(0, bStarts + (n * 1000) / B_RATE_PER_SECOND - Date.now()));
-      const cached = n % 2 === 0;
-      bAnswers.push(
-        call(agentB, base, {
-          path: cached ? b.cached : b.uncached,
-          key: b.key,
-          body: { text: cached ? 'b' : `fresh ${n}` },
-          timeoutMs: B_TIMEOUT_MS,
-        }).then((answer) => ({ ...answer, cached })),
-      );
-    }
-    const answersB = await Promise.all(bAnswers);
+    // B: a steady open loop, alternating its cached and uncached endpoint, timed on a thread of its own.
+    const answersB = await probeB(
+      {
+        base,
+        key: b.key,
+        cachedPath: b.cached,
+        uncachedPath: b.uncached,
+        count: (B_DURATION_MS / 1000) * B_RATE_PER_SECOND,
+        ratePerSecond: B_RATE_PER_SECOND,
+        timeoutMs: B_TIMEOUT_MS,
+      },
+      cleanups,
+    );
 
     // A's load stops: what is still in flight is cut off.
     await sleep(Math.max(0, loadEnds - Date.now()));
@@ -503,7 +585,7 @@ describe('noisy neighbour', () => {
       }
     const cacheHeaders: Record<string, number> = {};
     for (const answer of answersB.filter((each) => each.cached && each.status === 200)) {
-      const value = String(answer.headers['x-cache']);
+      const value = String(answer.xCache);
       cacheHeaders[value] = (cacheHeaders[value] ?? 0) + 1;
     }
     const summary = {
