@@ -36,7 +36,7 @@ function fieldTypes(types: readonly string[]): fc.Arbitrary<string[]> {
   return count.chain((length) => fc.array(fc.constantFrom(...types), { minLength: length, maxLength: length }));
 }
 
-/** One string value of each input field's type, for an execution with every field given. */
+/** A value of an input field's type, for an execution with every field given. */
 export function inputValue(dataType: string, index: number): unknown {
   switch (dataType) {
     case 'string':

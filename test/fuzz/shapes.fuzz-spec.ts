@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { randomUUID } from 'node:crypto';
 import { fuzzParameters, PROPERTY_TIMEOUT_MS } from './fuzz-settings';
 import { FuzzWorld } from './fuzz-world';
 import { describeResponse, checkResponse } from './response-properties';
@@ -17,8 +16,6 @@ import {
 
 /** A request whose body the service has no use for is answered within this, whatever the body's size or promise. */
 const PROMPT_ANSWER_MS = 5_000;
-/** A stream ends within this (the endpoints' own timeout is 20 s): never a hang. */
-const STREAM_ANSWER_MS = 30_000;
 
 /**
  * Large shapes: endpoints with as many fields as allowed and more, streams of thousands of tiny pieces whose bytes
@@ -37,6 +34,7 @@ describe('large shapes under fuzzing', () => {
           name: `stream ${model}${structured ? ' structured' : ''}`,
           inputs: [{ name: 'text', dataType: 'string' }],
           outputs: structured ? [{ name: 'answer', dataType: 'string' }] : [],
+          // A stream ends within this, or with an error: the raw client's 30 s are never reached.
           timeoutSeconds: 20,
         });
         await world.createPrompt(world.tenant, endpoint.id, { template: 'Say {{ inputs.text }}', llmModel: model });
@@ -120,12 +118,10 @@ describe('large shapes under fuzzing', () => {
               'x-api-key': world.tenant.endpoint,
               'content-type': 'application/json',
               accept: 'text/event-stream',
-              'x-request-id': randomUUID(),
             },
             body: JSON.stringify({ text: 'stream' }),
           };
-          const response = await world.client.send(request, STREAM_ANSWER_MS);
-          checkResponse(request, response);
+          const response = await world.send(request);
           const problem = streamProblem(fuzzCase, response);
           if (problem) throw new Error(`${problem}\n  response: ${describeResponse(response)}`);
         }),
