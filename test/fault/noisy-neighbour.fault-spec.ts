@@ -24,7 +24,8 @@ const BOUNDS = {
   // Above the size of A's cached entries (a ~512 KB answer with what is stored beside it), so the byte bounds, not
   // this cap, are what keep them in check.
   CACHE_MAX_ENTRY_BYTES: String(4 * 1024 * 1024),
-  MAX_ANSWER_BYTES: String(2 * 1024 * 1024),
+  // The stalled streams' 3.6 MB answers fit; the wide answers' 6.4 MB do not.
+  MAX_ANSWER_BYTES: String(4 * 1024 * 1024),
   RENDER_QUEUE_MAX: '16',
   // B holds a call or two in flight at its rate. A's held calls reach the key bound on both their keys, and its
   // streams take their places from what that leaves of the tenant's.
@@ -62,7 +63,11 @@ const B_TIMEOUT_MS = 10_000;
 const LARGE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
 /** Renders ~64 KB: each of 100 string output fields of a mock-echo answer holds it (a 6.4 MB answer). */
 const WIDE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(13)}{{ s }}`;
-/** Renders ~900 KB, streamed back by mock-echo to clients that never read it. */
+/**
+ * Renders ~900 KB, which mock-echo streams back in each of four string output fields to clients that never read: a
+ * stream of several MB, more than the kernel's socket buffers take in (about 4 MB on loopback), so the service itself
+ * holds what the client does not read.
+ */
 const STALLED_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
 /** The nested-loop renders run for this long, then pause as long, and so on. */
 const LOOP_BURST_MS = 2_000;
@@ -451,7 +456,11 @@ describe('noisy neighbour', () => {
       }),
       loops: await endpoint(ADMIN_KEY, 'a-loops', { template: NESTED_LOOPS, llmModel: 'mock-echo' }),
       slow: await endpoint(ADMIN_KEY, 'a-slow', { template: 'Slow {{ inputs.text }}', llmModel: 'slow-model' }),
-      stalled: await endpoint(ADMIN_KEY, 'a-stalled', { template: STALLED_RENDER, llmModel: 'mock-echo' }),
+      stalled: await endpoint(ADMIN_KEY, 'a-stalled', {
+        template: STALLED_RENDER,
+        llmModel: 'mock-echo',
+        outputs: ['a', 'b', 'c', 'd'],
+      }),
       // One key per load, each at the maximum limits; the slow calls get two, to reach the tenant's cap too.
       keys: {
         cached: await endpointKey(ADMIN_KEY, 'cached'),
