@@ -176,7 +176,7 @@ async function repeat(
 }
 
 /**
- * Sockets that each ask for a large stream and never read a byte of it, kept at `sockets` open (one replaced when the
+ * Sockets that each ask for a large stream and never read it (past its first chunk), kept at `sockets` open (one replaced when the
  * service closes it, `maxOpened` in all) until `running()` says stop; then every one is destroyed.
  */
 async function stalledStreams(
@@ -194,8 +194,11 @@ async function stalledStreams(
   const openOne = () => {
     tally.sent++;
     const socket = net.connect(Number(url.port), url.hostname);
-    // Paused from the start: no byte of the answer is ever read.
-    socket.pause();
+    // The first chunk that arrives is read, for the answer's status, and then nothing more.
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause();
+      count(tally, /^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1', 0, 16))?.[1] ?? 'no status line');
+    });
     socket.on('error', () => undefined);
     socket.once('close', () => {
       open.delete(socket);
