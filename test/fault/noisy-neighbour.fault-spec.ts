@@ -176,8 +176,9 @@ async function repeat(
 }
 
 /**
- * Sockets that each ask for a large stream and never read it (past its first chunk), kept at `sockets` open (one replaced when the
- * service closes it, `maxOpened` in all) until `running()` says stop; then every one is destroyed.
+ * Sockets that each ask for a large stream and never read it (past its first chunk), kept at `sockets` open (one
+ * replaced when the service closes it or refuses its request, `maxOpened` in all) until `running()` says stop; then
+ * every one is destroyed.
  */
 async function stalledStreams(
   tally: Tally,
@@ -194,15 +195,20 @@ async function stalledStreams(
   const openOne = () => {
     tally.sent++;
     const socket = net.connect(Number(url.port), url.hostname);
-    // The first chunk that arrives is read, for the answer's status, and then nothing more.
+    // The first chunk that arrives is read, for the answer's status, and then nothing more. A refused request's
+    // socket is let go, so another takes its place and asks again.
+    let refused = false;
     socket.once('data', (chunk: Buffer) => {
       socket.pause();
-      count(tally, /^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1', 0, 16))?.[1] ?? 'no status line');
+      const status = /^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1', 0, 16))?.[1] ?? 'no status line';
+      count(tally, status);
+      refused = status !== '200';
+      if (refused) socket.destroy();
     });
     socket.on('error', () => undefined);
     socket.once('close', () => {
       open.delete(socket);
-      if (running()) count(tally, 'closed by the service');
+      if (running() && !refused) count(tally, 'closed by the service');
     });
     socket.write(request);
     open.add(socket);
