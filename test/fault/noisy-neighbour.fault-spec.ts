@@ -24,8 +24,8 @@ const BOUNDS = {
   // Above the size of A's cached entries (a ~512 KB answer with what is stored beside it), so the byte bounds, not
   // this cap, are what keep them in check.
   CACHE_MAX_ENTRY_BYTES: String(4 * 1024 * 1024),
-  // The stalled streams' 3.6 MB answers fit; the wide answers' 6.4 MB do not.
-  MAX_ANSWER_BYTES: String(4 * 1024 * 1024),
+  // A's cached and never-read answers (up to ~900 KB) fit; its 6.4 MB wide answers do not.
+  MAX_ANSWER_BYTES: String(2 * 1024 * 1024),
   RENDER_QUEUE_MAX: '16',
   // B holds a call or two in flight at its rate. A's held calls reach the key bound on both their keys, and its
   // streams take their places from what that leaves of the tenant's.
@@ -63,11 +63,7 @@ const B_TIMEOUT_MS = 10_000;
 const LARGE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
 /** Renders ~64 KB: each of 100 string output fields of a mock-echo answer holds it (a 6.4 MB answer). */
 const WIDE_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(13)}{{ s }}`;
-/**
- * Renders ~900 KB, which mock-echo streams back in each of four string output fields to clients that never read: a
- * stream of several MB, more than the kernel's socket buffers take in (about 4 MB on loopback), so the service itself
- * holds what the client does not read.
- */
+/** Renders ~900 KB, streamed back by mock-echo to clients that never read it. */
 const STALLED_RENDER = `{{ inputs.text }}{% assign s = "xxxxxxxxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
 /** The nested-loop renders run for this long, then pause as long, and so on. */
 const LOOP_BURST_MS = 2_000;
@@ -196,19 +192,24 @@ async function stalledStreams(
     tally.sent++;
     const socket = net.connect(Number(url.port), url.hostname);
     // The first chunk that arrives is read, for the answer's status, and then nothing more. A refused request's
-    // socket is let go, so another takes its place and asks again.
+    // socket is let go, and its place taken again once the answer's Retry-After (or a second) has passed.
     let refused = false;
     socket.once('data', (chunk: Buffer) => {
       socket.pause();
-      const status = /^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1', 0, 16))?.[1] ?? 'no status line';
+      const head = chunk.toString('latin1', 0, 2_048);
+      const status = /^HTTP\/1\.1 (\d+)/.exec(head)?.[1] ?? 'no status line';
       count(tally, status);
-      refused = status !== '200';
-      if (refused) socket.destroy();
+      if (status === '200') return;
+      refused = true;
+      socket.destroy();
+      const retryAfter = Number(/^retry-after: *(\d+)/im.exec(head)?.[1] ?? 1);
+      setTimeout(() => open.delete(socket), Math.min(2_000, retryAfter * 1000));
     });
     socket.on('error', () => undefined);
     socket.once('close', () => {
+      if (refused) return;
       open.delete(socket);
-      if (running() && !refused) count(tally, 'closed by the service');
+      if (running()) count(tally, 'closed by the service');
     });
     socket.write(request);
     open.add(socket);
@@ -465,11 +466,7 @@ describe('noisy neighbour', () => {
       }),
       loops: await endpoint(ADMIN_KEY, 'a-loops', { template: NESTED_LOOPS, llmModel: 'mock-echo' }),
       slow: await endpoint(ADMIN_KEY, 'a-slow', { template: 'Slow {{ inputs.text }}', llmModel: 'slow-model' }),
-      stalled: await endpoint(ADMIN_KEY, 'a-stalled', {
-        template: STALLED_RENDER,
-        llmModel: 'mock-echo',
-        outputs: ['a', 'b', 'c', 'd'],
-      }),
+      stalled: await endpoint(ADMIN_KEY, 'a-stalled', { template: STALLED_RENDER, llmModel: 'mock-echo' }),
       // One key per load, each at the maximum limits; the slow calls get two, to reach the tenant's cap too.
       keys: {
         cached: await endpointKey(ADMIN_KEY, 'cached'),
