@@ -203,7 +203,7 @@ async function stalledStreams(
       refused = true;
       socket.destroy();
       const retryAfter = Number(/^retry-after: *(\d+)/im.exec(head)?.[1] ?? 1);
-      setTimeout(() => open.delete(socket), Math.min(2_000, retryAfter * 1000));
+      setTimeout(() => open.delete(socket), Math.min(2_000, retryAfter * 1000)).unref();
     });
     socket.on('error', () => undefined);
     socket.once('close', () => {
