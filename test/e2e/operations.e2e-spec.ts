@@ -134,9 +134,13 @@ describe('the built service, as operated', () => {
       expect(await service.exited).toBe(0);
       // The same data directory again, at debug: nothing left to migrate, and Nest's mapping lines are there.
       const again = await start({ DATA_DIR: dataDir(), LOG_LEVEL: 'debug', SHUTDOWN_DRAIN_MS: '0' });
+      // The service writes its log asynchronously: its start-up lines may reach the pipe after /health answers.
+      const mapsReadiness = (entry: Record<string, unknown>) =>
+        /^Mapped \{\/health\/ready, GET\} route/.test(String(entry.msg));
+      await eventually(() => entriesOf(again).some(mapsReadiness), 'the route mapping line at debug');
       const restarted = entriesOf(again);
       expect(restarted.filter((entry) => String(entry.msg).startsWith('Applied migration '))).toEqual([]);
-      expect(restarted.filter((entry) => /^Mapped \{\/health\/ready, GET\} route/.test(String(entry.msg)))).toEqual([
+      expect(restarted.filter(mapsReadiness)).toEqual([
         expect.objectContaining({ level: 'debug', context: 'RouterExplorer' }),
       ]);
       again.child.kill('SIGTERM');

@@ -143,6 +143,29 @@ export async function seedExecution(
   return { path: endpointPath, endpointId: endpoint.id, key: created.key };
 }
 
+/**
+ * Resident memory of a process and every process it started, in MB, from /proc (Linux): VmRSS summed over the tree
+ * (threads share their process's memory). 0 once the process is gone.
+ */
+export function residentMb(pid: number): number {
+  const pids = [pid];
+  let totalKb = 0;
+  for (let index = 0; index < pids.length; index++) {
+    const each = pids[index];
+    try {
+      const status = fs.readFileSync(`/proc/${each}/status`, 'utf8');
+      totalKb += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      for (const task of fs.readdirSync(`/proc/${each}/task`)) {
+        const children = fs.readFileSync(`/proc/${each}/task/${task}/children`, 'utf8').trim();
+        if (children) pids.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return totalKb / 1024;
+}
+
 export interface LoadResult {
   /** X-Request-Id of every execution answered 200. */
   answered: string[];

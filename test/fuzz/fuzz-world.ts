@@ -4,7 +4,7 @@ import { AppLogger } from '../../src/common/logging/app-logger';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { TenantsService } from '../../src/modules/tenants/tenants.service';
-import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
+import { FAKE_PNG, fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { createTestApp, TestApp } from '../support/test-app';
 import { type Resolve, Ref, toJsonText } from './json-text';
 import { RawHttpClient, RawResponse, SentRequest } from './raw-http';
@@ -38,6 +38,7 @@ export class FuzzWorld {
   private readonly recent = new Map<string, string>();
   /** How many answers of each status since the last health check (printed with FUZZ_STATS=1). */
   private readonly statuses = new Map<number, number>();
+  private modelsFile?: { remove(): void };
 
   private constructor(
     readonly t: TestApp,
@@ -47,14 +48,25 @@ export class FuzzWorld {
     readonly other: TenantKeys,
   ) {}
 
-  static async create(overrides: Partial<AppConfig> = {}): Promise<FuzzWorld> {
+  /**
+   * With `everyProvider`, Anthropic's and Google's models and the OpenAI-compatible `llama-test` are answered by the
+   * fake provider too (each in its own wire format); otherwise OpenAI's alone.
+   */
+  static async create(
+    overrides: Partial<AppConfig> = {},
+    options: { everyProvider?: boolean } = {},
+  ): Promise<FuzzWorld> {
     const fake = await FakeLlmServer.start();
+    const models = options.everyProvider ? localModelsFile(fake) : undefined;
     const t = await createTestApp(
       { adminRateLimitPerMinute: 1_000_000_000, ...overrides },
-      { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1` },
+      models
+        ? { ...fakeProviderEnv(fake), MODELS_FILE: models.file }
+        : { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1` },
     );
     const client = await RawHttpClient.listen(t.app.getHttpServer());
     const world = new FuzzWorld(t, fake, client, await seedTenant(t), await seedTenant(t));
+    world.modelsFile = models;
     const logger = t.app.get(AppLogger);
     const write = logger.write.bind(logger);
     logger.write = (level, message, fields = {}) => {
@@ -83,6 +95,7 @@ export class FuzzWorld {
     this.client.close();
     await this.t.close();
     await this.fake.close();
+    this.modelsFile?.remove();
   }
 
   readonly resolve: Resolve = (ref: Ref) => {

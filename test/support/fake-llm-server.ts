@@ -8,12 +8,17 @@ import * as path from 'node:path';
 /**
 
  * How a streamed answer is sent: the time to its first chunk, how many chunks the text is cut into, and the pause
- * between two chunks (defaults: at once, 4 chunks, no pause).
+ * between two chunks (defaults: at once, 4 chunks, no pause). `pieceLengths` cuts the text at chosen places instead
+ * (the lengths of its pieces in order; what they leave over is one last piece). The events go out as the wire bytes
+ * they make; `wireSlices` writes those bytes in slices of these sizes (repeated in turn), each written on its own
+ * turn of the event loop, so a slice boundary may fall anywhere: inside an event, a JSON string or a UTF-8 character.
  */
 export interface FakeStreamShape {
   firstChunkMs?: number;
   chunks?: number;
   chunkDelayMs?: number;
+  pieceLengths?: number[];
+  wireSlices?: number[];
 }
 
 /**
@@ -76,6 +81,7 @@ export class FakeLlmServer {
   readonly requests: ReceivedRequest[] = [];
   private readonly queue: FakeReply[] = [];
   private readonly sockets = new Set<Socket>();
+  private choose?: (request: ReceivedRequest) => FakeReply | undefined;
 
   private constructor(
     private readonly server: http.Server,
@@ -101,6 +107,15 @@ export class FakeLlmServer {
     return this;
   }
 
+  /**
+   * Answers chosen from each request (by its model, say) before the queue is consulted, for tests whose callers run
+   * side by side and so cannot rely on the order of the queue; `undefined` from `choose` falls back to the queue.
+   */
+  replyBy(choose: (request: ReceivedRequest) => FakeReply | undefined): this {
+    this.choose = choose;
+    return this;
+  }
+
   /** The most recent request (fails the test when none arrived). */
   last(): ReceivedRequest {
     const request = this.requests[this.requests.length - 1];
@@ -111,6 +126,7 @@ export class FakeLlmServer {
   reset(): void {
     this.requests.length = 0;
     this.queue.length = 0;
+    this.choose = undefined;
   }
 
   async close(): Promise<void> {
@@ -133,7 +149,7 @@ export class FakeLlmServer {
     }
     const received: ReceivedRequest = { method: req.method ?? 'GET', path, route, headers: req.headers, body };
     this.requests.push(received);
-    const reply = this.queue.shift() ?? { text: 'fake reply' };
+    const reply = this.choose?.(received) ?? this.queue.shift() ?? { text: 'fake reply' };
     if (reply.delayMs) {
       const aborted = await delay(reply.delayMs, req);
       if (aborted) {
@@ -191,10 +207,7 @@ async function streamReply(
   received: ReceivedRequest,
 ): Promise<void> {
   const shape = reply.stream ?? {};
-  const count = Math.max(1, shape.chunks ?? 4);
-  const step = Math.ceil(reply.text.length / count) || 1;
-  const pieces = Array.from({ length: count }, (_, index) => reply.text.slice(index * step, (index + 1) * step));
-  const events = streamEvents(route, pieces, reply, request);
+  const events = builtEvents(route, reply, request);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   let closed = false;
   res.on('close', () => {
@@ -202,20 +215,86 @@ async function streamReply(
     if (!res.writableFinished) received.closedEarly = true;
   });
   if (shape.firstChunkMs && (await delay(shape.firstChunkMs, req))) return;
+  // Events that follow each other without a pause go out in one write: the same bytes, and a stream of many thousands
+  // of tiny chunks costs this server (which shares its process with the test) one write instead of thousands.
+  let pending = '';
+  const flush = async (): Promise<void> => {
+    const bytes = Buffer.from(pending, 'utf8');
+    pending = '';
+    if (!shape.wireSlices) {
+      if (bytes.length > 0) res.write(bytes);
+      return;
+    }
+    for (let offset = 0, turn = 0; offset < bytes.length && !closed; turn++) {
+      const size = Math.max(1, shape.wireSlices[turn % shape.wireSlices.length]);
+      res.write(bytes.subarray(offset, offset + size));
+      offset += size;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   let pieceSent = false;
   for (const event of events) {
     if (closed) return;
     // The pause comes between two text chunks only; the events around them follow at once.
-    if (event.piece && pieceSent && shape.chunkDelayMs && (await delay(shape.chunkDelayMs, req))) return;
-    res.write(event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`);
+    if (event.piece && pieceSent && shape.chunkDelayMs) {
+      await flush();
+      if (closed || (await delay(shape.chunkDelayMs, req))) return;
+    }
+    pending += event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`;
     if (event.piece && reply.streamError !== undefined && route === 'anthropic.messages') {
       const error = { type: 'error', error: { type: 'overloaded_error', message: reply.streamError } };
-      res.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
+      pending += `event: error\ndata: ${JSON.stringify(error)}\n\n`;
+      await flush();
+      res.end();
       return;
     }
     pieceSent ||= event.piece === true;
   }
-  res.end();
+  await flush();
+  if (!closed) res.end();
+}
+
+/** The text in `count` pieces of equal length (4 by default; the last may be shorter). */
+function evenPieces(text: string, count = 4): string[] {
+  const pieces = Math.max(1, count);
+  const step = Math.ceil(text.length / pieces) || 1;
+  return Array.from({ length: pieces }, (_, index) => text.slice(index * step, (index + 1) * step));
+}
+
+/**
+ * The text cut after each of `lengths` characters (code points, as a provider never splits one) in turn; the rest,
+ * when any, is one more piece.
+ */
+function cutInto(text: string, lengths: number[]): string[] {
+  const characters = Array.from(text);
+  const pieces: string[] = [];
+  let offset = 0;
+  for (const length of lengths) {
+    if (offset >= characters.length) break;
+    const end = offset + Math.max(1, length);
+    pieces.push(characters.slice(offset, end).join(''));
+    offset = end;
+  }
+  if (offset < characters.length || pieces.length === 0) pieces.push(characters.slice(offset).join(''));
+  return pieces;
+}
+
+/** The events of replies already streamed, by reply: a test answering many calls with one reply builds them once. */
+const eventsByReply = new WeakMap<object, { key: string; events: WireEvent[] }>();
+
+function builtEvents(
+  route: FakeRoute,
+  reply: Extract<FakeReply, { text: string }>,
+  request: Record<string, any>,
+): WireEvent[] {
+  const key = `${route} ${String(request?.model)} ${JSON.stringify(request?.stream_options ?? null)}`;
+  const built = eventsByReply.get(reply);
+  if (built?.key === key) return built.events;
+  const shape = reply.stream ?? {};
+  const pieces = shape.pieceLengths ? cutInto(reply.text, shape.pieceLengths) : evenPieces(reply.text, shape.chunks);
+  const events = streamEvents(route, pieces, reply, request);
+  eventsByReply.set(reply, { key, events });
+  return events;
 }
 
 interface WireEvent {
