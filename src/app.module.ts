@@ -19,7 +19,6 @@ import { MetricsModule } from './modules/metrics/metrics.module';
 import { ModelsModule } from './modules/models/models.module';
 import { PromptsModule, SplitPromptsModule } from './modules/prompts/prompts.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
-import { InvalidationModule } from './modules/invalidation/invalidation.module';
 import { ResponseCacheModule } from './modules/cache/response-cache.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import type { Clock } from './common/time/clock';

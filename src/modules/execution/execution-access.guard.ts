@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { ForbiddenError, NotFoundError } from '../../common/errors/app-error';
+import { ForbiddenError } from '../../common/errors/app-error';
 import { type HttpRequestLike, pathOf } from '../../common/http/http-context';
 import { requestContextOf } from '../../common/http/request-context';
 import { endpointAccessRefusal } from '../endpoints/endpoint-access';
