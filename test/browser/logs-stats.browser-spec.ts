@@ -187,7 +187,10 @@ describe('Dashboard: Logs and Stats', () => {
     await h.page.getByRole('status').getByText('2 calls').waitFor();
     await h.page.locator(`tr[data-request-id="${requestIds.upstream}"] a`).click();
     await h.page.getByRole('heading', { level: 1, name: /^Call of / }).waitFor();
-    await expect(h.page.getByRole('region', { name: 'Error' }).innerText()).resolves.toContain('The provider broke');
+    // The log keeps the service's own words for a provider's refusal; the provider's text goes to the service log only.
+    const error = await h.page.getByRole('region', { name: 'Error' }).innerText();
+    expect(error).toContain("the provider 'openai' refused the call: server error (500)");
+    expect(error).not.toContain('The provider broke');
     await expect(h.page.locator('.log-facts').innerText()).resolves.toMatch(/Error code\s+upstream_error/);
     await expect(h.page.getByTestId('request-id').innerText()).resolves.toBe(requestIds.upstream);
   });

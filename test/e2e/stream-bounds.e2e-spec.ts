@@ -156,8 +156,9 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       expect(events.at(-1)).toMatchObject({ event: 'done', data: { output: JSON.parse(answer) } });
       const partials = events.filter((event) => event.event === 'partial');
       expect(partials.length).toBeGreaterThanOrEqual(1);
-      // At most one per 50 ms (measured where they arrive, with some slack): a handful, never one per piece.
-      expect(partials.length).toBeLessThanOrEqual(Math.ceil(asObject.ms / 45) + 1);
+      // At most one per 50 ms where they are sent; where they arrive a loaded machine bunches them, so with slack: a
+      // handful, never one per piece.
+      expect(partials.length).toBeLessThanOrEqual(Math.ceil(asObject.ms / 40) + 3);
       for (const partial of partials)
         expect(answer.startsWith(JSON.stringify(partial.data.output).slice(0, -2))).toBe(true);
       // Parsing the whole text at every piece made this about 14 times the raw text's time; the bench holds the
