@@ -2,6 +2,7 @@ import { FAKE_PNG, FakeLlmServer } from '../../../test/support/fake-llm-server';
 import { UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import type { ProviderDefinition } from '../models/model';
 import { InvalidLlmOutputError, type LlmClient, ProviderError, type TextRequest } from './llm-client';
+import { ProviderHttp } from './provider-http';
 import { LlmRegistry } from './llm-registry';
 import { AnthropicProvider } from './providers/anthropic.provider';
 import { GoogleProvider } from './providers/google.provider';
@@ -24,11 +25,12 @@ describe('LLM provider adapters against the fake provider server', () => {
   beforeAll(async () => {
     fake = await FakeLlmServer.start();
     const config = { maxAnswerBytes: 4 * 1024 * 1024, maxImagesPerCall: 4, maxImageBytes: 5 * 1024 * 1024 };
+    const http = new ProviderHttp({ ...config, egressProxy: undefined });
     registry = new LlmRegistry([
-      new OpenAiProvider(config),
-      new AnthropicProvider(config),
-      new GoogleProvider(config),
-      new OpenAiCompatibleProvider(config),
+      new OpenAiProvider(http),
+      new AnthropicProvider(http),
+      new GoogleProvider(http),
+      new OpenAiCompatibleProvider(http),
       new MockProvider(config),
     ]);
   });

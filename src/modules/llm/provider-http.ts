@@ -1,18 +1,26 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { createHttpFetch, type FetchFunction, type ProviderFetch } from './http-fetch';
+import { answerBoundedFetch, createHttpFetch, imageAnswerBytes, type ProviderFetch } from './http-fetch';
 
-/** The `fetch` every provider adapter sends with: through the egress proxy when one is configured (HTTPS_PROXY). */
+/**
+ * The `fetch` every provider adapter sends with: through the egress proxy when one is configured (HTTPS_PROXY), and
+ * with each answer read up to its bound (MAX_ANSWER_BYTES for text; for images, what the images may weigh).
+ */
 @Injectable()
 export class ProviderHttp implements OnApplicationShutdown {
+  /** The fetch of text calls, plain and streamed. */
+  readonly text: typeof fetch;
+  /** The fetch of image generation calls. */
+  readonly images: typeof fetch;
   private readonly sender: ProviderFetch;
 
-  constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'egressProxy'>) {
+  constructor(
+    @Inject(APP_CONFIG)
+    config: Pick<AppConfig, 'egressProxy' | 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
+  ) {
     this.sender = createHttpFetch(config.egressProxy);
-  }
-
-  get fetch(): FetchFunction {
-    return this.sender.fetch;
+    this.text = answerBoundedFetch(config.maxAnswerBytes, this.sender.fetch);
+    this.images = answerBoundedFetch(imageAnswerBytes(config), this.sender.fetch);
   }
 
   async onApplicationShutdown(): Promise<void> {

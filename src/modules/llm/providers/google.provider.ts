@@ -1,10 +1,8 @@
 import type * as GoogleSdk from '@ai-sdk/google';
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { answerBoundedFetch, imageAnswerBytes, type FetchFunction, httpFetch } from '../http-fetch';
 import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
@@ -13,15 +11,7 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class GoogleProvider implements LlmProvider {
   readonly kind = 'google' as const;
 
-  private readonly fetch: FetchFunction;
-
-  constructor(
-    @Inject(APP_CONFIG)
-    private readonly config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
-    @Optional() http?: ProviderHttp,
-  ) {
-    this.fetch = http?.fetch ?? httpFetch;
-  }
+  constructor(private readonly http: ProviderHttp) {}
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
@@ -31,12 +21,12 @@ export class GoogleProvider implements LlmProvider {
     };
     const google = createGoogleGenerativeAI({
       ...settings,
-      fetch: answerBoundedFetch(this.config.maxAnswerBytes, this.fetch),
+      fetch: this.http.text,
     });
     // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
     const images = createGoogleGenerativeAI({
       ...settings,
-      fetch: answerBoundedFetch(imageAnswerBytes(this.config), this.fetch),
+      fetch: this.http.images,
     });
     return new AiSdkClient({
       providerName: definition.name,

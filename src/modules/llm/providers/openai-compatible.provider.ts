@@ -1,11 +1,9 @@
 import type * as OpenAiCompatibleSdk from '@ai-sdk/openai-compatible';
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { UpstreamError } from '../../../common/errors/app-error';
 import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
-import { answerBoundedFetch, imageAnswerBytes, type FetchFunction, httpFetch } from '../http-fetch';
 import { ProviderHttp } from '../provider-http';
 import { AiSdkClient, loadSdk } from './ai-sdk-client';
 
@@ -18,15 +16,7 @@ import { AiSdkClient, loadSdk } from './ai-sdk-client';
 export class OpenAiCompatibleProvider implements LlmProvider {
   readonly kind = 'openai-compatible' as const;
 
-  private readonly fetch: FetchFunction;
-
-  constructor(
-    @Inject(APP_CONFIG)
-    private readonly config: Pick<AppConfig, 'maxAnswerBytes' | 'maxImagesPerCall' | 'maxImageBytes'>,
-    @Optional() http?: ProviderHttp,
-  ) {
-    this.fetch = http?.fetch ?? httpFetch;
-  }
+  constructor(private readonly http: ProviderHttp) {}
 
   createClient(definition: ProviderDefinition): LlmClient {
     if (!definition.baseUrl) {
@@ -42,12 +32,12 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     };
     const provider = createOpenAICompatible({
       ...settings,
-      fetch: answerBoundedFetch(this.config.maxAnswerBytes, this.fetch),
+      fetch: this.http.text,
     });
     // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
     const images = createOpenAICompatible({
       ...settings,
-      fetch: answerBoundedFetch(imageAnswerBytes(this.config), this.fetch),
+      fetch: this.http.images,
     });
     return new AiSdkClient({
       providerName: definition.name,
