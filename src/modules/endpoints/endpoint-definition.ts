@@ -42,6 +42,22 @@ export interface OutputField {
   exampleValue: string | null;
 }
 
+/** The settings a new input field takes when they are not given. */
+export const INPUT_FIELD_DEFAULTS: Readonly<Omit<InputField, 'id' | 'name' | 'dataType'>> = Object.freeze({
+  isRequired: false,
+  description: '',
+  maxLength: null,
+  minimum: null,
+  maximum: null,
+  defaultValue: null,
+});
+
+/** The settings a new output field takes when they are not given. */
+export const OUTPUT_FIELD_DEFAULTS: Readonly<Omit<OutputField, 'id' | 'name' | 'dataType'>> = Object.freeze({
+  description: '',
+  exampleValue: null,
+});
+
 /** An endpoint with its field definitions: what execution and the prompts validator read. */
 export interface EndpointDefinition {
   endpoint: Endpoint;

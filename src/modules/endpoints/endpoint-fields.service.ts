@@ -8,6 +8,13 @@ import {
   toOutputFieldResponse,
 } from './dto/endpoint.response';
 import { EndpointFieldsRepository, InputFieldValues, OutputFieldValues } from './endpoint-fields.repository';
+import {
+  INPUT_FIELD_DEFAULTS,
+  OUTPUT_FIELD_DEFAULTS,
+  type EndpointDefinition,
+  type InputField,
+  type OutputField,
+} from './endpoint-definition';
 import { EndpointsService, stripUndefined } from './endpoints.service';
 import { fieldCountProblem, inputFieldProblems, outputFieldProblems } from './field-rules';
 import { EndpointErrors } from './endpoints.errors';
@@ -15,101 +22,144 @@ import { EndpointErrors } from './endpoints.errors';
 export type NewInputField = Pick<InputFieldValues, 'name' | 'dataType'> & Partial<InputFieldValues>;
 export type NewOutputField = Pick<OutputFieldValues, 'name' | 'dataType'> & Partial<OutputFieldValues>;
 
+/** What differs between input and output fields; adding, changing and removing either follows the same steps. */
+interface FieldKind<
+  Field extends { id: string; name: string },
+  Values extends Omit<Field, 'id'> & { name: string },
+  Response,
+> {
+  /** The definition's list of this kind, which a refusal of one field too many names. */
+  list: 'inputFields' | 'outputFields';
+  of: (definition: EndpointDefinition) => Field[];
+  /** How a missing field of this kind is named. */
+  label: string;
+  defaults: Partial<Values>;
+  problems: (field: Omit<Field, 'id'>) => string[];
+  count: (tenantId: string, endpointId: string) => Promise<number>;
+  create: (tenantId: string, endpointId: string, values: Values) => Promise<Field>;
+  update: (tenantId: string, id: string, values: Partial<Values>) => Promise<void>;
+  remove: (tenantId: string, id: string) => Promise<void>;
+  toResponse: (field: Field) => Response;
+}
+
 @Injectable()
 export class EndpointFieldsService {
+  private readonly inputs: FieldKind<InputField, InputFieldValues, InputFieldResponse>;
+  private readonly outputs: FieldKind<OutputField, OutputFieldValues, OutputFieldResponse>;
+
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly fields: EndpointFieldsRepository,
     private readonly txHost: TransactionHost,
-  ) {}
-
-  async addInput(tenantId: string, endpointId: string, input: NewInputField): Promise<InputFieldResponse> {
-    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    const values: InputFieldValues = {
-      isRequired: false,
-      description: '',
-      maxLength: null,
-      minimum: null,
-      maximum: null,
-      defaultValue: null,
-      ...stripUndefined(input),
-    } as InputFieldValues;
-    check(inputFieldProblems(values));
-    ensureNameFree(inputFields, values.name);
-    const created = await this.txHost.withTransaction(async () => {
-      await this.endpoints.lockForFieldChange(tenantId, endpointId);
-      refuse('inputFields', fieldCountProblem('inputFields', await this.fields.countInputs(tenantId, endpointId)));
-      return this.fields.createInput(tenantId, endpointId, values);
-    });
-    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
-    return toInputFieldResponse(created);
+  ) {
+    this.inputs = {
+      list: 'inputFields',
+      of: (definition) => definition.inputFields,
+      label: 'Input',
+      defaults: INPUT_FIELD_DEFAULTS,
+      problems: inputFieldProblems,
+      count: (tenantId, endpointId) => fields.countInputs(tenantId, endpointId),
+      create: (tenantId, endpointId, values) => fields.createInput(tenantId, endpointId, values),
+      update: (tenantId, id, values) => fields.updateInput(tenantId, id, values),
+      remove: (tenantId, id) => fields.deleteInput(tenantId, id),
+      toResponse: toInputFieldResponse,
+    };
+    this.outputs = {
+      list: 'outputFields',
+      of: (definition) => definition.outputFields,
+      label: 'Output',
+      defaults: OUTPUT_FIELD_DEFAULTS,
+      problems: outputFieldProblems,
+      count: (tenantId, endpointId) => fields.countOutputs(tenantId, endpointId),
+      create: (tenantId, endpointId, values) => fields.createOutput(tenantId, endpointId, values),
+      update: (tenantId, id, values) => fields.updateOutput(tenantId, id, values),
+      remove: (tenantId, id) => fields.deleteOutput(tenantId, id),
+      toResponse: toOutputFieldResponse,
+    };
   }
 
-  async updateInput(
+  addInput(tenantId: string, endpointId: string, input: NewInputField): Promise<InputFieldResponse> {
+    return this.add(this.inputs, tenantId, endpointId, input);
+  }
+
+  updateInput(
     tenantId: string,
     endpointId: string,
     id: string,
     changes: Partial<InputFieldValues>,
   ): Promise<InputFieldResponse> {
-    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    const field = findField(inputFields, id, 'Input');
-    const values = stripUndefined(changes);
-    check(inputFieldProblems({ ...field, ...values }));
-    if (values.name !== undefined && values.name !== field.name) ensureNameFree(inputFields, values.name);
-    await this.fields.updateInput(tenantId, id, values);
-    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
-    return toInputFieldResponse({ ...field, ...values });
+    return this.update(this.inputs, tenantId, endpointId, id, changes);
   }
 
-  async deleteInput(tenantId: string, endpointId: string, id: string): Promise<void> {
-    const { inputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    findField(inputFields, id, 'Input');
-    await this.fields.deleteInput(tenantId, id);
-    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
+  deleteInput(tenantId: string, endpointId: string, id: string): Promise<void> {
+    return this.delete(this.inputs, tenantId, endpointId, id);
   }
 
-  async addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
-    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    const values: OutputFieldValues = {
-      description: '',
-      exampleValue: null,
-      ...stripUndefined(input),
-    } as OutputFieldValues;
-    check(outputFieldProblems(values));
-    ensureNameFree(outputFields, values.name);
-    const created = await this.txHost.withTransaction(async () => {
-      await this.endpoints.lockForFieldChange(tenantId, endpointId);
-      refuse('outputFields', fieldCountProblem('outputFields', await this.fields.countOutputs(tenantId, endpointId)));
-      return this.fields.createOutput(tenantId, endpointId, values);
-    });
-    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
-    return toOutputFieldResponse(created);
+  addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
+    return this.add(this.outputs, tenantId, endpointId, input);
   }
 
-  async updateOutput(
+  updateOutput(
     tenantId: string,
     endpointId: string,
     id: string,
     changes: Partial<OutputFieldValues>,
   ): Promise<OutputFieldResponse> {
-    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    const field = findField(outputFields, id, 'Output');
-    const values = stripUndefined(changes);
-    check(outputFieldProblems({ ...field, ...values }));
-    if (values.name !== undefined && values.name !== field.name) ensureNameFree(outputFields, values.name);
-    await this.fields.updateOutput(tenantId, id, values);
-    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
-    return toOutputFieldResponse({ ...field, ...values });
+    return this.update(this.outputs, tenantId, endpointId, id, changes);
   }
 
-  async deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {
-    const { outputFields } = await this.endpoints.getDefinition(tenantId, endpointId);
-    findField(outputFields, id, 'Output');
-    await this.fields.deleteOutput(tenantId, id);
+  deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {
+    return this.delete(this.outputs, tenantId, endpointId, id);
+  }
+
+  private async add<F extends { id: string; name: string }, V extends Omit<F, 'id'> & { name: string }, R>(
+    kind: FieldKind<F, V, R>,
+    tenantId: string,
+    endpointId: string,
+    input: Partial<V>,
+  ): Promise<R> {
+    const existing = kind.of(await this.endpoints.getDefinition(tenantId, endpointId));
+    const values = { ...kind.defaults, ...stripUndefined(input) } as V;
+    check(kind.problems(values));
+    ensureNameFree(existing, values.name);
+    const created = await this.txHost.withTransaction(async () => {
+      await this.endpoints.lockForFieldChange(tenantId, endpointId);
+      refuse(kind.list, fieldCountProblem(kind.list, await kind.count(tenantId, endpointId)));
+      return kind.create(tenantId, endpointId, values);
+    });
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
+    return kind.toResponse(created);
+  }
+
+  private async update<F extends { id: string; name: string }, V extends Omit<F, 'id'> & { name: string }, R>(
+    kind: FieldKind<F, V, R>,
+    tenantId: string,
+    endpointId: string,
+    id: string,
+    changes: Partial<V>,
+  ): Promise<R> {
+    const existing = kind.of(await this.endpoints.getDefinition(tenantId, endpointId));
+    const field = findField(existing, id, kind.label);
+    const values = stripUndefined(changes);
+    check(kind.problems({ ...field, ...values }));
+    if (values.name !== undefined && values.name !== field.name) ensureNameFree(existing, values.name);
+    await kind.update(tenantId, id, values);
+    await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
+    return kind.toResponse({ ...field, ...values });
+  }
+
+  private async delete<F extends { id: string; name: string }, V extends Omit<F, 'id'> & { name: string }, R>(
+    kind: FieldKind<F, V, R>,
+    tenantId: string,
+    endpointId: string,
+    id: string,
+  ): Promise<void> {
+    const existing = kind.of(await this.endpoints.getDefinition(tenantId, endpointId));
+    findField(existing, id, kind.label);
+    await kind.remove(tenantId, id);
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
   }
 }
-
 function refuse(field: string, problem: string | null): void {
   if (problem !== null) throw new ValidationError(problem, field);
 }

@@ -1,3 +1,4 @@
+import { newLogEntry } from '../../../test/support/log-rows';
 import { unused } from '../../../test/support/unused';
 import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';
@@ -7,7 +8,6 @@ import type { TransactionHost } from '../../database/transactions';
 import { ExecutionLogsRepository } from './execution-logs.repository';
 import type { PreparedLog } from './log-row';
 import { ExecutionLogsService } from './execution-logs.service';
-import type { NewExecutionLog } from './new-execution-log';
 
 /** A repository whose inserts succeed, fail or hang as the test says. */
 class FakeRepository extends ExecutionLogsRepository {
@@ -25,36 +25,7 @@ class FakeRepository extends ExecutionLogsRepository {
   }
 }
 
-const ENTRY: NewExecutionLog = {
-  tenantId: 't',
-  endpointId: 'e',
-  promptId: null,
-  promptVersion: null,
-  assignment: null,
-  source: 'TestPage',
-  keyId: 'k',
-  keyEnvironment: null,
-  requestId: 'r',
-  status: 'success',
-  httpStatus: 200,
-  errorCode: null,
-  errorMessage: null,
-  cached: false,
-  llmModel: null,
-  inputTokens: null,
-  outputTokens: null,
-  costUsd: null,
-  latencyMs: 1,
-  streamed: false,
-  ttftMs: null,
-  finishReason: null,
-  inputs: {},
-  renderedPrompt: null,
-  rawResponse: null,
-  parsedOutput: null,
-  attempts: [],
-  createdAt: new Date(),
-};
+const ENTRY = newLogEntry({ createdAt: new Date() });
 
 describe('ExecutionLogsService.record and flushWithin', () => {
   let repository: FakeRepository;

@@ -1,39 +1,7 @@
 import { logBatchStatement } from './log-batch-statement';
-import type { PreparedLog } from './log-row';
+import { preparedLog } from '../../../test/support/log-rows';
 
-const row = (overrides: Partial<PreparedLog> = {}): PreparedLog => ({
-  id: 'id-1',
-  tenantId: '11111111-1111-1111-1111-111111111111',
-  endpointId: '22222222-2222-2222-2222-222222222222',
-  promptId: null,
-  promptVersion: null,
-  assignment: null,
-  source: 'TestPage',
-  keyId: 'k',
-  keyEnvironment: null,
-  requestId: 'r',
-  status: 'success',
-  httpStatus: 200,
-  errorCode: null,
-  errorMessage: null,
-  cached: false,
-  llmModel: null,
-  inputTokens: 3,
-  outputTokens: 4,
-  costUsd: 0.5,
-  latencyMs: 10,
-  streamed: false,
-  ttftMs: null,
-  finishReason: null,
-  renderedPrompt: null,
-  rawResponse: null,
-  inputsJson: '{}',
-  parsedOutputJson: null,
-  attemptsJson: '[]',
-  truncatedFields: [],
-  createdAt: new Date('2026-01-01T10:30:00Z'),
-  ...overrides,
-});
+const row = preparedLog;
 
 describe('logBatchStatement', () => {
   it('inserts every row, with the rollup upserts in its WITH clause, the rollups parameters first', () => {

@@ -1,36 +1,8 @@
 import { toLogRow } from './log-row';
 import type { NewExecutionLog } from './new-execution-log';
+import { newLogEntry } from '../../../test/support/log-rows';
 
-const ENTRY: NewExecutionLog = {
-  tenantId: 't',
-  endpointId: 'e',
-  promptId: null,
-  promptVersion: null,
-  assignment: null,
-  source: 'TestPage',
-  keyId: 'k',
-  keyEnvironment: null,
-  requestId: 'r',
-  status: 'success',
-  httpStatus: 200,
-  errorCode: null,
-  errorMessage: null,
-  cached: false,
-  llmModel: null,
-  inputTokens: null,
-  outputTokens: null,
-  costUsd: null,
-  latencyMs: 1,
-  streamed: false,
-  ttftMs: null,
-  finishReason: null,
-  inputs: {},
-  renderedPrompt: null,
-  rawResponse: null,
-  parsedOutput: null,
-  attempts: [],
-  createdAt: new Date('2026-01-01T00:00:00Z'),
-};
+const ENTRY = newLogEntry();
 
 const rowOf = (entry: Partial<NewExecutionLog>, maxFieldBytes = 65_536) =>
   toLogRow({ ...ENTRY, ...entry }, maxFieldBytes).row;

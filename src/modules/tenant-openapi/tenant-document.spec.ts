@@ -1,4 +1,10 @@
-import type { EndpointDefinition, InputField, OutputField } from '../endpoints/endpoint-definition';
+import {
+  INPUT_FIELD_DEFAULTS,
+  OUTPUT_FIELD_DEFAULTS,
+  type EndpointDefinition,
+  type InputField,
+  type OutputField,
+} from '../endpoints/endpoint-definition';
 import { buildTenantDocument, documentHash, operationIdOf } from './tenant-document';
 
 let ids = 0;
@@ -6,20 +12,14 @@ const input = (name: string, dataType: InputField['dataType'], rules: Partial<In
   id: `i${++ids}`,
   name,
   dataType,
-  isRequired: false,
-  description: '',
-  maxLength: null,
-  minimum: null,
-  maximum: null,
-  defaultValue: null,
+  ...INPUT_FIELD_DEFAULTS,
   ...rules,
 });
 const output = (name: string, dataType: OutputField['dataType']): OutputField => ({
   id: `o${++ids}`,
   name,
   dataType,
-  description: '',
-  exampleValue: null,
+  ...OUTPUT_FIELD_DEFAULTS,
 });
 const definition = (
   path: string,

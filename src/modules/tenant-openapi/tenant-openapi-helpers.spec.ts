@@ -1,4 +1,4 @@
-import type { InputField } from '../endpoints/endpoint-definition';
+import { INPUT_FIELD_DEFAULTS, type InputField } from '../endpoints/endpoint-definition';
 import { endpointSnippetsOf } from './endpoint-snippets';
 import { etagMatches } from './http-caching';
 import { SAMPLE_IMAGE, sampleInputsOf } from './sample-inputs';
@@ -41,12 +41,7 @@ describe('sampleInputsOf', () => {
     id: name,
     name,
     dataType,
-    isRequired: false,
-    description: '',
-    maxLength: null,
-    minimum: null,
-    maximum: null,
-    defaultValue: null,
+    ...INPUT_FIELD_DEFAULTS,
     ...rules,
   });
 
