@@ -1,19 +1,12 @@
 import { UpstreamTimeoutError } from '../../common/errors/app-error';
 import { InvalidLlmOutputError, ProviderError } from '../llm/llm-client';
-import type { FallbackModel } from '../prompts/executable-prompt';
+import type { VersionContent } from '../prompts/executable-prompt';
 
 /** No attempt starts with less than this left of the endpoint's timeout. */
 export const MIN_ATTEMPT_START_MS = 1000;
 
-/** What a prompt's failover settings are made of. */
-export interface FailoverSettings {
-  llmModel: string;
-  temperature: number;
-  maxTokens: number;
-  customParameters: Record<string, unknown>;
-  retries: number;
-  fallbackModels: FallbackModel[];
-}
+/** What a prompt's failover settings are made of: its version's content but the template. */
+export type FailoverSettings = Omit<VersionContent, 'template'>;
 
 /** One planned model call: the model and the settings it is called with. */
 export interface PlannedAttempt {

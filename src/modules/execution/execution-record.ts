@@ -60,28 +60,9 @@ export class ExecutionRecord {
 
   /** The record as the outcome the answer and the log row are built from. */
   outcome(): ExecutionOutcome {
-    const latencyMs = Math.round(this.elapsedMs());
     const { startedAt, prompt, assignment, cache, renderedPrompt, attempts, rawResponse, parsedOutput } = this;
-    if (this.failed) {
-      const error = this.error;
-      return {
-        status: 'error',
-        error,
-        startedAt,
-        latencyMs,
-        prompt,
-        assignment,
-        cache,
-        renderedPrompt,
-        attempts,
-        rawResponse,
-        parsedOutput,
-      };
-    }
-    const { body, finishReason } = this;
-    return {
-      status: 'success',
-      body,
+    const latencyMs = Math.round(this.elapsedMs());
+    const detail = {
       startedAt,
       latencyMs,
       prompt,
@@ -91,7 +72,8 @@ export class ExecutionRecord {
       attempts,
       rawResponse,
       parsedOutput,
-      finishReason,
     };
+    if (this.failed) return { status: 'error', error: this.error, ...detail };
+    return { status: 'success', body: this.body, ...detail, finishReason: this.finishReason };
   }
 }

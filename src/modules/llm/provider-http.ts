@@ -23,6 +23,14 @@ export class ProviderHttp implements OnApplicationShutdown {
     this.images = answerBoundedFetch(imageAnswerBytes(config), this.sender.fetch);
   }
 
+  /**
+   * A provider library's client for each kind of answer: image answers carry the images as base64, so their reads
+   * are bounded by what the images may weigh rather than by the text bound.
+   */
+  perAnswer<T>(create: (fetch: typeof globalThis.fetch) => T): { text: T; images: T } {
+    return { text: create(this.text), images: create(this.images) };
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.sender.close();
   }

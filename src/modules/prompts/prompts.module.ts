@@ -16,6 +16,16 @@ import { PromptsService } from './prompts.service';
 import { SplitPromptsService } from './split-prompts.service';
 import { TemplateService } from './template/template.service';
 
+/** Every service of the module is exported (its repository is not). */
+const SERVICES = [
+  PromptsService,
+  PromptSelectionService,
+  PromptLifecycleService,
+  PromptVersionsService,
+  TemplateService,
+  SplitPromptsService,
+];
+
 // Owns the prompts table and the /admin/v1/prompts routes: lifecycle, default prompt, validator, versions, restore.
 // Exports PromptsService (whose names the log statistics read), PromptSelectionService (execution's prompt), the
 // lifecycle and versions services (MCP tools) and TemplateService.
@@ -28,23 +38,8 @@ import { TemplateService } from './template/template.service';
     InvalidationModule,
   ],
   controllers: [PromptsController, PromptVersionsController],
-  providers: [
-    PromptsRepository,
-    PromptsService,
-    PromptSelectionService,
-    PromptLifecycleService,
-    PromptVersionsService,
-    TemplateService,
-    SplitPromptsService,
-  ],
-  exports: [
-    PromptsService,
-    PromptSelectionService,
-    PromptLifecycleService,
-    PromptVersionsService,
-    TemplateService,
-    SplitPromptsService,
-  ],
+  providers: [PromptsRepository, ...SERVICES],
+  exports: SERVICES,
 })
 export class PromptsModule {}
 

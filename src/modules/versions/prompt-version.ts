@@ -1,18 +1,11 @@
 import type { PromptVersionEntity, VersionStatus } from './prompt-version.entity';
-import type { FallbackModel } from './version-compare';
+import type { VersionContent } from './version-compare';
 
 /** A saved version as the prompts module sees it: its content and history fields, never its row. */
-export interface PromptVersion {
+export interface PromptVersion extends VersionContent {
   promptId: string;
   versionNumber: number;
   status: VersionStatus;
-  template: string;
-  llmModel: string;
-  temperature: number;
-  maxTokens: number;
-  customParameters: Record<string, unknown>;
-  retries: number;
-  fallbackModels: FallbackModel[];
   changeNotes: string | null;
   archived: boolean;
   createdAt: Date;

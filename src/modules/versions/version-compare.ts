@@ -16,7 +16,9 @@ export interface VersionContent {
   temperature: number;
   maxTokens: number;
   customParameters: Record<string, unknown>;
+  /** How many more times each model is tried after a failure that fails over (0–3). */
   retries: number;
+  /** Tried in order once the prompt's own model has failed (at most 3). */
   fallbackModels: FallbackModel[];
 }
 

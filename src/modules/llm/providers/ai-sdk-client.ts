@@ -10,6 +10,7 @@ import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
+import type { ProviderDefinition } from '../../models/model';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
   AnswerTooLargeError,
@@ -36,6 +37,14 @@ import {
  */
 export function loadSdk<T>(name: string): T {
   return require(name) as T;
+}
+
+/** The settings of a provider's own library: the key, and the base URL when MODELS_FILE gives one. */
+export function keyAndBaseUrl(definition: ProviderDefinition): { apiKey?: string; baseURL?: string } {
+  return {
+    apiKey: definition.apiKey,
+    ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
+  };
 }
 
 /** What an adapter supplies: the provider library's models and the key its provider options live under. */

@@ -4,7 +4,7 @@ import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { ProviderHttp } from '../provider-http';
-import { AiSdkClient, loadSdk } from './ai-sdk-client';
+import { AiSdkClient, keyAndBaseUrl, loadSdk } from './ai-sdk-client';
 
 /** Anthropic Messages API (`/v1/messages`); it has no image generation. */
 @Injectable()
@@ -15,11 +15,7 @@ export class AnthropicProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createAnthropic } = loadSdk<typeof AnthropicSdk>('@ai-sdk/anthropic');
-    const anthropic = createAnthropic({
-      fetch: this.http.text,
-      apiKey: definition.apiKey,
-      ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
-    });
+    const anthropic = createAnthropic({ ...keyAndBaseUrl(definition), fetch: this.http.text });
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'anthropic',

@@ -4,7 +4,7 @@ import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { ProviderHttp } from '../provider-http';
-import { AiSdkClient, loadSdk } from './ai-sdk-client';
+import { AiSdkClient, keyAndBaseUrl, loadSdk } from './ai-sdk-client';
 
 /** Google Gemini API: text and (Gemini image models) images through `:generateContent`. */
 @Injectable()
@@ -15,24 +15,13 @@ export class GoogleProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
-    const settings = {
-      apiKey: definition.apiKey,
-      ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
-    };
-    const google = createGoogleGenerativeAI({
-      ...settings,
-      fetch: this.http.text,
-    });
-    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
-    const images = createGoogleGenerativeAI({
-      ...settings,
-      fetch: this.http.images,
-    });
+    const settings = keyAndBaseUrl(definition);
+    const google = this.http.perAnswer((fetch) => createGoogleGenerativeAI({ ...settings, fetch }));
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'google',
-      languageModel: (id) => google(id),
-      imageModel: (id) => images.image(id),
+      languageModel: (id) => google.text(id),
+      imageModel: (id) => google.images.image(id),
     });
   }
 }

@@ -30,20 +30,12 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       supportsStructuredOutputs: true,
       includeUsage: true,
     };
-    const provider = createOpenAICompatible({
-      ...settings,
-      fetch: this.http.text,
-    });
-    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
-    const images = createOpenAICompatible({
-      ...settings,
-      fetch: this.http.images,
-    });
+    const provider = this.http.perAnswer((fetch) => createOpenAICompatible({ ...settings, fetch }));
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: definition.name,
-      languageModel: (id) => provider.chatModel(id),
-      imageModel: (id) => images.imageModel(id),
+      languageModel: (id) => provider.text.chatModel(id),
+      imageModel: (id) => provider.images.imageModel(id),
     });
   }
 }

@@ -4,7 +4,7 @@ import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { ProviderHttp } from '../provider-http';
-import { AiSdkClient, loadSdk } from './ai-sdk-client';
+import { AiSdkClient, keyAndBaseUrl, loadSdk } from './ai-sdk-client';
 
 /** OpenAI: text through the Responses API (`/v1/responses`), images through `/v1/images/generations`. */
 @Injectable()
@@ -15,18 +15,13 @@ export class OpenAiProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createOpenAI } = loadSdk<typeof OpenAiSdk>('@ai-sdk/openai');
-    const settings = {
-      apiKey: definition.apiKey,
-      ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
-    };
-    const openai = createOpenAI({ ...settings, fetch: this.http.text });
-    // Image answers carry the images as base64: their reads are bounded by what the images may weigh.
-    const images = createOpenAI({ ...settings, fetch: this.http.images });
+    const settings = keyAndBaseUrl(definition);
+    const openai = this.http.perAnswer((fetch) => createOpenAI({ ...settings, fetch }));
     return new AiSdkClient({
       providerName: definition.name,
       optionsKey: 'openai',
-      languageModel: (id) => openai(id),
-      imageModel: (id) => images.image(id),
+      languageModel: (id) => openai.text(id),
+      imageModel: (id) => openai.images.image(id),
     });
   }
 }
