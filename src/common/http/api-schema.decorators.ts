@@ -1,4 +1,4 @@
-import { Param } from '@nestjs/common';
+import { Param, type PipeTransform, type Type } from '@nestjs/common';
 import { ApiParam, ApiProperty, type ApiParamOptions, type ApiPropertyOptions } from '@nestjs/swagger';
 import { MAX_INTEGER, PositiveIntegerParamPipe } from './integer-bounds';
 import { UuidParamPipe } from './uuid-param.pipe';
@@ -43,26 +43,21 @@ function documentParameter(target: object, key: string | symbol | undefined, opt
   ApiParam(options)(target, key, descriptor);
 }
 
-/** `@Param(name)` that must be a UUID (a 400 naming it otherwise), documented as `format: uuid`. */
-export const UuidParam =
+/** A `@Param(name)` checked by `pipe` (a 400 naming it otherwise) and documented with `schema`. */
+const checkedParam =
+  (pipe: Type<PipeTransform>, schema: Extract<ApiParamOptions, { schema: unknown }>['schema']) =>
   (name: string, description?: string): ParameterDecorator =>
   (target, key, index) => {
-    Param(name, UuidParamPipe)(target, key, index);
-    documentParameter(target, key, {
-      name,
-      schema: { type: 'string', format: 'uuid' },
-      ...(description && { description }),
-    });
+    Param(name, pipe)(target, key, index);
+    documentParameter(target, key, { name, schema: { ...schema }, ...(description && { description }) });
   };
 
+/** `@Param(name)` that must be a UUID (a 400 naming it otherwise), documented as `format: uuid`. */
+export const UuidParam = checkedParam(UuidParamPipe, { type: 'string', format: 'uuid' });
+
 /** `@Param(name)` that must be an integer from 1 to MAX_INTEGER (a 400 naming it otherwise). */
-export const PositiveIntegerParam =
-  (name: string, description?: string): ParameterDecorator =>
-  (target, key, index) => {
-    Param(name, PositiveIntegerParamPipe)(target, key, index);
-    documentParameter(target, key, {
-      name,
-      schema: { type: 'integer', minimum: 1, maximum: MAX_INTEGER },
-      ...(description && { description }),
-    });
-  };
+export const PositiveIntegerParam = checkedParam(PositiveIntegerParamPipe, {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_INTEGER,
+});

@@ -53,6 +53,13 @@ describe('LLM provider adapters against the fake provider server', () => {
     abortSignal: AbortSignal.timeout(5000),
     ...overrides,
   });
+  /** A request with an image part and a strict JSON schema, which each provider sends in its own way. */
+  const imageAndSchemaRequest = (model: string): TextRequest =>
+    request({
+      model,
+      images: [{ mediaType: 'image/png', dataUri: PNG_URI }],
+      schema: { jsonSchema: SCHEMA, strict: true },
+    });
 
   it('OpenAI: calls the Responses API with the prompt, settings and key, and reports usage', async () => {
     fake.reply({ text: 'Hi there', inputTokens: 12, outputTokens: 3 });
@@ -115,13 +122,7 @@ describe('LLM provider adapters against the fake provider server', () => {
 
   it('Anthropic: calls /v1/messages with its key header, image parts and a JSON schema', async () => {
     fake.reply({ text: '{"summary":"s","score":1}', inputTokens: 5, outputTokens: 6 });
-    const result = await client('anthropic').generateText(
-      request({
-        model: 'claude-sonnet-4-5',
-        images: [{ mediaType: 'image/png', dataUri: PNG_URI }],
-        schema: { jsonSchema: SCHEMA, strict: true },
-      }),
-    );
+    const result = await client('anthropic').generateText(imageAndSchemaRequest('claude-sonnet-4-5'));
     expect(result.object).toEqual({ summary: 's', score: 1 });
     expect(result.usage).toEqual({ inputTokens: 5, outputTokens: 6 });
     const sent = fake.last();
@@ -139,13 +140,7 @@ describe('LLM provider adapters against the fake provider server', () => {
 
   it('Google: calls :generateContent with its key header, inline image data and a response schema', async () => {
     fake.reply({ text: '{"summary":"g","score":2}' });
-    const result = await client('google').generateText(
-      request({
-        model: 'gemini-2.5-flash',
-        images: [{ mediaType: 'image/png', dataUri: PNG_URI }],
-        schema: { jsonSchema: SCHEMA, strict: true },
-      }),
-    );
+    const result = await client('google').generateText(imageAndSchemaRequest('gemini-2.5-flash'));
     expect(result.object).toEqual({ summary: 'g', score: 2 });
     const sent = fake.last();
     expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
