@@ -11,6 +11,7 @@ import type { ImageModel } from 'ai';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
 import type { ProviderDefinition } from '../../models/model';
+import type { ProviderHttp } from '../provider-http';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
   AnswerTooLargeError,
@@ -45,6 +46,29 @@ export function keyAndBaseUrl(definition: ProviderDefinition): { apiKey?: string
     apiKey: definition.apiKey,
     ...(definition.baseUrl ? { baseURL: definition.baseUrl } : {}),
   };
+}
+
+/** A provider's own library (OpenAI, Google): its `create…` function, whose providers make text and image models. */
+export type TextAndImageSdk = (settings: { apiKey?: string; baseURL?: string; fetch: typeof globalThis.fetch }) => {
+  (modelId: string): LanguageModelV4;
+  image(modelId: string): ImageModel;
+};
+
+/** A client through a provider's own library for text and images, keyed and addressed as MODELS_FILE says. */
+export function textAndImageClient(
+  definition: ProviderDefinition,
+  http: ProviderHttp,
+  optionsKey: string,
+  create: TextAndImageSdk,
+): LlmClient {
+  const settings = keyAndBaseUrl(definition);
+  const provider = http.perAnswer((fetch) => create({ ...settings, fetch }));
+  return new AiSdkClient({
+    providerName: definition.name,
+    optionsKey,
+    languageModel: (id) => provider.text(id),
+    imageModel: (id) => provider.images.image(id),
+  });
 }
 
 /** What an adapter supplies: the provider library's models and the key its provider options live under. */

@@ -4,7 +4,7 @@ import type { ProviderDefinition } from '../../models/model';
 import type { LlmClient } from '../llm-client';
 import type { LlmProvider } from '../llm-provider';
 import { ProviderHttp } from '../provider-http';
-import { AiSdkClient, keyAndBaseUrl, loadSdk } from './ai-sdk-client';
+import { loadSdk, textAndImageClient } from './ai-sdk-client';
 
 /** Google Gemini API: text and (Gemini image models) images through `:generateContent`. */
 @Injectable()
@@ -15,13 +15,6 @@ export class GoogleProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
-    const settings = keyAndBaseUrl(definition);
-    const google = this.http.perAnswer((fetch) => createGoogleGenerativeAI({ ...settings, fetch }));
-    return new AiSdkClient({
-      providerName: definition.name,
-      optionsKey: 'google',
-      languageModel: (id) => google.text(id),
-      imageModel: (id) => google.images.image(id),
-    });
+    return textAndImageClient(definition, this.http, 'google', createGoogleGenerativeAI);
   }
 }
