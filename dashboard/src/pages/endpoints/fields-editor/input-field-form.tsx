@@ -1,9 +1,6 @@
-import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../../api/client';
-import { useWriteBlock } from '../../../session';
-import { Button, Field } from '../../../ui/controls';
-import { FormProblems, problemsByField, useAction } from '../endpoint-common';
-import { focusFirstProblem } from '../endpoint-form';
+import { Field } from '../../../ui/controls';
+import { FieldFormEnd, NameAndType, useFieldForm } from './field-form';
 import {
   changeInputDraft,
   checkInputDraft,
@@ -11,13 +8,10 @@ import {
   FIELD_LIMITS,
   INPUT_FORM_FIELDS,
   INPUT_TYPES,
-  type InputDraft,
   inputDraftOf,
   type InputField,
-  type InputFormField,
   isNumeric,
   MAX_INTEGER,
-  type Problems,
 } from './rules';
 
 /** Adds an input field (without `field`) or changes one; the options shown follow the data type. */
@@ -30,27 +24,13 @@ export function InputFieldForm({
   field?: InputField;
   onDone: (saved: boolean) => void;
 }) {
-  const blocked = useWriteBlock();
-  const [draft, setDraft] = useState<InputDraft>(() => inputDraftOf(field));
-  const [shown, setShown] = useState<Problems<InputFormField>>({});
-  const save = useAction();
-  const server = problemsByField(save.error, INPUT_FORM_FIELDS, 'name');
-  const problem = (key: InputFormField) => shown[key] ?? server.byField[key] ?? null;
-  const change = <K extends keyof InputDraft>(key: K, value: InputDraft[K]) => {
-    setDraft((previous) => changeInputDraft(previous, key, value));
-    if (shown[key]) setShown(({ [key]: _dropped, ...rest }) => rest);
-  };
-  const type = draft.dataType;
-  const title = field ? `Edit input field ${field.name}` : 'New input field';
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const form = event.currentTarget as HTMLFormElement;
-    const { problems, body } = checkInputDraft(draft);
-    setShown(problems);
-    save.setError(null);
-    if (!body) return focusFirstProblem(form);
-    const saved = await save.run(() =>
+  const { draft, change, problem, submit, busy, serverProblems } = useFieldForm({
+    initial: () => inputDraftOf(field),
+    fields: INPUT_FORM_FIELDS,
+    conflictField: 'name',
+    apply: changeInputDraft,
+    check: checkInputDraft,
+    send: (body) =>
       field
         ? unwrap(
             api.PUT('/admin/v1/endpoints/{id}/input-fields/{fieldId}', {
@@ -59,44 +39,23 @@ export function InputFieldForm({
             }),
           )
         : unwrap(api.POST('/admin/v1/endpoints/{id}/input-fields', { params: { path: { id: endpointId } }, body })),
-    );
-    if (saved) onDone(true);
-    else focusFirstProblem(form);
-  }
+    onSaved: () => onDone(true),
+  });
+  const type = draft.dataType;
+  const title = field ? `Edit input field ${field.name}` : 'New input field';
 
   return (
     <form className="field-form" onSubmit={submit} noValidate aria-label={title}>
       <h3>{title}</h3>
       <div className="inline">
-        <Field label="Name" hint="Letters, digits and _, not starting with a digit." error={problem('name')}>
-          {(id) => (
-            <input
-              id={id}
-              className="mono"
-              value={draft.name}
-              maxLength={FIELD_LIMITS.name}
-              autoComplete="off"
-              spellCheck={false}
-              aria-invalid={problem('name') ? true : undefined}
-              onChange={(event) => change('name', event.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Data type" error={problem('dataType')}>
-          {(id) => (
-            <select
-              id={id}
-              value={type}
-              onChange={(event) => change('dataType', dataTypeOf(INPUT_TYPES, event.target.value).value)}
-            >
-              {INPUT_TYPES.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <NameAndType
+          name={draft.name}
+          type={type}
+          types={INPUT_TYPES}
+          problem={problem}
+          onName={(name) => change('name', name)}
+          onType={(picked) => change('dataType', dataTypeOf(INPUT_TYPES, picked).value)}
+        />
         <label className="checkbox field-checkbox">
           <input
             type="checkbox"
@@ -217,13 +176,7 @@ export function InputFieldForm({
           />
         )}
       </Field>
-      <FormProblems messages={server.others} />
-      <div className="form-actions">
-        <Button onClick={() => onDone(false)}>Cancel</Button>
-        <Button type="submit" kind="primary" blocked={blocked} disabled={save.busy}>
-          {save.busy ? 'Saving…' : field ? 'Save field' : 'Add field'}
-        </Button>
-      </div>
+      <FieldFormEnd serverProblems={serverProblems} busy={busy} isNew={!field} onCancel={() => onDone(false)} />
     </form>
   );
 }
