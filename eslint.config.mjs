@@ -93,7 +93,7 @@ export default tseslint.config(
   {
     // Tests read JSON answers (supertest's `body`, parsed MCP results, logged rows, `expect.any()`) as `any`; their
     // assertions are what check the shape, so typing each answer first would only repeat them.
-    files: ['test/**/*.ts', 'src/**/*.spec.ts'],
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'dashboard/src/**/*.spec.ts', 'dashboard/src/**/*.component-spec.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

@@ -38,15 +38,27 @@ const swcTs = {
   module: { type: 'commonjs' },
   sourceMaps: 'inline',
 };
+// The dashboard's components (React's automatic JSX runtime) for their component specs.
+const swcTsx = {
+  ...swcTs,
+  jsc: { ...swcTs.jsc, parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } },
+};
 const swcJs = { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } };
 
 module.exports = {
   testEnvironment: 'node',
   testTimeout: 60000,
-  moduleFileExtensions: ['js', 'mjs', 'cjs', 'json', 'ts'],
-  roots: ['<rootDir>/src', '<rootDir>/test'],
-  testRegex: '.*\\.(spec|e2e-spec|medium-spec)\\.ts$',
-  transform: { '^.+\\.ts$': ['@swc/jest', swcTs], '^.+\\.m?js$': ['@swc/jest', swcJs] },
+  moduleFileExtensions: ['js', 'mjs', 'cjs', 'json', 'ts', 'tsx'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/dashboard/src'],
+  // The dashboard's component specs (`*.component-spec.tsx`) run in jsdom, which each one names in its docblock.
+  testRegex: '.*\\.(spec|e2e-spec|medium-spec)\\.ts$|.*\\.component-spec\\.tsx$',
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', swcTs],
+    '^.+\\.tsx$': ['@swc/jest', swcTsx],
+    '^.+\\.m?js$': ['@swc/jest', swcJs],
+  },
+  // The dashboard's stylesheets are the bundler's business: a component spec imports them as nothing.
+  moduleNameMapper: { '\\.css$': '<rootDir>/dashboard/src/testing/no-style.ts' },
   // A file is left alone when the package of its innermost node_modules segment is not ESM.
   transformIgnorePatterns: [`/node_modules/(?!(${esmPackages().map(escapeRe).join('|')})/)(?!.*/node_modules/)`],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,26 +1,16 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  goTo,
-  keyboardProblems,
-  signIn,
-  startDashboard,
-} from '../support/browser';
-import { auth } from '../support/seed';
+import { accessibilityViolations, goTo, keyboardProblems, useDashboard } from './support/dashboard';
 
 /**
  * Every page of the dashboard, with data on it, for a ReadWrite and a ReadOnly key: no serious or critical axe-core
  * violation, and every enabled control reachable with Tab, showing where the focus is.
  */
 describe('Dashboard: every page is accessible and keyboard reachable', () => {
-  let h: DashboardHarness;
   const routes: [name: string, route: string][] = [];
+  const h = useDashboard({ setUp: seed });
 
-  beforeAll(async () => {
-    h = await startDashboard();
-    const admin = auth(h.tenant.admin);
-    const endpoint = await createEndpoint(h.t, h.tenant.admin, {
+  async function seed(): Promise<void> {
+    const admin = h.admin();
+    const endpoint = await h.createEndpoint({
       name: 'Summarize',
       category: 'text',
       inputs: [
@@ -30,9 +20,9 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
       ],
       outputs: [{ name: 'summary', dataType: 'string' }],
     });
-    const deleted = await createEndpoint(h.t, h.tenant.admin, { name: 'Old one' });
+    const deleted = await h.createEndpoint({ name: 'Old one' });
     await h.t.http.delete(`/admin/v1/endpoints/${deleted.id}`).set(admin).expect(200);
-    const prompt = await createPrompt(h.t, h.tenant.admin, endpoint.id, {
+    const prompt = await h.createPrompt(endpoint.id, {
       name: 'Short',
       template: 'Summarize {{ inputs.text }} in {{ inputs.sentences }}.',
     });
@@ -65,15 +55,7 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
       ['stats', '/stats'],
       ['models', '/models'],
     );
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
+  }
 
   /** Opens a route and waits for its heading and data (no loading message left). */
   async function open(route: string): Promise<void> {
@@ -89,7 +71,7 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
     ['ReadOnly', 'readOnly'],
   ] as const) {
     it(`every page, signed in with a ${who} key`, async () => {
-      await signIn(h.page, h.baseUrl, h.tenant[key]);
+      await h.signIn(h.tenant[key]);
       const report: Record<string, unknown> = {};
       for (const [name, route] of routes) {
         await open(route);

@@ -1,40 +1,23 @@
 import type { Page } from 'playwright-core';
 import {
   accessibilityViolations,
-  type DashboardHarness,
+  expectAccessible,
+  expectReadOnlyBlocked,
   goTo,
-  keyboardProblems,
+  openFieldForm,
+  READ_ONLY_REASON,
   screenshot,
   signIn,
-  startDashboard,
+  useDashboard,
   watchProblems,
-} from '../support/browser';
-import { auth } from '../support/seed';
+} from './support/dashboard';
 
 describe('Dashboard: endpoints', () => {
-  let h: DashboardHarness;
+  const h = useDashboard();
   let page: Page;
+  beforeAll(() => (page = h.page));
 
-  beforeAll(async () => {
-    h = await startDashboard();
-    page = h.page;
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
-
-  const admin = () => auth(h.tenant.admin);
-  const createEndpoint = async (body: Record<string, unknown>) =>
-    (await h.t.http.post('/admin/v1/endpoints').set(admin()).send(body).expect(201)).body.data as {
-      id: string;
-      name: string;
-      path: string;
-    };
+  const admin = () => h.admin();
   const hash = () => page.evaluate(() => decodeURIComponent(location.hash));
   const waitForHash = (fragment: string) =>
     page.waitForFunction((text) => decodeURIComponent(location.hash).includes(text), fragment);
@@ -43,7 +26,7 @@ describe('Dashboard: endpoints', () => {
   const tenantBase = () => `http://${h.tenant.slug}.localhost:${new URL(h.baseUrl).port}`;
 
   it('teaches the first steps when the tenant has no endpoint yet', async () => {
-    await signIn(page, h.baseUrl, h.tenant.admin);
+    await h.signIn(h.tenant.admin);
     await page.getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
     const steps = page.locator('.first-steps');
     await steps.getByRole('heading', { name: 'Create your first endpoint' }).waitFor();
@@ -74,8 +57,7 @@ describe('Dashboard: endpoints', () => {
     await form.getByLabel('Cache duration (seconds)').fill('600');
     await form.getByLabel('Per minute').fill('20');
     await form.getByLabel('Timeout (seconds)').fill('30');
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(page, { keyboard: true });
     await form.getByRole('button', { name: 'Create endpoint' }).click();
 
     await page.getByRole('heading', { level: 1, name: 'Summarize Émails' }).waitFor();
@@ -83,34 +65,34 @@ describe('Dashboard: endpoints', () => {
     await page.getByText('POST /api/v1/summarize-emails', { exact: true }).first().waitFor();
 
     // A string with a maximum length.
-    await page.getByRole('button', { name: 'Add input field' }).click();
-    let fieldForm = page.getByRole('form', { name: 'New input field' });
-    await fieldForm.getByLabel('Name').fill('text');
-    await fieldForm.getByLabel('Required').check();
-    await fieldForm.getByLabel('Maximum length').fill('500');
-    await fieldForm.getByLabel('Description').fill('The thread to summarize');
+    let fieldForm = await openFieldForm(page, 'input', {
+      Name: 'text',
+      Required: true,
+      'Maximum length': '500',
+      Description: 'The thread to summarize',
+    });
     await fieldForm.getByRole('button', { name: 'Add field' }).click();
     await row(/^text/).waitFor();
 
     // An Integer with bounds and a default number.
-    await page.getByRole('button', { name: 'Add input field' }).click();
-    fieldForm = page.getByRole('form', { name: 'New input field' });
-    await fieldForm.getByLabel('Name').fill('sentences');
-    await fieldForm.getByLabel('Data type').selectOption('integer');
-    await fieldForm.getByLabel('Minimum').fill('1');
-    await fieldForm.getByLabel('Maximum').fill('10');
     // Checked before sending: a default outside the bounds is named beside its field.
-    await fieldForm.getByLabel('Default value').fill('12');
+    fieldForm = await openFieldForm(page, 'input', {
+      Name: 'sentences',
+      'Data type': 'integer',
+      Minimum: '1',
+      Maximum: '10',
+      'Default value': '12',
+    });
     await fieldForm.getByRole('button', { name: 'Add field' }).click();
     await fieldForm.getByText('Must be between 1 and 10 (the minimum and maximum)').waitFor();
     await fieldForm.getByLabel('Default value').fill('3');
     await fieldForm.getByRole('button', { name: 'Add field' }).click();
     await row(/^sentences/).waitFor();
 
-    await page.getByRole('button', { name: 'Add output field' }).click();
-    const outputForm = page.getByRole('form', { name: 'New output field' });
-    await outputForm.getByLabel('Name').fill('summary');
-    await outputForm.getByLabel('Description').fill('The summary, in the asked number of sentences');
+    const outputForm = await openFieldForm(page, 'output', {
+      Name: 'summary',
+      Description: 'The summary, in the asked number of sentences',
+    });
     await outputForm.getByRole('button', { name: 'Add field' }).click();
 
     const inputs = page.getByRole('table', { name: 'Input fields' });
@@ -182,12 +164,12 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('edits a field and a setting in place', async () => {
-    const endpoint = await createEndpoint({ name: 'Translate', path: '/api/v1/translate', category: 'text' });
-    await h.t.http
-      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
-      .set(admin())
-      .send({ name: 'language', dataType: 'string', defaultValue: 'fr' })
-      .expect(201);
+    const endpoint = await h.createEndpoint({
+      name: 'Translate',
+      path: '/api/v1/translate',
+      category: 'text',
+      inputs: [{ name: 'language', dataType: 'string', defaultValue: 'fr' }],
+    });
     await goTo(page, `/endpoints/${endpoint.id}`);
     await page.getByRole('heading', { level: 1, name: 'Translate' }).waitFor();
 
@@ -253,12 +235,11 @@ describe('Dashboard: endpoints', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // A field name the endpoint already has: the API's 409 shows beside the name.
-    const endpoint = await createEndpoint({ name: 'Fielded', path: '/api/v1/fielded' });
-    await h.t.http
-      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
-      .set(admin())
-      .send({ name: 'text', dataType: 'string' })
-      .expect(201);
+    const endpoint = await h.createEndpoint({
+      name: 'Fielded',
+      path: '/api/v1/fielded',
+      inputs: [{ name: 'text', dataType: 'string' }],
+    });
     await goTo(page, `/endpoints/${endpoint.id}`);
     await page.getByRole('button', { name: 'Add input field' }).click();
     const fieldForm = page.getByRole('form', { name: 'New input field' });
@@ -271,38 +252,25 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('lists, searches and filters the endpoints, the filters kept in the URL', async () => {
-    await createEndpoint({
+    await h.createEndpoint({
       name: 'Classify tickets',
       path: '/api/v1/classify-tickets',
       category: 'support',
       visibility: 'Private',
     });
-    const replies = await createEndpoint({
+    const replies = await h.createEndpoint({
       name: 'Draft replies',
       path: '/api/v1/draft-replies',
       category: 'support',
       description: 'Drafts a reply to a customer',
+      inputs: [{ name: 'message', dataType: 'string', isRequired: true }],
     });
-    await h.t.http
-      .post(`/admin/v1/endpoints/${replies.id}/input-fields`)
-      .set(admin())
-      .send({ name: 'message', dataType: 'string', isRequired: true })
-      .expect(201);
-    const prompt = (
-      await h.t.http
-        .post('/admin/v1/prompts')
-        .set(admin())
-        .send({
-          endpointId: replies.id,
-          name: 'Main',
-          template: 'Reply to: {{ inputs.message }}',
-          llmModel: 'mock-echo',
-        })
-        .expect(201)
-    ).body.data;
-    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/promote`).set(admin()).expect(200);
-    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/set-default`).set(admin()).expect(200);
-    await createEndpoint({ name: 'Describe image', path: '/api/v1/describe-image', category: 'images' });
+    await h.createPrompt(replies.id, {
+      name: 'Main',
+      template: 'Reply to: {{ inputs.message }}',
+      llmModel: 'mock-echo',
+    });
+    await h.createEndpoint({ name: 'Describe image', path: '/api/v1/describe-image', category: 'images' });
     await goTo(page, '/endpoints');
     await row(/Classify tickets/).waitFor();
     expect(await row(/Classify tickets/).innerText()).toMatch(
@@ -311,8 +279,7 @@ describe('Dashboard: endpoints', () => {
     expect(await row(/Describe image/).innerText()).toMatch(/POST \/api\/v1\/describe-image\s+Public\s+images/);
     expect(await row(/Draft replies/).innerText()).toMatch(/support\s+1 in, 0 out\s+Has a default/);
     await screenshot(page, 'endpoints');
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(page, { keyboard: true });
 
     const filters = page.getByRole('search', { name: 'Filter endpoints' });
     const names = async () => (await page.locator('tbody .endpoint-name').allInnerTexts()).sort();
@@ -355,7 +322,11 @@ describe('Dashboard: endpoints', () => {
 
   it('pages the list as the API does', async () => {
     for (let i = 1; i <= 26; i++)
-      await createEndpoint({ name: `Bulk ${String(i).padStart(2, '0')}`, path: `/api/v1/bulk-${i}`, category: 'bulk' });
+      await h.createEndpoint({
+        name: `Bulk ${String(i).padStart(2, '0')}`,
+        path: `/api/v1/bulk-${i}`,
+        category: 'bulk',
+      });
     await goTo(page, '/endpoints?category=bulk');
     await row(/Bulk 01/).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(25);
@@ -368,7 +339,7 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('deletes an endpoint softly, finds it in Deleted endpoints and restores it', async () => {
-    const endpoint = await createEndpoint({ name: 'Soon gone', path: '/api/v1/soon-gone' });
+    const endpoint = await h.createEndpoint({ name: 'Soon gone', path: '/api/v1/soon-gone' });
     await goTo(page, `/endpoints/${endpoint.id}`);
     await page.getByRole('heading', { level: 1, name: 'Soon gone' }).waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).first().click();
@@ -396,19 +367,12 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('deletes an endpoint for good after its name is typed, with its prompts', async () => {
-    const endpoint = await createEndpoint({ name: 'Old summarizer', path: '/api/v1/old-summarizer' });
-    const prompt = (
-      await h.t.http
-        .post('/admin/v1/prompts')
-        .set(admin())
-        .send({
-          endpointId: endpoint.id,
-          name: 'Main',
-          template: 'Summarize: {{ inputs.text }}',
-          llmModel: 'mock-echo',
-        })
-        .expect(201)
-    ).body.data;
+    const endpoint = await h.createEndpoint({ name: 'Old summarizer', path: '/api/v1/old-summarizer' });
+    const prompt = await h.createPrompt(
+      endpoint.id,
+      { name: 'Main', template: 'Summarize: {{ inputs.text }}', llmModel: 'mock-echo' },
+      'Draft',
+    );
     await goTo(page, `/endpoints/${endpoint.id}`);
     const prompts = page.getByRole('table', { name: 'Prompts' });
     await prompts.getByRole('row', { name: /Main/ }).waitFor();
@@ -445,7 +409,7 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('deletes a soft-deleted endpoint for good from the deleted list', async () => {
-    const endpoint = await createEndpoint({ name: 'Twice gone', path: '/api/v1/twice-gone' });
+    const endpoint = await h.createEndpoint({ name: 'Twice gone', path: '/api/v1/twice-gone' });
     await h.t.http.delete(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(200);
     await goTo(page, '/endpoints/deleted');
     await page.getByRole('button', { name: 'Delete for good: Twice gone' }).click();
@@ -461,87 +425,74 @@ describe('Dashboard: endpoints', () => {
   });
 
   it('shows how to call an endpoint from its OpenAPI operation: curl, a typed TypeScript client, the operation', async () => {
-    const endpoint = await createEndpoint({ name: 'Translator', path: '/api/v1/translator' });
-    for (const field of [
-      { name: 'text', dataType: 'string', isRequired: true, maxLength: 2000 },
-      { name: 'language', dataType: 'string', defaultValue: 'French' },
-    ]) {
-      await h.t.http.post(`/admin/v1/endpoints/${endpoint.id}/input-fields`).set(admin()).send(field).expect(201);
-    }
+    const endpoint = await h.createEndpoint({
+      name: 'Translator',
+      path: '/api/v1/translator',
+      inputs: [
+        { name: 'text', dataType: 'string', isRequired: true, maxLength: 2000 },
+        { name: 'language', dataType: 'string', defaultValue: 'French' },
+      ],
+    });
     // A page of its own, signed in on the endpoint's page, that may use the clipboard.
-    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
-    const page = await context.newPage();
-    watchProblems(page, h.problems);
-    try {
-      await signIn(page, h.baseUrl, h.tenant.admin, `/endpoints/${endpoint.id}`);
-      await page.getByRole('heading', { level: 1, name: 'Translator' }).waitFor();
-      const call = page.getByRole('region', { name: 'Call it' });
-      await call.getByText(`POST ${tenantBase()}/api/v1/translator`).waitFor();
-      expect(await call.getByLabel('curl', { exact: true }).innerText()).toBe(
-        [
-          `curl -X POST '${tenantBase()}/api/v1/translator' \\`,
-          '  -H "x-api-key: $ENDPOINT_KEY" \\',
-          "  -H 'Content-Type: application/json' \\",
-          `  -d '{"text":"your text","language":"French"}'`,
-        ].join('\n'),
-      );
-      const typescript = await call.getByLabel('TypeScript', { exact: true }).innerText();
-      expect(typescript).toContain(
-        `curl -s ${tenantBase()}/api/v1/openapi.json -H "x-api-key: $ENDPOINT_KEY" -o promptgate.json`,
-      );
-      expect(typescript).toContain('npx openapi-typescript promptgate.json -o promptgate.d.ts');
-      expect(typescript).toContain('const promptgate = createClient<paths>({');
-      expect(typescript).toContain('await promptgate.POST("/api/v1/translator", {');
-      await call.getByRole('button', { name: 'Copy code' }).click();
-      await call.getByRole('button', { name: 'Copied' }).waitFor();
-      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(typescript);
+    await h.withPage(
+      async (page) => {
+        await signIn(page, h.baseUrl, h.tenant.admin, `/endpoints/${endpoint.id}`);
+        await page.getByRole('heading', { level: 1, name: 'Translator' }).waitFor();
+        const call = page.getByRole('region', { name: 'Call it' });
+        await call.getByText(`POST ${tenantBase()}/api/v1/translator`).waitFor();
+        expect(await call.getByLabel('curl', { exact: true }).innerText()).toBe(
+          [
+            `curl -X POST '${tenantBase()}/api/v1/translator' \\`,
+            '  -H "x-api-key: $ENDPOINT_KEY" \\',
+            "  -H 'Content-Type: application/json' \\",
+            `  -d '{"text":"your text","language":"French"}'`,
+          ].join('\n'),
+        );
+        const typescript = await call.getByLabel('TypeScript', { exact: true }).innerText();
+        expect(typescript).toContain(
+          `curl -s ${tenantBase()}/api/v1/openapi.json -H "x-api-key: $ENDPOINT_KEY" -o promptgate.json`,
+        );
+        expect(typescript).toContain('npx openapi-typescript promptgate.json -o promptgate.d.ts');
+        expect(typescript).toContain('const promptgate = createClient<paths>({');
+        expect(typescript).toContain('await promptgate.POST("/api/v1/translator", {');
+        await call.getByRole('button', { name: 'Copy code' }).click();
+        await call.getByRole('button', { name: 'Copied' }).waitFor();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(typescript);
 
-      // The operation, as GET /api/v1/openapi.json describes it, and the way to the Swagger UI of every endpoint.
-      await call.getByText('OpenAPI operation').click();
-      const operation = call.locator('.openapi-operation pre');
-      await operation.waitFor();
-      expect(await operation.innerText()).toContain('"operationId": "translator"');
-      expect(await operation.innerText()).toContain('"maxLength": 2000');
-      expect(await call.getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe(
-        `${h.baseUrl}/api/v1/docs`,
-      );
-      expect(await accessibilityViolations(page)).toEqual([]);
-      await call.evaluate((section) => section.scrollIntoView());
-      await screenshot(page, 'endpoint-call-it');
+        // The operation, as GET /api/v1/openapi.json describes it, and the way to the Swagger UI of every endpoint.
+        await call.getByText('OpenAPI operation').click();
+        const operation = call.locator('.openapi-operation pre');
+        await operation.waitFor();
+        expect(await operation.innerText()).toContain('"operationId": "translator"');
+        expect(await operation.innerText()).toContain('"maxLength": 2000');
+        expect(await call.getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe(
+          `${h.baseUrl}/api/v1/docs`,
+        );
+        expect(await accessibilityViolations(page)).toEqual([]);
+        await call.evaluate((section) => section.scrollIntoView());
+        await screenshot(page, 'endpoint-call-it');
 
-      // A changed field changes the calls and the operation at once.
-      await page.getByRole('button', { name: 'Edit input field text' }).click();
-      const fieldForm = page.getByRole('form', { name: 'Edit input field text' });
-      await fieldForm.getByLabel('Maximum length').fill('300');
-      await fieldForm.getByRole('button', { name: 'Save field' }).click();
-      await call.locator('.openapi-operation pre').filter({ hasText: '"maxLength": 300' }).waitFor();
-    } finally {
-      await context.close();
-    }
+        // A changed field changes the calls and the operation at once.
+        await page.getByRole('button', { name: 'Edit input field text' }).click();
+        const fieldForm = page.getByRole('form', { name: 'Edit input field text' });
+        await fieldForm.getByLabel('Maximum length').fill('300');
+        await fieldForm.getByRole('button', { name: 'Save field' }).click();
+        await call.locator('.openapi-operation pre').filter({ hasText: '"maxLength": 300' }).waitFor();
+      },
+      { clipboard: true },
+    );
   });
 
   it("serves Swagger UI of the key's endpoints at /api/v1/docs: the key entered, an endpoint tried out", async () => {
-    const endpoint = await createEndpoint({ name: 'Shout', path: '/api/v1/shout', description: 'Says it louder' });
-    await h.t.http
-      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
-      .set(admin())
-      .send({ name: 'words', dataType: 'string', isRequired: true })
-      .expect(201);
-    const prompt = (
-      await h.t.http
-        .post('/admin/v1/prompts')
-        .set(admin())
-        .send({ endpointId: endpoint.id, name: 'Loud', llmModel: 'mock-echo', template: 'LOUDER: {{ inputs.words }}' })
-        .expect(201)
-    ).body.data as { id: string };
-    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/promote`).set(admin()).expect(200);
-    await h.t.http.post(`/admin/v1/prompts/${prompt.id}/set-default`).set(admin()).expect(200);
+    const endpoint = await h.createEndpoint({
+      name: 'Shout',
+      path: '/api/v1/shout',
+      description: 'Says it louder',
+      inputs: [{ name: 'words', dataType: 'string', isRequired: true }],
+    });
+    await h.createPrompt(endpoint.id, { name: 'Loud', llmModel: 'mock-echo', template: 'LOUDER: {{ inputs.words }}' });
 
-    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const docs = await context.newPage();
-    watchProblems(docs, h.problems);
-    try {
+    await h.withPage(async (docs) => {
       await docs.goto(`${h.baseUrl}/api/v1/docs`);
       // Nothing is shown before a key is entered; a wrong key is refused in words.
       await docs.getByLabel('API key').fill('ep_live_nonsense');
@@ -560,38 +511,26 @@ describe('Dashboard: endpoints', () => {
       const live = operation.locator('.live-responses-table');
       await live.getByText('"LOUDER: hello"').waitFor();
       await live.getByRole('cell', { name: '200', exact: true }).waitFor();
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   it('lets a ReadOnly key see every endpoints page with the write actions disabled and why', async () => {
-    const endpoint = await createEndpoint({ name: 'Read me', path: '/api/v1/read-me' });
-    await h.t.http
-      .post(`/admin/v1/endpoints/${endpoint.id}/input-fields`)
-      .set(admin())
-      .send({ name: 'text', dataType: 'string' })
-      .expect(201);
-    await h.t.http
-      .post(`/admin/v1/endpoints/${endpoint.id}/output-fields`)
-      .set(admin())
-      .send({ name: 'answer', dataType: 'string' })
-      .expect(201);
-    const deleted = await createEndpoint({ name: 'Read me deleted', path: '/api/v1/read-me-deleted' });
+    await h.createEndpoint({
+      name: 'Read me',
+      path: '/api/v1/read-me',
+      inputs: [{ name: 'text', dataType: 'string' }],
+      outputs: [{ name: 'answer', dataType: 'string' }],
+    });
+    const deleted = await h.createEndpoint({ name: 'Read me deleted', path: '/api/v1/read-me-deleted' });
     await h.t.http.delete(`/admin/v1/endpoints/${deleted.id}`).set(admin()).expect(200);
 
-    const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const reader = await context.newPage();
-    watchProblems(reader, h.problems);
-    const reason = 'Your key is ReadOnly: it can look at everything but change nothing.';
-    const expectBlocked = async (name: string, { exact = true } = {}) => {
-      const button = reader.getByRole('button', { name, exact }).first();
-      expect(await button.isDisabled()).toBe(true);
-      expect(await button.getAttribute('title')).toBe(reason);
-      const described = await button.getAttribute('aria-describedby');
-      expect(await reader.locator(`[id="${described}"]`).innerText()).toBe(reason);
-    };
-    try {
+    await h.withPage(async (reader) => {
+      const expectBlocked = async (name: string) => {
+        const button = reader.getByRole('button', { name, exact: true }).first();
+        await expectReadOnlyBlocked(button);
+        const described = await button.getAttribute('aria-describedby');
+        expect(await reader.locator(`[id="${described}"]`).innerText()).toBe(READ_ONLY_REASON);
+      };
       await signIn(reader, h.baseUrl, h.tenant.readOnly, '/endpoints?search=read');
       await reader
         .getByRole('row', { name: /Read me/ })
@@ -625,8 +564,6 @@ describe('Dashboard: endpoints', () => {
       await expectBlocked('Restore Read me deleted');
       await expectBlocked('Delete for good: Read me deleted');
       expect(await accessibilityViolations(reader)).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

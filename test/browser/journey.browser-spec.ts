@@ -1,34 +1,15 @@
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  goTo,
-  keyboardProblems,
-  signIn,
-  startDashboard,
-} from '../support/browser';
+import { accessibilityViolations, goTo, keyboardProblems, openFieldForm, useDashboard } from './support/dashboard';
 
 /**
  * The whole path of someone who has never read the API, in one browser tab: from signing in to deleting the endpoint
  * for good. Each step ends in what the user sees; the endpoint is executed outside the browser, as an application would.
  */
 describe('Dashboard journey: from sign-in to the permanent delete', () => {
-  let h: DashboardHarness;
+  const h = useDashboard();
   let endpointId = '';
   let promptId = '';
   let endpointKey = '';
   let requestId = '';
-
-  beforeAll(async () => {
-    h = await startDashboard();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
 
   const page = () => h.page;
   const editor = () => page().getByRole('textbox', { name: 'Template' });
@@ -42,7 +23,7 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   }
 
   it('signs in', async () => {
-    await signIn(page(), h.baseUrl, h.tenant.admin);
+    await h.signIn(h.tenant.admin);
     await page().getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
     await page().getByText(h.tenant.slug, { exact: true }).first().waitFor();
   });
@@ -61,29 +42,15 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     await page().getByRole('heading', { level: 1, name: 'Summarize' }).waitFor();
     endpointId = /#\/endpoints\/([0-9a-f-]{36})/.exec(page().url())![1];
 
-    await page().getByRole('button', { name: 'Add input field' }).click();
-    let field = page().getByRole('form', { name: 'New input field' });
-    await field.getByLabel('Name').fill('text');
-    await field.getByLabel('Required').check();
-    await field.getByLabel('Maximum length').fill('2000');
-    await field.getByRole('button', { name: 'Add field' }).click();
-    await field.waitFor({ state: 'hidden' });
-
-    await page().getByRole('button', { name: 'Add input field' }).click();
-    field = page().getByRole('form', { name: 'New input field' });
-    await field.getByLabel('Name').fill('sentences');
-    await field.getByLabel('Data type').selectOption('integer');
-    await field.getByLabel('Minimum').fill('1');
-    await field.getByLabel('Maximum').fill('5');
-    await field.getByLabel('Default value').fill('2');
-    await field.getByRole('button', { name: 'Add field' }).click();
-    await field.waitFor({ state: 'hidden' });
-
-    await page().getByRole('button', { name: 'Add output field' }).click();
-    field = page().getByRole('form', { name: 'New output field' });
-    await field.getByLabel('Name').fill('summary');
-    await field.getByRole('button', { name: 'Add field' }).click();
-    await field.waitFor({ state: 'hidden' });
+    for (const [kind, values] of [
+      ['input', { Name: 'text', Required: true, 'Maximum length': '2000' }],
+      ['input', { Name: 'sentences', 'Data type': 'integer', Minimum: '1', Maximum: '5', 'Default value': '2' }],
+      ['output', { Name: 'summary' }],
+    ] as const) {
+      const field = await openFieldForm(page(), kind, values);
+      await field.getByRole('button', { name: 'Add field' }).click();
+      await field.waitFor({ state: 'hidden' });
+    }
 
     const inputs = page().getByRole('table', { name: 'Input fields' });
     await inputs.getByRole('row', { name: /^text/ }).waitFor();
@@ -232,7 +199,7 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
 
   it('signs in with a ReadOnly key and finds the write actions disabled', async () => {
     await page().getByRole('button', { name: 'Sign out' }).click();
-    await signIn(page(), h.baseUrl, h.tenant.readOnly, `/endpoints/${endpointId}/prompts/${promptId}`);
+    await h.signIn(h.tenant.readOnly, `/endpoints/${endpointId}/prompts/${promptId}`);
     await page().getByRole('heading', { level: 1, name: 'Short' }).waitFor();
     const actions = page().getByRole('group', { name: 'Lifecycle' });
     const demote = actions.getByRole('button', { name: 'Demote to Draft' });
@@ -247,7 +214,7 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
   });
 
   it('deletes the endpoint for good after typing its name', async () => {
-    await signIn(page(), h.baseUrl, h.tenant.admin, `/endpoints/${endpointId}`);
+    await h.signIn(h.tenant.admin, `/endpoints/${endpointId}`);
     await page().getByRole('heading', { level: 1, name: 'Summarize' }).waitFor();
     await page()
       .getByRole('button', { name: /Delete for good/ })

@@ -1,50 +1,36 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth } from '../support/seed';
 import {
   accessibilityViolations,
-  type DashboardHarness,
+  expectAccessible,
+  expectReadOnlyBlocked,
   goTo,
-  keyboardProblems,
+  READ_ONLY_REASON,
   screenshot,
-  signIn,
-  startDashboard,
-} from '../support/browser';
+  useDashboard,
+} from './support/dashboard';
 
 describe('Dashboard: keys', () => {
-  let h: DashboardHarness;
   let summarize: { id: string; path: string };
   let other: { id: string; path: string };
   /** The endpoint key created in the browser: only this test knows its value, from the shown-once dialog. */
   let endpointKey = '';
 
-  beforeAll(async () => {
-    h = await startDashboard();
-    await h.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
-    summarize = await createEndpoint(h.t, h.tenant.admin, {
-      name: 'Summarize',
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    await createPrompt(h.t, h.tenant.admin, summarize.id, {
-      template: 'Summarize: {{ inputs.text }}',
-      llmModel: 'mock-echo',
-    });
-    other = await createEndpoint(h.t, h.tenant.admin, {
-      name: 'Translate',
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    await createPrompt(h.t, h.tenant.admin, other.id, {
-      template: 'Translate: {{ inputs.text }}',
-      llmModel: 'mock-echo',
-    });
-    await signIn(h.page, h.baseUrl, h.tenant.admin, '/keys');
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
+  const h = useDashboard({
+    setUp: async (h) => {
+      await h.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
+      // Two endpoints, each with a prompt that echoes `<name>: <text>`.
+      const withPrompt = async (name: string) => {
+        const endpoint = await h.createEndpoint({
+          name,
+          inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+        });
+        await h.createPrompt(endpoint.id, { template: `${name}: {{ inputs.text }}`, llmModel: 'mock-echo' });
+        return endpoint;
+      };
+      summarize = await withPrompt('Summarize');
+      other = await withPrompt('Translate');
+      await h.signIn(h.tenant.admin, '/keys');
+    },
   });
 
   const keyRow = (name: string) =>
@@ -82,8 +68,7 @@ describe('Dashboard: keys', () => {
       'Every endpoint',
       '60/min 1,000/h 10,000/day',
     ]);
-    expect(await accessibilityViolations(h.page)).toEqual([]);
-    expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(h.page, { keyboard: true });
   });
 
   it('creates a test endpoint key restricted to one endpoint and shows its value once, with a copy button', async () => {
@@ -212,19 +197,16 @@ describe('Dashboard: keys', () => {
 
   it('shows a ReadOnly key the create and revoke actions disabled, with the reason', async () => {
     await h.page.getByRole('button', { name: 'Sign out' }).click();
-    await signIn(h.page, h.baseUrl, h.tenant.readOnly, '/keys');
+    await h.signIn(h.tenant.readOnly, '/keys');
     await h.page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
     const create = h.page.getByRole('button', { name: 'Create key' });
     const revoke = keyRow('caller').getByRole('button', { name: /^Revoke/ });
     for (const button of [create, revoke]) {
-      expect(await button.isDisabled()).toBe(true);
-      expect(await button.getAttribute('title')).toBe(
-        'Your key is ReadOnly: it can look at everything but change nothing.',
-      );
+      await expectReadOnlyBlocked(button);
       const description = await button.evaluate(
         (element) => document.getElementById(element.getAttribute('aria-describedby') ?? '')?.textContent,
       );
-      expect(description).toBe('Your key is ReadOnly: it can look at everything but change nothing.');
+      expect(description).toBe(READ_ONLY_REASON);
     }
     expect(await h.page.getByRole('dialog').count()).toBe(0);
   });

@@ -1,21 +1,12 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  goTo,
-  keyboardProblems,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../support/browser';
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { accessibilityViolations, expectAccessible, goTo, screenshot, useDashboard } from './support/dashboard';
 
 /**
  * Calls made with an endpoint key, outside the browser (a success, its cache hit, a provider failure, an input the
  * endpoint refuses, and a call of a second endpoint), then found in Logs and Stats.
  */
 describe('Dashboard: Logs and Stats', () => {
-  let h: DashboardHarness;
+  const h = useDashboard({ setUp: () => seed() });
   let summarize: { id: string; path: string };
   let echo: { id: string; path: string };
   let summarizePrompt: { id: string; name: string };
@@ -38,20 +29,19 @@ describe('Dashboard: Logs and Stats', () => {
   const rows = () => h.page.locator('table.log-table tbody tr');
   const total = (term: string) => h.page.locator(`.stats-totals dt:text-is("${term}") + dd`);
 
-  beforeAll(async () => {
-    h = await startDashboard();
-    summarize = await createEndpoint(h.t, h.tenant.admin, {
+  async function seed(): Promise<void> {
+    summarize = await h.createEndpoint({
       name: 'Summarize',
       cacheEnabled: true,
       inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
     });
-    summarizePrompt = await createPrompt(h.t, h.tenant.admin, summarize.id, {
+    summarizePrompt = await h.createPrompt(summarize.id, {
       name: 'Short summary',
       template: 'Summarize: {{ inputs.text }}',
       llmModel: 'gpt-4o-mini',
     });
-    echo = await createEndpoint(h.t, h.tenant.admin, { name: 'Echo', inputs: [{ name: 'name', dataType: 'string' }] });
-    await createPrompt(h.t, h.tenant.admin, echo.id, {
+    echo = await h.createEndpoint({ name: 'Echo', inputs: [{ name: 'name', dataType: 'string' }] });
+    await h.createPrompt(echo.id, {
       name: 'Greeting',
       template: 'Hello {{ inputs.name }}',
       llmModel: 'mock-echo',
@@ -65,18 +55,10 @@ describe('Dashboard: Logs and Stats', () => {
     requestIds.invalid = await execute(summarize.path, {}, 400);
     requestIds.echo = await execute(echo.path, { name: 'Ada' }, 200);
     await h.t.app.get(ExecutionLogsService).flush();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
+  }
 
   it('lists every call with its endpoint, prompt, status, error code, tokens, cost and cache hit, and counts them', async () => {
-    await signIn(h.page, h.baseUrl, h.tenant.admin, '/logs');
+    await h.signIn(h.tenant.admin, '/logs');
     await h.page.getByRole('heading', { level: 1, name: 'Logs' }).waitFor();
     await h.page.getByRole('status').getByText('5 calls').waitFor();
     await expect(rows().count()).resolves.toBe(5);
@@ -100,8 +82,7 @@ describe('Dashboard: Logs and Stats', () => {
     );
 
     await screenshot(h.page, 'logs');
-    expect(await accessibilityViolations(h.page)).toEqual([]);
-    expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(h.page, { keyboard: true });
   });
 
   it('filters by status in one request kept in the URL: a reload keeps the filter', async () => {

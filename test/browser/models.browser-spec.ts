@@ -1,35 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  keyboardProblems,
-  screenshot,
-  signIn,
-  startDashboard,
-  watchProblems,
-} from '../support/browser';
 import { seedTenant } from '../support/seed';
 import { createTestApp } from '../support/test-app';
+import { expectAccessible, screenshot, signIn, useDashboard, watchProblems } from './support/dashboard';
 
 describe('Dashboard: Models', () => {
-  let h: DashboardHarness;
-
-  beforeAll(async () => {
-    h = await startDashboard();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
+  const h = useDashboard();
 
   const row = (id: string) => h.page.locator(`tr[data-model="${id}"]`);
 
   it('lists the catalog with prices, context windows, capabilities and availability, available models first', async () => {
-    await signIn(h.page, h.baseUrl, h.tenant.admin, '/models');
+    await h.signIn(h.tenant.admin, '/models');
     await h.page.getByRole('heading', { level: 1, name: 'Models' }).waitFor();
     await row('mock-echo').waitFor();
 
@@ -67,8 +47,7 @@ describe('Dashboard: Models', () => {
     if (firstUnavailable >= 0) expect(shown.slice(firstUnavailable).every((id) => !available.has(id))).toBe(true);
 
     await screenshot(h.page, 'models');
-    expect(await accessibilityViolations(h.page)).toEqual([]);
-    expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(h.page, { keyboard: true });
   });
 
   it('filters by provider and availability, kept in the URL', async () => {
@@ -111,7 +90,7 @@ describe('Dashboard: Models', () => {
       // The offline model is always available, and available models come first.
       await page.getByRole('button', { name: 'Clear filters' }).click();
       await expect(page.locator('tbody tr').first().getAttribute('data-model')).resolves.toBe('mock-echo');
-      expect(await accessibilityViolations(page)).toEqual([]);
+      await expectAccessible(page);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

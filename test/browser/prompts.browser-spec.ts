@@ -1,17 +1,15 @@
 import type { Page } from 'playwright-core';
+import type { PromptSpec } from '../support/endpoint-fixtures';
+import { FAKE_PNG } from '../support/fake-llm-server';
 import {
   accessibilityViolations,
-  type DashboardHarness,
+  expectAccessible,
+  expectReadOnlyBlocked,
   goTo,
-  keyboardProblems,
   screenshot,
   signIn,
-  startDashboard,
-  watchProblems,
-} from '../support/browser';
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FAKE_PNG } from '../support/fake-llm-server';
-import { auth } from '../support/seed';
+  useDashboard,
+} from './support/dashboard';
 
 /**
  * The prompt pages and the test runner: writing a template against the service's validator, the model picker and
@@ -19,33 +17,19 @@ import { auth } from '../support/seed';
  * images in and out), for ReadWrite and ReadOnly keys.
  */
 describe('Dashboard: prompts and the test runner', () => {
-  let h: DashboardHarness;
+  const h = useDashboard({ setUp: (h) => h.signIn(h.tenant.admin) });
   let page: Page;
-
-  beforeAll(async () => {
-    h = await startDashboard();
-    page = h.page;
-    await signIn(page, h.baseUrl, h.tenant.admin);
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
+  beforeAll(() => (page = h.page));
   beforeEach(() => h.fake.reset());
 
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
-
   const api = {
-    get: (path: string) => h.t.http.get(path).set(auth(h.tenant.admin)),
-    post: (path: string, body: object = {}) => h.t.http.post(path).set(auth(h.tenant.admin)).send(body),
+    get: (path: string) => h.t.http.get(path).set(h.admin()),
+    post: (path: string, body: object = {}) => h.t.http.post(path).set(h.admin()).send(body),
   };
 
   /** An endpoint with a required text, an optional language and a bounded integer; optionally structured output. */
   const textEndpoint = (outputs: { name: string; dataType: string }[] = []) =>
-    createEndpoint(h.t, h.tenant.admin, {
+    h.createEndpoint({
       name: 'Summaries',
       inputs: [
         { name: 'text', dataType: 'string', isRequired: true, maxLength: 2000, description: 'The text to summarize' },
@@ -54,6 +38,15 @@ describe('Dashboard: prompts and the test runner', () => {
       ],
       outputs,
     });
+
+  /** A Draft prompt of a new text endpoint (see textEndpoint), opened on its page. */
+  async function openDraft(spec: PromptSpec, outputs: { name: string; dataType: string }[] = []) {
+    const endpoint = await textEndpoint(outputs);
+    const prompt = await h.createPrompt(endpoint.id, spec, 'Draft');
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByRole('heading', { level: 1, name: spec.name }).waitFor();
+    return { endpoint, prompt };
+  }
 
   const editor = () => page.getByRole('textbox', { name: 'Template' });
   const runButton = (scope: Pick<Page, 'getByRole'> = page) => scope.getByRole('button', { name: 'Run', exact: true });
@@ -166,16 +159,11 @@ describe('Dashboard: prompts and the test runner', () => {
       await route.fulfill({ response, json: body });
     });
     try {
-      const endpoint = await textEndpoint();
-      const prompt = await createPrompt(
-        h.t,
-        h.tenant.admin,
-        endpoint.id,
-        { name: 'On Claude', template: '{{ inputs.text }}', llmModel: 'claude-haiku-4-5' },
-        'Draft',
-      );
-      await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
-      await page.getByRole('heading', { level: 1, name: 'On Claude' }).waitFor();
+      await openDraft({
+        name: 'On Claude',
+        template: '{{ inputs.text }}',
+        llmModel: 'claude-haiku-4-5',
+      });
       const picker = page.getByLabel('Model');
       const groups = await picker
         .locator('optgroup')
@@ -202,16 +190,10 @@ describe('Dashboard: prompts and the test runner', () => {
   });
 
   it('shows unsaved changes and their diff before saving, refuses bad custom parameters with their messages, and saves version 2', async () => {
-    const endpoint = await textEndpoint();
-    const prompt = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'Editable', template: 'Line one\nSummarize {{ inputs.text }}\nLine three' },
-      'Draft',
-    );
-    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
-    await page.getByRole('heading', { level: 1, name: 'Editable' }).waitFor();
+    const { endpoint, prompt } = await openDraft({
+      name: 'Editable',
+      template: 'Line one\nSummarize {{ inputs.text }}\nLine three',
+    });
     await templateCheck().getByText('No problems found').waitFor();
     expect(await page.locator('.prompt-status').getByText('Unsaved changes').count()).toBe(0);
 
@@ -263,16 +245,11 @@ describe('Dashboard: prompts and the test runner', () => {
   });
 
   it('adds retries and a fallback model, saves them as a version, sees them again, and a test run fails over to it', async () => {
-    const endpoint = await textEndpoint();
-    const prompt = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'With fallback', template: 'Summarize {{ inputs.text }}', llmModel: 'gpt-4o-mini' },
-      'Draft',
-    );
-    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
-    await page.getByRole('heading', { level: 1, name: 'With fallback' }).waitFor();
+    const { prompt } = await openDraft({
+      name: 'With fallback',
+      template: 'Summarize {{ inputs.text }}',
+      llmModel: 'gpt-4o-mini',
+    });
     await page.getByText('No fallback models.').waitFor();
 
     await page.getByLabel('Retries', { exact: true }).selectOption('1');
@@ -342,16 +319,7 @@ describe('Dashboard: prompts and the test runner', () => {
   });
 
   it('promotes and sets the default with the badges to show it, blocks what the rules forbid with the reason, and shows a refusal', async () => {
-    const endpoint = await textEndpoint();
-    const prompt = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'Lifecycle', template: 'Hi {{ inputs.text }}' },
-      'Draft',
-    );
-    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
-    await page.getByRole('heading', { level: 1, name: 'Lifecycle' }).waitFor();
+    const { endpoint, prompt } = await openDraft({ name: 'Lifecycle', template: 'Hi {{ inputs.text }}' });
     const status = page.locator('.prompt-status');
     const actions = page.getByRole('group', { name: 'Lifecycle' });
 
@@ -382,13 +350,7 @@ describe('Dashboard: prompts and the test runner', () => {
     await page.getByRole('heading', { level: 1, name: 'Lifecycle' }).waitFor();
     await actions.getByRole('button', { name: 'Archive' }).click();
     await status.getByText('Archived', { exact: true }).waitFor();
-    await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'Lifecycle', template: 'Taken {{ inputs.text }}' },
-      'Draft',
-    );
+    await h.createPrompt(endpoint.id, { name: 'Lifecycle', template: 'Taken {{ inputs.text }}' }, 'Draft');
     await actions.getByRole('button', { name: 'Unarchive' }).click();
     await page
       .getByRole('alert')
@@ -402,14 +364,7 @@ describe('Dashboard: prompts and the test runner', () => {
   });
 
   it('test-runs a Draft prompt beside the editor: the output pretty-printed, tokens, cost, latency and the log row', async () => {
-    const endpoint = await textEndpoint([
-      { name: 'summary', dataType: 'string' },
-      { name: 'sentences', dataType: 'integer' },
-    ]);
-    const prompt = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
+    const { endpoint, prompt } = await openDraft(
       {
         name: 'Structured summary',
         template:
@@ -419,13 +374,13 @@ describe('Dashboard: prompts and the test runner', () => {
         maxTokens: 400,
         customParameters: { top_p: 0.9 },
       },
-      'Draft',
+      [
+        { name: 'summary', dataType: 'string' },
+        { name: 'sentences', dataType: 'integer' },
+      ],
     );
-    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
-    await page.getByRole('heading', { level: 1, name: 'Structured summary' }).waitFor();
     await templateCheck().getByText('No problems found').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(page, { keyboard: true });
 
     // The form starts from the fields' defaults; Run with a missing required field shows the service's message.
     const runner = page.locator('.playground-runner');
@@ -474,7 +429,7 @@ describe('Dashboard: prompts and the test runner', () => {
   });
 
   it('runs any prompt of the endpoint on the runner page, prefilled from the link, with an image input sent as a data URI', async () => {
-    const endpoint = await createEndpoint(h.t, h.tenant.admin, {
+    const endpoint = await h.createEndpoint({
       name: 'Describe a photo',
       inputs: [
         { name: 'photo', dataType: 'image', isRequired: true, description: 'The photo to describe' },
@@ -482,13 +437,11 @@ describe('Dashboard: prompts and the test runner', () => {
         { name: 'words', dataType: 'integer', minimum: 5, maximum: 50 },
       ],
     });
-    const live = await createPrompt(h.t, h.tenant.admin, endpoint.id, {
+    const live = await h.createPrompt(endpoint.id, {
       name: 'Live describer',
       template: '{{ inputs.question }}',
     });
-    const draft = await createPrompt(
-      h.t,
-      h.tenant.admin,
+    const draft = await h.createPrompt(
       endpoint.id,
       {
         name: 'Draft describer',
@@ -497,13 +450,7 @@ describe('Dashboard: prompts and the test runner', () => {
       },
       'Draft',
     );
-    const archived = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'Old describer', template: 'Old' },
-      'Draft',
-    );
+    const archived = await h.createPrompt(endpoint.id, { name: 'Old describer', template: 'Old' }, 'Draft');
     await api.post(`/admin/v1/prompts/${archived.id}/archive`).expect(200);
 
     // As a log row's "Run again" links it: the log keeps a summary of the image, not its bytes.
@@ -527,8 +474,7 @@ describe('Dashboard: prompts and the test runner', () => {
       'image/png,image/jpeg,image/webp,image/gif',
     );
     await page.getByText('The log keeps no image bytes: choose the file again.').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(page, { keyboard: true });
 
     await page
       .getByLabel('photo (required)')
@@ -559,20 +505,8 @@ describe('Dashboard: prompts and the test runner', () => {
 
   it('keeps archived prompts apart on the endpoint page, where one can be opened and unarchived', async () => {
     const endpoint = await textEndpoint();
-    await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'Current', template: 'Now {{ inputs.text }}' },
-      'Draft',
-    );
-    const old = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpoint.id,
-      { name: 'Retired', template: 'Then {{ inputs.text }}' },
-      'Draft',
-    );
+    await h.createPrompt(endpoint.id, { name: 'Current', template: 'Now {{ inputs.text }}' }, 'Draft');
+    const old = await h.createPrompt(endpoint.id, { name: 'Retired', template: 'Then {{ inputs.text }}' }, 'Draft');
     await api.post(`/admin/v1/prompts/${old.id}/archive`).expect(200);
 
     await goTo(page, `/endpoints/${endpoint.id}`);
@@ -604,14 +538,12 @@ describe('Dashboard: prompts and the test runner', () => {
   });
 
   it('renders the images of an image endpoint', async () => {
-    const endpoint = await createEndpoint(h.t, h.tenant.admin, {
+    const endpoint = await h.createEndpoint({
       name: 'Drawings',
       inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
       outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
     });
-    const prompt = await createPrompt(
-      h.t,
-      h.tenant.admin,
+    const prompt = await h.createPrompt(
       endpoint.id,
       { name: 'Drawer', template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' },
       'Draft',
@@ -632,32 +564,22 @@ describe('Dashboard: prompts and the test runner', () => {
 
   it('lets a ReadOnly key look and run, with every write disabled and the reason given', async () => {
     const endpoint = await textEndpoint();
-    const prompt = await createPrompt(
-      h.t,
-      h.tenant.admin,
+    const prompt = await h.createPrompt(
       endpoint.id,
       { name: 'Read only', template: 'Echo {{ inputs.text }}' },
       'Draft',
     );
-    const reader = await h.browser.newPage();
-    watchProblems(reader, h.problems);
-    try {
+    await h.withPage(async (reader) => {
       await signIn(reader, h.baseUrl, h.tenant.readOnly, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
       await reader.getByRole('heading', { level: 1, name: 'Read only' }).waitFor();
-      const reason = 'Your key is ReadOnly: it can look at everything but change nothing.';
-      for (const name of ['Promote to Live', 'Archive', 'Duplicate']) {
-        const button = reader.getByRole('button', { name, exact: true });
-        expect(await button.isDisabled()).toBe(true);
-        expect(await button.getAttribute('title')).toBe(reason);
-      }
+      for (const name of ['Promote to Live', 'Archive', 'Duplicate'])
+        await expectReadOnlyBlocked(reader.getByRole('button', { name, exact: true }));
       // Editing is possible, saving is not.
       await reader.getByRole('textbox', { name: 'Template' }).click();
       await reader.keyboard.press('End');
       await reader.keyboard.insertText('!');
       await reader.getByRole('button', { name: 'Review and save' }).click();
-      const save = reader.getByRole('button', { name: 'Save as version 2' });
-      expect(await save.isDisabled()).toBe(true);
-      expect(await save.getAttribute('title')).toBe(reason);
+      await expectReadOnlyBlocked(reader.getByRole('button', { name: 'Save as version 2' }));
 
       // The test runner runs for a ReadOnly key.
       await reader.locator('.playground-runner').getByLabel('text (required)').fill('from a reader');
@@ -668,8 +590,6 @@ describe('Dashboard: prompts and the test runner', () => {
       await reader.getByRole('heading', { level: 1, name: 'New prompt' }).waitFor();
       expect(await reader.getByRole('button', { name: 'Create prompt' }).isDisabled()).toBe(true);
       expect(await accessibilityViolations(reader)).toEqual([]);
-    } finally {
-      await reader.close();
-    }
+    });
   });
 });

@@ -1,28 +1,9 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  keyboardProblems,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../support/browser';
+import { expectAccessible, screenshot, useDashboard } from './support/dashboard';
 
 describe('Dashboard: serving and sign-in', () => {
-  let h: DashboardHarness;
-
-  beforeAll(async () => {
-    h = await startDashboard();
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
+  const h = useDashboard();
 
   it('leads from / to the sign-in page, which is accessible and fully reachable by keyboard', async () => {
     const response = await h.page.goto(`${h.baseUrl}/`);
@@ -30,8 +11,7 @@ describe('Dashboard: serving and sign-in', () => {
     expect(new URL(h.page.url()).pathname).toBe('/dashboard/');
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await h.page.getByRole('heading', { name: 'Promptgate' }).waitFor();
-    expect(await accessibilityViolations(h.page)).toEqual([]);
-    expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(h.page, { keyboard: true });
     await screenshot(h.page, 'sign-in');
   });
 
@@ -49,7 +29,7 @@ describe('Dashboard: serving and sign-in', () => {
   });
 
   it('signs in with an admin key kept in sessionStorage only, shows the tenant, and signs out', async () => {
-    await signIn(h.page, h.baseUrl, h.tenant.admin);
+    await h.signIn(h.tenant.admin);
     await h.page.getByText(h.tenant.slug, { exact: true }).first().waitFor();
     const storage = await h.page.evaluate(() => ({
       session: Object.values(sessionStorage),
@@ -70,7 +50,7 @@ describe('Dashboard: serving and sign-in', () => {
   });
 
   it('returns to sign-in when the key is revoked while signed in', async () => {
-    await signIn(h.page, h.baseUrl, h.tenant.readOnly);
+    await h.signIn(h.tenant.readOnly);
     const session = await h.t.http.get('/admin/v1/session').set('x-api-key', h.tenant.readOnly).expect(200);
     await h.t.http
       .post(`/admin/v1/keys/${session.body.data.key.id}/revoke`)

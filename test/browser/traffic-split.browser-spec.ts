@@ -1,54 +1,25 @@
 import type { Page } from 'playwright-core';
 import { assignVariant, type TrafficSplit } from '../../src/modules/endpoints/traffic-split';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  goTo,
-  keyboardProblems,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../support/browser';
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { auth } from '../support/seed';
+import { accessibilityViolations, expectAccessible, goTo, screenshot, useDashboard } from './support/dashboard';
 
 describe('Dashboard: traffic split', () => {
-  let h: DashboardHarness;
+  const h = useDashboard();
   let page: Page;
-
-  beforeAll(async () => {
-    h = await startDashboard();
-    page = h.page;
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
+  beforeAll(() => (page = h.page));
 
   it('splits an endpoint 90/10 by a header and shows each prompt beside its figures', async () => {
-    const endpoint = await createEndpoint(h.t, h.tenant.admin, {
-      name: 'Support reply',
-      inputs: [{ name: 'text', dataType: 'string' }],
-    });
-    const control = await createPrompt(h.t, h.tenant.admin, endpoint.id, {
-      name: 'Friendly',
-      template: 'friendly {{ inputs.text }}',
-    });
-    const candidate = await createPrompt(
-      h.t,
-      h.tenant.admin,
+    const endpoint = await h.createEndpoint({ name: 'Support reply', inputs: [{ name: 'text', dataType: 'string' }] });
+    const control = await h.createPrompt(endpoint.id, { name: 'Friendly', template: 'friendly {{ inputs.text }}' });
+    const candidate = await h.createPrompt(
       endpoint.id,
       { name: 'Concise', template: 'concise {{ inputs.text }}' },
       'Live',
     );
-    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'Unfinished', template: 'draft' }, 'Draft');
+    await h.createPrompt(endpoint.id, { name: 'Unfinished', template: 'draft' }, 'Draft');
 
-    await signIn(page, h.baseUrl, h.tenant.admin, `/endpoints/${endpoint.id}`);
+    await h.signIn(h.tenant.admin, `/endpoints/${endpoint.id}`);
     const panel = page.getByRole('region', { name: 'Traffic split' });
     await panel.getByText('No split: the default prompt answers every call').waitFor();
     await panel.getByRole('button', { name: 'Split traffic' }).click();
@@ -71,14 +42,13 @@ describe('Dashboard: traffic split', () => {
 
     await form.getByRole('radio', { name: 'a request header' }).check();
     await form.getByLabel('Header name').fill('X-User-Id');
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(await keyboardProblems(page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(page, { keyboard: true });
     await form.getByRole('button', { name: 'Save split' }).click();
 
     const table = panel.getByRole('table', { name: 'Traffic split and figures per prompt' });
     await table.waitFor();
     await panel.getByText('Each value of the x-user-id header stays on one prompt').waitFor();
-    const stored = await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(auth(h.tenant.admin));
+    const stored = await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(h.admin());
     const split = stored.body.data.trafficSplit as TrafficSplit;
     expect(split).toEqual({
       variants: [
@@ -139,11 +109,11 @@ describe('Dashboard: traffic split', () => {
   });
 
   it('shows a ReadOnly key the split without letting it change it', async () => {
-    const endpoint = await createEndpoint(h.t, h.tenant.admin, { name: 'Read only split' });
-    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'A', template: 'a' });
-    await createPrompt(h.t, h.tenant.admin, endpoint.id, { name: 'B', template: 'b' }, 'Live');
+    const endpoint = await h.createEndpoint({ name: 'Read only split' });
+    await h.createPrompt(endpoint.id, { name: 'A', template: 'a' });
+    await h.createPrompt(endpoint.id, { name: 'B', template: 'b' }, 'Live');
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await signIn(page, h.baseUrl, h.tenant.readOnly, `/endpoints/${endpoint.id}`);
+    await h.signIn(h.tenant.readOnly, `/endpoints/${endpoint.id}`);
     const panel = page.getByRole('region', { name: 'Traffic split' });
     const button = panel.getByRole('button', { name: 'Split traffic' });
     await button.waitFor();

@@ -1,14 +1,4 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth } from '../support/seed';
-import {
-  accessibilityViolations,
-  type DashboardHarness,
-  goTo,
-  keyboardProblems,
-  screenshot,
-  signIn,
-  startDashboard,
-} from '../support/browser';
+import { accessibilityViolations, expectAccessible, goTo, screenshot, useDashboard } from './support/dashboard';
 
 const VERSION_1 = ['You are a careful assistant.', 'Summarize: {{ inputs.text }}', 'Answer in one sentence.'].join(
   '\n',
@@ -20,37 +10,26 @@ const VERSION_2 = [
 ].join('\n');
 
 describe('Dashboard: versions of a prompt', () => {
-  let h: DashboardHarness;
+  const h = useDashboard({ setUp: () => seed() });
   let endpointId: string;
   let prompt: { id: string; name: string };
   let versionsRoute: string;
 
-  beforeAll(async () => {
-    h = await startDashboard();
-    ({ id: endpointId } = await createEndpoint(h.t, h.tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    }));
-    prompt = await createPrompt(h.t, h.tenant.admin, endpointId, {
+  async function seed(): Promise<void> {
+    ({ id: endpointId } = await h.createEndpoint({ inputs: [{ name: 'text', dataType: 'string', isRequired: true }] }));
+    prompt = await h.createPrompt(endpointId, {
       name: 'Summary',
       template: VERSION_1,
       temperature: 0.7,
     });
     await h.t.http
       .put(`/admin/v1/prompts/${prompt.id}`)
-      .set(auth(h.tenant.admin))
+      .set(h.admin())
       .send({ template: VERSION_2, temperature: 0.2, changeNotes: 'Shorter answers' })
       .expect(200);
     versionsRoute = `/endpoints/${endpointId}/prompts/${prompt.id}/versions`;
-    await signIn(h.page, h.baseUrl, h.tenant.admin, versionsRoute);
-  });
-
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  afterEach(() => {
-    expect(h.problems).toEqual([]);
-  });
+    await h.signIn(h.tenant.admin, versionsRoute);
+  }
 
   it('shows the history as a timeline: each version with its date, model and changes, the current one marked', async () => {
     await h.page.getByRole('heading', { level: 1, name: 'Versions of Summary' }).waitFor();
@@ -99,8 +78,7 @@ describe('Dashboard: versions of a prompt', () => {
       'Setting\tFrom (Version 1)\tTo (Version 2)',
       'Temperature\t0.7\t0.2',
     ]);
-    expect(await accessibilityViolations(h.page)).toEqual([]);
-    expect(await keyboardProblems(h.page)).toEqual({ unreachable: [], noVisibleFocus: [] });
+    await expectAccessible(h.page, { keyboard: true });
     await h.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await screenshot(h.page, 'versions-compare');
 
@@ -151,18 +129,12 @@ describe('Dashboard: versions of a prompt', () => {
   });
 
   it('marks the versions archived by the plan history limit', async () => {
-    const busy = await createPrompt(
-      h.t,
-      h.tenant.admin,
-      endpointId,
-      { name: 'Busy', template: 'Draft 1 {{ inputs.text }}' },
-      'Draft',
-    );
+    const busy = await h.createPrompt(endpointId, { name: 'Busy', template: 'Draft 1 {{ inputs.text }}' }, 'Draft');
     // The free plan keeps 10 versions: the 11th save archives version 1.
     for (let n = 2; n <= 11; n++) {
       await h.t.http
         .put(`/admin/v1/prompts/${busy.id}`)
-        .set(auth(h.tenant.admin))
+        .set(h.admin())
         .send({ template: `Draft ${n} {{ inputs.text }}` })
         .expect(200);
     }
@@ -189,7 +161,7 @@ describe('Dashboard: versions of a prompt', () => {
       (url) => /#\/endpoints\/[^/]+\/prompts\/[0-9a-f-]{36}$/.test(url.hash) && !url.hash.endsWith(prompt.id),
     );
     const restoredId = new URL(h.page.url()).hash.split('/').pop()!;
-    const restored = await h.t.http.get(`/admin/v1/prompts/${restoredId}`).set(auth(h.tenant.admin)).expect(200);
+    const restored = await h.t.http.get(`/admin/v1/prompts/${restoredId}`).set(h.admin()).expect(200);
     expect(restored.body.data).toMatchObject({ status: 'Draft', template: VERSION_1, temperature: 0.7, endpointId });
     // The user sees the new prompt's history: its own version 1, a Draft with the restored content.
     await goTo(h.page, `/endpoints/${endpointId}/prompts/${restoredId}/versions`);
@@ -201,13 +173,13 @@ describe('Dashboard: versions of a prompt', () => {
     await h.page.getByRole('heading', { level: 1, name: `Version 1 of ${restored.body.data.name}` }).waitFor();
     expect(await h.page.locator('pre').first().textContent()).toBe(VERSION_1);
     // The original prompt keeps its history.
-    const original = await h.t.http.get(`/admin/v1/prompts/${prompt.id}`).set(auth(h.tenant.admin)).expect(200);
+    const original = await h.t.http.get(`/admin/v1/prompts/${prompt.id}`).set(h.admin()).expect(200);
     expect(original.body.data).toMatchObject({ currentVersion: 2, template: VERSION_2 });
   });
 
   it('shows a ReadOnly key the restore action disabled, with the reason', async () => {
     await h.page.getByRole('button', { name: 'Sign out' }).click();
-    await signIn(h.page, h.baseUrl, h.tenant.readOnly, versionsRoute);
+    await h.signIn(h.tenant.readOnly, versionsRoute);
     await h.page.getByRole('heading', { level: 1, name: 'Versions of Summary' }).waitFor();
     const restore = h.page
       .getByRole('article', { name: 'Version 1', exact: true })
