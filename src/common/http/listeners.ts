@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
  * each other, so one tenant whose clients reconnect fast (each refusal followed by a new connection) made every other
  * caller's new connection wait seconds for its turn. With this many sockets each turn accepts up to this many.
  */
-export const LISTENING_SOCKETS = 8;
+export const LISTENING_SOCKETS = 16;
 
 /** The listening sockets beside the HTTP server's own; `close` stops them accepting (the server's own is its own). */
 export interface ExtraListeners {
