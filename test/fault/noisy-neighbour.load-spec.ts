@@ -589,13 +589,17 @@ describe('noisy neighbour', () => {
     // measurement again), its heap, and the CPU it used: where B waits when it does.
     await serviceGauges(base);
     const cpuAtB = cpuMs(pid);
-    const serviceLoop = { maxMsBySecond: [] as number[], heapUsedMb: 0 };
+    const serviceLoop = { maxMsBySecond: [] as number[], heapUsedMb: 0, externalMb: 0 };
     let sampling = true;
     const sampled = (async () => {
       while (sampling) {
         await sleep(1_000);
         const gauges = await serviceGauges(base);
         serviceLoop.maxMsBySecond.push(round((gauges.nodejs_eventloop_lag_max_seconds ?? NaN) * 1000));
+        serviceLoop.externalMb = Math.max(
+          serviceLoop.externalMb,
+          round((gauges.nodejs_external_memory_bytes ?? 0) / 2 ** 20),
+        );
         serviceLoop.heapUsedMb = Math.max(
           serviceLoop.heapUsedMb,
           round((gauges.nodejs_heap_size_used_bytes ?? 0) / 2 ** 20),
@@ -667,11 +671,12 @@ describe('noisy neighbour', () => {
         cachedAnswers: cacheHeaders,
       },
       a: tallies,
-      // The service's event loop delay while B ran (the slowest of each second), its largest heap in use, and
-      // the share of a core it used (all its threads).
+      // The service's event loop delay while B ran (the slowest of each second), its largest heap in use and
+      // memory outside the heap (buffers), and the share of a core it used (all its threads).
       service: {
         loopDelayMaxMsBySecond: serviceLoop.maxMsBySecond,
         heapUsedMb: serviceLoop.heapUsedMb,
+        externalMb: serviceLoop.externalMb,
         cpuCoresDuringB: Math.round((cpuDuringB / B_DURATION_MS) * 100) / 100,
       },
       // How late this test's own event loop ran (it also serves the fake provider and drives A's load).
