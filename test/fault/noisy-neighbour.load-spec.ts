@@ -340,6 +340,31 @@ function maxBySecond(answers: { ms: number }[]): number[] {
   return seconds;
 }
 
+/** Values of the service's own gauges, from GET /metrics (unlabelled series only); {} when it does not answer. */
+async function serviceGauges(base: string): Promise<Record<string, number>> {
+  const text = await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(5_000) }).then(
+    (response) => response.text(),
+    () => '',
+  );
+  const gauges: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+) ([0-9.e+-]+)$/.exec(line);
+    if (match) gauges[match[1]] = Number(match[2]);
+  }
+  return gauges;
+}
+
+/** CPU time the process has used (all its threads), in ms, from /proc (Linux); NaN once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line (counted from the state, field 3), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /**
  * Noisy neighbour: tenant A runs, all at once and at its full limits, every load that once let one tenant hurt the
  * others (many large distinct cacheable answers, streams of tens of thousands of deltas, answers of 100 output fields,
@@ -560,6 +585,29 @@ describe('noisy neighbour', () => {
 
     await sleep(LOAD_SETTLE_MS);
 
+    // The service's own event loop delay during B's run, second by second (each scrape of /metrics starts its
+    // measurement again), its heap, and the CPU it used: where B waits when it does.
+    await serviceGauges(base);
+    const cpuAtB = cpuMs(pid);
+    const serviceLoop = { maxMsBySecond: [] as number[], heapUsedMb: 0, externalMb: 0 };
+    let sampling = true;
+    const sampled = (async () => {
+      while (sampling) {
+        await sleep(1_000);
+        const gauges = await serviceGauges(base);
+        serviceLoop.maxMsBySecond.push(round((gauges.nodejs_eventloop_lag_max_seconds ?? NaN) * 1000));
+        serviceLoop.externalMb = Math.max(
+          serviceLoop.externalMb,
+          round((gauges.nodejs_external_memory_bytes ?? 0) / 2 ** 20),
+        );
+        serviceLoop.heapUsedMb = Math.max(
+          serviceLoop.heapUsedMb,
+          round((gauges.nodejs_heap_size_used_bytes ?? 0) / 2 ** 20),
+        );
+      }
+    })();
+    cleanups.push(() => (sampling = false));
+
     // B: a steady open loop, alternating its cached and uncached endpoint, timed on a thread of its own.
     const answersB = await probeB(
       {
@@ -573,6 +621,10 @@ describe('noisy neighbour', () => {
       },
       cleanups,
     );
+
+    sampling = false;
+    await sampled;
+    const cpuDuringB = cpuMs(pid) - cpuAtB;
 
     // A's load stops: what is still in flight is cut off.
     await sleep(Math.max(0, loadEnds - Date.now()));
@@ -619,6 +671,14 @@ describe('noisy neighbour', () => {
         cachedAnswers: cacheHeaders,
       },
       a: tallies,
+      // The service's event loop delay while B ran (the slowest of each second), its largest heap in use and
+      // memory outside the heap (buffers), and the share of a core it used (all its threads).
+      service: {
+        loopDelayMaxMsBySecond: serviceLoop.maxMsBySecond,
+        heapUsedMb: serviceLoop.heapUsedMb,
+        externalMb: serviceLoop.externalMb,
+        cpuCoresDuringB: Math.round((cpuDuringB / B_DURATION_MS) * 100) / 100,
+      },
       // How late this test's own event loop ran (it also serves the fake provider and drives A's load).
       testLoopDelayMs: { p99: round(loopDelay.percentile(99) / 1e6), max: round(loopDelay.max / 1e6) },
       serviceErrors: service.output.filter((line) => /"level":"(error|fatal)"|heap|FATAL/i.test(line)).slice(0, 5),

@@ -50,6 +50,16 @@ describe('LogWriteQueue', () => {
     expect(queue.state()).toEqual({ queued: 0, queuedBytes: 0, written: 7, dropped: 0, failedWrites: 0 });
   });
 
+  it('writes large rows in several batches, each within maxBatchBytes (a larger row alone)', async () => {
+    const sink = new FakeSink();
+    const queue = new LogWriteQueue(sink.write, { ...OPTIONS, maxQueuedBytes: 10_000, maxBatchBytes: 100 });
+    const bytes = [40, 40, 40, 500, 30, 30];
+    bytes.forEach((size, index) => queue.enqueue(index + 1, size));
+    await eventually(() => sink.rows.length === bytes.length);
+    expect(sink.batches).toEqual([[1, 2], [3], [4], [5, 6]]);
+    expect(queue.state()).toMatchObject({ queued: 0, queuedBytes: 0, written: 6 });
+  });
+
   it('writes a lone row after the flush delay', async () => {
     const sink = new FakeSink();
     const queue = new LogWriteQueue(sink.write, OPTIONS);

@@ -6,6 +6,11 @@ export type BatchSink<T> = (rows: T[]) => Promise<void>;
 export interface LogWriteQueueOptions {
   /** Rows per INSERT. */
   batchSize: number;
+  /**
+   * Most bytes of rows per INSERT (a single larger row goes alone): a statement is built and sent on the event loop,
+   * so a batch of large rows is written in several statements, none of them holding the loop or the memory long.
+   */
+  maxBatchBytes?: number;
   /** How long a row may wait for companions before its batch is written (a row is visible within a second). */
   flushDelayMs: number;
   /** Memory bounds while the database is unreachable; rows beyond them are dropped and counted. */
@@ -18,6 +23,7 @@ export interface LogWriteQueueOptions {
 
 export const DEFAULT_QUEUE_OPTIONS: LogWriteQueueOptions = {
   batchSize: 500,
+  maxBatchBytes: 4 * 1024 * 1024,
   flushDelayMs: 100,
   maxQueuedRows: 50_000,
   maxQueuedBytes: 64 * 1024 * 1024,
@@ -152,7 +158,7 @@ export class LogWriteQueue<T> {
 
   private async writeAll(): Promise<void> {
     while (this.queue.length > 0) {
-      const batch = this.queue.slice(0, this.options.batchSize);
+      const batch = this.nextBatch();
       try {
         await this.sink(batch.map((pending) => pending.row));
       } catch (error) {
@@ -172,6 +178,20 @@ export class LogWriteQueue<T> {
       this.retryAt = 0;
       this.droppingReported = false;
     }
+  }
+
+  /** The oldest rows, up to batchSize of them and maxBatchBytes of their bytes (at least one row). */
+  private nextBatch(): Pending<T>[] {
+    const maxBytes = this.options.maxBatchBytes ?? Infinity;
+    const limit = Math.min(this.queue.length, this.options.batchSize);
+    let count = 0;
+    let bytes = 0;
+    while (count < limit) {
+      bytes += this.queue[count].bytes;
+      if (count > 0 && bytes > maxBytes) break;
+      count++;
+    }
+    return this.queue.slice(0, count);
   }
 
   private clearTimer(): void {

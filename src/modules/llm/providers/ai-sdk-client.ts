@@ -8,6 +8,7 @@ import {
 } from '@ai-sdk/provider';
 import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
+import { TimeSlice } from '../../../common/async/time-slice';
 import { UpstreamError, UpstreamTimeoutError } from '../../../common/errors/app-error';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-depth';
 import type { ProviderDefinition } from '../../models/model';
@@ -28,6 +29,13 @@ import {
   type TextStreamEvent,
   TokenUsage,
 } from '../llm-client';
+
+/**
+ * A streamed answer is read for at most this long before the event loop gets its turn back: a provider stream that
+ * arrives faster than it is read (thousands of small pieces buffered) would otherwise be read to its end in one turn
+ * while every other request waits.
+ */
+const STREAM_READ_SLICE_MS = 5;
 
 // The AI SDK prints warnings (unsupported settings, deprecations) straight to the console; our logs are JSON lines.
 (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
@@ -145,7 +153,9 @@ export class AiSdkClient implements LlmClient {
       let finishReason = 'other';
       let responseModel: string | undefined;
       const reader = stream.getReader();
+      const slice = new TimeSlice(STREAM_READ_SLICE_MS);
       for (;;) {
+        await slice.yieldIfDue();
         const { done, value: part } = await reader.read();
         if (done) break;
         if (part.type === 'text-delta') {
