@@ -142,7 +142,7 @@ async function startServiceOnce(adapter, env) {
 }
 
 async function waitForHealth(child, url, started, startPeakMb) {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 2400; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/health`);
@@ -156,7 +156,7 @@ async function waitForHealth(child, url, started, startPeakMb) {
     }
     await sleep(50);
   }
-  throw new Error('the service did not start within 30 s');
+  throw new Error('the service did not start within 120 s');
 }
 
 function freePort() {

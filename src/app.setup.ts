@@ -89,8 +89,8 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
     (request: RawCarrier<IncomingMessage>, response: RawCarrier<ServerResponse>, done: () => void) => {
       const nodeRequest = request.raw ?? request;
       const nodeResponse = response.raw ?? response;
-      for (const [name, value] of Object.entries(securityHeadersFor(nodeRequest.url ?? '/')))
-        nodeResponse.setHeader(name, value);
+      const headers = securityHeadersFor(nodeRequest.url ?? '/');
+      for (const name in headers) nodeResponse.setHeader(name, headers[name]);
       const context = openRequestContext(nodeRequest);
       requestMetrics?.use(nodeRequest, nodeResponse, context.surface);
       requestIds.use(nodeRequest, nodeResponse, () => {

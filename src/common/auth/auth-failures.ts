@@ -24,6 +24,8 @@ export class AuthFailures {
 
   /** Seconds until `address` may try again: 0 while it is within its budget. */
   retryAfterSeconds(address: string): number {
+    // No failure counted anywhere (the usual case): no address needs its key worked out.
+    if (this.windows.size === 0) return 0;
     const window = this.windows.get(clientKeyOf(address));
     const now = this.now();
     if (!window || window.resetAtMs <= now || window.count < this.limitPerMinute) return 0;
@@ -45,6 +47,8 @@ export class AuthFailures {
  * walk through the addresses of its own network to escape the limit.
  */
 export function clientKeyOf(address: string): string {
+  // An IPv6 address, mapped or not, has a colon: any other address is its own key.
+  if (!address.includes(':')) return address;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1];
   if (!isIPv6(address)) return address;

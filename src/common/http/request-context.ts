@@ -33,19 +33,23 @@ export class RequestContext {
   }
 }
 
-/** Each request's context, by Node's request (the adapter's own request object wraps it on Fastify). */
-const contexts = new WeakMap<IncomingMessage, RequestContext>();
+/**
+ * Each request's context, on Node's request (the adapter's own request object wraps it on Fastify) under a property
+ * only this module knows: it lives and goes with the request, with no weak table for the garbage collector to keep.
+ */
+const CONTEXT = Symbol('requestContext');
+type WithContext = IncomingMessage & { [CONTEXT]?: RequestContext };
 
 /** Creates the context of a request as it arrives. */
 export function openRequestContext(request: IncomingMessage): RequestContext {
   const context = new RequestContext(surfaceOf(request.url ?? '/'));
-  contexts.set(request, context);
+  (request as WithContext)[CONTEXT] = context;
   return context;
 }
 
 /** The context of a request (the adapter's request or Node's). */
 export function requestContextOf(request: HttpRequestLike): RequestContext {
-  const context = contexts.get(nodeRequestOf(request));
+  const context = (nodeRequestOf(request) as WithContext)[CONTEXT];
   if (!context) throw new Error('The request has no context: it did not pass the request hook');
   return context;
 }

@@ -7,16 +7,24 @@ export function elapsedSince(startedMs: number): number {
 
 /**
  * Runs `work` with an abort signal that fires when the time left runs out, and answers 504 at that moment (with
- * `message`, the endpoint's timeout by default).
+ * `message`, the endpoint's timeout by default). With `stopOn`, the same signal also fires when that one does (with its
+ * reason): one controller and one listener, rather than a composite signal per call, whose tracking Node keeps until
+ * a garbage collection.
  */
 export async function withDeadline<T>(
   remainingMs: number,
   timeoutSeconds: number,
   work: (signal: AbortSignal) => Promise<T>,
   message = `The LLM did not answer within the endpoint's timeout of ${timeoutSeconds} seconds`,
+  stopOn?: AbortSignal,
 ): Promise<T> {
   if (remainingMs <= 0) throw new UpstreamTimeoutError(message);
   const controller = new AbortController();
+  const stop = stopOn ? () => controller.abort(stopOn.reason) : undefined;
+  if (stopOn && stop) {
+    if (stopOn.aborted) stop();
+    else stopOn.addEventListener('abort', stop, { once: true });
+  }
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -31,5 +39,6 @@ export async function withDeadline<T>(
     throw error;
   } finally {
     clearTimeout(timer);
+    if (stopOn && stop) stopOn.removeEventListener('abort', stop);
   }
 }

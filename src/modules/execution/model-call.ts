@@ -197,12 +197,7 @@ export class ModelCall {
     if (!gone) return withDeadline(time.budgetMs, timeoutSeconds, work, message);
     // The provider call stops when the caller leaves too; it then fails as client_closed, whatever the provider said.
     try {
-      return await withDeadline(
-        time.budgetMs,
-        timeoutSeconds,
-        (signal) => work(AbortSignal.any([signal, gone])),
-        message,
-      );
+      return await withDeadline(time.budgetMs, timeoutSeconds, work, message, gone);
     } catch (error) {
       if (gone.aborted) throw gone.reason;
       throw error;

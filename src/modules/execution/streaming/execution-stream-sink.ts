@@ -271,23 +271,37 @@ export async function streamGeneration(
   llmModel: string,
   firstPieceWithin?: { ms: number; message: string },
 ): Promise<StreamedTextResult> {
-  const waiting = new AbortController();
+  // One controller that the deadline, the client and the first-piece timer each abort (with their own reason), rather
+  // than a composite signal per attempt.
+  const stopping = new AbortController();
+  let noFirstPiece: UpstreamTimeoutError | undefined;
   const timer = firstPieceWithin
-    ? setTimeout(() => waiting.abort(new UpstreamTimeoutError(firstPieceWithin.message)), firstPieceWithin.ms)
+    ? setTimeout(() => {
+        noFirstPiece = new UpstreamTimeoutError(firstPieceWithin.message);
+        stopping.abort(noFirstPiece);
+      }, firstPieceWithin.ms)
     : undefined;
-  const abortSignal = AbortSignal.any([request.abortSignal, sink.clientSignal, waiting.signal]);
+  const sources = [request.abortSignal, sink.clientSignal];
+  const stop = function (this: AbortSignal) {
+    stopping.abort(this.reason);
+  };
+  for (const source of sources) {
+    if (source.aborted) stopping.abort(source.reason);
+    else source.addEventListener('abort', stop, { once: true });
+  }
   sink.attempt(llmModel);
   try {
-    return await client.streamText({ ...request, abortSignal }, (event) => {
+    return await client.streamText({ ...request, abortSignal: stopping.signal }, (event) => {
       clearTimeout(timer);
       sink.piece(event);
     });
   } catch (error) {
     if (sink.clientSignal.aborted) throw sink.clientClosed;
-    if (waiting.signal.aborted) throw waiting.signal.reason;
+    if (noFirstPiece) throw noFirstPiece;
     throw error;
   } finally {
     clearTimeout(timer);
+    for (const source of sources) source.removeEventListener('abort', stop);
     sink.stop();
   }
 }
