@@ -53,6 +53,7 @@ const ENTRY: NewExecutionLog = {
   rawResponse: null,
   parsedOutput: null,
   attempts: [],
+  tags: {},
   createdAt: new Date(),
 };
 

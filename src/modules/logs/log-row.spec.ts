@@ -29,6 +29,7 @@ const ENTRY: NewExecutionLog = {
   rawResponse: null,
   parsedOutput: null,
   attempts: [],
+  tags: {},
   createdAt: new Date('2026-01-01T00:00:00Z'),
 };
 

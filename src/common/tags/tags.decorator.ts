@@ -1,0 +1,26 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { ValidateBy } from 'class-validator';
+import { MAX_TAG_VALUE_LENGTH, MAX_TAGS, TAG_KEY_PATTERN, tagsObjectProblems } from './tags';
+
+/**
+ * An object of tags (`{"team": "search"}`): at most 10, each key a lowercase letter followed by up to 39 lowercase
+ * letters, digits, `_`, `.` or `-`, each value a string of 1 to 128 characters. A refusal names the offending tag.
+ */
+export const TagsProperty = (description: string) =>
+  applyDecorators(
+    ApiProperty({
+      description,
+      type: 'object',
+      maxProperties: MAX_TAGS,
+      propertyNames: { pattern: TAG_KEY_PATTERN.source },
+      additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_TAG_VALUE_LENGTH },
+    } as Parameters<typeof ApiProperty>[0]),
+    ValidateBy({
+      name: 'isTags',
+      validator: {
+        validate: (value: unknown, args) => tagsObjectProblems(value, args?.property ?? 'tags').length === 0,
+        defaultMessage: (args) => tagsObjectProblems(args?.value, args?.property ?? 'tags').join('; '),
+      },
+    }),
+  );
