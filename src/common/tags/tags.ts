@@ -9,7 +9,7 @@ export const MAX_TAG_VALUE_LENGTH = 128;
 export const MAX_TAGS_HEADER_BYTES = 2048;
 export const TAGS_HEADER = 'X-Tags';
 
-export const NO_TAGS: Tags = Object.freeze({}) as Tags;
+export const NO_TAGS: Tags = Object.freeze({});
 
 export type TagsParse = { tags: Tags; problem?: undefined } | { problem: string };
 

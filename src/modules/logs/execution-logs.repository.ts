@@ -217,9 +217,12 @@ export class ExecutionLogsRepository {
          SELECT tags ->> ${k} AS value FROM execution_logs WHERE ${where} AND tags ? ${k}
          GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${TAG_GROUPS})
        SELECT CASE WHEN tags ->> ${k} IN (SELECT value FROM top) THEN tags ->> ${k} END AS tag_value`;
-    const [rows, errorRows]: Record<string, unknown>[][] = await Promise.all([
-      this.logs.query(`${grouped}, ${FIGURES} FROM execution_logs WHERE ${where} GROUP BY 1`, [...params, key]),
-      this.logs.query(
+    const [rows, errorRows] = await Promise.all([
+      this.logs.query<Record<string, unknown>[]>(
+        `${grouped}, ${FIGURES} FROM execution_logs WHERE ${where} GROUP BY 1`,
+        [...params, key],
+      ),
+      this.logs.query<Record<string, unknown>[]>(
         `${grouped}, coalesce(error_code, 'unknown') AS error_code, count(*)::int AS count
          FROM execution_logs WHERE ${where} AND status = 'error' GROUP BY 1, 2`,
         [...params, key],

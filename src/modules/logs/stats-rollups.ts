@@ -127,7 +127,7 @@ export function combineTagGroups(
   const errorRows = new Map<string | null, Map<string, number>>();
   const count = (value: string | null, code: string, n: number) => {
     let codes = errorRows.get(value);
-    if (!codes) errorRows.set(value, (codes = new Map()));
+    if (!codes) errorRows.set(value, (codes = new Map<string, number>()));
     codes.set(code, (codes.get(code) ?? 0) + n);
   };
   for (const row of errorCodes)
