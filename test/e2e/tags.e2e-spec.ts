@@ -121,7 +121,7 @@ describe('request tags', () => {
     ];
     it.each(refusals)(
       'refuses %s with 400 naming the tag, before the model is called, without a log row',
-      async (header, message) => {
+      async (_label, header, message) => {
         const before = fake.requests.length;
         const res = await execute(endpoint.path, tenant.endpointKey, header);
         expect(res.status).toBe(400);
