@@ -274,7 +274,7 @@ describe.each([
     expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it("carries the execution's tags (the request's over its key's defaults) as promptgate.tag.<key> on its server span", async () => {
+  it("carries the execution's tags as promptgate.tag.<key> attributes of its server span", async () => {
     fake.reply({ text: 'tagged answer' });
     const requestId = `tagged-${randomBytes(4).toString('hex')}`;
     await t.http
