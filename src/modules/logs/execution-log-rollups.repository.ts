@@ -36,7 +36,7 @@ export interface RollupRead {
   byPrompt: boolean;
   /**
    * Only executions tagged `key` with one of `values` (any value when null), read from the tag rollups (an execution
-   * has one value per key, so the sums count each once).
+   * has one value per key, so the sums count each once). They are not split by prompt: not with byPrompt.
    */
   tag?: { key: string; values: string[] | null };
   /** With `tag`: one row per tag value, over the whole period (the bucket is then not meaningful). */
@@ -154,17 +154,17 @@ export class ExecutionLogRollupsRepository {
     );
     await this.db.query(
       `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
-       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value, endpoint_id, prompt_id,
+       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value, endpoint_id,
          ${SUM_COLUMNS.map((c) => `sum(${c})`).join(', ')}, max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
        FROM execution_log_tag_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
-       GROUP BY tenant_id, tag_key, tag_value, endpoint_id, prompt_id`,
+       GROUP BY tenant_id, tag_key, tag_value, endpoint_id`,
       [dayStart, nextDay],
     );
     await this.db.query(
       `INSERT INTO execution_log_tag_error_rollups (${TAG_KEY}, error_code, errors)
-       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value, endpoint_id, prompt_id, error_code, sum(errors)
+       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value, endpoint_id, error_code, sum(errors)
        FROM execution_log_tag_error_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
-       GROUP BY tenant_id, tag_key, tag_value, endpoint_id, prompt_id, error_code`,
+       GROUP BY tenant_id, tag_key, tag_value, endpoint_id, error_code`,
       [dayStart, nextDay],
     );
   }
@@ -355,28 +355,27 @@ export function tagRollupsFromLogsSql(where: string): string[] {
   const tagged = `execution_logs l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(tag_key, tag_value) WHERE ${where}`;
   return [
     `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
-     SELECT tenant_id, tag_key, 'hour', start, tag_value, endpoint_id, prompt_id, ${hourSums}, max(latency_max_ms),
+     SELECT tenant_id, tag_key, 'hour', start, tag_value, endpoint_id, ${hourSums}, max(latency_max_ms),
        ${BUCKET_STARTS.map((_, i) => `coalesce(sum(calls) FILTER (WHERE latency_bucket = ${i}), 0)`).join(', ')}
      FROM (
        SELECT tenant_id, t.tag_key, t.tag_value, date_trunc('hour', created_at, 'UTC') AS start, endpoint_id,
-         coalesce(prompt_id, '${NO_PROMPT}') AS prompt_id, ${LATENCY_BUCKET} AS latency_bucket,
+         ${LATENCY_BUCKET} AS latency_bucket,
          count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
          coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
-       FROM ${tagged} GROUP BY 1, 2, 3, 4, 5, 6, 7) fine
-     GROUP BY tenant_id, tag_key, tag_value, start, endpoint_id, prompt_id`,
+       FROM ${tagged} GROUP BY 1, 2, 3, 4, 5, 6) fine
+     GROUP BY tenant_id, tag_key, tag_value, start, endpoint_id`,
     `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
-     SELECT tenant_id, tag_key, 'day', date_trunc('day', start, 'UTC'), tag_value, endpoint_id, prompt_id, ${hourSums},
+     SELECT tenant_id, tag_key, 'day', date_trunc('day', start, 'UTC'), tag_value, endpoint_id, ${hourSums},
        max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
-     FROM execution_log_tag_rollups WHERE ${where} AND span = 'hour' GROUP BY 1, 2, 4, 5, 6, 7`,
+     FROM execution_log_tag_rollups WHERE ${where} AND span = 'hour' GROUP BY 1, 2, 4, 5, 6`,
     `INSERT INTO execution_log_tag_error_rollups (${TAG_KEY}, error_code, errors)
-     SELECT tenant_id, tag_key, span, start, tag_value, endpoint_id, prompt_id, error_code, count(*)
+     SELECT tenant_id, tag_key, span, start, tag_value, endpoint_id, error_code, count(*)
      FROM (
-       SELECT tenant_id, t.tag_key, t.tag_value, endpoint_id, coalesce(prompt_id, '${NO_PROMPT}') AS prompt_id,
-         coalesce(error_code, 'unknown') AS error_code, date_trunc('hour', created_at, 'UTC') AS hour,
+       SELECT tenant_id, t.tag_key, t.tag_value, endpoint_id, coalesce(error_code, 'unknown') AS error_code, date_trunc('hour', created_at, 'UTC') AS hour,
          date_trunc('day', created_at, 'UTC') AS day
        FROM ${tagged} AND status = 'error') e
      CROSS JOIN LATERAL (VALUES ('hour', hour), ('day', day)) AS s(span, start)
-     GROUP BY tenant_id, tag_key, span, start, tag_value, endpoint_id, prompt_id, error_code`,
+     GROUP BY tenant_id, tag_key, span, start, tag_value, endpoint_id, error_code`,
   ];
 }

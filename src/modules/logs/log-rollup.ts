@@ -96,7 +96,7 @@ export function rollUp(rows: RollupSource[]): RollupGroup[] {
   return [...groups.values()].sort(compareKeys);
 }
 
-/** The sums of one tag key and value's executions (per tenant, endpoint, prompt and UTC hour or day). */
+/** The sums of one tag key and value's executions (per tenant, endpoint and UTC hour or day, not per prompt). */
 export interface TagRollupGroup extends RollupGroup {
   tagKey: string;
   tagValue: string;
@@ -104,7 +104,7 @@ export interface TagRollupGroup extends RollupGroup {
 
 /**
  * Sums a batch of log rows per tag (a row with three tags counts once under each), ordered by the tag rollups' key
- * (tenant, tag key, span, start, tag value, endpoint, prompt) for the same reason as rollUp.
+ * (tenant, tag key, span, start, tag value, endpoint) for the same reason as rollUp.
  */
 export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
   const byTag = new Map<string, RollupSource[]>();
@@ -113,9 +113,11 @@ export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
     if (!tags) continue;
     for (const key in tags) {
       const tag = `${key}\u0000${tags[key]}`;
+      // Not split by prompt: a tag's values can be many, and its rollups stay fewer.
+      const unprompted = row.promptId === null ? row : { ...row, promptId: null };
       const tagged = byTag.get(tag);
-      if (tagged) tagged.push(row);
-      else byTag.set(tag, [row]);
+      if (tagged) tagged.push(unprompted);
+      else byTag.set(tag, [unprompted]);
     }
   }
   const groups: TagRollupGroup[] = [];
@@ -132,8 +134,7 @@ export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
       compare(a.span, b.span) ||
       a.start.getTime() - b.start.getTime() ||
       compare(a.tagValue, b.tagValue) ||
-      compare(a.endpointId, b.endpointId) ||
-      compare(a.promptId, b.promptId),
+      compare(a.endpointId, b.endpointId),
   );
 }
 

@@ -60,7 +60,7 @@ export class LogStatsService {
     }
     const byPrompt = query.groupBy === 'prompt';
     const groupTag = query.groupBy?.startsWith('tag:') ? query.groupBy.slice('tag:'.length) : undefined;
-    const read = rollupReadOf(filter.tags, groupTag);
+    const read = rollupReadOf(filter.tags, groupTag, byPrompt);
     let figures: StatsFigures;
     if (read === null) {
       // Two tag keys at once (or a filter on one and groups by another): only the rows can answer.
@@ -161,11 +161,16 @@ interface StatsFigures extends RolledUpStats {
 /**
  * How the rollups answer a tag filter and tag groups: no filter, from the plain rollups (with groups by a key, from
  * that key's rollups as well); a filter on a single key (values of it, or its presence), from that key's rollups,
- * grouped by the same key or not at all. Null when they cannot (filters on two keys, or on one and groups by another).
+ * grouped by the same key or not at all. Null when they cannot (filters on two keys, or on one and groups by another
+ * key or by prompt: the tag rollups are not split by prompt).
  */
-function rollupReadOf(filter: TagFilter | undefined, groupTag: string | undefined): RollupRead['tag'] | null {
+function rollupReadOf(
+  filter: TagFilter | undefined,
+  groupTag: string | undefined,
+  byPrompt: boolean,
+): RollupRead['tag'] | null {
   const keys = tagFilterKeys(filter);
   if (keys.length === 0) return undefined;
-  if (keys.length > 1 || (groupTag !== undefined && groupTag !== keys[0])) return null;
+  if (keys.length > 1 || byPrompt || (groupTag !== undefined && groupTag !== keys[0])) return null;
   return { key: keys[0], values: filter!.values.get(keys[0]) ?? null };
 }

@@ -6,7 +6,7 @@ import { BUCKET_COUNT, BUCKET_STARTS } from './latency-histogram';
 export const HISTOGRAM_COLUMNS = Array.from({ length: BUCKET_COUNT }, (_, i) => `h${i}`);
 export const ROLLUP_KEY = 'tenant_id, span, start, endpoint_id, prompt_id';
 /** The key of the tag rollups, in the order of their primary key. */
-export const TAG_ROLLUP_KEY = 'tenant_id, tag_key, span, start, tag_value, endpoint_id, prompt_id';
+export const TAG_ROLLUP_KEY = 'tenant_id, tag_key, span, start, tag_value, endpoint_id';
 export const SUM_COLUMNS = ['calls', 'errors', 'cache_hits', 'input_tokens', 'output_tokens', 'cost_usd'];
 /** The columns of a rollup row after its key. */
 export const ROLLUP_VALUE_COLUMNS = [...SUM_COLUMNS, 'latency_max_ms', ...HISTOGRAM_COLUMNS].join(', ');
