@@ -716,7 +716,7 @@ export interface components {
             permission?: components["schemas"]["Permission"];
             /** @description Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
             endpointIds?: string[] | null;
-            /** @description Tags every execution with this key carries; a request's own tag of the same key wins. Default none */
+            /** @description Tags every execution with this key carries; a request's own tag of the same key wins. Default none. Keys: a lowercase letter followed by up to 39 lowercase letters, digits, _, . or - */
             defaultTags?: {
                 [key: string]: string;
             };
@@ -1527,7 +1527,7 @@ export interface components {
              *     the endpoint's input fields like an execution body. Default {}.
              */
             inputs?: unknown;
-            /** @description Tags of the run's log row, as an execution's X-Tags header gives them (values not percent-encoded) */
+            /** @description Tags of the run's log row, as an execution's X-Tags header gives them (values not percent-encoded). Keys: a lowercase letter followed by up to 39 lowercase letters, digits, _, . or - */
             tags?: {
                 [key: string]: string;
             };

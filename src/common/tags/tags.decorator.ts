@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { ValidateBy } from 'class-validator';
-import { MAX_TAG_VALUE_LENGTH, MAX_TAGS, TAG_KEY_PATTERN, tagsObjectProblems } from './tags';
+import { MAX_TAG_VALUE_LENGTH, MAX_TAGS, tagsObjectProblems } from './tags';
 
 /**
  * An object of tags (`{"team": "search"}`): at most 10, each key a lowercase letter followed by up to 39 lowercase
@@ -10,10 +10,10 @@ import { MAX_TAG_VALUE_LENGTH, MAX_TAGS, TAG_KEY_PATTERN, tagsObjectProblems } f
 export const TagsProperty = (description: string) =>
   applyDecorators(
     ApiProperty({
-      description,
+      // OpenAPI 3.0 has no propertyNames: the key rule is in the description.
+      description: `${description}. Keys: a lowercase letter followed by up to 39 lowercase letters, digits, _, . or -`,
       type: 'object',
       maxProperties: MAX_TAGS,
-      propertyNames: { pattern: TAG_KEY_PATTERN.source },
       additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_TAG_VALUE_LENGTH },
     } as Parameters<typeof ApiProperty>[0]),
     ValidateBy({
