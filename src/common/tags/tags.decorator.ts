@@ -15,7 +15,7 @@ export const TagsProperty = (description: string) =>
       type: 'object',
       maxProperties: MAX_TAGS,
       additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_TAG_VALUE_LENGTH },
-    } as Parameters<typeof ApiProperty>[0]),
+    }),
     ValidateBy({
       name: 'isTags',
       validator: {
