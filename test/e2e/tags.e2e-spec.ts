@@ -405,6 +405,10 @@ describe('request tags', () => {
           expect((await totals('tag=team:a&tag=customer:c000')).calls).toBe(
             rows.filter((r) => r.tags.team === 'a' && r.tags.customer === 'c000').length,
           );
+          // With groups by prompt: from the rows (the tag sums are not kept per prompt); these rows ran no prompt.
+          const byPrompt = await stats(`${period(fromHour, toHour)}&tag=customer:c000&groupBy=prompt`);
+          expect(byPrompt.totals.calls).toBe(rows.filter((r) => r.tags.customer === 'c000').length);
+          expect(byPrompt.groups).toEqual([]);
         });
 
         it('groups by a tag key: the 100 most frequent values, then one group for the rest and the untagged', async () => {
