@@ -17,7 +17,7 @@ export interface CliResult {
 export const USAGE = `Usage:
   npm run cli -- tenant create <slug> [--name TEXT] [--plan free|pro|enterprise]
   npm run cli -- tenant update <slug> [--name TEXT] [--plan free|pro|enterprise]
-  npm run cli -- key create --tenant <slug> --type admin|endpoint [--permission ReadWrite|ReadOnly] [--environment live|test] [--name TEXT]
+  npm run cli -- key create --tenant <slug> --type admin|endpoint [--permission ReadWrite|ReadOnly] [--environment live|test] [--name TEXT] [--tag key=value ...]
   npm run cli -- key list --tenant <slug>
   npm run cli -- key revoke --tenant <slug> <key-id>`;
 
@@ -28,10 +28,24 @@ const OPTIONS = {
   type: { type: 'string' },
   permission: { type: 'string' },
   environment: { type: 'string' },
+  tag: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 class UsageError extends Error {}
+
+/** `--tag key=value` options (split at the first `=`) as a key's default tags; the DTO checks keys and values. */
+function defaultTagsOf(options: string[]): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const option of options) {
+    const equals = option.indexOf('=');
+    if (equals < 0) throw new UsageError(`--tag must be key=value, not '${option}'`);
+    const key = option.slice(0, equals);
+    if (Object.hasOwn(tags, key)) throw new UsageError(`--tag '${key}' is given more than once`);
+    tags[key] = option.slice(equals + 1);
+  }
+  return tags;
+}
 
 /** The CLI's commands, run against the same services as the REST API (in this process or the running service). */
 export async function runCliCommand(app: INestApplicationContext, argv: string[]): Promise<CliResult> {
@@ -65,6 +79,7 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
           type,
           permission: values.permission,
           environment: values.environment,
+          defaultTags: values.tag ? defaultTagsOf(values.tag) : undefined,
         });
         const created = await keys.create(tenant.id, input);
         const level = created.type === 'admin' ? created.permission : created.environment;

@@ -71,6 +71,8 @@ async function main(): Promise<void> {
     await db.query('VACUUM ANALYZE execution_logs');
     await db.query('VACUUM ANALYZE execution_log_rollups');
     await db.query('VACUUM ANALYZE execution_log_error_rollups');
+    await db.query('VACUUM ANALYZE execution_log_tag_rollups');
+    await db.query('VACUUM ANALYZE execution_log_tag_error_rollups');
     const vacuumed = Date.now();
     const seconds = (from: number, to: number) => Math.round((to - from) / 100) / 10;
     const timings = {
@@ -137,7 +139,9 @@ async function createTenant(
 
 /**
  * Rows in time order (as a live service writes them) over the last `days` days: ~4% errors (three codes), ~5% test-page
- * and ~2% internal runs, 1 in 7 cached, latencies 50..1550 ms, detail fields a few hundred bytes.
+ * and ~2% internal runs, 1 in 7 cached, latencies 50..1550 ms, detail fields a few hundred bytes. Tags: 80% of the rows
+ * have `team` (8 values), 40% `customer` (1,000 values, the low numbers far more frequent), 8% `feature` (5 values);
+ * 20% have none.
  */
 async function insertRows(
   db: DataSource,
@@ -155,7 +159,7 @@ async function insertRows(
     await db.query(
       `INSERT INTO execution_logs (tenant_id, endpoint_id, prompt_id, prompt_version, source, key_id, key_environment,
          request_id, status, http_status, error_code, cached, llm_model, input_tokens, output_tokens, cost_usd, latency_ms,
-         created_at, inputs, rendered_prompt, raw_response, parsed_output, error_message)
+         created_at, inputs, rendered_prompt, raw_response, parsed_output, error_message, tags)
        SELECT $1::uuid, ($2::uuid[])[1 + g % $3], ($4::uuid[])[1 + (g % $3) * 3 + (g / $3) % 3], 1 + (g / $3) % 3,
          CASE WHEN g % 19 = 7 THEN 'TestPage' WHEN g % 47 = 11 THEN 'Internal' ELSE 'Api' END,
          $5::uuid, CASE WHEN g % 19 = 7 THEN NULL ELSE 'live' END, 'seed-' || g,
@@ -170,7 +174,11 @@ async function insertRows(
          'You are a helpful assistant. Answer the customer: ' || repeat('lorem ipsum ', 12),
          '{"reply":"' || repeat('dolor sit amet ', 10) || '"}',
          jsonb_build_object('reply', repeat('dolor sit amet ', 10)),
-         CASE WHEN g % 23 = 3 THEN 'The provider failed' END
+         CASE WHEN g % 23 = 3 THEN 'The provider failed' END,
+         CASE WHEN g % 5 = 4 THEN '{}'::jsonb ELSE jsonb_strip_nulls(jsonb_build_object(
+           'team', 'team-' || g % 8,
+           'customer', CASE WHEN g % 2 = 0 THEN 'cust-' || floor(power(random(), 3) * 1000)::int END,
+           'feature', CASE WHEN g % 10 = 1 THEN 'feature-' || g % 5 END)) END
        FROM generate_series($8::int, $9::int) AS g`,
       [
         tenant.id,
@@ -219,6 +227,23 @@ async function measure(
       'GET /logs?from=(last 24 h)&endpointId',
       () => logs.list(tenant.id, { endpointId: endpoint, from: lastDay }),
     ],
+    ['logsTag', 'GET /logs?tag=team:team-3 (10% of rows)', () => logs.list(tenant.id, { tag: ['team:team-3'] })],
+    [
+      'logsTagRare',
+      'GET /logs?tag=customer:cust-900 (rare)',
+      () => logs.list(tenant.id, { tag: ['customer:cust-900'] }),
+    ],
+    [
+      'logsTagEither',
+      'GET /logs?tag=feature:feature-1&tag=feature:feature-2',
+      () => logs.list(tenant.id, { tag: ['feature:feature-1', 'feature:feature-2'] }),
+    ],
+    ['logsHasTag', 'GET /logs?hasTag=feature', () => logs.list(tenant.id, { hasTag: ['feature'] })],
+    [
+      'logsTwoKeys',
+      'GET /logs?tag=team:team-3&tag=feature:feature-1',
+      () => logs.list(tenant.id, { tag: ['team:team-3', 'feature:feature-1'] }),
+    ],
     ['statsEndpoint', 'GET /stats?endpointId (7 days, day)', () => stats.stats(tenant.id, { endpointId: endpoint })],
     [
       'statsEndpointHour',
@@ -231,6 +256,19 @@ async function measure(
       'statsByPrompt',
       'GET /stats?groupBy=prompt (all endpoints, 7 days, day)',
       () => stats.stats(tenant.id, { groupBy: 'prompt' }),
+    ],
+    ['statsTag', 'GET /stats?tag=team:team-3 (7 days, day)', () => stats.stats(tenant.id, { tag: ['team:team-3'] })],
+    ['statsHasTag', 'GET /stats?hasTag=feature (7 days, day)', () => stats.stats(tenant.id, { hasTag: ['feature'] })],
+    ['statsByTeam', 'GET /stats?groupBy=tag:team (7 days, day)', () => stats.stats(tenant.id, { groupBy: 'tag:team' })],
+    [
+      'statsByCustomer',
+      'GET /stats?groupBy=tag:customer (1,000 values, 7 days)',
+      () => stats.stats(tenant.id, { groupBy: 'tag:customer' }),
+    ],
+    [
+      'statsTwoKeys',
+      'GET /stats?tag=team:team-3&tag=feature:feature-1 (rows, 7 days)',
+      () => stats.stats(tenant.id, { tag: ['team:team-3', 'feature:feature-1'] }),
     ],
     [
       'statsEndpoint30d',

@@ -18,6 +18,7 @@ const KEY_FIELDS = [
   'rateLimitPerMinute',
   'rateLimitPerHour',
   'rateLimitPerDay',
+  'defaultTags',
 ].sort();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -34,6 +34,7 @@ const SUMMARY_FIELDS = [
   'finishReason',
   'createdAt',
   'truncatedFields',
+  'tags',
 ].sort();
 const DETAIL_FIELDS = [
   ...SUMMARY_FIELDS,
@@ -132,6 +133,7 @@ describe('GET /admin/v1/logs', () => {
       finishReason: null,
       createdAt: newest.createdAt.toISOString(),
       truncatedFields: [],
+      tags: {},
     });
   });
 

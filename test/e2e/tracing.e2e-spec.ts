@@ -274,6 +274,21 @@ describe.each([
     expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it("carries the execution's tags as promptgate.tag.<key> attributes of its server span", async () => {
+    fake.reply({ text: 'tagged answer' });
+    const requestId = `tagged-${randomBytes(4).toString('hex')}`;
+    await t.http
+      .post(endpointPath)
+      .set({ ...auth(ADMIN_KEY), 'x-request-id': requestId, 'X-Tags': 'team=search,q=100%25' })
+      .send({ text: `tags ${requestId}` })
+      .expect(200);
+    const spans = await receiver.waitFor((all) =>
+      all.some((span) => span.attributes['promptgate.request_id'] === requestId && span.kind === 2),
+    );
+    const server = spans.find((span) => span.attributes['promptgate.request_id'] === requestId && span.kind === 2)!;
+    expect(server.attributes).toMatchObject({ 'promptgate.tag.team': 'search', 'promptgate.tag.q': '100%' });
+  });
+
   it('has database spans (and Redis spans on Redis) under the requests that made them', async () => {
     const requestId = `admin-${randomBytes(4).toString('hex')}`;
     const created = await t.http

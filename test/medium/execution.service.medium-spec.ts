@@ -97,6 +97,7 @@ describe('ExecutionService (medium)', () => {
       definition,
       requestId: `medium-${++sequence}`,
       body,
+      tags: {},
       prompt: {},
       cache: { bypass: false },
       ...extra,
@@ -145,7 +146,14 @@ describe('ExecutionService (medium)', () => {
         { template: 'Draft {{ inputs.text }}', llmModel: 'gpt-4o-mini' },
         'Draft',
       );
-      const answer = await service.testRun(principal, definition.endpoint.id, draft.id, { text: 'y' }, 'medium-test');
+      const answer = await service.testRun(
+        principal,
+        definition.endpoint.id,
+        draft.id,
+        { text: 'y' },
+        'medium-test',
+        {},
+      );
       expect(answer).toMatchObject({ output: 'Draft y' });
       const row = await logReads.get(tenant.id, answer.logId);
       expect(row).toMatchObject({ source: 'TestPage', promptId: draft.id, assignment: 'pinned' });
@@ -158,6 +166,7 @@ describe('ExecutionService (medium)', () => {
         principal,
         definition,
         requestId: `mcp-${++sequence}`,
+        tags: {},
         body: { text: 'm' },
         prompt: {},
       };

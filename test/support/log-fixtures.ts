@@ -39,6 +39,7 @@ export function logEntry(tenantId: string, endpointId: string, values: Partial<N
     rawResponse: 'hello',
     parsedOutput: 'hello',
     attempts: [],
+    tags: {},
     createdAt: new Date(),
     ...values,
   };

@@ -36,6 +36,7 @@ export function newLogEntry(values: Partial<NewExecutionLog> = {}): NewExecution
     inputs: {},
     parsedOutput: null,
     attempts: [],
+    tags: {},
     createdAt: new Date('2026-01-01T00:00:00Z'),
     ...values,
   };
@@ -55,6 +56,8 @@ export function preparedLog(values: Partial<PreparedLog> = {}): PreparedLog {
     inputsJson: '{}',
     parsedOutputJson: null,
     attemptsJson: '[]',
+    tags: {},
+    tagsJson: '{}',
     truncatedFields: [],
     createdAt: new Date('2026-01-01T10:30:00Z'),
     ...values,

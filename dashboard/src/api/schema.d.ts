@@ -680,6 +680,10 @@ export interface components {
             status: components["schemas"]["KeyStatus"];
             /** @description The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
             endpointIds: string[] | null;
+            /** @description Tags every execution with this key carries, under the request's own; `{}` when none. */
+            defaultTags: {
+                [key: string]: string;
+            };
             /** @description The full key. Shown this once: store it now. */
             key: string;
             name: string;
@@ -712,6 +716,10 @@ export interface components {
             permission?: components["schemas"]["Permission"];
             /** @description Restricts an endpoint key to these endpoints; null or absent means every endpoint of the tenant. */
             endpointIds?: string[] | null;
+            /** @description Tags every execution with this key carries; a request's own tag of the same key wins. Default none. Keys: a lowercase letter followed by up to 39 lowercase letters, digits, _, . or - */
+            defaultTags?: {
+                [key: string]: string;
+            };
             /** @description Free descriptive text. */
             name: string;
         };
@@ -736,6 +744,10 @@ export interface components {
             status: components["schemas"]["KeyStatus"];
             /** @description The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
             endpointIds: string[] | null;
+            /** @description Tags every execution with this key carries, under the request's own; `{}` when none. */
+            defaultTags: {
+                [key: string]: string;
+            };
             name: string;
             /** @description The last four characters of the key; the full value is never shown again. */
             last4: string;
@@ -1257,6 +1269,10 @@ export interface components {
             latencyMs: number;
             /** @description Streamed calls: milliseconds until the first piece of the answer was sent; null for plain calls or when none was. */
             ttftMs: number | null;
+            /** @description The execution's tags: its request's, over its key's default tags; `{}` when none. */
+            tags: {
+                [key: string]: string;
+            };
             /** @description The X-Request-Id of the execution. */
             requestId: string;
             /** @description Answered from the response cache. */
@@ -1346,6 +1362,10 @@ export interface components {
             latencyMs: number;
             /** @description Streamed calls: milliseconds until the first piece of the answer was sent; null for plain calls or when none was. */
             ttftMs: number | null;
+            /** @description The execution's tags: its request's, over its key's default tags; `{}` when none. */
+            tags: {
+                [key: string]: string;
+            };
             /** @description The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
             inputs: unknown;
             /** @description The answer parsed from the model's output: any JSON value (null when there was none). */
@@ -1375,8 +1395,6 @@ export interface components {
              */
             truncatedFields: string[];
         };
-        /** @enum {string} */
-        StatsInterval: "hour" | "day";
         LatencyPercentilesResponse: {
             p50: number | null;
             p95: number | null;
@@ -1399,6 +1417,24 @@ export interface components {
             cacheHitRate: number | null;
             latencyMs: components["schemas"]["LatencyPercentilesResponse"];
         };
+        StatsGroupResponse: {
+            /** Format: uuid */
+            promptId: string;
+            /** @description The prompt's current name; null if it is no longer known. */
+            promptName: string | null;
+            totals: components["schemas"]["StatsTotalsResponse"];
+        };
+        StatsTagResponse: {
+            key: string;
+            /** @description The tag's value; null for the group of the other values and the executions without the tag. */
+            value: string | null;
+        };
+        StatsTagGroupResponse: {
+            tag: components["schemas"]["StatsTagResponse"];
+            totals: components["schemas"]["StatsTotalsResponse"];
+        };
+        /** @enum {string} */
+        StatsInterval: "hour" | "day";
         StatsBucketResponse: {
             calls: number;
             errors: number;
@@ -1418,13 +1454,6 @@ export interface components {
             start: string;
             latencyMs: components["schemas"]["LatencyPercentilesResponse"];
         };
-        StatsGroupResponse: {
-            /** Format: uuid */
-            promptId: string;
-            /** @description The prompt's current name; null if it is no longer known. */
-            promptName: string | null;
-            totals: components["schemas"]["StatsTotalsResponse"];
-        };
         StatsResponse: {
             /**
              * Format: uuid
@@ -1432,6 +1461,12 @@ export interface components {
              */
             endpointId: string | null;
             interval: components["schemas"]["StatsInterval"];
+            /**
+             * @description With groupBy=prompt: one entry per prompt that ran in the period, most calls first. With groupBy=tag:<key>: one
+             *     entry per value of the tag among the 100 most frequent (most calls first), then one (value null) for the other
+             *     values and the executions without the tag.
+             */
+            groups?: (components["schemas"]["StatsGroupResponse"] | components["schemas"]["StatsTagGroupResponse"])[];
             /**
              * Format: date-time
              * @description Start of the period, inclusive.
@@ -1444,11 +1479,7 @@ export interface components {
             to: string;
             totals: components["schemas"]["StatsTotalsResponse"];
             series: components["schemas"]["StatsBucketResponse"][];
-            /** @description With groupBy=prompt only: one entry per prompt that ran in the period, most calls first. */
-            groups?: components["schemas"]["StatsGroupResponse"][];
         };
-        /** @enum {string} */
-        StatsGroupBy: "prompt";
         HealthResponse: {
             /**
              * @description `ok`; `degraded`: answering without an optional dependency (Redis), still ready; `unavailable`: the database does
@@ -1496,6 +1527,10 @@ export interface components {
              *     the endpoint's input fields like an execution body. Default {}.
              */
             inputs?: unknown;
+            /** @description Tags of the run's log row, as an execution's X-Tags header gives them (values not percent-encoded). Keys: a lowercase letter followed by up to 39 lowercase letters, digits, _, . or - */
+            tags?: {
+                [key: string]: string;
+            };
             /**
              * Format: uuid
              * @description Any prompt of the endpoint, Draft included.
@@ -5084,6 +5119,10 @@ export interface operations {
                 status?: components["schemas"]["ExecutionStatus"];
                 /** @description Only executions whose prompt was assigned this way: `default`, `pinned` or `split`. */
                 assignment?: components["schemas"]["PromptAssignment"];
+                /** @description Only executions tagged key:value. Repeatable: the same key repeated means either value, different keys must all match. */
+                tag?: string[];
+                /** @description Only executions carrying this tag key, whatever its value. Repeatable: every key must be present. */
+                hasTag?: string[];
                 /** @description ISO 8601 timestamp; executions at or after it. */
                 from?: string;
                 /** @description ISO 8601 timestamp; executions before it. */
@@ -5285,8 +5324,16 @@ export interface operations {
                 to?: string;
                 /** @description Bucket size of the time series, in UTC: `hour` or `day` (default). */
                 interval?: components["schemas"]["StatsInterval"];
-                /** @description `prompt` adds `groups`: the totals of each prompt that ran in the period (a traffic split's variants side by side). */
-                groupBy?: components["schemas"]["StatsGroupBy"];
+                /**
+                 * @description `prompt` adds `groups`: the totals of each prompt that ran in the period (a traffic split's variants side by side).
+                 *     `tag:<key>` adds `groups` by the value of that tag: the 100 most frequent values (by calls), then one group (value
+                 *     null) for the other values and the executions without the tag.
+                 */
+                groupBy?: string;
+                /** @description Only executions tagged key:value. Repeatable: the same key repeated means either value, different keys must all match. */
+                tag?: string[];
+                /** @description Only executions carrying this tag key, whatever its value. Repeatable: every key must be present. */
+                hasTag?: string[];
                 /** @description One endpoint; all of the tenant's endpoints when absent. */
                 endpointId?: string;
             };

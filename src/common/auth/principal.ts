@@ -1,3 +1,5 @@
+import type { Tags } from '../tags/tags';
+
 export type KeyType = 'endpoint' | 'admin';
 export type Permission = 'ReadWrite' | 'ReadOnly';
 export type KeyEnvironment = 'live' | 'test';
@@ -22,6 +24,8 @@ export interface Principal {
   /** Endpoint keys restricted to these endpoints; null means all. */
   endpointIds: string[] | null;
   rateLimits: RateLimits;
+  /** Tags every execution with the key carries, under the request's own (`{}` when none). */
+  defaultTags: Tags;
 }
 
 /** The port the keys module implements; guards depend on it, never on the module. */

@@ -1,5 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
 import { DECORATORS } from '@nestjs/swagger';
+import { MAX_TAG_VALUE_LENGTH, MAX_TAGS, TAG_KEY_PATTERN } from '../tags/tags';
 
 /** A JSON Schema (draft 2020-12) as MCP tools advertise it. */
 export type JsonSchema = Record<string, unknown>;
@@ -37,6 +38,14 @@ const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => JsonSchema>
   matches: ([pattern]) => ({ pattern: pattern instanceof RegExp ? pattern.source : String(pattern) }),
   arrayMinSize: ([minItems]) => ({ minItems }),
   arrayMaxSize: ([maxItems]) => ({ maxItems }),
+  isTags: () => ({
+    type: 'object',
+    maxProperties: MAX_TAGS,
+    propertyNames: { pattern: TAG_KEY_PATTERN.source },
+    additionalProperties: { type: 'string', minLength: 1, maxLength: MAX_TAG_VALUE_LENGTH },
+  }),
+  isTagFilter: () => ({ type: 'string', pattern: `^${TAG_KEY_PATTERN.source.slice(1, -1)}:` }),
+  isTagKey: () => ({ type: 'string', pattern: TAG_KEY_PATTERN.source }),
 };
 
 /** The swagger metadata key of @ApiProperty, and the static method the Swagger CLI plugin adds to each DTO in `nest build`. */

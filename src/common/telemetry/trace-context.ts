@@ -15,3 +15,13 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | null {
 export function tagActiveSpanWithRequestId(requestId: string): void {
   trace.getActiveSpan()?.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
 }
+
+/** The prefix of the span attributes carrying an execution's tags (`promptgate.tag.team`). */
+export const TAG_ATTRIBUTE_PREFIX = 'promptgate.tag.';
+
+/** Puts an execution's tags on the request's server span, one attribute per tag; no metric is labelled by a tag. */
+export function tagActiveSpanWithTags(tags: Readonly<Record<string, string>>): void {
+  const span = trace.getActiveSpan();
+  if (!span) return;
+  for (const key in tags) span.setAttribute(`${TAG_ATTRIBUTE_PREFIX}${key}`, tags[key]);
+}

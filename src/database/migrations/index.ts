@@ -8,6 +8,7 @@ import { PromptFailover1764000600000 } from './1764000600000-prompt-failover';
 import { LogStreaming1764000700000 } from './1764000700000-log-streaming';
 import { TrafficSplit1764000800000 } from './1764000800000-traffic-split';
 import { LogRollups1764000900000 } from './1764000900000-log-rollups';
+import { RequestTags1764001000000 } from './1764001000000-request-tags';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   LogStreaming1764000700000,
   TrafficSplit1764000800000,
   LogRollups1764000900000,
+  RequestTags1764001000000,
 ];

@@ -1,3 +1,4 @@
+import { NO_TAGS } from '../../common/tags/tags';
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
@@ -45,6 +46,13 @@ export class ExecutionAdminController {
     @Body() dto: TestRunDto,
     @Req() request: HttpRequestLike,
   ): Promise<TestRunResponse> {
-    return this.execution.testRun(principal, id, dto.promptId, dto.inputs ?? {}, requestIdOf(request) ?? '');
+    return this.execution.testRun(
+      principal,
+      id,
+      dto.promptId,
+      dto.inputs ?? {},
+      requestIdOf(request) ?? '',
+      dto.tags ?? NO_TAGS,
+    );
   }
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '../../common/auth/principal';
+import type { Tags } from '../../common/tags/tags';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import type { LlmClient, TextRequest, TextResult } from '../llm/llm-client';
 import type { ExecutionSource } from '../logs/new-execution-log';
@@ -11,6 +12,8 @@ interface CallBase {
   definition: EndpointDefinition;
   requestId: string;
   body: unknown;
+  /** The caller's tags (checked at the edge); its key's default tags are added under them when it is logged. */
+  tags: Tags;
   /** Told of the execution's progress as it happens (a streamed answer); nothing is told by default. */
   observer?: ExecutionObserver;
 }

@@ -1,3 +1,4 @@
+import type { Tags } from '../../common/tags/tags';
 import type { Principal } from '../../common/auth/principal';
 import { AppError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import { describeFailure } from '../../common/http/error-mapping';
@@ -55,6 +56,8 @@ export type ExecutionOutcome =
 /** Who ran the execution and with what, as the log row records it. */
 export interface ExecutionOrigin {
   principal: Principal;
+  /** The request's tags over its key's default tags. */
+  tags: Tags;
   /** Streamed calls: the time to the first piece of the answer (null when none was sent); absent for plain calls. */
   stream?: { ttftMs: number | null };
   endpointId: string;
@@ -116,6 +119,7 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
     rawResponse: outcome.rawResponse,
     parsedOutput: outcome.parsedOutput,
     attempts: outcome.attempts.map(toLoggedAttempt),
+    tags: origin.tags,
     createdAt: outcome.startedAt,
   };
 }

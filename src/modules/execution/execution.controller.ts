@@ -8,6 +8,7 @@ import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { principalOf } from '../../common/http/request-context';
 import { ValidationError } from '../../common/errors/app-error';
+import { parseTagsHeader, TAGS_HEADER } from '../../common/tags/tags';
 import { ClientDeparture } from './client-departure';
 import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.guard';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
@@ -49,12 +50,16 @@ export class ExecutionController {
     onConnectionClose(response, (answered) => {
       if (!answered) departure.left();
     });
+    // Checked before anything runs: a bad X-Tags header is a 400 naming the tag, and not logged.
+    const tags = parseTagsHeader(headerOf(request, 'x-tags'));
+    if (tags.problem !== undefined) throw new ValidationError(tags.problem, TAGS_HEADER);
     const call: ApiCall = {
       kind: 'api',
       principal: principalOf(request),
       definition: request.endpointDefinition!,
       requestId: requestIdOf(request) ?? '',
       body,
+      tags: tags.tags,
       prompt: { selector: selector || undefined, header: (name) => headerOf(request, name) },
       cache: { bypass: headerOf(request, 'x-cache-bypass')?.trim().toLowerCase() === 'true' },
       departure,

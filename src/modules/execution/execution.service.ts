@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Principal } from '../../common/auth/principal';
+import { mergeTags, type Tags } from '../../common/tags/tags';
+import { tagActiveSpanWithTags } from '../../common/telemetry/trace-context';
 import { PromptError, UpstreamError, ValidationError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -86,6 +88,7 @@ export class ExecutionService {
     promptId: string,
     inputs: unknown,
     requestId: string,
+    tags: Tags,
   ): Promise<TestRunResponse> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
     const { outcome, log, logId } = await this.runLogged({
@@ -94,6 +97,7 @@ export class ExecutionService {
       definition,
       requestId,
       body: inputs,
+      tags,
       promptId,
     });
     if (outcome.status === 'error') throw outcome.error;
@@ -322,8 +326,11 @@ export class ExecutionService {
   private logOf(call: ExecutionCall, record: ExecutionRecord, outcome: ExecutionOutcome): NewExecutionLog {
     const { endpoint, inputFields } = call.definition;
     const stream = record.observer.logged();
+    const tags = mergeTags(call.principal.defaultTags, call.tags);
+    tagActiveSpanWithTags(tags);
     return toExecutionLog(outcome, {
       principal: call.principal,
+      tags,
       endpointId: endpoint.id,
       source: sourceOf(call),
       requestId: call.requestId,

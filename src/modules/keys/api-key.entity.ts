@@ -20,4 +20,6 @@ export class ApiKeyEntity extends RateLimitColumns {
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @Column({ type: 'timestamptz', nullable: true }) lastUsedAt: Date | null;
   @Column({ type: 'timestamptz', nullable: true }) revokedAt: Date | null;
+  /** Tags every execution with the key carries (`{}` when none). */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) defaultTags: Record<string, string>;
 }

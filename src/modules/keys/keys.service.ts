@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { KeyEnvironment, KeyType, Permission, Principal } from '../../common/auth/principal';
 import { ApiKeyAuthenticator } from '../../common/auth/principal';
+import type { Tags } from '../../common/tags/tags';
 import { ValidationError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
@@ -43,6 +44,7 @@ export interface NewKey extends Partial<RateLimitSettings> {
   environment?: KeyEnvironment;
   permission?: Permission;
   endpointIds?: string[] | null;
+  defaultTags?: Tags;
 }
 
 @Injectable()
@@ -166,6 +168,7 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
       environment: key.environment,
       endpointIds: key.endpointIds,
       rateLimits: rateLimitsInForce(key),
+      defaultTags: key.defaultTags ?? {},
     };
   }
 
@@ -228,6 +231,7 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
       keyHash: hashKey(raw),
       last4: last4(raw),
       endpointIds: input.endpointIds ?? null,
+      defaultTags: input.defaultTags ?? {},
       ...rateLimitSettingsOf(input),
     });
     // The new key works at once here, and within a second on the other instances, even if it was tried before.

@@ -9,6 +9,7 @@ import {
 import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
 import { ExecutionLogsRepository, LogFilter } from './execution-logs.repository';
 import { LogErrors } from './logs.errors';
+import { tagFilterOf } from './tag-filter';
 
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
@@ -44,7 +45,7 @@ export class ExecutionLogReadsService {
 export function filterOf(
   query: Pick<
     ListLogsQuery,
-    'endpointId' | 'source' | 'status' | 'promptId' | 'assignment' | 'requestId' | 'from' | 'to'
+    'endpointId' | 'source' | 'status' | 'promptId' | 'assignment' | 'requestId' | 'from' | 'to' | 'tag' | 'hasTag'
   >,
 ): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
@@ -59,5 +60,6 @@ export function filterOf(
     requestId: query.requestId,
     from,
     to,
+    tags: tagFilterOf(query.tag, query.hasTag),
   };
 }

@@ -9,8 +9,18 @@ import {
   LATENCY_BUCKET,
   ROLLUP_COLUMNS as COLUMNS,
   ROLLUP_KEY as KEY,
+  ROLLUP_VALUE_COLUMNS,
   SUM_COLUMNS,
+  TAG_ROLLUP_KEY as TAG_KEY,
 } from './rollup-columns';
+import { tagConditions } from './tag-filter';
+
+const ROLLUP_TABLES = [
+  'execution_log_rollups',
+  'execution_log_error_rollups',
+  'execution_log_tag_rollups',
+  'execution_log_tag_error_rollups',
+];
 
 /** A period of one kind of source: raw log rows, hourly rollups or daily rollups. */
 export interface RollupPiece {
@@ -24,18 +34,28 @@ export interface RollupRead {
   interval: StatsInterval;
   /** Split each bucket's figures by prompt (executions with no prompt answer promptId null). */
   byPrompt: boolean;
+  /**
+   * Only executions tagged `key` with one of `values` (any value when null), read from the tag rollups (an execution
+   * has one value per key, so the sums count each once). They are not split by prompt: not with byPrompt.
+   */
+  tag?: { key: string; values: string[] | null };
+  /** With `tag`: one row per tag value, over the whole period (the bucket is then not meaningful). */
+  byTagValue?: boolean;
 }
 
 /** The sums of a bucket (and prompt, when asked) over some pieces of the period. */
 export interface RollupFigures extends RollupSums {
   bucket: Date;
   promptId: string | null;
+  /** With byTagValue: the tag's value. */
+  tagValue: string | null;
   latency: LatencyHistogram;
 }
 
 export interface RollupErrorCodes {
   bucket: Date;
   promptId: string | null;
+  tagValue: string | null;
   errorCode: string;
   count: number;
 }
@@ -67,26 +87,27 @@ export class ExecutionLogRollupsRepository {
   async errorCodes(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupErrorCodes[]> {
     const rolled = pieces.filter((piece) => piece.source !== 'logs');
     const raw = pieces.filter((piece) => piece.source === 'logs');
-    const bucket = (column: string) => `date_trunc('${read.interval}', ${column}, 'UTC')`;
+    const bucket = (column: string) => bucketOf(read, column);
     const prompt = read.byPrompt ? 'prompt_id' : 'NULL::uuid';
     const queries: Promise<Record<string, unknown>[]>[] = [];
     if (rolled.length) {
-      const { where, params } = rollupWhere(tenantId, rolled, read.endpointId);
+      const { where, params } = rollupWhere(tenantId, rolled, read);
       queries.push(
         this.db.query(
-          `SELECT ${bucket('start')} AS bucket, ${prompt} AS prompt_id, error_code, sum(errors) AS count
-           FROM execution_log_error_rollups WHERE ${where} GROUP BY 1, 2, 3`,
+          `SELECT ${bucket('start')} AS bucket, ${prompt} AS prompt_id, ${read.byTagValue ? 'tag_value' : 'NULL::text'} AS tag_value,
+             error_code, sum(errors) AS count
+           FROM ${read.tag ? 'execution_log_tag_error_rollups' : 'execution_log_error_rollups'} WHERE ${where} GROUP BY 1, 2, 3, 4`,
           params,
         ),
       );
     }
     if (raw.length) {
-      const { from, params } = logRanges(tenantId, raw, read.endpointId, "status = 'error'");
+      const { from, params } = logRanges(tenantId, raw, read, "status = 'error'");
       queries.push(
         this.db.query(
           `SELECT ${bucket('created_at')} AS bucket, ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id,
-             coalesce(error_code, 'unknown') AS error_code, count(*) AS count
-           FROM ${from} GROUP BY 1, 2, 3`,
+             tag_value, coalesce(error_code, 'unknown') AS error_code, count(*) AS count
+           FROM ${from} GROUP BY 1, 2, 3, 4`,
           params,
         ),
       );
@@ -95,6 +116,7 @@ export class ExecutionLogRollupsRepository {
     return rows.map((row) => ({
       bucket: new Date(row.bucket as Date),
       promptId: promptOf(row.prompt_id),
+      tagValue: (row.tag_value as string | null) ?? null,
       errorCode: String(row.error_code),
       count: Number(row.count),
     }));
@@ -107,7 +129,7 @@ export class ExecutionLogRollupsRepository {
   async deleteBefore(cutoff: Date): Promise<void> {
     const dayStart = new Date(Math.floor(cutoff.getTime() / 86_400_000) * 86_400_000);
     const partialDay = cutoff.getTime() > dayStart.getTime();
-    for (const table of ['execution_log_rollups', 'execution_log_error_rollups']) {
+    for (const table of ROLLUP_TABLES) {
       await this.db.query(`DELETE FROM ${table} WHERE span = 'hour' AND start < $1`, [cutoff]);
       await this.db.query(`DELETE FROM ${table} WHERE span = 'day' AND start ${partialDay ? '<=' : '<'} $1`, [
         dayStart,
@@ -130,6 +152,21 @@ export class ExecutionLogRollupsRepository {
        GROUP BY tenant_id, endpoint_id, prompt_id, error_code`,
       [dayStart, nextDay],
     );
+    await this.db.query(
+      `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
+       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value, endpoint_id,
+         ${SUM_COLUMNS.map((c) => `sum(${c})`).join(', ')}, max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
+       FROM execution_log_tag_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
+       GROUP BY tenant_id, tag_key, tag_value, endpoint_id`,
+      [dayStart, nextDay],
+    );
+    await this.db.query(
+      `INSERT INTO execution_log_tag_error_rollups (${TAG_KEY}, error_code, errors)
+       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value, endpoint_id, error_code, sum(errors)
+       FROM execution_log_tag_error_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
+       GROUP BY tenant_id, tag_key, tag_value, endpoint_id, error_code`,
+      [dayStart, nextDay],
+    );
   }
 
   /**
@@ -138,17 +175,19 @@ export class ExecutionLogRollupsRepository {
    */
   async buildFromLogs(tenantIds: string[]): Promise<void> {
     for (const sql of rollupsFromLogsSql('WHERE tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
+    for (const sql of tagRollupsFromLogsSql('tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
   }
 
   private async rollupFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
-    const { where, params } = rollupWhere(tenantId, pieces, read.endpointId);
+    const { where, params } = rollupWhere(tenantId, pieces, read);
     const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT bucket, prompt_id, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${SPARSE_HISTOGRAM} AS latency
+      `SELECT bucket, prompt_id, tag_value, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${SPARSE_HISTOGRAM} AS latency
        FROM (
-         SELECT date_trunc('${read.interval}', start, 'UTC') AS bucket, ${read.byPrompt ? 'prompt_id' : 'NULL::uuid'} AS prompt_id,
+         SELECT ${bucketOf(read, 'start')} AS bucket, ${read.byPrompt ? 'prompt_id' : 'NULL::uuid'} AS prompt_id,
+           ${read.byTagValue ? 'tag_value' : 'NULL::text'} AS tag_value,
            ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, max(latency_max_ms) AS latency_max_ms,
            ${HISTOGRAM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-         FROM execution_log_rollups WHERE ${where} GROUP BY 1, 2) sums`,
+         FROM ${read.tag ? 'execution_log_tag_rollups' : 'execution_log_rollups'} WHERE ${where} GROUP BY 1, 2, 3) sums`,
       params,
     );
     return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
@@ -156,19 +195,19 @@ export class ExecutionLogRollupsRepository {
 
   /** Raw rows, summed per bucket (and prompt), their latencies counted per latency bucket. */
   private async logFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
-    const { from, params } = logRanges(tenantId, pieces, read.endpointId);
+    const { from, params } = logRanges(tenantId, pieces, read);
     const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT bucket, prompt_id, ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')},
+      `SELECT bucket, prompt_id, tag_value, ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')},
          max(latency_max_ms) AS latency_max_ms, string_agg(latency_bucket || ':' || calls, ',') AS latency
        FROM (
-         SELECT date_trunc('${read.interval}', created_at, 'UTC') AS bucket,
-           ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id,
+         SELECT ${bucketOf(read, 'created_at')} AS bucket,
+           ${read.byPrompt ? `coalesce(prompt_id, '${NO_PROMPT}')` : 'NULL::uuid'} AS prompt_id, tag_value,
            ${LATENCY_BUCKET} AS latency_bucket,
            count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
            coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
            coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
-         FROM ${from} GROUP BY 1, 2, 3) fine
-       GROUP BY bucket, prompt_id`,
+         FROM ${from} GROUP BY 1, 2, 3, 4) fine
+       GROUP BY bucket, prompt_id, tag_value`,
       params,
     );
     return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
@@ -193,6 +232,7 @@ function sumsOf(row: Record<string, unknown>): Omit<RollupFigures, 'latency'> {
   return {
     bucket: new Date(row.bucket as Date),
     promptId: promptOf(row.prompt_id),
+    tagValue: (row.tag_value as string | null) ?? null,
     calls: Number(row.calls),
     errors: Number(row.errors),
     cacheHits: Number(row.cache_hits),
@@ -204,18 +244,29 @@ function sumsOf(row: Record<string, unknown>): Omit<RollupFigures, 'latency'> {
 
 const promptOf = (value: unknown) => (value === null || value === NO_PROMPT ? null : (value as string));
 
-function rollupWhere(
-  tenantId: string,
-  pieces: RollupPiece[],
-  endpointId: string | undefined,
-): { where: string; params: unknown[] } {
+/** The bucket of a row: its UTC hour or day, or none when the figures are read per tag value over the period. */
+function bucketOf(read: RollupRead, column: string): string {
+  return read.byTagValue ? 'NULL::timestamptz' : `date_trunc('${read.interval}', ${column}, 'UTC')`;
+}
+
+function rollupWhere(tenantId: string, pieces: RollupPiece[], read: RollupRead): { where: string; params: unknown[] } {
+  const { endpointId, tag } = read;
   const params: unknown[] = [tenantId];
+  let tagCondition = '';
+  if (tag) {
+    params.push(tag.key);
+    tagCondition = ` AND tag_key = $${params.length}`;
+    if (tag.values) {
+      params.push(tag.values);
+      tagCondition += ` AND tag_value = ANY($${params.length}::text[])`;
+    }
+  }
   const ranges = pieces.map((piece) => {
     params.push(piece.source, piece.from, piece.to);
     const n = params.length;
     return `(span = $${n - 2} AND start >= $${n - 1} AND start < $${n})`;
   });
-  let where = `tenant_id = $1 AND (${ranges.join(' OR ')})`;
+  let where = `tenant_id = $1${tagCondition} AND (${ranges.join(' OR ')})`;
   if (endpointId) {
     params.push(endpointId);
     where += ` AND endpoint_id = $${params.length}`;
@@ -230,16 +281,32 @@ function rollupWhere(
 function logRanges(
   tenantId: string,
   pieces: RollupPiece[],
-  endpointId: string | undefined,
+  read: RollupRead,
   condition?: string,
 ): { from: string; params: unknown[] } {
+  const { endpointId, tag } = read;
   const params: unknown[] = [tenantId];
   if (endpointId) params.push(endpointId);
-  const base = `tenant_id = $1${endpointId ? ' AND endpoint_id = $2' : ''}${condition ? ` AND ${condition}` : ''}`;
+  const conditions = [
+    `tenant_id = $1${endpointId ? ' AND endpoint_id = $2' : ''}${condition ? ` AND ${condition}` : ''}`,
+  ];
+  let tagValue = 'NULL::text';
+  if (tag) {
+    const filter = tag.values
+      ? { values: new Map([[tag.key, tag.values]]), present: [] }
+      : { values: new Map(), present: [tag.key] };
+    conditions.push(...tagConditions(filter, params));
+    if (read.byTagValue) {
+      params.push(tag.key);
+      tagValue = `tags ->> $${params.length}`;
+    }
+  }
+  const base = conditions.join(' AND ');
   const selects = pieces.map((piece) => {
     params.push(piece.from, piece.to);
     const n = params.length;
-    return `SELECT created_at, prompt_id, status, error_code, cached, latency_ms, input_tokens, output_tokens, cost_usd
+    return `SELECT created_at, prompt_id, status, error_code, cached, latency_ms, input_tokens, output_tokens, cost_usd,
+        ${tagValue} AS tag_value
       FROM execution_logs WHERE ${base} AND created_at >= $${n - 1} AND created_at < $${n}`;
   });
   return { from: `(${selects.join(' UNION ALL ')}) AS l`, params };
@@ -276,5 +343,39 @@ export function rollupsFromLogsSql(where: string): string[] {
        FROM execution_logs ${where ? `${where} AND` : 'WHERE'} status = 'error') e
      CROSS JOIN LATERAL (VALUES ('hour', hour), ('day', day)) AS s(span, start)
      GROUP BY tenant_id, span, start, endpoint_id, prompt_id, error_code`,
+  ];
+}
+
+/**
+ * The statements that build the tag rollups from existing log rows matching `where` (the seeding tool): each row
+ * counted once under each of its tags, as the writer's upsert counts it.
+ */
+export function tagRollupsFromLogsSql(where: string): string[] {
+  const hourSums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
+  const tagged = `execution_logs l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(tag_key, tag_value) WHERE ${where}`;
+  return [
+    `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
+     SELECT tenant_id, tag_key, 'hour', start, tag_value, endpoint_id, ${hourSums}, max(latency_max_ms),
+       ${BUCKET_STARTS.map((_, i) => `coalesce(sum(calls) FILTER (WHERE latency_bucket = ${i}), 0)`).join(', ')}
+     FROM (
+       SELECT tenant_id, t.tag_key, t.tag_value, date_trunc('hour', created_at, 'UTC') AS start, endpoint_id,
+         ${LATENCY_BUCKET} AS latency_bucket,
+         count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
+         coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
+         coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
+       FROM ${tagged} GROUP BY 1, 2, 3, 4, 5, 6) fine
+     GROUP BY tenant_id, tag_key, tag_value, start, endpoint_id`,
+    `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
+     SELECT tenant_id, tag_key, 'day', date_trunc('day', start, 'UTC'), tag_value, endpoint_id, ${hourSums},
+       max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
+     FROM execution_log_tag_rollups WHERE ${where} AND span = 'hour' GROUP BY 1, 2, 4, 5, 6`,
+    `INSERT INTO execution_log_tag_error_rollups (${TAG_KEY}, error_code, errors)
+     SELECT tenant_id, tag_key, span, start, tag_value, endpoint_id, error_code, count(*)
+     FROM (
+       SELECT tenant_id, t.tag_key, t.tag_value, endpoint_id, coalesce(error_code, 'unknown') AS error_code, date_trunc('hour', created_at, 'UTC') AS hour,
+         date_trunc('day', created_at, 'UTC') AS day
+       FROM ${tagged} AND status = 'error') e
+     CROSS JOIN LATERAL (VALUES ('hour', hour), ('day', day)) AS s(span, start)
+     GROUP BY tenant_id, tag_key, span, start, tag_value, endpoint_id, error_code`,
   ];
 }

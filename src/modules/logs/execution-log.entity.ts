@@ -41,4 +41,6 @@ export class ExecutionLogEntity {
   @Column({ type: 'text', array: true, default: () => "'{}'" }) truncatedFields: string[];
   /** Every model call the execution made, in order. */
   @Column({ type: 'jsonb', default: () => "'[]'" }) attempts: LoggedAttempt[];
+  /** The request's tags over its key's default tags (`{}` when none). */
+  @Column({ type: 'jsonb', default: () => "'{}'" }) tags: Record<string, string>;
 }

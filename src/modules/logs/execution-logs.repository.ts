@@ -5,6 +5,7 @@ import type { ExecutionSource, PromptAssignment } from './new-execution-log';
 import type { PreparedLog } from './log-row';
 import { logBatchStatement } from './log-batch-statement';
 import { TransactionHost } from '../../database/transactions';
+import { type TagFilter, tagConditions } from './tag-filter';
 
 export interface LogFilter {
   endpointId?: string;
@@ -17,6 +18,7 @@ export interface LogFilter {
   from?: Date;
   /** Exclusive. */
   to?: Date;
+  tags?: TagFilter;
 }
 
 /** The list columns: everything but the detail fields, which can be large. */
@@ -69,6 +71,20 @@ function figuresOf(row: Record<string, unknown>): Figures {
   };
 }
 
+/** The totals of one tag value's executions; null: the other values and the executions without the tag. */
+export interface TagStatsRow extends Omit<StatsRow, 'bucket'> {
+  tagValue: string | null;
+}
+
+export interface TagErrorCodeRow {
+  tagValue: string | null;
+  errorCode: string;
+  count: number;
+}
+
+/** How many values of a tag key its groups name; the rest are summed in one group. */
+export const TAG_GROUPS = 100;
+
 export interface PromptErrorCodeRow {
   promptId: string;
   errorCode: string;
@@ -87,7 +103,7 @@ const SUMMARY_SELECT = `id, tenant_id AS "tenantId", endpoint_id AS "endpointId"
   prompt_version AS "promptVersion", assignment, source, key_id AS "keyId", key_environment AS "keyEnvironment",
   request_id AS "requestId", status, http_status AS "httpStatus", error_code AS "errorCode", cached,
   llm_model AS "llmModel", input_tokens AS "inputTokens", output_tokens AS "outputTokens", cost_usd AS "costUsd",
-  latency_ms AS "latencyMs", streamed, ttft_ms AS "ttftMs", finish_reason AS "finishReason", created_at AS "createdAt", truncated_fields AS "truncatedFields"`;
+  latency_ms AS "latencyMs", streamed, ttft_ms AS "ttftMs", finish_reason AS "finishReason", created_at AS "createdAt", truncated_fields AS "truncatedFields", tags`;
 
 @Injectable()
 export class ExecutionLogsRepository {
@@ -185,6 +201,43 @@ export class ExecutionLogsRepository {
     }));
   }
 
+  /**
+   * The totals per value of tag `key`: the TAG_GROUPS values with the most executions (ties by value), each on its
+   * own, and one row (tagValue null) for the other values and the executions without the tag; errors per code the
+   * same way.
+   */
+  async tagStats(
+    tenantId: string,
+    filter: LogFilter,
+    key: string,
+  ): Promise<{ rows: TagStatsRow[]; errorRows: TagErrorCodeRow[] }> {
+    const { where, params } = whereClause(tenantId, filter);
+    const k = `$${params.length + 1}`;
+    const grouped = `WITH top AS (
+         SELECT tags ->> ${k} AS value FROM execution_logs WHERE ${where} AND tags ? ${k}
+         GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT ${TAG_GROUPS})
+       SELECT CASE WHEN tags ->> ${k} IN (SELECT value FROM top) THEN tags ->> ${k} END AS tag_value`;
+    const [rows, errorRows] = await Promise.all([
+      this.logs.query<Record<string, unknown>[]>(
+        `${grouped}, ${FIGURES} FROM execution_logs WHERE ${where} GROUP BY 1`,
+        [...params, key],
+      ),
+      this.logs.query<Record<string, unknown>[]>(
+        `${grouped}, coalesce(error_code, 'unknown') AS error_code, count(*)::int AS count
+         FROM execution_logs WHERE ${where} AND status = 'error' GROUP BY 1, 2`,
+        [...params, key],
+      ),
+    ]);
+    return {
+      rows: rows.map((row) => ({ tagValue: row.tag_value as string | null, ...figuresOf(row) })),
+      errorRows: errorRows.map((row) => ({
+        tagValue: row.tag_value as string | null,
+        errorCode: String(row.error_code),
+        count: Number(row.count),
+      })),
+    };
+  }
+
   async errorCodes(tenantId: string, filter: LogFilter, interval: StatsInterval): Promise<ErrorCodeRow[]> {
     const { where, params } = whereClause(tenantId, { ...filter, status: 'error' });
     const bucket = `date_trunc('${interval === 'hour' ? 'hour' : 'day'}', created_at, 'UTC')`;
@@ -237,5 +290,6 @@ function whereClause(tenantId: string, filter: LogFilter): { where: string; para
   if (filter.status) add('status = ?', filter.status);
   if (filter.from) add('created_at >= ?', filter.from);
   if (filter.to) add('created_at < ?', filter.to);
+  conditions.push(...tagConditions(filter.tags, params));
   return { where: conditions.join(' AND '), params };
 }

@@ -1,6 +1,12 @@
-import { rollUp, type RollupGroup, nanosText } from './log-rollup';
+import { rollUp, rollUpTags, type RollupGroup, type TagRollupGroup, nanosText } from './log-rollup';
 import type { PreparedLog } from './log-row';
-import { HISTOGRAM_COLUMNS, ROLLUP_COLUMNS as COLUMNS, ROLLUP_KEY as KEY, SUM_COLUMNS } from './rollup-columns';
+import {
+  HISTOGRAM_COLUMNS,
+  ROLLUP_KEY as KEY,
+  ROLLUP_VALUE_COLUMNS,
+  SUM_COLUMNS,
+  TAG_ROLLUP_KEY,
+} from './rollup-columns';
 
 /** The execution_logs columns, in the order of each row's values. */
 const INSERT_COLUMNS = [
@@ -34,12 +40,23 @@ const INSERT_COLUMNS = [
   'error_message',
   'truncated_fields',
   'attempts',
+  'tags',
 ];
-const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts']);
+const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts', 'tags']);
 /** An upsert adds to what is stored: two writers counting the same hour lose nothing. */
-const ADD_ON_CONFLICT = `ON CONFLICT (${KEY}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
-  .map((column) => `${column} = r.${column} + excluded.${column}`)
-  .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`;
+const addOnConflict = (key: string) =>
+  `ON CONFLICT (${key}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
+    .map((column) => `${column} = r.${column} + excluded.${column}`)
+    .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`;
+
+/** The rollup tables a batch adds to: the plain ones, and those per tag key and value. */
+const PLAIN = { sums: 'execution_log_rollups', errors: 'execution_log_error_rollups', key: KEY, tagColumns: '' };
+const PER_TAG = {
+  sums: 'execution_log_tag_rollups',
+  errors: 'execution_log_tag_error_rollups',
+  key: TAG_ROLLUP_KEY,
+  tagColumns: 'tag_key varchar, tag_value varchar, ',
+};
 
 /**
  * The statement that stores a batch: one multi-row INSERT of the rows (each carries its own tenantId), with the
@@ -48,7 +65,10 @@ const ADD_ON_CONFLICT = `ON CONFLICT (${KEY}) DO UPDATE SET ${[...SUM_COLUMNS, .
  */
 export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const statements = rollupUpserts(rollUp(rows), params);
+  const statements = [
+    ...rollupUpserts(rollUp(rows), PLAIN, params),
+    ...rollupUpserts(rollUpTags(rows), PER_TAG, params),
+  ];
   const withClause = statements.length
     ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
     : '';
@@ -84,6 +104,7 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
       row.errorMessage,
       row.truncatedFields,
       row.attemptsJson,
+      row.tagsJson,
     ];
     const placeholders = values.map((value, index) => {
       params.push(value);
@@ -103,9 +124,12 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
  * without a transaction around them. Parameters are appended to `params`. Rows are upserted in key order (the
  * groups come sorted), so concurrent writers never wait for each other in a cycle.
  */
-function rollupUpserts(groups: RollupGroup[], params: unknown[]): string[] {
+function rollupUpserts(groups: (RollupGroup | TagRollupGroup)[], tables: typeof PLAIN, params: unknown[]): string[] {
   if (groups.length === 0) return [];
+  const tagOf = (group: RollupGroup | TagRollupGroup) =>
+    'tagKey' in group ? { tag_key: group.tagKey, tag_value: group.tagValue } : {};
   const records = groups.map((group) => ({
+    ...tagOf(group),
     tenant_id: group.tenantId,
     endpoint_id: group.endpointId,
     prompt_id: group.promptId,
@@ -122,16 +146,17 @@ function rollupUpserts(groups: RollupGroup[], params: unknown[]): string[] {
   }));
   params.push(JSON.stringify(records));
   const statements = [
-    `INSERT INTO execution_log_rollups AS r (${COLUMNS})
-     SELECT ${KEY}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
-     FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
+    `INSERT INTO ${tables.sums} AS r (${tables.key}, ${ROLLUP_VALUE_COLUMNS})
+     SELECT ${tables.key}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
+     FROM json_to_recordset($${params.length}::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
        calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
        latency_max_ms int, h int[])
-     ORDER BY ${KEY}
-     ${ADD_ON_CONFLICT}`,
+     ORDER BY ${tables.key}
+     ${addOnConflict(tables.key)}`,
   ];
   const errorRecords = groups.flatMap((group) =>
     [...group.errorCodes].map(([errorCode, count]) => ({
+      ...tagOf(group),
       tenant_id: group.tenantId,
       endpoint_id: group.endpointId,
       prompt_id: group.promptId,
@@ -144,12 +169,12 @@ function rollupUpserts(groups: RollupGroup[], params: unknown[]): string[] {
   if (errorRecords.length === 0) return statements;
   params.push(JSON.stringify(errorRecords));
   statements.push(
-    `INSERT INTO execution_log_error_rollups AS r (${KEY}, error_code, errors)
-     SELECT ${KEY}, error_code, errors
-     FROM json_to_recordset($${params.length}::json) AS g(tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
+    `INSERT INTO ${tables.errors} AS r (${tables.key}, error_code, errors)
+     SELECT ${tables.key}, error_code, errors
+     FROM json_to_recordset($${params.length}::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
        start timestamptz, error_code varchar, errors bigint)
-     ORDER BY ${KEY}, error_code
-     ON CONFLICT (${KEY}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
+     ORDER BY ${tables.key}, error_code
+     ON CONFLICT (${tables.key}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
   );
   return statements;
 }

@@ -20,6 +20,8 @@ export interface RollupSource {
   costUsd: number | null;
   latencyMs: number;
   createdAt: Date;
+  /** The row's tags: it is summed once under each (none: only in the plain rollups). */
+  tags?: Readonly<Record<string, string>>;
 }
 
 /** What the rollups add up for a set of executions (the rollup rows, and what the stats read back from them). */
@@ -92,6 +94,48 @@ export function rollUp(rows: RollupSource[]): RollupGroup[] {
     }
   }
   return [...groups.values()].sort(compareKeys);
+}
+
+/** The sums of one tag key and value's executions (per tenant, endpoint and UTC hour or day, not per prompt). */
+export interface TagRollupGroup extends RollupGroup {
+  tagKey: string;
+  tagValue: string;
+}
+
+/**
+ * Sums a batch of log rows per tag (a row with three tags counts once under each), ordered by the tag rollups' key
+ * (tenant, tag key, span, start, tag value, endpoint) for the same reason as rollUp.
+ */
+export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
+  const byTag = new Map<string, RollupSource[]>();
+  for (const row of rows) {
+    const tags = row.tags;
+    if (!tags) continue;
+    for (const key in tags) {
+      const tag = `${key}\u0000${tags[key]}`;
+      // Not split by prompt: a tag's values can be many, and its rollups stay fewer.
+      const unprompted = row.promptId === null ? row : { ...row, promptId: null };
+      const tagged = byTag.get(tag);
+      if (tagged) tagged.push(unprompted);
+      else byTag.set(tag, [unprompted]);
+    }
+  }
+  const groups: TagRollupGroup[] = [];
+  for (const [tag, tagged] of byTag) {
+    const separator = tag.indexOf('\u0000');
+    const tagKey = tag.slice(0, separator);
+    const tagValue = tag.slice(separator + 1);
+    for (const group of rollUp(tagged)) groups.push({ ...group, tagKey, tagValue });
+  }
+  return groups.sort(
+    (a, b) =>
+      compare(a.tenantId, b.tenantId) ||
+      compare(a.tagKey, b.tagKey) ||
+      compare(a.span, b.span) ||
+      a.start.getTime() - b.start.getTime() ||
+      compare(a.tagValue, b.tagValue) ||
+      compare(a.endpointId, b.endpointId),
+  );
 }
 
 function compareKeys(a: RollupGroup, b: RollupGroup): number {

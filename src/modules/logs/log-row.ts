@@ -12,6 +12,7 @@ export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput' | 'att
   inputsJson: string | null;
   parsedOutputJson: string | null;
   truncatedFields: string[];
+  tagsJson: string;
 };
 
 // PostgreSQL text and jsonb cannot hold NUL characters.
@@ -100,6 +101,9 @@ export function toLogRow(entry: NewExecutionLog, maxFieldBytes: number): { row: 
           errorMessage: clip(withoutNul(attempt.errorMessage), ATTEMPT_ERROR_MAX_CHARS),
         })),
       ) ?? '[]',
+    // Checked when they were given (keys, lengths, no NUL): stored as they are.
+    tags: entry.tags,
+    tagsJson: JSON.stringify(entry.tags),
     createdAt: entry.createdAt ?? new Date(),
   };
   const bytes =
@@ -109,6 +113,7 @@ export function toLogRow(entry: NewExecutionLog, maxFieldBytes: number): { row: 
     (row.renderedPrompt?.length ?? 0) +
     (row.rawResponse?.length ?? 0) +
     (row.errorMessage?.length ?? 0) +
-    row.attemptsJson.length;
+    row.attemptsJson.length +
+    row.tagsJson.length;
   return { row, bytes };
 }

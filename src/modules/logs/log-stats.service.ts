@@ -4,10 +4,23 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import type { StatsQuery } from './dto/stats.dto';
 import type { StatsResponse } from './dto/stats.response';
 import { filterOf } from './execution-log-reads.service';
-import { ExecutionLogRollupsRepository, type RollupPiece, type RollupRead } from './execution-log-rollups.repository';
-import { ExecutionLogsRepository, type LogFilter, type StatsInterval } from './execution-logs.repository';
-import { bucketCount, buildPromptGroups, buildStats } from './stats-series';
-import { type RolledUpStats, combineFigures, planPieces } from './stats-rollups';
+import {
+  ExecutionLogRollupsRepository,
+  type RollupErrorCodes,
+  type RollupFigures,
+  type RollupPiece,
+  type RollupRead,
+} from './execution-log-rollups.repository';
+import {
+  ExecutionLogsRepository,
+  type LogFilter,
+  type StatsInterval,
+  type TagErrorCodeRow,
+  type TagStatsRow,
+} from './execution-logs.repository';
+import { bucketCount, buildPromptGroups, buildStats, buildTagGroups } from './stats-series';
+import { type RolledUpStats, combineFigures, combineTagGroups, planPieces } from './stats-rollups';
+import { type TagFilter, tagFilterKeys } from './tag-filter';
 import { PromptNames } from './prompt-names';
 
 const MAX_BUCKETS = 1000;
@@ -32,7 +45,13 @@ export class LogStatsService {
     const interval = query.interval ?? 'day';
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_SPAN_MS[interval]);
-    const filter = filterOf({ endpointId: query.endpointId, from: from.toISOString(), to: to.toISOString() });
+    const filter = filterOf({
+      endpointId: query.endpointId,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      tag: query.tag,
+      hasTag: query.hasTag,
+    });
     if (bucketCount(from, to, interval) > MAX_BUCKETS) {
       throw new ValidationError(
         `interval=${interval} gives more than ${MAX_BUCKETS} buckets between from and to; use interval=day or a shorter period`,
@@ -40,18 +59,37 @@ export class LogStatsService {
       );
     }
     const byPrompt = query.groupBy === 'prompt';
-    const pieces = planPieces(from, to, interval);
-    const rolledUp = await this.rolledUp(tenantId, pieces, { endpointId: query.endpointId, interval, byPrompt });
-    // The rolled-up total says how many executions the period holds: a small period's figures are read again from
-    // the rows, for exact percentiles.
-    const calls = rolledUp.rows.find((row) => row.bucket === null)?.calls ?? 0;
-    const figures =
-      calls <= this.config.statsExactPercentileRows ? await this.exact(tenantId, filter, interval, byPrompt) : rolledUp;
+    const groupTag = query.groupBy?.startsWith('tag:') ? query.groupBy.slice('tag:'.length) : undefined;
+    const read = rollupReadOf(filter.tags, groupTag, byPrompt);
+    let figures: StatsFigures;
+    if (read === null) {
+      // Two tag keys at once (or a filter on one and groups by another): only the rows can answer.
+      figures = await this.exact(tenantId, filter, interval, byPrompt, groupTag);
+    } else {
+      const pieces = planPieces(from, to, interval);
+      const rolledUp = await this.rolledUp(tenantId, pieces, {
+        endpointId: query.endpointId,
+        interval,
+        byPrompt,
+        tag: read,
+        groupTag,
+      });
+      // The rolled-up total says how many executions the period holds: a small period's figures are read again from
+      // the rows, for exact percentiles.
+      const calls = rolledUp.rows.find((row) => row.bucket === null)?.calls ?? 0;
+      figures =
+        calls <= this.config.statsExactPercentileRows
+          ? await this.exact(tenantId, filter, interval, byPrompt, groupTag)
+          : rolledUp;
+    }
     const stats = buildStats(
       { endpointId: query.endpointId ?? null, from, to, interval },
       figures.rows,
       figures.errorRows,
     );
+    if (groupTag !== undefined) {
+      return { ...stats, groups: buildTagGroups(groupTag, figures.tagRows, figures.tagErrorRows) };
+    }
     if (!byPrompt) return stats;
     const names = await this.prompts.namesOf(
       tenantId,
@@ -60,12 +98,39 @@ export class LogStatsService {
     return { ...stats, groups: buildPromptGroups(figures.promptRows, figures.promptErrorRows, names) };
   }
 
-  private async rolledUp(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RolledUpStats> {
-    const [figures, errorCodes] = await Promise.all([
-      this.rollups.figures(tenantId, pieces, read),
-      this.rollups.errorCodes(tenantId, pieces, read),
+  private async rolledUp(
+    tenantId: string,
+    pieces: RollupPiece[],
+    read: Omit<RollupRead, 'tag'> & { tag: RollupRead['tag']; groupTag: string | undefined },
+  ): Promise<StatsFigures> {
+    const { groupTag, ...plain } = read;
+    const [figures, errorCodes, tagGroups] = await Promise.all([
+      this.rollups.figures(tenantId, pieces, plain),
+      this.rollups.errorCodes(tenantId, pieces, plain),
+      groupTag === undefined ? undefined : this.tagFigures(tenantId, pieces, plain, groupTag),
     ]);
-    return combineFigures(figures, errorCodes);
+    const combined = combineFigures(figures, errorCodes);
+    if (!tagGroups) return { ...combined, tagRows: [], tagErrorRows: [] };
+    // The rest group: every execution counted (the figures of all buckets) less the named values.
+    const tag = combineTagGroups(tagGroups.figures, tagGroups.errorCodes, { figures, errorCodes });
+    return { ...combined, tagRows: tag.rows, tagErrorRows: tag.errorRows };
+  }
+
+  /** The figures of each value of tag `key` over the period, within the read's own filter. */
+  private async tagFigures(
+    tenantId: string,
+    pieces: RollupPiece[],
+    read: RollupRead,
+    key: string,
+  ): Promise<{ figures: RollupFigures[]; errorCodes: RollupErrorCodes[] }> {
+    // Filtered on the same key (rollupReadOf allows no other), or on none: the values' figures of the key's rollups.
+    const tag = read.tag ?? { key, values: null };
+    const byValue: RollupRead = { ...read, byPrompt: false, tag, byTagValue: true };
+    const [figures, errorCodes] = await Promise.all([
+      this.rollups.figures(tenantId, pieces, byValue),
+      this.rollups.errorCodes(tenantId, pieces, byValue),
+    ]);
+    return { figures, errorCodes };
   }
 
   /** Every figure from the log rows themselves, percentiles exact. */
@@ -74,13 +139,38 @@ export class LogStatsService {
     filter: LogFilter,
     interval: StatsInterval,
     byPrompt: boolean,
-  ): Promise<RolledUpStats> {
-    const [rows, errorRows, promptRows, promptErrorRows] = await Promise.all([
+    groupTag: string | undefined,
+  ): Promise<StatsFigures> {
+    const [rows, errorRows, promptRows, promptErrorRows, tag] = await Promise.all([
       this.logs.stats(tenantId, filter, interval),
       this.logs.errorCodes(tenantId, filter, interval),
       byPrompt ? this.logs.promptStats(tenantId, filter) : [],
       byPrompt ? this.logs.promptErrorCodes(tenantId, filter) : [],
+      groupTag === undefined ? { rows: [], errorRows: [] } : this.logs.tagStats(tenantId, filter, groupTag),
     ]);
-    return { rows, errorRows, promptRows, promptErrorRows };
+    return { rows, errorRows, promptRows, promptErrorRows, tagRows: tag.rows, tagErrorRows: tag.errorRows };
   }
+}
+
+/** The figures a response is built from: per bucket and in total, and per prompt or tag value when grouped. */
+interface StatsFigures extends RolledUpStats {
+  tagRows: TagStatsRow[];
+  tagErrorRows: TagErrorCodeRow[];
+}
+
+/**
+ * How the rollups answer a tag filter and tag groups: no filter, from the plain rollups (with groups by a key, from
+ * that key's rollups as well); a filter on a single key (values of it, or its presence), from that key's rollups,
+ * grouped by the same key or not at all. Null when they cannot (filters on two keys, or on one and groups by another
+ * key or by prompt: the tag rollups are not split by prompt).
+ */
+function rollupReadOf(
+  filter: TagFilter | undefined,
+  groupTag: string | undefined,
+  byPrompt: boolean,
+): RollupRead['tag'] | null {
+  const keys = tagFilterKeys(filter);
+  if (keys.length === 0) return undefined;
+  if (keys.length > 1 || byPrompt || (groupTag !== undefined && groupTag !== keys[0])) return null;
+  return { key: keys[0], values: filter!.values.get(keys[0]) ?? null };
 }

@@ -1,4 +1,5 @@
 import type { KeyEnvironment } from '../../common/auth/principal';
+import type { Tags } from '../../common/tags/tags';
 import type { PromptAssignment } from '../prompts/prompt-assignment';
 
 export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
@@ -52,5 +53,7 @@ export interface NewExecutionLog {
   parsedOutput: unknown;
   /** Every model call made, in order (none on a cache hit or a failure before the call). */
   attempts: LoggedAttempt[];
+  /** The request's tags over its key's default tags (`{}` when none). */
+  tags: Tags;
   createdAt: Date;
 }

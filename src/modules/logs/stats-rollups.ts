@@ -1,10 +1,13 @@
 import type { RollupErrorCodes, RollupFigures, RollupPiece } from './execution-log-rollups.repository';
-import type {
-  ErrorCodeRow,
-  PromptErrorCodeRow,
-  PromptStatsRow,
-  StatsInterval,
-  StatsRow,
+import {
+  type ErrorCodeRow,
+  type PromptErrorCodeRow,
+  type PromptStatsRow,
+  type StatsInterval,
+  type StatsRow,
+  TAG_GROUPS,
+  type TagErrorCodeRow,
+  type TagStatsRow,
 } from './execution-logs.repository';
 import { type LatencyHistogram, addToHistogram, emptyHistogram, percentileOf } from './latency-histogram';
 import { type RollupSums, emptySums } from './log-rollup';
@@ -95,6 +98,65 @@ export function combineFigures(figures: RollupFigures[], errorCodes: RollupError
     promptRows: [...byPrompt].map(([promptId, group]) => ({ promptId, ...figuresOf(group) })),
     promptErrorRows: [...promptErrorRows.values()],
   };
+}
+
+/**
+ * The groups of a tag key from its figures per value (the tag rollups): the TAG_GROUPS values with the most executions
+ * (ties by value) each on its own, and the rest (tagValue null): `all` (the figures of every execution the stats
+ * count) less those values, which is the other values and the executions without the tag.
+ */
+export function combineTagGroups(
+  figures: RollupFigures[],
+  errorCodes: RollupErrorCodes[],
+  all: { figures: RollupFigures[]; errorCodes: RollupErrorCodes[] },
+): { rows: TagStatsRow[]; errorRows: TagErrorCodeRow[] } {
+  const byValue = new Map<string, Group>();
+  for (const row of figures) {
+    if (row.tagValue === null) continue;
+    let group = byValue.get(row.tagValue);
+    if (!group) byValue.set(row.tagValue, (group = newGroup()));
+    addTo(group, row);
+  }
+  const top = [...byValue]
+    .sort(([a, x], [b, y]) => y.calls - x.calls || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, TAG_GROUPS);
+  const named = new Set(top.map(([value]) => value));
+  const rest = newGroup();
+  for (const row of all.figures) addTo(rest, row);
+  for (const [, group] of top) subtract(rest, group);
+  const errorRows = new Map<string | null, Map<string, number>>();
+  const count = (value: string | null, code: string, n: number) => {
+    let codes = errorRows.get(value);
+    if (!codes) errorRows.set(value, (codes = new Map<string, number>()));
+    codes.set(code, (codes.get(code) ?? 0) + n);
+  };
+  for (const row of errorCodes)
+    if (row.tagValue !== null && named.has(row.tagValue)) count(row.tagValue, row.errorCode, row.count);
+  for (const row of all.errorCodes) count(null, row.errorCode, row.count);
+  for (const [value, codes] of errorRows) {
+    if (value === null) continue;
+    for (const [code, n] of codes) count(null, code, -n);
+  }
+  return {
+    rows: [
+      ...top.map(([tagValue, group]) => ({ tagValue, ...figuresOf(group) })),
+      { tagValue: null, ...figuresOf(rest) },
+    ],
+    errorRows: [...errorRows].flatMap(([tagValue, codes]) =>
+      [...codes].filter(([, n]) => n > 0).map(([errorCode, n]) => ({ tagValue, errorCode, count: n })),
+    ),
+  };
+}
+
+/** Takes a part's sums out of a group's (the part's executions are among the group's). */
+function subtract(group: Group, part: Group): void {
+  group.calls -= part.calls;
+  group.errors -= part.errors;
+  group.cacheHits -= part.cacheHits;
+  group.inputTokens -= part.inputTokens;
+  group.outputTokens -= part.outputTokens;
+  group.costNanos -= part.costNanos;
+  for (let i = 0; i < group.latency.counts.length; i++) group.latency.counts[i] -= part.latency.counts[i];
 }
 
 function newGroup(): Group {

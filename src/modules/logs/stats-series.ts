@@ -3,6 +3,7 @@ import type {
   StatsFiguresResponse,
   StatsGroupResponse,
   StatsResponse,
+  StatsTagGroupResponse,
   StatsTotalsResponse,
 } from './dto/stats.response';
 import type {
@@ -11,6 +12,8 @@ import type {
   PromptStatsRow,
   StatsInterval,
   StatsRow,
+  TagErrorCodeRow,
+  TagStatsRow,
 } from './execution-logs.repository';
 
 const STEP_MS: Record<StatsInterval, number> = { hour: 3_600_000, day: 86_400_000 };
@@ -89,6 +92,31 @@ export function buildPromptGroups(
       totals: totalsOf(row, codesByPrompt.get(row.promptId) ?? {}),
     }))
     .sort((a, b) => b.totals.calls - a.totals.calls || (a.promptName ?? '').localeCompare(b.promptName ?? ''));
+}
+
+/**
+ * The groups of tag `key`: one per value named (most calls first, then by value), then the group of the rest (value
+ * null: the other values and the executions without the tag).
+ */
+export function buildTagGroups(
+  key: string,
+  rows: TagStatsRow[],
+  errorRows: TagErrorCodeRow[],
+): StatsTagGroupResponse[] {
+  const codesByValue = new Map<string | null, Record<string, number>>();
+  for (const row of errorRows) {
+    const codes = codesByValue.get(row.tagValue) ?? {};
+    codes[row.errorCode] = (codes[row.errorCode] ?? 0) + row.count;
+    codesByValue.set(row.tagValue, codes);
+  }
+  const named = rows
+    .filter((row) => row.tagValue !== null)
+    .sort((a, b) => b.calls - a.calls || (a.tagValue! < b.tagValue! ? -1 : a.tagValue! > b.tagValue! ? 1 : 0));
+  const rest = rows.find((row) => row.tagValue === null);
+  return [...named, rest].map((row) => ({
+    tag: { key, value: row?.tagValue ?? null },
+    totals: totalsOf(row, codesByValue.get(row?.tagValue ?? null) ?? {}),
+  }));
 }
 
 function totalsOf(

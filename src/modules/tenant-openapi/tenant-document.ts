@@ -1,3 +1,4 @@
+import { MAX_TAG_VALUE_LENGTH, MAX_TAGS, MAX_TAGS_HEADER_BYTES, TAGS_HEADER } from '../../common/tags/tags';
 import { createHash } from 'node:crypto';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { inputSchemaOf } from '../execution/input-validation';
@@ -203,6 +204,7 @@ function operationOf(
         description: '`true` skips the cache lookup; the fresh answer replaces the cached one.',
         schema: { type: 'string', enum: ['true', 'false'] },
       },
+      TAGS_PARAMETER,
     ],
     requestBody: {
       required: true,
@@ -216,6 +218,20 @@ function operationOf(
     responses: { '200': success, ...errorResponses() },
   };
 }
+
+/** X-Tags: labels of the execution's log row, filterable and grouped in the logs and statistics. */
+const TAGS_PARAMETER = {
+  name: TAGS_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    `Tags of this execution, \`key=value\` pairs separated by commas (\`team=search,env=prod\`), kept on its log row ` +
+    `to filter and group the logs and statistics by. At most ${MAX_TAGS} tags and ${MAX_TAGS_HEADER_BYTES} bytes; a key ` +
+    `is a lowercase letter followed by up to 39 of a-z, 0-9, \`_\`, \`.\` and \`-\`; a value has 1 to ${MAX_TAG_VALUE_LENGTH} ` +
+    "characters, with `%`, `,` and `=` percent-encoded. The key's default tags are added; a tag given here wins. A bad " +
+    'header is refused with 400 (field `X-Tags`) before the model is called.',
+  schema: { type: 'string', maxLength: MAX_TAGS_HEADER_BYTES, example: 'team=search,env=prod' },
+};
 
 function successSchemaOf({ outputFields }: EndpointDefinition): JsonSchemaObject {
   if (imageOutputField(outputFields)) return IMAGE_BODY_SCHEMA;

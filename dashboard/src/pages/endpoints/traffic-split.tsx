@@ -50,7 +50,11 @@ export function TrafficSplitSection({
   const figures = useLoad(
     () =>
       unwrap(api.GET('/admin/v1/stats', { params: { query: { endpointId: endpoint.id, groupBy: 'prompt' } } })).then(
-        (stats) => new Map((stats.groups ?? []).map((group) => [group.promptId, group])),
+        // Asked with groupBy=prompt: every group is a prompt's.
+        (stats) =>
+          new Map(
+            (stats.groups ?? []).flatMap((group) => ('promptId' in group ? [[group.promptId, group] as const] : [])),
+          ),
       ),
     [endpoint.id, endpoint.updatedAt],
   );

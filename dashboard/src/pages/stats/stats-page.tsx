@@ -150,13 +150,20 @@ function StatsView({ stats }: { stats: Stats }) {
         </div>
         <Totals totals={totals} />
       </div>
-      {stats.groups && stats.groups.length > 0 && <ByPrompt groups={stats.groups} />}
+      {stats.groups && stats.groups.length > 0 && <ByPrompt groups={stats.groups.filter(isPromptGroup)} />}
     </>
   );
 }
 
+/** This page asks for groupBy=prompt: its groups are prompts (groupBy=tag:<key> gives tag groups). */
+function isPromptGroup(
+  group: Schemas['StatsGroupResponse'] | Schemas['StatsTagGroupResponse'],
+): group is Schemas['StatsGroupResponse'] {
+  return 'promptId' in group;
+}
+
 /** Each prompt that ran in the period, with its totals: how the prompts of a traffic split compare. */
-function ByPrompt({ groups }: { groups: NonNullable<Stats['groups']> }) {
+function ByPrompt({ groups }: { groups: Schemas['StatsGroupResponse'][] }) {
   return (
     <section className="panel stats-by-prompt" aria-labelledby="stats-by-prompt-title">
       <h2 id="stats-by-prompt-title">By prompt</h2>

@@ -1,5 +1,8 @@
 import { Allow, IsUUID } from 'class-validator';
 import { ApiAnyJson } from '../../../common/http/api-schema.decorators';
+import { Omittable } from '../../../common/http/optional.decorator';
+import type { Tags } from '../../../common/tags/tags';
+import { TagsProperty } from '../../../common/tags/tags.decorator';
 
 export class TestRunDto {
   /** Any prompt of the endpoint, Draft included. */
@@ -13,4 +16,8 @@ export class TestRunDto {
   @ApiAnyJson()
   @Allow()
   inputs?: unknown;
+
+  @Omittable()
+  @TagsProperty("Tags of the run's log row, as an execution's X-Tags header gives them (values not percent-encoded)")
+  tags?: Tags;
 }

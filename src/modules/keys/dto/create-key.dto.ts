@@ -12,6 +12,8 @@ import { ApiEnum, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { RATE_LIMIT_SETTINGS } from '../../../common/rate-limit/rate-limit-settings';
 import { RateLimitSettingsDto } from '../../../common/rate-limit/rate-limit-settings.dto';
+import type { Tags } from '../../../common/tags/tags';
+import { TagsProperty } from '../../../common/tags/tags.decorator';
 
 /** A new key; its rate limits are the shared rate-limit settings, null or absent for the defaults. */
 export class CreateKeyDto extends RateLimitSettingsDto {
@@ -45,6 +47,10 @@ export class CreateKeyDto extends RateLimitSettingsDto {
   @ArrayMaxSize(1000)
   @IsUUID('all', { each: true })
   endpointIds?: string[] | null;
+
+  @Omittable()
+  @TagsProperty("Tags every execution with this key carries; a request's own tag of the same key wins. Default none")
+  defaultTags?: Tags;
 }
 
 /** Any subset of the name, the endpoint restriction and the limits; type, environment and permission are fixed. */

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import {
   KEY_ENVIRONMENTS,
   KEY_TYPES,
@@ -34,6 +35,9 @@ export class KeyResponse extends RateLimitsInForceResponse {
   /** The endpoints an endpoint key may execute; null for every endpoint of the tenant. */
   @ApiUuid()
   endpointIds: string[] | null;
+  /** Tags every execution with this key carries, under the request's own; `{}` when none. */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  defaultTags: Record<string, string>;
 }
 
 export class CreatedKeyResponse extends KeyResponse {
@@ -53,6 +57,7 @@ export function toKeyResponse(entity: ApiKeyEntity, lastUsedAt: Date | null = en
     createdAt: entity.createdAt,
     lastUsedAt,
     endpointIds: entity.endpointIds,
+    defaultTags: entity.defaultTags ?? {},
     ...rateLimitSettingsInForce(entity),
   };
 }

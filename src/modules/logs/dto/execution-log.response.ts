@@ -105,6 +105,9 @@ export class ExecutionLogResponse {
    * string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
    */
   truncatedFields: string[];
+  /** The execution's tags: its request's, over its key's default tags; `{}` when none. */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  tags: Record<string, string>;
 }
 
 const ATTEMPT_OUTCOMES = ['success', 'error', 'timeout'] as const;
@@ -191,6 +194,7 @@ export function toExecutionLogResponse(log: ExecutionLogSummary): ExecutionLogRe
     finishReason: log.finishReason ?? null,
     createdAt: new Date(log.createdAt),
     truncatedFields: log.truncatedFields ?? [],
+    tags: log.tags ?? {},
   };
 }
 

@@ -2,6 +2,7 @@ import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
+import { HasTagFilterQuery, TagFilterQuery } from './tag-filter.decorators';
 import {
   EXECUTION_SOURCES,
   EXECUTION_STATUSES,
@@ -52,6 +53,12 @@ export class ListLogsQuery {
   @IsString()
   @MaxLength(REQUEST_ID_MAX_LENGTH)
   requestId?: string;
+
+  @TagFilterQuery()
+  tag?: string[];
+
+  @HasTagFilterQuery()
+  hasTag?: string[];
 
   /** ISO 8601 timestamp; executions at or after it. */
   @OptionalTimestamp()

@@ -1,11 +1,15 @@
-import { IsIn, IsUUID } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsUUID, Matches } from 'class-validator';
+import { TAG_KEY_PATTERN } from '../../../common/tags/tags';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
+import { HasTagFilterQuery, TagFilterQuery } from './tag-filter.decorators';
 import type { StatsInterval } from '../execution-logs.repository';
 
 export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
-export type StatsGroupBy = 'prompt';
-export const STATS_GROUP_BYS: StatsGroupBy[] = ['prompt'];
+/** `prompt`, or `tag:<key>`. */
+export type StatsGroupBy = 'prompt' | `tag:${string}`;
+const GROUP_BY_PATTERN = new RegExp(`^(prompt|tag:${TAG_KEY_PATTERN.source.slice(1, -1)})$`);
 
 /** Query of GET /admin/v1/stats. */
 export class StatsQuery {
@@ -28,9 +32,19 @@ export class StatsQuery {
   @IsIn(STATS_INTERVALS)
   interval?: StatsInterval;
 
-  /** `prompt` adds `groups`: the totals of each prompt that ran in the period (a traffic split's variants side by side). */
-  @ApiEnum('StatsGroupBy', STATS_GROUP_BYS)
+  /**
+   * `prompt` adds `groups`: the totals of each prompt that ran in the period (a traffic split's variants side by side).
+   * `tag:<key>` adds `groups` by the value of that tag: the 100 most frequent values (by calls), then one group (value
+   * null) for the other values and the executions without the tag.
+   */
+  @ApiProperty({ type: String, required: false, pattern: GROUP_BY_PATTERN.source })
   @Omittable()
-  @IsIn(STATS_GROUP_BYS)
+  @Matches(GROUP_BY_PATTERN, { message: 'groupBy must be prompt or tag:<key>' })
   groupBy?: StatsGroupBy;
+
+  @TagFilterQuery()
+  tag?: string[];
+
+  @HasTagFilterQuery()
+  hasTag?: string[];
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import type { StatsInterval } from '../execution-logs.repository';
 import { STATS_INTERVALS } from './stats.dto';
@@ -54,7 +54,20 @@ export class StatsGroupResponse {
   totals: StatsTotalsResponse;
 }
 
+export class StatsTagResponse {
+  key: string;
+  /** The tag's value; null for the group of the other values and the executions without the tag. */
+  value: string | null;
+}
+
+/** The totals of one value of a tag key over the period (GET /stats?groupBy=tag:<key>). */
+export class StatsTagGroupResponse {
+  tag: StatsTagResponse;
+  totals: StatsTotalsResponse;
+}
+
 /** GET /stats: totals over [from, to) and one bucket per hour or day, empty buckets included. */
+@ApiExtraModels(StatsGroupResponse, StatsTagGroupResponse)
 export class StatsResponse {
   /** The endpoint asked for; null for all of the tenant's endpoints. */
   @ApiUuid()
@@ -67,6 +80,15 @@ export class StatsResponse {
   interval: StatsInterval;
   totals: StatsTotalsResponse;
   series: StatsBucketResponse[];
-  /** With groupBy=prompt only: one entry per prompt that ran in the period, most calls first. */
-  groups?: StatsGroupResponse[];
+  /**
+   * With groupBy=prompt: one entry per prompt that ran in the period, most calls first. With groupBy=tag:<key>: one
+   * entry per value of the tag among the 100 most frequent (most calls first), then one (value null) for the other
+   * values and the executions without the tag.
+   */
+  @ApiProperty({
+    type: 'array',
+    required: false,
+    items: { oneOf: [{ $ref: getSchemaPath(StatsGroupResponse) }, { $ref: getSchemaPath(StatsTagGroupResponse) }] },
+  })
+  groups?: StatsGroupResponse[] | StatsTagGroupResponse[];
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { NO_TAGS } from '../../../common/tags/tags';
 import { EndpointsService } from '../../endpoints/endpoints.service';
 import { ExecutionService } from '../../execution/execution.service';
 import { RunEndpointDto } from '../dto/run-endpoint.dto';
@@ -39,6 +40,7 @@ export class ExecutionTools extends McpToolGroup {
             definition,
             requestId: randomUUID(),
             body: input.inputs,
+            tags: input.tags ?? NO_TAGS,
             prompt: { selector: input.prompt || undefined },
           });
           return { output };
