@@ -1,8 +1,7 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
 import { streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 const TOO_LARGE = { error: 'upstream_error', message: "the model's answer is too large" };
@@ -12,29 +11,11 @@ const TOO_LARGE = { error: 'upstream_error', message: "the model's answer is too
  * MAX_ANSWER_BYTES from every provider (the read stops there and the connection is closed) and from the mock.
  */
 describe('answer and endpoint size bounds', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-  let base: string;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake);
-    t = await createTestApp(
-      { maxAnswerBytes: MAX_ANSWER_BYTES },
-      { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file },
-    );
-    await t.app.listen(0, '127.0.0.1');
-    base = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
+  const { t, tenant, fake } = useTestApp({
+    config: { maxAnswerBytes: MAX_ANSWER_BYTES },
+    fake: { providers: true },
+    listen: true,
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
 
   const admin = () => auth(tenant.admin);
 
@@ -155,7 +136,7 @@ describe('answer and endpoint size bounds', () => {
         await createPrompt(t, tenant.admin, endpoint.id, { template: 'Write a lot', llmModel: model });
         fake.reply({ text: big, stream: { chunks: 64, chunkDelayMs: 10 } });
         const call = await streamCall(
-          `${base}${endpoint.path}`,
+          `${t.url}${endpoint.path}`,
           { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
           {},
         );
@@ -194,7 +175,7 @@ describe('answer and endpoint size bounds', () => {
         errorMessage: TOO_LARGE.message,
       });
       const streamed = await streamCall(
-        `${base}${endpoint.path}`,
+        `${t.url}${endpoint.path}`,
         { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
         { text },
       );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { KeysService } from '../../src/modules/keys/keys.service';
+import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 import { withinASecond } from '../support/within-a-second';
@@ -20,14 +21,7 @@ function keyQueryCounter(t: TestApp): { count: () => number; stop: () => void } 
 }
 
 describe('Failed authentications: unknown keys remembered, failures throttled per client address', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp({}, { AUTH_FAILURES_PER_MINUTE: '100' });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp({ env: { AUTH_FAILURES_PER_MINUTE: '100' } });
 
   it('looks an unknown key up once: a repeat is refused without a query', async () => {
     const unknown = randomAdminKey();

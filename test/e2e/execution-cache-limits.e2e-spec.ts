@@ -1,9 +1,8 @@
 import { cacheKey, fieldsFingerprint } from '../../src/modules/cache/cache-key';
 import { ResponseCacheService } from '../../src/modules/cache/response-cache.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 import { TestClock } from '../support/test-clock';
 
 // The cache key and the rate limits, on each store the run can reach (Redis too when REDIS_URL is set),
@@ -16,24 +15,8 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe.each(stores)('execution cache and rate limits (%s)', (store, redisUrl) => {
   const cacheWorks = store !== 'unreachable redis';
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let models: ReturnType<typeof localModelsFile>;
   const clock = new TestClock();
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    models = localModelsFile(fake);
-    t = await createTestApp({ redisUrl }, { MODELS_FILE: models.file }, { clock });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    models.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ config: { redisUrl }, fake: {}, clock });
 
   const execute = (endpointPath: string, key: string, body: object = {}) =>
     t.http.post(endpointPath).set(auth(key)).send(body);

@@ -1,28 +1,11 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 // The execution's answer and its log row are built from one outcome: for a miss, a hit and a failure, what the caller
 // got (status, X-Cache, body) is what the row records.
 describe('execution answer and log row', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let models: ReturnType<typeof localModelsFile>;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    models = localModelsFile(fake);
-    t = await createTestApp({}, { MODELS_FILE: models.file });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    models.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: {} });
 
   async function logRowOf(requestId: string): Promise<any> {
     const deadline = Date.now() + 3000;

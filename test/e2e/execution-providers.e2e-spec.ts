@@ -1,7 +1,7 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FAKE_PNG, fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { FAKE_PNG } from '../support/fake-llm-server';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 const PNG_URI = `data:image/png;base64,${FAKE_PNG}`;
 
@@ -10,23 +10,7 @@ const PNG_URI = `data:image/png;base64,${FAKE_PNG}`;
  * prompt, settings, JSON schema, image parts, image settings), the output rules, failures, timeouts and their logs.
  */
 describe('execution through the provider adapters', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake, { unconfigured: true });
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: { unconfigured: true, providers: true } });
 
   const execute = (endpointPath: string, body: unknown) =>
     t.http

@@ -1,6 +1,6 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
 
 const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
@@ -8,14 +8,7 @@ const UUID_RE = /^[0-9a-f-]{36}$/;
 
 /** Execution with the built-in mock-echo model: routing, keys, prompt selection, validation, outputs, logs. */
 describe('execution (mock-echo)', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp({}, { MAX_IMAGE_BYTES: '100', MAX_BODY_BYTES: '20000' });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp({ env: { MAX_IMAGE_BYTES: '100', MAX_BODY_BYTES: '20000' } });
 
   const execute = (path: string, key: string, body: unknown = {}) =>
     t.http

@@ -1,8 +1,8 @@
 import { createEndpoint, createPrompt, type PromptSpec } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, type FakeReply, localModelsFile } from '../support/fake-llm-server';
+import { type FakeReply } from '../support/fake-llm-server';
 import { connectMcp, toolJson } from '../support/mcp-client';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 /**
  * Retries and fallback models through the real provider adapters against the fake provider server: what fails over
@@ -11,24 +11,7 @@ import { createTestApp, TestApp } from '../support/test-app';
  * X-Model and X-Attempts headers, the log's attempts and sums, and the cache, test runs and MCP on the same loop.
  */
 describe('retries and fallback models', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake, { unconfigured: true });
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
-    await t.app.listen(0, '127.0.0.1');
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: { unconfigured: true, providers: true }, listen: true });
 
   const OUTPUTS = [
     { name: 'summary', dataType: 'string' },

@@ -1,24 +1,18 @@
 import { DataSource } from 'typeorm';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('input and output fields admin API', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
+  const { t, tenant, other } = useTestApp({ other: true });
   let db: DataSource;
   let counter = 0;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     db = t.app.get(DataSource);
   });
-  afterAll(() => t.close());
 
   const admin = () => auth(tenant.admin);
   async function newEndpoint(key = tenant.admin): Promise<string> {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -89,22 +90,15 @@ const mcpError = (prefix: string) => ({
 });
 
 describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication before the body, body limits, request timeouts, Host`, () => {
-  let t: TestApp;
+  const { t, tenant, other } = useTestApp({ listen: true, other: true });
   let port: number;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
   let endpoint: { id: string; path: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'received' });
   });
-  afterAll(() => t.close());
 
   describe('a request without a valid key is answered 401 before its body is read', () => {
     const surfaces = () => [

@@ -1,9 +1,8 @@
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp({ config: { maxBodyBytes: 2048 }, env: { LOG_LEVEL: 'info' } });
   let lines: string[];
   let restoreStdout: () => void;
 
@@ -17,12 +16,9 @@ describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs'
     restoreStdout = () => {
       process.stdout.write = write;
     };
-    t = await createTestApp({ maxBodyBytes: 2048 }, { LOG_LEVEL: 'info' });
-    tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     restoreStdout();
-    await t.close();
   });
 
   const big = { name: 'x'.repeat(4096), path: '/api/v1/big' };

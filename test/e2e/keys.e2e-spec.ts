@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { KeysService } from '../../src/modules/keys/keys.service';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { createTestApp } from '../support/test-app';
 
 const KEY_FIELDS = [
   'id',
@@ -22,18 +23,12 @@ const KEY_FIELDS = [
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('API keys admin API', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
+  const { t, tenant, other } = useTestApp({ other: true });
   let db: DataSource;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     db = t.app.get(DataSource);
   });
-  afterAll(() => t.close());
 
   const create = (body: Record<string, unknown>, key = tenant.admin) =>
     t.http.post('/admin/v1/keys').set(auth(key)).send(body);

@@ -7,8 +7,9 @@ import { LogRetentionService } from '../../src/modules/logs/log-retention.servic
 import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
 import { openTemplateDatabase } from '../support/database-template';
 import { createEndpoint, logEntry } from '../support/log-fixtures';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { createTestApp } from '../support/test-app';
 
 const SUMMARY_FIELDS = [
   'id',
@@ -49,10 +50,8 @@ const MINUTE = 60_000;
 type Log = Record<string, any>;
 
 describe('GET /admin/v1/logs', () => {
-  let t: TestApp;
+  const { t, tenant, other } = useTestApp({ other: true });
   let logs: ExecutionLogsService;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
   let first: string;
   let second: string;
   let otherEndpoint: string;
@@ -73,10 +72,7 @@ describe('GET /admin/v1/logs', () => {
   const expected = (keep: (log: NewExecutionLog) => boolean) => seeded.filter(keep).map((log) => log.requestId);
 
   beforeAll(async () => {
-    t = await createTestApp();
     logs = t.app.get(ExecutionLogsService);
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     first = await createEndpoint(t, tenant, 'first');
     second = await createEndpoint(t, tenant, 'second');
     otherEndpoint = await createEndpoint(t, other, 'other');
@@ -100,7 +96,6 @@ describe('GET /admin/v1/logs', () => {
     await logs.flush();
     seeded = seeded.reverse();
   });
-  afterAll(() => t.close());
 
   it('answers the first page newest first, with the list fields and the total', async () => {
     const page = await list('');

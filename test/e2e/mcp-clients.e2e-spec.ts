@@ -17,8 +17,7 @@ import {
   toolJson,
   urlEntryConnection,
 } from '../support/mcp-client';
-import { seedTenant, type SeededTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
 
 // The client setups of docs/mcp.md, read from the page and connected the way each client connects: the URL and the
 // headers it sends once its placeholders are filled in. Then the 401 a client without a valid key meets, and the
@@ -44,19 +43,14 @@ function typesIn(value: unknown): unknown[] {
 }
 
 describe('MCP client setups', () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp({ listen: true });
   let baseUrl: string;
-  let tenant: SeededTenant;
   let endpointPath: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     baseUrl = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
     endpointPath = (await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] })).path;
   });
-  afterAll(() => t.close());
 
   /** The names of every tool the admin key is shown without a selection. */
   async function everyTool(): Promise<string[]> {

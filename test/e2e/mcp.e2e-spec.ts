@@ -2,27 +2,21 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MAX_INTEGER } from '../../src/common/http/integer-bounds';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { connectMcp, toolJson, toolText } from '../support/mcp-client';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { createTestApp } from '../support/test-app';
 
 describe('MCP server (/mcp)', () => {
-  let t: TestApp;
+  const { t, tenant, other } = useTestApp({ listen: true, other: true });
   let baseUrl: string;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
   let client: Client;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     baseUrl = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     client = await connectMcp(baseUrl, tenant.admin);
   });
   afterAll(async () => {
     await client?.close();
-    await t.close();
   });
 
   it('lists tools with descriptions and input schemas', async () => {

@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
 
 describe('prompts (admin API)', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp();
 
   async function createEndpoint(key = tenant.admin, fields: string[] = ['topic']): Promise<string> {
     const res = await t.http

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { useTestApp } from '../support/app-suite';
 import { seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
@@ -93,20 +94,15 @@ function expectProtocolAnswer(answer: RawAnswer, status: number, body: unknown):
 const adapter = process.env.HTTP_ADAPTER ?? 'fastify';
 
 describe(`protocol errors (${adapter}): what the HTTP server refuses by itself is answered in the surface's shape`, () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp({ listen: true });
   let port: number;
-  let tenant: SeededTenant;
   let endpoint: { id: string; path: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    tenant = await seedTenant(t.app);
     endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'received' });
   });
-  afterAll(() => t.close());
 
   const request = (method: string, target: string, headers: string[], body = '') =>
     `${method} ${target} HTTP/1.1\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n${body}`;

@@ -1,9 +1,8 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 import { streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
 
 /** What a provider may say about the operator's own account: it must reach the service log only. */
 const SECRET = 'org-Zq81SecretOrgId proj_7f3SecretProject';
@@ -15,11 +14,7 @@ const PROVIDER_TEXT = `Rate limit reached for gpt-4o-mini in organization ${SECR
  * the request id.
  */
 describe("provider error texts stay in the service's own log", () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-  let base: string;
+  const { t, tenant, fake } = useTestApp({ env: { LOG_LEVEL: 'warn' }, fake: { providers: true }, listen: true });
   let lines: string[];
   let restoreStdout: () => void;
 
@@ -33,20 +28,10 @@ describe("provider error texts stay in the service's own log", () => {
     restoreStdout = () => {
       process.stdout.write = write;
     };
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake);
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file, LOG_LEVEL: 'warn' });
-    await t.app.listen(0, '127.0.0.1');
-    base = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
   });
   afterAll(async () => {
     restoreStdout();
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
   });
-  beforeEach(() => fake.reset());
 
   async function logOf(endpointId: string, requestId: string): Promise<any> {
     const deadline = Date.now() + 3000;
@@ -107,7 +92,7 @@ describe("provider error texts stay in the service's own log", () => {
     const endpoint = await endpointOn('gpt-4o-mini');
     fake.reply({ status: 429, message: PROVIDER_TEXT });
     const call = await streamCall(
-      `${base}${endpoint.path}`,
+      `${t.url}${endpoint.path}`,
       { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
       { text: 'hi' },
     );
@@ -127,7 +112,7 @@ describe("provider error texts stay in the service's own log", () => {
     const endpoint = await endpointOn('claude-sonnet-4-5');
     fake.reply({ text: 'Hello there, how are you', streamError: PROVIDER_TEXT });
     const call = await streamCall(
-      `${base}${endpoint.path}`,
+      `${t.url}${endpoint.path}`,
       { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
       { text: 'hi' },
     );
@@ -153,7 +138,7 @@ describe("provider error texts stay in the service's own log", () => {
     expect(tested.status).toBe(502);
     expect(tested.body).toEqual({ succeeded: false, messages: [message], data: null });
 
-    const client = await connectMcp(base, tenant.admin);
+    const client = await connectMcp(t.url, tenant.admin);
     try {
       const result = await client.callTool({
         name: 'run_endpoint',

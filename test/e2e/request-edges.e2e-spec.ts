@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 interface RawAnswer {
   status: number;
@@ -110,19 +110,14 @@ function uploadsFromAnotherProcess(
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobody reads, early answers, security headers`, () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp({ listen: true });
   let port: number;
   let base: string;
-  let tenant: SeededTenant;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    tenant = await seedTenant(t.app);
   });
-  afterAll(() => t.close());
 
   describe('a body sent to a route that takes none is refused before it is read', () => {
     const OPEN_ROUTES = [

@@ -1,15 +1,13 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, logEntry } from '../support/log-fixtures';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('GET /admin/v1/stats', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
+  const { t, tenant, other } = useTestApp({ other: true });
   let first: string;
   let second: string;
   /** UTC midnight three days ago: every seeded row lies within the following two days. */
@@ -26,9 +24,6 @@ describe('GET /admin/v1/stats', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     first = await createEndpoint(t, tenant, 'stats-first');
     second = await createEndpoint(t, tenant, 'stats-second');
     const logs = t.app.get(ExecutionLogsService);
@@ -85,7 +80,6 @@ describe('GET /admin/v1/stats', () => {
     logs.record(logEntry(other.id, otherEndpoint, { createdAt: at(10), latencyMs: 9999, costUsd: 9 }));
     await logs.flush();
   });
-  afterAll(() => t.close());
 
   it('sums one endpoint per day: calls, errors by code, cache hits, latency percentiles, tokens and cost', async () => {
     const data = await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(48))}&interval=day`);

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 import { namesOf, type StreamedCall, streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
 
 const SSE = { accept: 'text/event-stream' };
 
@@ -13,29 +11,10 @@ const SSE = { accept: 'text/event-stream' };
  * called, the cache, the deadline, a client that leaves, and the log row of each.
  */
 describe('streamed executions', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-  let base: string;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake);
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: { providers: true }, listen: true });
 
   const stream = (endpointPath: string, body: unknown, headers: Record<string, string> = SSE) =>
-    streamCall(`${base}${endpointPath}`, { ...auth(tenant.endpointKey), ...headers }, body);
+    streamCall(`${t.url}${endpointPath}`, { ...auth(tenant.endpointKey), ...headers }, body);
 
   async function logOf(endpointId: string, requestId: string): Promise<any> {
     const deadline = Date.now() + 3000;
@@ -245,7 +224,7 @@ describe('streamed executions', () => {
 
     it('a missing key: 401 JSON', async () => {
       const endpoint = await rawEndpoint('mock-echo');
-      const call = await streamCall(`${base}${endpoint.path}`, SSE, { text: 'x' });
+      const call = await streamCall(`${t.url}${endpoint.path}`, SSE, { text: 'x' });
       expect(call.status).toBe(401);
       expect(call.body.error).toBe('unauthorized');
     });
@@ -396,7 +375,7 @@ describe('streamed executions', () => {
     const endpoint = await rawEndpoint('gemini-2.5-flash', { cacheEnabled: true, cacheDurationSeconds: 60 });
     fake.reply({ text: 'a long answer nobody will read to the end', stream: { chunks: 20, chunkDelayMs: 100 } });
     const call = await streamCall(
-      `${base}${endpoint.path}`,
+      `${t.url}${endpoint.path}`,
       { ...auth(tenant.endpointKey), ...SSE },
       { text: 'bye' },
       (event) => event.event === 'delta',

@@ -83,22 +83,31 @@ export class FakeLlmServer {
   private readonly sockets = new Set<Socket>();
   private choose?: (request: ReceivedRequest) => FakeReply | undefined;
 
-  private constructor(
-    private readonly server: http.Server,
-    readonly url: string,
-  ) {}
+  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private address = '';
+
+  /** A server not listening yet: `listen()` starts it (a suite can hand it out before its hooks run). */
+  constructor() {
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
 
   static async start(): Promise<FakeLlmServer> {
-    // The server answers requests only once it listens, by which time `instance` is set.
-    const server = http.createServer((req, res) => void instance.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const instance = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
-    server.on('connection', (socket) => {
-      instance.sockets.add(socket);
-      socket.on('close', () => instance.sockets.delete(socket));
-    });
+    const instance = new FakeLlmServer();
+    await instance.listen();
     return instance;
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Where it listens, `http://127.0.0.1:<port>`. */
+  get url(): string {
+    return this.address;
   }
 
   /** Queue the answers of the next requests. */

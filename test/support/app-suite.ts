@@ -1,0 +1,65 @@
+import type { Clock } from '../../src/common/time/clock';
+import type { AppConfig } from '../../src/config/app-config';
+import { FakeLlmServer, fakeProviderEnv, localModelsFile } from './fake-llm-server';
+import { seedTenant, type SeededTenant } from './seed';
+import { createTestApp, type TestApp } from './test-app';
+
+export interface SuiteOptions {
+  config?: Partial<AppConfig>;
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  /**
+   * Starts the fake LLM server with a MODELS_FILE whose `llama-test` it answers (`unconfigured`: also a provider
+   * without a key), clearing it before each test; `providers` also points the OpenAI, Anthropic and Google adapters
+   * at it.
+   */
+  fake?: { providers?: boolean; unconfigured?: boolean };
+  /** Listens on a port of 127.0.0.1 (for clients that need a URL: `t.url`). */
+  listen?: boolean;
+  /** Seeds the second tenant, `other`. */
+  other?: boolean;
+}
+
+export interface AppSuite {
+  /** The application, once `beforeAll` ran; `url` is set when it listens. */
+  t: TestApp & { url: string };
+  /** A tenant with one key of each kind, and (with `other`) a second one to show that tenants do not see each other. */
+  tenant: SeededTenant;
+  other: SeededTenant;
+  fake: FakeLlmServer;
+}
+
+/**
+ * Registers the hooks that start the real application (see createTestApp) with a seeded tenant before the tests
+ * of the enclosing `describe`, and stop it after them. The objects returned are filled in by `beforeAll`, so a test
+ * file can destructure them at once: `const { t, tenant } = useTestApp();`. `options` may be a function, read when
+ * `beforeAll` runs.
+ */
+export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): AppSuite {
+  const suite = { t: {}, tenant: {}, other: {}, fake: new FakeLlmServer() } as AppSuite;
+  let removeModels = () => {};
+  beforeAll(async () => {
+    const { config, env = {}, clock, fake, listen, other } = typeof options === 'function' ? options() : options;
+    const fakeEnv: NodeJS.ProcessEnv = {};
+    if (fake) {
+      await suite.fake.listen();
+      const models = localModelsFile(suite.fake, { unconfigured: fake.unconfigured });
+      removeModels = models.remove;
+      Object.assign(fakeEnv, fake.providers ? fakeProviderEnv(suite.fake) : {}, { MODELS_FILE: models.file });
+    }
+    Object.assign(suite.t, await createTestApp(config, { ...fakeEnv, ...env }, { clock }));
+    if (listen) {
+      await suite.t.app.listen(0, '127.0.0.1');
+      suite.t.url = await suite.t.app.getUrl();
+    }
+    Object.assign(suite.tenant, await seedTenant(suite.t.app));
+    if (other) Object.assign(suite.other, await seedTenant(suite.t.app));
+  });
+  afterAll(async () => {
+    await suite.t.close?.();
+    if (suite.fake.url) await suite.fake.close();
+    removeModels();
+  });
+  beforeEach(() => suite.fake.reset());
+  return suite;
+}
