@@ -2,6 +2,7 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant } from '../support/seed';
 import { streamCall } from '../support/sse-client';
+import { logOf } from '../support/log-rows';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 const TOO_LARGE = { error: 'upstream_error', message: "the model's answer is too large" };
@@ -18,17 +19,6 @@ describe('answer and endpoint size bounds', () => {
   });
 
   const admin = () => auth(tenant.admin);
-
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(admin());
-      const row = (list.body.data.items as any[]).find((r) => r.requestId === requestId);
-      if (row) return (await t.http.get(`/admin/v1/logs/${row.id}`).set(admin())).body.data;
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   /** Whether the fake provider saw the connection of its last request closed before its answer was complete. */
   async function closedEarly(): Promise<boolean | undefined> {
@@ -106,7 +96,7 @@ describe('answer and endpoint size bounds', () => {
       expect(res.status).toBe(502);
       expect(res.body).toEqual(TOO_LARGE);
       expect(await closedEarly()).toBe(true);
-      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, res.headers['x-request-id'])).toMatchObject({
         status: 'error',
         httpStatus: 502,
         errorCode: 'upstream_error',
@@ -169,7 +159,7 @@ describe('answer and endpoint size bounds', () => {
       const text = 'y'.repeat(MAX_ANSWER_BYTES / 8);
       const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text });
       expect([res.status, res.body]).toEqual([502, TOO_LARGE]);
-      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, res.headers['x-request-id'])).toMatchObject({
         httpStatus: 502,
         errorCode: 'upstream_error',
         errorMessage: TOO_LARGE.message,

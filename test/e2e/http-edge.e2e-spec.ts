@@ -5,6 +5,7 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { sleep } from '../support/eventually';
 
 interface RawAnswer {
   status: number;
@@ -472,7 +473,10 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('leaves an idle keep-alive connection alone: the timeout counts only while a request is arriving', async () => {
-      const socket = net.connect(slowPort, '127.0.0.1');
+      // Its own instance with a much shorter timeout, so that idling for twice as long takes a moment only.
+      const quick = await createTestApp({ requestTimeoutMs: 50 });
+      await quick.app.listen(0, '127.0.0.1');
+      const socket = net.connect((quick.app.getHttpServer().address() as AddressInfo).port, '127.0.0.1');
       try {
         let received = '';
         socket.on('data', (chunk) => (received += chunk.toString('latin1')));
@@ -484,12 +488,13 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
         };
         socket.write(head('GET', '/health', {}));
         await answers(1);
-        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await sleep(100);
         socket.write(head('GET', '/health', {}));
         await answers(2);
         expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
       } finally {
         socket.destroy();
+        await quick.close();
       }
     });
 

@@ -9,6 +9,7 @@ import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { logOf } from '../support/log-rows';
 
 const NESTED_LOOPS = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x';
 const DOUBLING = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(25)}{{ s }}`;
@@ -55,21 +56,6 @@ describe('prompt limits', () => {
   const execute = (endpointPath: string, body: object = {}) =>
     t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
 
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const rows: any[] = list.body.data.items ?? list.body.data;
-      const matching = rows.filter((r) => r.requestId === requestId);
-      if (matching.length > 0) {
-        expect(matching).toHaveLength(1);
-        return (await t.http.get(`/admin/v1/logs/${matching[0].id}`).set(auth(tenant.admin))).body.data;
-      }
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   /** An endpoint whose default prompt is `template`, with a `text` input. */
   async function endpointWith(template: string): Promise<{ id: string; path: string }> {
     const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
@@ -96,7 +82,7 @@ describe('prompt limits', () => {
           new RegExp(`^${escape(RENDER_FAILED)}the template (took longer|builds strings)`),
         ),
       });
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({
         status: 'error',
         httpStatus: 422,
@@ -116,7 +102,7 @@ describe('prompt limits', () => {
         error: 'prompt_error',
         message: `${RENDER_FAILED}the template builds strings larger than its memory budget`,
       });
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', renderedPrompt: null });
     });
 
@@ -142,7 +128,7 @@ describe('prompt limits', () => {
       });
       const looped = await endpointWith('{% for i in (1..3000) %}{{ i }}{% endfor %}');
       expect((await execute(looped.path)).body).toEqual(over.body);
-      const log = await logOf(endpoint.id, over.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, over.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', renderedPrompt: null });
     });
 
@@ -213,7 +199,7 @@ describe('prompt limits', () => {
 
       const small = await execute(endpoint.path, { text: 'hi' });
       expect(small.status).toBe(200);
-      expect(await logOf(endpoint.id, small.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, small.headers['x-request-id'])).toMatchObject({
         status: 'success',
         renderedPrompt: 'hi hi hi',
       });
@@ -222,7 +208,7 @@ describe('prompt limits', () => {
       // 1,952 bytes rendered, within the limit; the bound (three times the inputs' JSON, plus the text) is over it.
       const within = await execute(endpoint.path, { text: 'a'.repeat(650) });
       expect(within.status).toBe(200);
-      expect(await logOf(endpoint.id, within.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, within.headers['x-request-id'])).toMatchObject({
         status: 'success',
         renderedPrompt: Array(3).fill('a'.repeat(650)).join(' '),
       });
@@ -421,7 +407,7 @@ describe('prompt limits', () => {
         'customParameters.model cannot be set: the service controls it',
         'customParameters.n cannot be set: the service controls it',
       ]);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({
         httpStatus: 422,
         errorCode: 'prompt_error',
@@ -526,7 +512,7 @@ describe('prompt limits', () => {
       num_ctx: 8192,
       messages: [{ role: 'user', content: 'Say hi' }],
     });
-    const log = await logOf(endpoint.id, res.headers['x-request-id']);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
     expect(log).toMatchObject({ status: 'success', llmModel: 'llama-test', inputTokens: 5, outputTokens: 1 });
   });
 });

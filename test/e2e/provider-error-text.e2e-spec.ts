@@ -3,6 +3,7 @@ import { connectMcp, toolText } from '../support/mcp-client';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { streamCall } from '../support/sse-client';
+import { logOf } from '../support/log-rows';
 
 /** What a provider may say about the operator's own account: it must reach the service log only. */
 const SECRET = 'org-Zq81SecretOrgId proj_7f3SecretProject';
@@ -33,17 +34,6 @@ describe("provider error texts stay in the service's own log", () => {
     restoreStdout();
   });
 
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const row = (list.body.data.items as any[]).find((r) => r.requestId === requestId);
-      if (row) return (await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(tenant.admin))).body.data;
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   /** The service log's warn line for the request, which carries the provider's own text. */
   function serviceLogOf(requestId: string): any[] {
     return lines
@@ -73,7 +63,7 @@ describe("provider error texts stay in the service's own log", () => {
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ error: 'upstream_error', message });
       const requestId = res.headers['x-request-id'];
-      const log = await logOf(endpoint.id, requestId);
+      const log = await logOf(t, tenant.admin, requestId);
       expect(log).toMatchObject({
         status: 'error',
         httpStatus: 502,
@@ -104,7 +94,7 @@ describe("provider error texts stay in the service's own log", () => {
     });
     expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
     const requestId = call.headers.get('x-request-id')!;
-    expect(JSON.stringify(await logOf(endpoint.id, requestId))).not.toContain('SecretOrgId');
+    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
     expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
   });
 
@@ -123,7 +113,7 @@ describe("provider error texts stay in the service's own log", () => {
     });
     expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
     const requestId = call.headers.get('x-request-id')!;
-    expect(JSON.stringify(await logOf(endpoint.id, requestId))).not.toContain('SecretOrgId');
+    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
     expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
   });
 

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
+import type { Server } from 'node:http';
+import { eventually } from '../support/eventually';
 
 interface RawAnswer {
   status: number;
@@ -193,8 +195,12 @@ describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobod
 
     it('keeps /health quick while 30 clients send 9 MB bodies to an unknown route', async () => {
       const uploads = uploadsFromAnotherProcess(`${base}/nonexist`, JSON_TYPE, 9, 30, 30);
-      // Once the uploads are under way (the other process has started and built its body).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Once the uploads are under way: the other process has started, built its body and connected.
+      const server = t.app.getHttpServer() as Server;
+      await eventually(
+        'the uploads to connect',
+        () => new Promise<boolean>((resolve) => server.getConnections((_, count) => resolve(count >= 10))),
+      );
       const started = Date.now();
       const health = await fetch(`${base}/health`);
       const healthMs = Date.now() - started;

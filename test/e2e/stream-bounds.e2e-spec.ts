@@ -7,6 +7,7 @@ import { fakeProviderEnv, FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { type StreamedCall, streamCall } from '../support/sse-client';
 import { createTestApp, TestApp } from '../support/test-app';
+import { sleep } from '../support/eventually';
 
 const SSE = { accept: 'text/event-stream' };
 /** Small bounds, so that a client that stops reading and a key's streams are tested in a second. */
@@ -257,10 +258,9 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       });
       // Each attempt would fail over to the next: a slow answer that never comes, then more of them.
       fake.reply({ text: 'too late', delayMs: 8000 }, { text: 'retry' }, { text: 'retry' }, { text: 'fallback' });
-      // Its own connection, closed by the client after 300 ms without an answer.
+      // Its own connection, closed by the client while the provider call waits for its answer.
       const call = openCall(endpoint.path);
       await until(() => fake.requests.length === 1, 'the provider call');
-      await new Promise((resolve) => setTimeout(resolve, 300));
       call.request.destroy();
       await expect(call.ended).resolves.toBe('closed');
       await until(() => fake.last().closedEarly === true, 'the provider call to be aborted');
@@ -275,8 +275,9 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       const endpoint = await endpointWith('gpt-4o-mini', [], { retries: 2 });
       fake.reply({ status: 429, message: 'slow down', retryAfter: '5' }, { text: 'retry' }, { text: 'retry' });
       const call = openCall(endpoint.path);
-      await until(() => fake.requests.length === 1, 'the first attempt');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(() => fake.requests[0]?.answered === true, 'the first attempt to be refused');
+      // The 429 has left the provider; a moment for the service to read it and start waiting.
+      await sleep(50);
       call.request.destroy();
       await expect(call.ended).resolves.toBe('closed');
       const log = await onlyLogOf(endpoint.id);

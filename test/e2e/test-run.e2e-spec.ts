@@ -2,6 +2,8 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
+import { logRows } from '../support/log-rows';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -301,14 +303,10 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(unknownPrompt.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
 
     // The refused run is still logged (source TestPage, status error) within the queue's second.
-    const deadline = Date.now() + 3000;
-    let rows: any[] = [];
-    while (Date.now() < deadline) {
-      const page = await t.http.get(`/admin/v1/logs?endpointId=${endpoint.id}&status=error`).set(auth(tenant.admin));
-      rows = page.body.data.items;
-      if (rows.some((row) => row.requestId === invalid.headers['x-request-id'])) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const rows = await eventually('the refused run to be logged', async () => {
+      const found = await logRows(t, tenant.admin, `endpointId=${endpoint.id}&status=error`);
+      return found.some((row) => row.requestId === invalid.headers['x-request-id']) && found;
+    });
     expect(rows.find((row) => row.requestId === invalid.headers['x-request-id'])).toMatchObject({
       source: 'TestPage',
       status: 'error',

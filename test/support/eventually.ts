@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+
 /** How often a poll looks again, and how long it may take before it fails (generous: the machine may be loaded). */
 const INTERVAL_MS = 25;
 const DEADLINE_MS = 15_000;
@@ -41,4 +43,11 @@ export async function untilHealthy(
   ).catch((error: Error) => {
     throw new Error(`${error.message}${gone ? ' (the service exited)' : ''} ${describeFailure()}`);
   });
+}
+
+/** Stops a spawned process that still runs (SIGKILL) and waits for it to be gone. */
+export async function killAndWait(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGKILL');
+  await exited;
 }

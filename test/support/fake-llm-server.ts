@@ -57,6 +57,8 @@ export interface ReceivedRequest {
    * held back by `delayMs`.
    */
   closedEarly?: boolean;
+  /** True once the answer was handed to the connection in full. */
+  answered?: boolean;
 }
 
 export type FakeRoute =
@@ -158,6 +160,7 @@ export class FakeLlmServer {
     }
     const received: ReceivedRequest = { method: req.method ?? 'GET', path, route, headers: req.headers, body };
     this.requests.push(received);
+    res.on('finish', () => (received.answered = true));
     const reply = this.choose?.(received) ?? this.queue.shift() ?? { text: 'fake reply' };
     if (reply.delayMs) {
       const aborted = await delay(reply.delayMs, req);
