@@ -5,6 +5,7 @@ import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 import { withinASecond } from '../support/within-a-second';
+import { useTwoInstances } from '../support/app-suite';
 
 const randomAdminKey = () => 'epa_' + randomBytes(30).toString('base64url').replace(/[-_]/g, 'x');
 
@@ -142,17 +143,7 @@ describe('behind a trusted proxy', () => {
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 withPostgres('a key remembered as unknown on another instance (skipped unless DATABASE_URL is set)', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-    tenant = await seedTenant(a.app);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
+  const { a, b, tenant } = useTwoInstances();
 
   it('works there within a second of its creation', async () => {
     const raw = randomAdminKey();

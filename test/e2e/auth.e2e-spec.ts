@@ -2,11 +2,9 @@ import { DataSource } from 'typeorm';
 import { createOpenApiDocument } from '../../src/openapi';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
+import { expectFailure } from '../support/envelope';
 
-const unauthorized = (res: { status: number; body: unknown }) => {
-  expect(res.status).toBe(401);
-  expect(res.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
-};
+const unauthorized = (res: { status: number; body: unknown }) => expectFailure(res, 401);
 
 describe('admin authentication and permissions', () => {
   const { t, tenant, other } = useTestApp({ other: true });

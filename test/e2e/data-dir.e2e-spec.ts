@@ -74,10 +74,10 @@ async function writeSomething(service: Service, tag: string): Promise<void> {
     template: `secret ${tag}`,
   });
   await admin(service, 'POST', `/admin/v1/endpoints/${endpoint.id}/test`, { promptId: prompt.id, inputs: {} });
-  await eventually('the test run to be logged', async () => {
+  await eventually(async () => {
     const page = await admin(service, 'GET', `/admin/v1/logs?endpointId=${endpoint.id}`);
     return page.total === 1;
-  });
+  }, 'the test run to be logged');
 }
 
 /** Every entry under `root` (itself included) whose mode is not 0700 for a directory or 0600 for anything else. */

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { fromDatabaseError } from '../../src/common/errors/database-errors';
 import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
+import { MISSING, UUID, expectFailure } from '../support/envelope';
 
 const ENDPOINT_FIELDS = [
   'id',
@@ -24,8 +25,6 @@ const ENDPOINT_FIELDS = [
   'updatedAt',
   'deletedAt',
 ].sort();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('endpoints admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });
@@ -42,16 +41,6 @@ describe('endpoints admin API', () => {
     t.http.post('/admin/v1/endpoints').set(auth(key)).send(body);
   const row = async (id: string) =>
     (await db.query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
-  const expectFailure = (res: { status: number; body: unknown }, status: number, messages: (string | RegExp)[]) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: {
-        succeeded: false,
-        messages: messages.map((m) => (typeof m === 'string' ? m : expect.stringMatching(m))),
-        data: null,
-      },
-    });
-  };
 
   describe('create', () => {
     it('applies every documented default and stores them', async () => {

@@ -1,9 +1,7 @@
 import { DataSource } from 'typeorm';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MISSING = '00000000-0000-4000-8000-000000000000';
+import { MISSING, UUID, expectFailure } from '../support/envelope';
 
 describe('input and output fields admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });
@@ -35,12 +33,6 @@ describe('input and output fields admin API', () => {
     db.query<Record<string, unknown>[]>('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [
       endpointId,
     ]);
-  const expectFailure = (res: { status: number; body: unknown }, status: number, messages: string[]) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { succeeded: false, messages, data: null },
-    });
-  };
 
   describe('input fields', () => {
     it('adds a field with its defaults, returned by get-endpoint and stored', async () => {

@@ -1,25 +1,9 @@
-import { useTestApp } from '../support/app-suite';
+import { captureStdout, useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 
 describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs', () => {
   const { t, tenant } = useTestApp({ config: { maxBodyBytes: 2048 }, env: { LOG_LEVEL: 'info' } });
-  let lines: string[];
-  let restoreStdout: () => void;
-
-  beforeAll(async () => {
-    lines = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    };
-    restoreStdout = () => {
-      process.stdout.write = write;
-    };
-  });
-  afterAll(async () => {
-    restoreStdout();
-  });
+  const lines = captureStdout();
 
   const big = { name: 'x'.repeat(4096), path: '/api/v1/big' };
 

@@ -4,6 +4,7 @@ import { KeysService } from '../../src/modules/keys/keys.service';
 import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant } from '../support/seed';
 import { createTestApp } from '../support/test-app';
+import { UUID } from '../support/envelope';
 
 const KEY_FIELDS = [
   'id',
@@ -20,7 +21,6 @@ const KEY_FIELDS = [
   'rateLimitPerHour',
   'rateLimitPerDay',
 ].sort();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('API keys admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });

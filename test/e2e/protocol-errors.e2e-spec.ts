@@ -4,6 +4,7 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { UUID } from '../support/envelope';
 
 interface RawAnswer {
   status: number;
@@ -75,7 +76,6 @@ function sendRaw(
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const envelope = { succeeded: false, messages: [expect.any(String)], data: null };
 const flat = (error: string) => expect.objectContaining({ error, message: expect.any(String) });
 const jsonRpc = (prefix: string) => ({

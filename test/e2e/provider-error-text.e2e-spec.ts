@@ -1,6 +1,6 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { connectMcp, toolText } from '../support/mcp-client';
-import { useTestApp } from '../support/app-suite';
+import { captureStdout, useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { streamCall } from '../support/sse-client';
 import { logOf } from '../support/log-rows';
@@ -16,23 +16,7 @@ const PROVIDER_TEXT = `Rate limit reached for gpt-4o-mini in organization ${SECR
  */
 describe("provider error texts stay in the service's own log", () => {
   const { t, tenant, fake } = useTestApp({ env: { LOG_LEVEL: 'warn' }, fake: { providers: true }, listen: true });
-  let lines: string[];
-  let restoreStdout: () => void;
-
-  beforeAll(async () => {
-    lines = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    };
-    restoreStdout = () => {
-      process.stdout.write = write;
-    };
-  });
-  afterAll(async () => {
-    restoreStdout();
-  });
+  const lines = captureStdout();
 
   /** The service log's warn line for the request, which carries the provider's own text. */
   function serviceLogOf(requestId: string): any[] {

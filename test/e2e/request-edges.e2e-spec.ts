@@ -198,8 +198,8 @@ describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobod
       // Once the uploads are under way: the other process has started, built its body and connected.
       const server = t.app.getHttpServer() as Server;
       await eventually(
-        'the uploads to connect',
         () => new Promise<boolean>((resolve) => server.getConnections((_, count) => resolve(count >= 10))),
+        'the uploads to connect',
       );
       const started = Date.now();
       const health = await fetch(`${base}/health`);

@@ -4,8 +4,7 @@ import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 import { eventually } from '../support/eventually';
 import { logRows } from '../support/log-rows';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { UUID } from '../support/envelope';
 
 /**
  * POST /admin/v1/endpoints/{id}/test answers what the dashboard's test runner shows: the execution body as `output`,
@@ -303,10 +302,10 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(unknownPrompt.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
 
     // The refused run is still logged (source TestPage, status error) within the queue's second.
-    const rows = await eventually('the refused run to be logged', async () => {
+    const rows = await eventually(async () => {
       const found = await logRows(t, tenant.admin, `endpointId=${endpoint.id}&status=error`);
       return found.some((row) => row.requestId === invalid.headers['x-request-id']) && found;
-    });
+    }, 'the refused run to be logged');
     expect(rows.find((row) => row.requestId === invalid.headers['x-request-id'])).toMatchObject({
       source: 'TestPage',
       status: 'error',

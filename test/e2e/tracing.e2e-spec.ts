@@ -145,7 +145,6 @@ async function startService(env: Record<string, string>): Promise<Service> {
   child.stdout.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   return eventually(
-    'the service to listen and answer /health',
     async () => {
       if (child.exitCode !== null) throw new Error(`The service exited: ${stderr.join('')}`);
       const listening = stdout.map((line) => /listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
@@ -157,6 +156,7 @@ async function startService(env: Record<string, string>): Promise<Service> {
       );
       return healthy && { child, url, stdout, dataDir };
     },
+    'the service to listen and answer /health',
     { timeoutMs: 90_000 },
   );
 }

@@ -63,3 +63,37 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
   beforeEach(() => suite.fake.reset());
   return suite;
 }
+
+/**
+ * Two instances of the application on the database (and Redis) of the run, as two processes of one deployment would
+ * be, with a tenant seeded through the first; started before the tests of the enclosing `describe`, stopped after them.
+ */
+export function useTwoInstances(): { a: TestApp; b: TestApp; tenant: SeededTenant } {
+  const suite = { a: {}, b: {}, tenant: {} } as { a: TestApp; b: TestApp; tenant: SeededTenant };
+  beforeAll(async () => {
+    const [a, b] = await Promise.all([createTestApp(), createTestApp()]);
+    Object.assign(suite.a, a);
+    Object.assign(suite.b, b);
+    Object.assign(suite.tenant, await seedTenant(a.app));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([suite.a.close?.(), suite.b.close?.()]);
+  });
+  return suite;
+}
+
+/** The lines the tests of the enclosing `describe` write to standard output (which still receives them). */
+export function captureStdout(): string[] {
+  const lines: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  beforeAll(() => {
+    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    };
+  });
+  afterAll(() => {
+    process.stdout.write = write;
+  });
+  return lines;
+}

@@ -8,9 +8,16 @@ interface Answer {
   body: unknown;
 }
 
-/** An admin failure envelope with exactly these `messages` (any one message when none are given). */
+/**
+ * An admin failure envelope with exactly these `messages` (a pattern stands for a message it matches; any one message
+ * when none are given).
+ */
 export function expectFailure(res: Answer, status: number, messages: unknown[] = [expect.any(String)]): void {
-  expect({ status: res.status, body: res.body }).toEqual({ status, body: { succeeded: false, messages, data: null } });
+  const expected = messages.map((message) => (message instanceof RegExp ? expect.stringMatching(message) : message));
+  expect({ status: res.status, body: res.body }).toEqual({
+    status,
+    body: { succeeded: false, messages: expected, data: null },
+  });
 }
 
 /** An execution failure body: the error code, a message, and the field when one is named. */

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 
 /** How often a poll looks again, and how long it may take before it fails (generous: the machine may be loaded). */
 const INTERVAL_MS = 25;
-const DEADLINE_MS = 15_000;
+const DEADLINE_MS = 60_000;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -11,8 +11,8 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * fails naming `what` once `timeoutMs` has gone by, or as soon as `gaveUp()` says waiting is pointless (a process exited).
  */
 export async function eventually<T>(
-  what: string,
   probe: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
   { timeoutMs = DEADLINE_MS, gaveUp }: { timeoutMs?: number; gaveUp?: () => boolean } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -33,12 +33,12 @@ export async function untilHealthy(
   let gone = false;
   void exited.then(() => (gone = true));
   await eventually(
-    `${url} to answer 200`,
     () =>
       fetch(url).then(
         (res) => res.status === 200,
         () => false,
       ),
+    `${url} to answer 200`,
     { timeoutMs: 90_000, gaveUp: () => gone },
   ).catch((error: Error) => {
     throw new Error(`${error.message}${gone ? ' (the service exited)' : ''} ${describeFailure()}`);

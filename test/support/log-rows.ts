@@ -13,10 +13,10 @@ export async function logRows(t: TestApp, adminKey: string, query: string): Prom
 
 /** The rows of an endpoint once there are at least `count` (the rows of an execution are written after it answers). */
 export function logsOf(t: TestApp, adminKey: string, endpointId: string, count = 1): Promise<any[]> {
-  return eventually(`${count} log rows of endpoint ${endpointId}`, async () => {
+  return eventually(async () => {
     const rows = await logRows(t, adminKey, `endpointId=${endpointId}`);
     return rows.length >= count && rows;
-  });
+  }, `${count} log rows of endpoint ${endpointId}`);
 }
 
 /**
@@ -28,10 +28,10 @@ export async function logOfRequest(
   adminKey: string,
   requestId: string,
 ): Promise<{ summary: any; detail: any }> {
-  const rows = await eventually(`the log row of request ${requestId}`, async () => {
+  const rows = await eventually(async () => {
     const found = await logRows(t, adminKey, `requestId=${requestId}`);
     return found.length > 0 && found;
-  });
+  }, `the log row of request ${requestId}`);
   expect(rows).toHaveLength(1);
   const detail = await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(adminKey));
   expect(detail.status).toBe(200);
