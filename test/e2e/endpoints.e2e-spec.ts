@@ -28,19 +28,15 @@ const ENDPOINT_FIELDS = [
 
 describe('endpoints admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });
-  let db: DataSource;
+  const db = () => t.app.get(DataSource);
   let counter = 0;
-
-  beforeAll(async () => {
-    db = t.app.get(DataSource);
-  });
 
   const admin = () => auth(tenant.admin);
   const uniquePath = (stem = 'ep') => `/api/v1/${stem}-${++counter}`;
   const create = (body: Record<string, unknown>, key = tenant.admin) =>
     t.http.post('/admin/v1/endpoints').set(auth(key)).send(body);
   const row = async (id: string) =>
-    (await db.query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
+    (await db().query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
 
   describe('create', () => {
     it('applies every documented default and stores them', async () => {
@@ -132,7 +128,7 @@ describe('endpoints admin API', () => {
       ['api/v1/a', false],
       ['/api/v1/a?x=1', false],
     ])('path %s is accepted: %s', async (path, accepted) => {
-      await db.query(
+      await db().query(
         `UPDATE endpoints SET deleted_at = now() WHERE tenant_id = $1 AND path = $2 AND deleted_at IS NULL`,
         [tenant.id, path],
       );
@@ -173,12 +169,12 @@ describe('endpoints admin API', () => {
         ['property id should not exist', 'property color should not exist'],
       ],
     ])('rejects %j with one message per problem', async (body, messages) => {
-      const before = (await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0]
+      const before = (await db().query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0]
         .n;
       expectFailure(await create(body), 400, messages);
-      expect((await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n).toBe(
-        before,
-      );
+      expect(
+        (await db().query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n,
+      ).toBe(before);
     });
 
     it("answers 409 for a path used by another of the tenant's endpoints, but not by another tenant's", async () => {
@@ -200,7 +196,7 @@ describe('endpoints admin API', () => {
           data: null,
         });
       }
-      const rows = await db.query('SELECT id FROM endpoints WHERE tenant_id = $1 AND path = $2', [tenant.id, path]);
+      const rows = await db().query('SELECT id FROM endpoints WHERE tenant_id = $1 AND path = $2', [tenant.id, path]);
       expect(rows).toHaveLength(1);
     });
 
@@ -208,7 +204,7 @@ describe('endpoints admin API', () => {
       const path = uniquePath('direct');
       expect((await create({ name: 'A', path })).status).toBe(201);
       // Bypass the service's check to hit the database's partial unique index directly.
-      const error = await db
+      const error = await db()
         .query(`INSERT INTO endpoints (tenant_id, name, path) VALUES ($1, 'B', $2)`, [tenant.id, path])
         .then(
           () => undefined,
@@ -460,8 +456,8 @@ describe('endpoints admin API', () => {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ succeeded: true, messages: [], data: null });
         expect(await row(id)).toBeUndefined();
-        expect(await db.query('SELECT id FROM input_fields WHERE endpoint_id = $1', [id])).toEqual([]);
-        expect(await db.query('SELECT id FROM output_fields WHERE endpoint_id = $1', [id])).toEqual([]);
+        expect(await db().query('SELECT id FROM input_fields WHERE endpoint_id = $1', [id])).toEqual([]);
+        expect(await db().query('SELECT id FROM output_fields WHERE endpoint_id = $1', [id])).toEqual([]);
         expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 404, [
           `Endpoint ${id} not found`,
         ]);

@@ -5,12 +5,8 @@ import { MISSING, UUID, expectFailure } from '../support/envelope';
 
 describe('input and output fields admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });
-  let db: DataSource;
+  const db = () => t.app.get(DataSource);
   let counter = 0;
-
-  beforeAll(async () => {
-    db = t.app.get(DataSource);
-  });
 
   const admin = () => auth(tenant.admin);
   async function newEndpoint(key = tenant.admin): Promise<string> {
@@ -26,11 +22,11 @@ describe('input and output fields admin API', () => {
   const addOutput = (endpointId: string, body: Record<string, unknown>) =>
     t.http.post(`/admin/v1/endpoints/${endpointId}/output-fields`).set(admin()).send(body);
   const inputRows = (endpointId: string) =>
-    db.query<Record<string, unknown>[]>('SELECT * FROM input_fields WHERE endpoint_id = $1 ORDER BY created_at', [
+    db().query<Record<string, unknown>[]>('SELECT * FROM input_fields WHERE endpoint_id = $1 ORDER BY created_at', [
       endpointId,
     ]);
   const outputRows = (endpointId: string) =>
-    db.query<Record<string, unknown>[]>('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [
+    db().query<Record<string, unknown>[]>('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [
       endpointId,
     ]);
 

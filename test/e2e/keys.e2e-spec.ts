@@ -24,16 +24,12 @@ const KEY_FIELDS = [
 
 describe('API keys admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });
-  let db: DataSource;
-
-  beforeAll(async () => {
-    db = t.app.get(DataSource);
-  });
+  const db = () => t.app.get(DataSource);
 
   const create = (body: Record<string, unknown>, key = tenant.admin) =>
     t.http.post('/admin/v1/keys').set(auth(key)).send(body);
   const row = async (id: string) =>
-    (await db.query('SELECT * FROM api_keys WHERE id = $1', [id]))[0] as Record<string, unknown>;
+    (await db().query('SELECT * FROM api_keys WHERE id = $1', [id]))[0] as Record<string, unknown>;
 
   describe('create', () => {
     it.each([

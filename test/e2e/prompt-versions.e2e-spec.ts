@@ -2,18 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PromptSelectionService } from '../../src/modules/prompts/prompt-selection.service';
 import { TemplateService } from '../../src/modules/prompts/template/template.service';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { auth, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
 
 describe('prompt versions, default prompt and execution lookups', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app, 'pro');
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp({ plan: 'pro' });
 
   async function createEndpoint(key = tenant.admin): Promise<string> {
     const res = await t.http

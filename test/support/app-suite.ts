@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/common/time/clock';
 import type { AppConfig } from '../../src/config/app-config';
+import type { Plan } from '../../src/modules/tenants/tenant.entity';
 import { FakeLlmServer, fakeProviderEnv, localModelsFile } from './fake-llm-server';
 import { seedTenant, type SeededTenant } from './seed';
 import { createTestApp, type TestApp } from './test-app';
@@ -18,6 +19,8 @@ export interface SuiteOptions {
   listen?: boolean;
   /** Seeds the second tenant, `other`. */
   other?: boolean;
+  /** The plan of the tenants (free unless given). */
+  plan?: Plan;
 }
 
 export interface AppSuite {
@@ -39,7 +42,7 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
   const suite = { t: {}, tenant: {}, other: {}, fake: new FakeLlmServer() } as AppSuite;
   let removeModels = () => {};
   beforeAll(async () => {
-    const { config, env = {}, clock, fake, listen, other } = typeof options === 'function' ? options() : options;
+    const { config, env = {}, clock, fake, listen, other, plan } = typeof options === 'function' ? options() : options;
     const fakeEnv: NodeJS.ProcessEnv = {};
     if (fake) {
       await suite.fake.listen();
@@ -52,8 +55,8 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
       await suite.t.app.listen(0, '127.0.0.1');
       suite.t.url = await suite.t.app.getUrl();
     }
-    Object.assign(suite.tenant, await seedTenant(suite.t.app));
-    if (other) Object.assign(suite.other, await seedTenant(suite.t.app));
+    Object.assign(suite.tenant, await seedTenant(suite.t.app, plan));
+    if (other) Object.assign(suite.other, await seedTenant(suite.t.app, plan));
   });
   afterAll(async () => {
     await suite.t.close?.();
