@@ -229,7 +229,7 @@ describe('GET /admin/v1/logs', () => {
   });
 
   it('shows one execution in detail', async () => {
-    const entry = logEntry(tenant.id, first, {
+    const values = {
       source: 'Internal',
       keyEnvironment: null,
       status: 'error',
@@ -246,7 +246,8 @@ describe('GET /admin/v1/logs', () => {
       parsedOutput: { greeting: 'Hi', score: 0.5 },
       promptId: promptB,
       promptVersion: 3,
-    });
+    } as const;
+    const entry = logEntry(tenant.id, first, values);
     logs.record(entry);
     await logs.flush();
     const [row] = (await list(`?source=Internal`)).items;
@@ -255,26 +256,11 @@ describe('GET /admin/v1/logs', () => {
     expect(res.body.succeeded).toBe(true);
     expect(Object.keys(res.body.data).sort()).toEqual(DETAIL_FIELDS);
     expect(res.body.data).toMatchObject({
+      ...values,
       id: row.id,
       endpointId: first,
-      promptId: promptB,
-      promptVersion: 3,
-      source: 'Internal',
       keyId: entry.keyId,
-      keyEnvironment: null,
       requestId: entry.requestId,
-      status: 'error',
-      httpStatus: 504,
-      errorCode: 'timeout',
-      errorMessage: 'The model did not answer within 60 seconds',
-      llmModel: 'gpt-4o',
-      inputTokens: 1200,
-      outputTokens: 0,
-      costUsd: 0.003,
-      inputs: { name: 'Ada', tags: ['a', 'b'], nested: { n: 1 } },
-      renderedPrompt: 'Hello Ada',
-      rawResponse: null,
-      parsedOutput: { greeting: 'Hi', score: 0.5 },
       createdAt: entry.createdAt.toISOString(),
     });
   });

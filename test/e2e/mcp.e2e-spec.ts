@@ -19,6 +19,16 @@ describe('MCP server (/mcp)', () => {
     await client?.close();
   });
 
+  /** An endpoint with a required `text` input, made through the tools. */
+  async function endpointWithText(name: string, path: string): Promise<{ id: string; path: string }> {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name, path } }));
+    await client.callTool({
+      name: 'add_input_field',
+      arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true },
+    });
+    return endpoint;
+  }
+
   it('lists tools with descriptions and input schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
@@ -266,13 +276,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('runs the prompt lifecycle through tools: create, validate, update, promote, default, versions, compare, restore', async () => {
-    const endpoint = toolJson(
-      await client.callTool({ name: 'create_endpoint', arguments: { name: 'Tone', path: '/api/v1/mcp-tone' } }),
-    );
-    await client.callTool({
-      name: 'add_input_field',
-      arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true },
-    });
+    const endpoint = await endpointWithText('Tone', '/api/v1/mcp-tone');
 
     const check = toolJson(
       await client.callTool({
@@ -408,13 +412,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('runs an endpoint with run_endpoint, logged with source Internal, also for a ReadOnly key', async () => {
-    const endpoint = toolJson(
-      await client.callTool({ name: 'create_endpoint', arguments: { name: 'Echo', path: '/api/v1/mcp-echo' } }),
-    );
-    await client.callTool({
-      name: 'add_input_field',
-      arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true },
-    });
+    const endpoint = await endpointWithText('Echo', '/api/v1/mcp-echo');
     const prompt = toolJson(
       await client.callTool({
         name: 'create_prompt',

@@ -83,36 +83,25 @@ describe('GET /admin/v1/stats', () => {
 
   it('sums one endpoint per day: calls, errors by code, cache hits, latency percentiles, tokens and cost', async () => {
     const data = await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(48))}&interval=day`);
+    const firstDay = {
+      calls: 6,
+      errors: 2,
+      errorsByCode: { timeout: 1, upstream_error: 1 },
+      cacheHits: 1,
+      // percentile_cont over 100, 200, 300, 400, 1000, 2000
+      latencyMs: { p50: 350, p95: 1750 },
+      inputTokens: 3500,
+      outputTokens: 600,
+      costUsd: 0.01475,
+    };
     expect(data).toEqual({
       endpointId: first,
       from: iso(day),
       to: iso(at(48)),
       interval: 'day',
-      totals: {
-        calls: 6,
-        errors: 2,
-        errorsByCode: { timeout: 1, upstream_error: 1 },
-        cacheHits: 1,
-        // percentile_cont over 100, 200, 300, 400, 1000, 2000
-        latencyMs: { p50: 350, p95: 1750 },
-        inputTokens: 3500,
-        outputTokens: 600,
-        costUsd: 0.01475,
-        errorRate: 0.3333,
-        cacheHitRate: 0.1667,
-      },
+      totals: { ...firstDay, errorRate: 0.3333, cacheHitRate: 0.1667 },
       series: [
-        {
-          start: iso(day),
-          calls: 6,
-          errors: 2,
-          errorsByCode: { timeout: 1, upstream_error: 1 },
-          cacheHits: 1,
-          latencyMs: { p50: 350, p95: 1750 },
-          inputTokens: 3500,
-          outputTokens: 600,
-          costUsd: 0.01475,
-        },
+        { start: iso(day), ...firstDay },
         {
           start: iso(at(24)),
           calls: 0,

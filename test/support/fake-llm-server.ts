@@ -344,13 +344,7 @@ function streamEvents(
         named('response.completed', {
           response: {
             incomplete_details: null,
-            usage: {
-              input_tokens: input,
-              input_tokens_details: { cached_tokens: 0 },
-              output_tokens: output,
-              output_tokens_details: { reasoning_tokens: 0 },
-              total_tokens: input + output,
-            },
+            usage: responsesUsage(input, output),
           },
         }),
       ];
@@ -482,13 +476,7 @@ function successBody(
             content: [{ type: 'output_text', text, annotations: [] }],
           },
         ],
-        usage: {
-          input_tokens: input,
-          input_tokens_details: { cached_tokens: 0 },
-          output_tokens: output,
-          output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: input + output,
-        },
+        usage: responsesUsage(input, output),
       };
     case 'openai.chat':
       return {
@@ -618,5 +606,16 @@ export function fakeProviderEnv(fake: FakeLlmServer): Record<string, string> {
     ANTHROPIC_BASE_URL: `${fake.url}/v1`,
     GOOGLE_GENERATIVE_AI_API_KEY: 'test-google',
     GOOGLE_BASE_URL: `${fake.url}/v1beta`,
+  };
+}
+
+/** The token usage of an OpenAI Responses answer. */
+function responsesUsage(input: number, output: number): object {
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
   };
 }
