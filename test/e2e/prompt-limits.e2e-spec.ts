@@ -1,15 +1,12 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DataSource } from 'typeorm';
 import { RenderPool } from '../../src/modules/prompts/template/render-pool';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
+import { FAKE_PNG } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { auth } from '../support/seed';
 import { logOf } from '../support/log-rows';
+import { useTestApp } from '../support/app-suite';
 
 const NESTED_LOOPS = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x';
 const DOUBLING = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(25)}{{ s }}`;
@@ -24,34 +21,12 @@ const MAX_RENDERED_BYTES = 2000;
  * settings the service controls, image `n`) on REST and MCP alike.
  */
 describe('prompt limits', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let db: DataSource;
-  let modelsFile: string;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-')), 'models.json');
-    fs.writeFileSync(
-      modelsFile,
-      JSON.stringify({
-        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
-      }),
-    );
-    t = await createTestApp(
-      { renderTimeoutMs: 200, maxRenderedPromptBytes: MAX_RENDERED_BYTES, maxImagesPerCall: 4 },
-      { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1`, MODELS_FILE: modelsFile },
-    );
-    tenant = await seedTenant(t.app);
-    db = t.app.get(DataSource);
+  const { t, tenant, fake } = useTestApp({
+    config: { renderTimeoutMs: 200, maxRenderedPromptBytes: MAX_RENDERED_BYTES, maxImagesPerCall: 4 },
+    fake: {},
+    env: (server) => ({ OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${server.url}/v1` }),
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    fs.rmSync(path.dirname(modelsFile), { recursive: true, force: true });
-  });
-  beforeEach(() => fake.reset());
+  const db = () => t.app.get(DataSource);
 
   const execute = (endpointPath: string, body: object = {}) =>
     t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
@@ -65,7 +40,7 @@ describe('prompt limits', () => {
 
   /** Sets a prompt's saved customParameters directly, as a row saved before the rules existed would hold them. */
   async function storeCustomParameters(promptId: string, parameters: Record<string, unknown>): Promise<void> {
-    await db.query('UPDATE prompts SET custom_parameters = $1::jsonb WHERE id = $2', [
+    await db().query('UPDATE prompts SET custom_parameters = $1::jsonb WHERE id = $2', [
       JSON.stringify(parameters),
       promptId,
     ]);

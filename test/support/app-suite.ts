@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from './test-app';
 
 export interface SuiteOptions {
   config?: Partial<AppConfig>;
-  env?: NodeJS.ProcessEnv;
+  /** Environment variables; a function of the fake LLM server when they name its address. */
+  env?: NodeJS.ProcessEnv | ((fake: FakeLlmServer) => NodeJS.ProcessEnv);
   clock?: Clock;
   /**
    * Starts the fake LLM server with a MODELS_FILE whose `llama-test` it answers (`unconfigured`: also a provider
@@ -42,7 +43,15 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
   const suite = { t: {}, tenant: {}, other: {}, fake: new FakeLlmServer() } as AppSuite;
   let removeModels = () => {};
   beforeAll(async () => {
-    const { config, env = {}, clock, fake, listen, other, plan } = typeof options === 'function' ? options() : options;
+    const {
+      config,
+      env: envOption = {},
+      clock,
+      fake,
+      listen,
+      other,
+      plan,
+    } = typeof options === 'function' ? options() : options;
     const fakeEnv: NodeJS.ProcessEnv = {};
     if (fake) {
       await suite.fake.listen();
@@ -50,6 +59,7 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
       removeModels = models.remove;
       Object.assign(fakeEnv, fake.providers ? fakeProviderEnv(suite.fake) : {}, { MODELS_FILE: models.file });
     }
+    const env = typeof envOption === 'function' ? envOption(suite.fake) : envOption;
     Object.assign(suite.t, await createTestApp(config, { ...fakeEnv, ...env }, { clock }));
     if (listen) {
       await suite.t.app.listen(0, '127.0.0.1');
