@@ -3,9 +3,10 @@ import * as net from 'node:net';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { auth } from '../support/seed';
+import { createTestApp } from '../support/test-app';
 import { sleep } from '../support/eventually';
+import { parseHead } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -37,13 +38,8 @@ function rawRequest(
       const text = Buffer.concat(chunks).toString('latin1');
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) return reject(new Error(`no answer (closed: ${closed}): ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4), closed });
+      const { status, headers } = parseHead(text.slice(0, end));
+      resolve({ status, headers, body: text.slice(end + 4), closed });
       socket.destroy();
     };
     socket.on('data', (chunk) => {
@@ -439,17 +435,12 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
   });
 
   describe('request timeouts', () => {
-    let slow: TestApp;
+    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
     let slowPort: number;
-    let slowTenant: SeededTenant;
 
-    beforeAll(async () => {
-      slow = await createTestApp({ requestTimeoutMs: 500 });
-      await slow.app.listen(0, '127.0.0.1');
+    beforeAll(() => {
       slowPort = (slow.app.getHttpServer().address() as AddressInfo).port;
-      slowTenant = await seedTenant(slow.app);
     });
-    afterAll(() => slow.close());
 
     it('answers 408 and closes when a body arrives slower than REQUEST_TIMEOUT_MS', async () => {
       const answer = await rawRequest(

@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
-import { seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
 import { UUID } from '../support/envelope';
+import { parseHead } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -41,12 +40,7 @@ function sendRaw(
         timers.forEach(clearTimeout);
         return reject(new Error(`closed without an answer: ${JSON.stringify(text.slice(0, 300))}`));
       }
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
+      const { status, headers } = parseHead(text.slice(0, end));
       const rest = Buffer.from(text.slice(end + 4), 'latin1');
       const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
       if (!closed && (length === undefined || rest.length < length)) return;
@@ -59,7 +53,7 @@ function sendRaw(
       } catch {
         json = undefined;
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, text: body, json });
+      resolve({ status, headers, text: body, json });
       socket.destroy();
     };
     socket.on('data', (chunk) => {
@@ -302,17 +296,12 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
   });
 
   describe('request timeouts', () => {
-    let slow: TestApp;
+    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
     let slowPort: number;
-    let slowTenant: SeededTenant;
 
-    beforeAll(async () => {
-      slow = await createTestApp({ requestTimeoutMs: 500 });
-      await slow.app.listen(0, '127.0.0.1');
+    beforeAll(() => {
       slowPort = (slow.app.getHttpServer().address() as AddressInfo).port;
-      slowTenant = await seedTenant(slow.app);
     });
-    afterAll(() => slow.close());
 
     it('answers a body slower than REQUEST_TIMEOUT_MS 408 in the admin envelope, with the request id it was given', async () => {
       const head = request('POST', '/admin/v1/endpoints', [

@@ -5,6 +5,7 @@ import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import type { Server } from 'node:http';
 import { eventually } from '../support/eventually';
+import { parseHead } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -32,14 +33,9 @@ function rawRequest(port: number, head: string, body?: Buffer, waitMs = 10_000):
       const text = Buffer.concat(chunks).toString('latin1');
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) return reject(new Error(`no answer (closed: ${closed}): ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
+      const { status, headers } = parseHead(text.slice(0, end));
       resolve({
-        status: Number(statusLine.split(' ')[1]),
+        status,
         headers,
         body: text.slice(end + 4),
         answeredAfterMs,
