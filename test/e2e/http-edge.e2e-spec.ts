@@ -436,15 +436,10 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
 
   describe('request timeouts', () => {
     const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
-    let slowPort: number;
-
-    beforeAll(() => {
-      slowPort = (slow.app.getHttpServer().address() as AddressInfo).port;
-    });
 
     it('answers 408 and closes when a body arrives slower than REQUEST_TIMEOUT_MS', async () => {
       const answer = await rawRequest(
-        slowPort,
+        slow.port,
         head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'x-api-key': slowTenant.admin, 'content-length': 40 }),
         { body: ['{', '"', 'n'], pauseMs: 400, waitMs: 10_000, awaitClose: true },
       );
@@ -453,7 +448,7 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('answers 408 and closes when the headers arrive slower than REQUEST_TIMEOUT_MS', async () => {
-      const answer = await rawRequest(slowPort, `GET /health HTTP/1.1\r\nhost: localhost\r\n`, {
+      const answer = await rawRequest(slow.port, `GET /health HTTP/1.1\r\nhost: localhost\r\n`, {
         body: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
         pauseMs: 400,
         waitMs: 10_000,

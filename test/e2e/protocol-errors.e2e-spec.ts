@@ -297,11 +297,6 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
   describe('request timeouts', () => {
     const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
-    let slowPort: number;
-
-    beforeAll(() => {
-      slowPort = (slow.app.getHttpServer().address() as AddressInfo).port;
-    });
 
     it('answers a body slower than REQUEST_TIMEOUT_MS 408 in the admin envelope, with the request id it was given', async () => {
       const head = request('POST', '/admin/v1/endpoints', [
@@ -311,14 +306,14 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
         'Content-Length: 40',
         'X-Request-Id: slow-body-1',
       ]);
-      const answer = await sendRaw(slowPort, head, { later: ['{', '"', 'n'], pauseMs: 400 });
+      const answer = await sendRaw(slow.port, head, { later: ['{', '"', 'n'], pauseMs: 400 });
       expectProtocolAnswer(answer, 408, envelope);
       expect(answer.headers['x-request-id']).toBe('slow-body-1');
       expect(answer.headers.connection).toBe('close');
     });
 
     it('answers headers slower than REQUEST_TIMEOUT_MS 408 in the flat shape', async () => {
-      const answer = await sendRaw(slowPort, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', {
+      const answer = await sendRaw(slow.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', {
         later: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
         pauseMs: 400,
       });

@@ -25,8 +25,8 @@ export interface SuiteOptions {
 }
 
 export interface AppSuite {
-  /** The application, once `beforeAll` ran; `url` is set when it listens. */
-  t: TestApp & { url: string };
+  /** The application, once `beforeAll` ran; `url` and `port` are set when it listens. */
+  t: TestApp & { url: string; port: number };
   /** A tenant with one key of each kind, and (with `other`) a second one to show that tenants do not see each other. */
   tenant: SeededTenant;
   other: SeededTenant;
@@ -64,6 +64,7 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
     if (listen) {
       await suite.t.app.listen(0, '127.0.0.1');
       suite.t.url = await suite.t.app.getUrl();
+      suite.t.port = Number(new URL(suite.t.url).port);
     }
     Object.assign(suite.tenant, await seedTenant(suite.t.app, plan));
     if (other) Object.assign(suite.other, await seedTenant(suite.t.app, plan));
