@@ -1,8 +1,8 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
 import { streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
+import { logOf } from '../support/log-rows';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 const TOO_LARGE = { error: 'upstream_error', message: "the model's answer is too large" };
@@ -12,42 +12,13 @@ const TOO_LARGE = { error: 'upstream_error', message: "the model's answer is too
  * MAX_ANSWER_BYTES from every provider (the read stops there and the connection is closed) and from the mock.
  */
 describe('answer and endpoint size bounds', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-  let base: string;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake);
-    t = await createTestApp(
-      { maxAnswerBytes: MAX_ANSWER_BYTES },
-      { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file },
-    );
-    await t.app.listen(0, '127.0.0.1');
-    base = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
+  const { t, tenant, fake } = useTestApp({
+    config: { maxAnswerBytes: MAX_ANSWER_BYTES },
+    fake: { providers: true },
+    listen: true,
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
 
   const admin = () => auth(tenant.admin);
-
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(admin());
-      const row = (list.body.data.items as any[]).find((r) => r.requestId === requestId);
-      if (row) return (await t.http.get(`/admin/v1/logs/${row.id}`).set(admin())).body.data;
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   /** Whether the fake provider saw the connection of its last request closed before its answer was complete. */
   async function closedEarly(): Promise<boolean | undefined> {
@@ -125,7 +96,7 @@ describe('answer and endpoint size bounds', () => {
       expect(res.status).toBe(502);
       expect(res.body).toEqual(TOO_LARGE);
       expect(await closedEarly()).toBe(true);
-      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, res.headers['x-request-id'])).toMatchObject({
         status: 'error',
         httpStatus: 502,
         errorCode: 'upstream_error',
@@ -155,7 +126,7 @@ describe('answer and endpoint size bounds', () => {
         await createPrompt(t, tenant.admin, endpoint.id, { template: 'Write a lot', llmModel: model });
         fake.reply({ text: big, stream: { chunks: 64, chunkDelayMs: 10 } });
         const call = await streamCall(
-          `${base}${endpoint.path}`,
+          `${t.url}${endpoint.path}`,
           { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
           {},
         );
@@ -188,13 +159,13 @@ describe('answer and endpoint size bounds', () => {
       const text = 'y'.repeat(MAX_ANSWER_BYTES / 8);
       const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text });
       expect([res.status, res.body]).toEqual([502, TOO_LARGE]);
-      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, res.headers['x-request-id'])).toMatchObject({
         httpStatus: 502,
         errorCode: 'upstream_error',
         errorMessage: TOO_LARGE.message,
       });
       const streamed = await streamCall(
-        `${base}${endpoint.path}`,
+        `${t.url}${endpoint.path}`,
         { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
         { text },
       );

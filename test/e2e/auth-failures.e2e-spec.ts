@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { KeysService } from '../../src/modules/keys/keys.service';
+import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 import { withinASecond } from '../support/within-a-second';
+import { useTwoInstances } from '../support/app-suite';
 
 const randomAdminKey = () => 'epa_' + randomBytes(30).toString('base64url').replace(/[-_]/g, 'x');
 
@@ -20,14 +22,7 @@ function keyQueryCounter(t: TestApp): { count: () => number; stop: () => void } 
 }
 
 describe('Failed authentications: unknown keys remembered, failures throttled per client address', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp({}, { AUTH_FAILURES_PER_MINUTE: '100' });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp({ env: { AUTH_FAILURES_PER_MINUTE: '100' } });
 
   it('looks an unknown key up once: a repeat is refused without a query', async () => {
     const unknown = randomAdminKey();
@@ -148,17 +143,7 @@ describe('behind a trusted proxy', () => {
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 withPostgres('a key remembered as unknown on another instance (skipped unless DATABASE_URL is set)', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-    tenant = await seedTenant(a.app);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
+  const { a, b, tenant } = useTwoInstances();
 
   it('works there within a second of its creation', async () => {
     const raw = randomAdminKey();

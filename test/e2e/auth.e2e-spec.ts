@@ -1,24 +1,13 @@
 import { DataSource } from 'typeorm';
 import { createOpenApiDocument } from '../../src/openapi';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import { expectFailure } from '../support/envelope';
 
-const unauthorized = (res: { status: number; body: unknown }) => {
-  expect(res.status).toBe(401);
-  expect(res.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
-};
+const unauthorized = (res: { status: number; body: unknown }) => expectFailure(res, 401);
 
 describe('admin authentication and permissions', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant, other } = useTestApp({ other: true });
 
   describe('presenting a key', () => {
     it('refuses a request without a key', async () => {

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { KeysService } from '../../src/modules/keys/keys.service';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { auth } from '../support/seed';
+import { useTwoInstances } from '../support/app-suite';
 
 // The built CLI (`npm test` builds it first) run as an operator runs it, beside two running instances on one
 // PostgreSQL (and Redis when REDIS_URL is set): what it revokes is refused by every instance within a second, whether
@@ -55,19 +55,11 @@ async function within(limitMs: number, check: () => Promise<void>): Promise<void
 }
 
 withPostgres("the CLI's key changes on running instances (skipped unless DATABASE_URL is set)", () => {
-  let a: TestApp;
-  let b: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     if (!fs.existsSync(CLI_MAIN))
       throw new Error(`${CLI_MAIN} is missing: run "npm run build" (npm test does it first)`);
-    [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-    tenant = await seedTenant(a.app);
-  }, 60_000);
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
   });
+  const { a, b, tenant } = useTwoInstances();
 
   /** A new admin key, authenticated once on each instance so both hold it in memory. */
   async function warmKey(): Promise<{ id: string; key: string }> {

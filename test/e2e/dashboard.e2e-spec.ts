@@ -2,25 +2,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DASHBOARD_DIR } from '../../src/modules/dashboard/dashboard-assets';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 /** The initial JavaScript of the dashboard (what the first page loads before any route's own code), gzipped. */
 const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
 
 describe('Dashboard: served by the service', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp();
   const index = () => fs.readFileSync(path.join(DASHBOARD_DIR, 'index.html'), 'utf8');
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-  });
-
-  afterAll(async () => {
-    await t?.close();
-  });
 
   it('redirects / and /dashboard to dashboard/ with a relative Location, so a proxy may mount it under any path', async () => {
     for (const from of ['/', '/dashboard']) {

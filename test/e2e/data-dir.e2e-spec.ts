@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { eventually, killAndWait, untilHealthy } from '../support/eventually';
+import { freePort } from '../support/own-servers';
 
 /**
  * The data directory is the service user's only: DATA_DIR and everything the service creates in it (the embedded
@@ -19,17 +20,6 @@ interface Service {
   base: string;
   stderr: string[];
   exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function start(dataDir: string): Promise<Service> {
@@ -50,19 +40,8 @@ async function start(dataDir: string): Promise<Service> {
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const service = { child, base: `http://127.0.0.1:${port}`, stderr, exited };
-  let gone = false;
-  void exited.then(() => (gone = true));
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline && !gone) {
-    try {
-      if ((await fetch(`${service.base}/health`)).status === 200) return service;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`The service did not become healthy: ${stderr.join('')}`);
+  await untilHealthy(`${service.base}/health`, exited, () => stderr.join(''));
+  return service;
 }
 
 async function stop(service: Service): Promise<void> {
@@ -95,13 +74,10 @@ async function writeSomething(service: Service, tag: string): Promise<void> {
     template: `secret ${tag}`,
   });
   await admin(service, 'POST', `/admin/v1/endpoints/${endpoint.id}/test`, { promptId: prompt.id, inputs: {} });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
+  await eventually(async () => {
     const page = await admin(service, 'GET', `/admin/v1/logs?endpointId=${endpoint.id}`);
-    if (page.total === 1) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('The test run was not logged');
+    return page.total === 1;
+  }, 'the test run to be logged');
 }
 
 /** Every entry under `root` (itself included) whose mode is not 0700 for a directory or 0600 for anything else. */
@@ -145,10 +121,7 @@ describe('the data directory', () => {
   });
 
   afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
+    if (service) await killAndWait(service.child, service.exited);
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -1,14 +1,11 @@
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 // The dashboard's endpoint list filters by category on the server, so the filtered list pages like any other.
 describe('GET /admin/v1/endpoints?category=', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp();
 
   beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
     const endpoints = [
       { name: 'Summarize', path: '/api/v1/summarize', category: 'text' },
       { name: 'Translate', path: '/api/v1/translate', category: 'text', visibility: 'Private' },
@@ -19,7 +16,6 @@ describe('GET /admin/v1/endpoints?category=', () => {
     for (const body of endpoints)
       await t.http.post('/admin/v1/endpoints').set(auth(tenant.admin)).send(body).expect(201);
   });
-  afterAll(() => t.close());
 
   const names = async (query: string) => {
     const res = await t.http.get(`/admin/v1/endpoints${query}`).set(auth(tenant.admin)).expect(200);

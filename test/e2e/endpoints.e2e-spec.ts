@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { fromDatabaseError } from '../../src/common/errors/database-errors';
+import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { MISSING, UUID, expectFailure } from '../support/envelope';
 
 const ENDPOINT_FIELDS = [
   'id',
@@ -24,40 +25,18 @@ const ENDPOINT_FIELDS = [
   'updatedAt',
   'deletedAt',
 ].sort();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('endpoints admin API', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
-  let db: DataSource;
+  const { t, tenant, other } = useTestApp({ other: true });
+  const db = () => t.app.get(DataSource);
   let counter = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
-    db = t.app.get(DataSource);
-  });
-  afterAll(() => t.close());
 
   const admin = () => auth(tenant.admin);
   const uniquePath = (stem = 'ep') => `/api/v1/${stem}-${++counter}`;
   const create = (body: Record<string, unknown>, key = tenant.admin) =>
     t.http.post('/admin/v1/endpoints').set(auth(key)).send(body);
   const row = async (id: string) =>
-    (await db.query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
-  const expectFailure = (res: { status: number; body: unknown }, status: number, messages: (string | RegExp)[]) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: {
-        succeeded: false,
-        messages: messages.map((m) => (typeof m === 'string' ? m : expect.stringMatching(m))),
-        data: null,
-      },
-    });
-  };
+    (await db().query('SELECT * FROM endpoints WHERE id = $1', [id]))[0] as Record<string, unknown> | undefined;
 
   describe('create', () => {
     it('applies every documented default and stores them', async () => {
@@ -149,7 +128,7 @@ describe('endpoints admin API', () => {
       ['api/v1/a', false],
       ['/api/v1/a?x=1', false],
     ])('path %s is accepted: %s', async (path, accepted) => {
-      await db.query(
+      await db().query(
         `UPDATE endpoints SET deleted_at = now() WHERE tenant_id = $1 AND path = $2 AND deleted_at IS NULL`,
         [tenant.id, path],
       );
@@ -190,12 +169,12 @@ describe('endpoints admin API', () => {
         ['property id should not exist', 'property color should not exist'],
       ],
     ])('rejects %j with one message per problem', async (body, messages) => {
-      const before = (await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0]
+      const before = (await db().query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0]
         .n;
       expectFailure(await create(body), 400, messages);
-      expect((await db.query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n).toBe(
-        before,
-      );
+      expect(
+        (await db().query('SELECT count(*)::int AS n FROM endpoints WHERE tenant_id = $1', [tenant.id]))[0].n,
+      ).toBe(before);
     });
 
     it("answers 409 for a path used by another of the tenant's endpoints, but not by another tenant's", async () => {
@@ -217,7 +196,7 @@ describe('endpoints admin API', () => {
           data: null,
         });
       }
-      const rows = await db.query('SELECT id FROM endpoints WHERE tenant_id = $1 AND path = $2', [tenant.id, path]);
+      const rows = await db().query('SELECT id FROM endpoints WHERE tenant_id = $1 AND path = $2', [tenant.id, path]);
       expect(rows).toHaveLength(1);
     });
 
@@ -225,7 +204,7 @@ describe('endpoints admin API', () => {
       const path = uniquePath('direct');
       expect((await create({ name: 'A', path })).status).toBe(201);
       // Bypass the service's check to hit the database's partial unique index directly.
-      const error = await db
+      const error = await db()
         .query(`INSERT INTO endpoints (tenant_id, name, path) VALUES ($1, 'B', $2)`, [tenant.id, path])
         .then(
           () => undefined,
@@ -477,8 +456,8 @@ describe('endpoints admin API', () => {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ succeeded: true, messages: [], data: null });
         expect(await row(id)).toBeUndefined();
-        expect(await db.query('SELECT id FROM input_fields WHERE endpoint_id = $1', [id])).toEqual([]);
-        expect(await db.query('SELECT id FROM output_fields WHERE endpoint_id = $1', [id])).toEqual([]);
+        expect(await db().query('SELECT id FROM input_fields WHERE endpoint_id = $1', [id])).toEqual([]);
+        expect(await db().query('SELECT id FROM output_fields WHERE endpoint_id = $1', [id])).toEqual([]);
         expectFailure(await t.http.post(`/admin/v1/endpoints/${id}/restore`).set(admin()), 404, [
           `Endpoint ${id} not found`,
         ]);

@@ -2,8 +2,8 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { TemplateService } from '../../src/modules/prompts/template/template.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 /**
  * The execution hot path keeps keys, endpoint definitions and resolved prompts in memory, so these tests
@@ -11,14 +11,7 @@ import { createTestApp, TestApp } from '../support/test-app';
  * seen by the very next call.
  */
 describe('execution hot path: in-memory definitions and their invalidation', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp();
 
   const run = (path: string, body: unknown, query = '') =>
     t.http

@@ -1,40 +1,14 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import { logOf } from '../support/log-rows';
 
 // The execution's answer and its log row are built from one outcome: for a miss, a hit and a failure, what the caller
 // got (status, X-Cache, body) is what the row records.
 describe('execution answer and log row', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let models: ReturnType<typeof localModelsFile>;
+  const { t, tenant, fake } = useTestApp({ fake: {} });
 
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    models = localModelsFile(fake);
-    t = await createTestApp({}, { MODELS_FILE: models.file });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    models.remove();
-  });
-  beforeEach(() => fake.reset());
-
-  async function logRowOf(requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const res = await t.http.get(`/admin/v1/logs?requestId=${requestId}`).set(auth(tenant.admin)).expect(200);
-      const rows: any[] = res.body.data.items ?? res.body.data;
-      if (rows.length > 0)
-        return (await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(tenant.admin)).expect(200)).body.data;
-      if (Date.now() > deadline) throw new Error(`No log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const logRowOf = (requestId: string) => logOf(t, tenant.admin, requestId);
 
   async function cachedEndpoint() {
     const endpoint = await createEndpoint(t, tenant.admin, {

@@ -1,7 +1,8 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FAKE_PNG, fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { FAKE_PNG } from '../support/fake-llm-server';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import { logOf } from '../support/log-rows';
 
 const PNG_URI = `data:image/png;base64,${FAKE_PNG}`;
 
@@ -10,44 +11,13 @@ const PNG_URI = `data:image/png;base64,${FAKE_PNG}`;
  * prompt, settings, JSON schema, image parts, image settings), the output rules, failures, timeouts and their logs.
  */
 describe('execution through the provider adapters', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake, { unconfigured: true });
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: { unconfigured: true, providers: true } });
 
   const execute = (endpointPath: string, body: unknown) =>
     t.http
       .post(endpointPath)
       .set(auth(tenant.endpointKey))
       .send(body as object);
-
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const rows: any[] = list.body.data.items ?? list.body.data;
-      const row = rows.find((r) => r.requestId === requestId);
-      if (row) {
-        expect(rows.filter((r) => r.requestId === requestId)).toHaveLength(1);
-        return (await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(tenant.admin))).body.data;
-      }
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   it('OpenAI: structured output from a strict JSON schema of the output fields, with the prompt settings', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {
@@ -95,7 +65,7 @@ describe('execution through the provider adapters', () => {
       },
     });
 
-    const log = await logOf(endpoint.id, res.headers['x-request-id']);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
     expect(log).toMatchObject({
       status: 'success',
       llmModel: 'gpt-4o-mini',
@@ -133,7 +103,7 @@ describe('execution through the provider adapters', () => {
       expect.objectContaining({ type: 'text', text: 'What is in this picture?' }),
       expect.objectContaining({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: FAKE_PNG } }),
     ]);
-    const log = await logOf(endpoint.id, res.headers['x-request-id']);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
     expect(log.inputs.photo).toMatch(/^\[image image\/png, \d+ characters\]$/);
   });
 
@@ -232,7 +202,7 @@ describe('execution through the provider adapters', () => {
       quality: 'high',
       background: 'opaque',
     });
-    const log = await logOf(endpoint.id, res.headers['x-request-id']);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
     expect(log).toMatchObject({
       status: 'success',
       inputTokens: 15,
@@ -268,7 +238,7 @@ describe('execution through the provider adapters', () => {
         message: expect.stringContaining("field 'confidence' is not a number"),
       });
       expect(res.headers['x-request-id']).toBeDefined();
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({
         status: 'error',
         httpStatus: 502,
@@ -284,7 +254,7 @@ describe('execution through the provider adapters', () => {
       const res = await execute(endpoint.path, { text: 'q2' });
       expect(res.status).toBe(502);
       expect(res.body.error).toBe('upstream_error');
-      expect((await logOf(endpoint.id, res.headers['x-request-id'])).rawResponse).toBe('I cannot answer in JSON.');
+      expect((await logOf(t, tenant.admin, res.headers['x-request-id'])).rawResponse).toBe('I cannot answer in JSON.');
     });
 
     it('a provider error is a 502 upstream_error naming the provider and its status, without retries', async () => {
@@ -296,7 +266,7 @@ describe('execution through the provider adapters', () => {
         message: "the provider 'openai' refused the call: server error (500)",
       });
       expect(fake.requests).toHaveLength(1);
-      expect(await logOf(endpoint.id, res.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, res.headers['x-request-id'])).toMatchObject({
         status: 'error',
         httpStatus: 502,
         errorCode: 'upstream_error',
@@ -314,7 +284,7 @@ describe('execution through the provider adapters', () => {
       expect(elapsed).toBeGreaterThanOrEqual(900);
       expect(elapsed).toBeLessThan(4000);
       expect(fake.requests).toHaveLength(1);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({ status: 'error', httpStatus: 504, errorCode: 'timeout' });
       expect(log.latencyMs).toBeGreaterThanOrEqual(900);
     });
@@ -326,7 +296,7 @@ describe('execution through the provider adapters', () => {
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ error: 'upstream_error', message: expect.stringContaining("provider 'keyless'") });
       expect(fake.requests).toHaveLength(0);
-      expect(await logOf(other.id, res.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, res.headers['x-request-id'])).toMatchObject({
         status: 'error',
         errorCode: 'upstream_error',
         llmModel: 'keyless-model',

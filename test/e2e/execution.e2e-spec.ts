@@ -1,6 +1,7 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { logRows, logsOf } from '../support/log-rows';
 
 const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==';
@@ -8,14 +9,7 @@ const UUID_RE = /^[0-9a-f-]{36}$/;
 
 /** Execution with the built-in mock-echo model: routing, keys, prompt selection, validation, outputs, logs. */
 describe('execution (mock-echo)', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp({}, { MAX_IMAGE_BYTES: '100', MAX_BODY_BYTES: '20000' });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp({ env: { MAX_IMAGE_BYTES: '100', MAX_BODY_BYTES: '20000' } });
 
   const execute = (path: string, key: string, body: unknown = {}) =>
     t.http
@@ -24,16 +18,6 @@ describe('execution (mock-echo)', () => {
       .send(body as object);
 
   /** Log rows of an endpoint, newest first, once the batched writer has written `count` of them. */
-  async function logsOf(endpointId: string, count: number): Promise<any[]> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const res = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      expect(res.status).toBe(200);
-      const rows = res.body.data.items ?? res.body.data;
-      if (rows.length >= count || Date.now() > deadline) return rows;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   describe('routing and keys', () => {
     let endpoint: { id: string; path: string };
@@ -263,7 +247,7 @@ describe('execution (mock-echo)', () => {
       const failed = await execute(probe.path, tenant.endpointKey, { n: 'x' });
       const ok = await execute(probe.path, tenant.admin, { n: 3 });
       expect(ok.status).toBe(200);
-      const rows = await logsOf(probe.id, 2);
+      const rows = await logsOf(t, tenant.admin, probe.id, 2);
       expect(rows).toHaveLength(2);
       const failure = rows.find((row) => row.status === 'error');
       const success = rows.find((row) => row.status === 'success');
@@ -375,7 +359,7 @@ describe('execution (mock-echo)', () => {
         });
         expect(res.headers['x-request-id']).toBeDefined();
       }
-      const rows = await logsOf(endpoint.id, 2);
+      const rows = await logsOf(t, tenant.admin, endpoint.id, 2);
       expect(rows).toHaveLength(2);
       expect(
         rows.every((row) => row.source === 'TestPage' && row.promptId === draft.id && row.status === 'success'),
@@ -422,9 +406,8 @@ describe('execution (mock-echo)', () => {
     await t.http.post(endpoint.path).send({}).expect(401);
     await execute(endpoint.path, tenant.endpointKey).expect(403);
     await execute(endpoint.path, tenant.admin).expect(200);
-    const rows = await logsOf(endpoint.id, 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await logsOf(endpoint.id, 1)).toHaveLength(1);
+    const rows = await logsOf(t, tenant.admin, endpoint.id, 1);
+    expect(await logRows(t, tenant.admin, `endpointId=${endpoint.id}`)).toHaveLength(1);
     expect(rows[0].keyEnvironment).toBeNull();
   });
 });

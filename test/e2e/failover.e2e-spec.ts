@@ -1,8 +1,9 @@
 import { createEndpoint, createPrompt, type PromptSpec } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, type FakeReply, localModelsFile } from '../support/fake-llm-server';
+import { type FakeReply } from '../support/fake-llm-server';
 import { connectMcp, toolJson } from '../support/mcp-client';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import { logOf } from '../support/log-rows';
 
 /**
  * Retries and fallback models through the real provider adapters against the fake provider server: what fails over
@@ -11,24 +12,7 @@ import { createTestApp, TestApp } from '../support/test-app';
  * X-Model and X-Attempts headers, the log's attempts and sums, and the cache, test runs and MCP on the same loop.
  */
 describe('retries and fallback models', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake, { unconfigured: true });
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
-    await t.app.listen(0, '127.0.0.1');
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: { unconfigured: true, providers: true }, listen: true });
 
   const OUTPUTS = [
     { name: 'summary', dataType: 'string' },
@@ -58,17 +42,6 @@ describe('retries and fallback models', () => {
   const execute = (endpointPath: string, body: object = { text: 'hello' }) =>
     t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
 
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const row = (list.body.data.items as any[]).find((r) => r.requestId === requestId);
-      if (row) return (await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(tenant.admin))).body.data;
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   const models = () => fake.requests.map((request) => request.body?.model ?? request.path);
 
   describe('each provider fails over to the next model', () => {
@@ -87,7 +60,7 @@ describe('retries and fallback models', () => {
       expect(res.headers['x-attempts']).toBe('2');
       expect(fake.requests).toHaveLength(2);
       expect(fake.requests[1].path.endsWith(fallbackPath)).toBe(true);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log.llmModel).toBe(fallback);
       expect(log.attempts.map((a: any) => [a.llmModel, a.outcome])).toEqual([
         [primary, 'error'],
@@ -132,7 +105,7 @@ describe('retries and fallback models', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
       expect(models()).toEqual(['gpt-4o-mini', 'gpt-4o-mini']);
       expect([res.headers['x-model'], res.headers['x-attempts']]).toEqual(['gpt-4o-mini', '2']);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log.attempts[0]).toMatchObject({ outcome: 'error', httpStatus: 429 });
     });
 
@@ -178,7 +151,7 @@ describe('retries and fallback models', () => {
       // The first model had half of the 4 s (two models to try), the fallback answered at once.
       expect(elapsed).toBeGreaterThanOrEqual(1900);
       expect(elapsed).toBeLessThan(3500);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log.attempts[0]).toMatchObject({ llmModel: 'gpt-4o-mini', outcome: 'timeout', httpStatus: 504 });
       expect(log.attempts[0].latencyMs).toBeGreaterThanOrEqual(1900);
     });
@@ -193,7 +166,7 @@ describe('retries and fallback models', () => {
       expect(res.body.error).toBe('upstream_error');
       expect(fake.requests).toHaveLength(1);
       expect([res.headers['x-model'], res.headers['x-attempts']]).toEqual(['gpt-4o-mini', '1']);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log.attempts).toEqual([expect.objectContaining({ outcome: 'error', httpStatus: code })]);
     });
 
@@ -204,7 +177,7 @@ describe('retries and fallback models', () => {
       expect(res.body.message).toContain('not configured');
       expect(fake.requests).toHaveLength(0);
       expect(res.headers['x-attempts']).toBeUndefined();
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({ status: 'error', attempts: [] });
     });
 
@@ -264,7 +237,7 @@ describe('retries and fallback models', () => {
       expect(elapsed).toBeGreaterThanOrEqual(2900);
       expect(elapsed).toBeLessThan(4000);
       expect([res.headers['x-model'], res.headers['x-attempts']]).toEqual(['claude-sonnet-4-5', '2']);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 504, errorCode: 'timeout', llmModel: 'claude-sonnet-4-5' });
       expect(log.attempts.map((a: any) => a.outcome)).toEqual(['timeout', 'timeout']);
     });
@@ -284,7 +257,7 @@ describe('retries and fallback models', () => {
     expect(res.status).toBe(200);
     expect([res.headers['x-model'], res.headers['x-attempts']]).toEqual(['claude-sonnet-4-5', '3']);
     expect(fake.requests[2].body).toMatchObject({ model: 'claude-sonnet-4-5', temperature: 0.1 });
-    const log = await logOf(endpoint.id, res.headers['x-request-id']);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
     expect(log.attempts).toEqual([
       {
         llmModel: 'gpt-4o-mini',

@@ -1,24 +1,12 @@
 import { DataSource } from 'typeorm';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MISSING = '00000000-0000-4000-8000-000000000000';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import { MISSING, UUID, expectFailure } from '../support/envelope';
 
 describe('input and output fields admin API', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
-  let db: DataSource;
+  const { t, tenant, other } = useTestApp({ other: true });
+  const db = () => t.app.get(DataSource);
   let counter = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
-    db = t.app.get(DataSource);
-  });
-  afterAll(() => t.close());
 
   const admin = () => auth(tenant.admin);
   async function newEndpoint(key = tenant.admin): Promise<string> {
@@ -34,19 +22,13 @@ describe('input and output fields admin API', () => {
   const addOutput = (endpointId: string, body: Record<string, unknown>) =>
     t.http.post(`/admin/v1/endpoints/${endpointId}/output-fields`).set(admin()).send(body);
   const inputRows = (endpointId: string) =>
-    db.query<Record<string, unknown>[]>('SELECT * FROM input_fields WHERE endpoint_id = $1 ORDER BY created_at', [
+    db().query<Record<string, unknown>[]>('SELECT * FROM input_fields WHERE endpoint_id = $1 ORDER BY created_at', [
       endpointId,
     ]);
   const outputRows = (endpointId: string) =>
-    db.query<Record<string, unknown>[]>('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [
+    db().query<Record<string, unknown>[]>('SELECT * FROM output_fields WHERE endpoint_id = $1 ORDER BY created_at', [
       endpointId,
     ]);
-  const expectFailure = (res: { status: number; body: unknown }, status: number, messages: string[]) => {
-    expect({ status: res.status, body: res.body }).toEqual({
-      status,
-      body: { succeeded: false, messages, data: null },
-    });
-  };
 
   describe('input fields', () => {
     it('adds a field with its defaults, returned by get-endpoint and stored', async () => {

@@ -1,20 +1,11 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 /** Cases the fuzz suite (test/fuzz) found answering 5xx or out of shape, kept as plain regression tests. */
 describe('fuzz findings', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const { t, tenant } = useTestApp();
 
   it('an update of an input or output field that changes nothing answers the field unchanged', async () => {
     const endpoint = await createEndpoint(t, tenant.admin, {

@@ -2,8 +2,11 @@ import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import { createTestApp } from '../support/test-app';
+import { sleep } from '../support/eventually';
+import { parseHead } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -35,13 +38,8 @@ function rawRequest(
       const text = Buffer.concat(chunks).toString('latin1');
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) return reject(new Error(`no answer (closed: ${closed}): ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4), closed });
+      const { status, headers } = parseHead(text.slice(0, end));
+      resolve({ status, headers, body: text.slice(end + 4), closed });
       socket.destroy();
     };
     socket.on('data', (chunk) => {
@@ -89,22 +87,15 @@ const mcpError = (prefix: string) => ({
 });
 
 describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication before the body, body limits, request timeouts, Host`, () => {
-  let t: TestApp;
+  const { t, tenant, other } = useTestApp({ listen: true, other: true });
   let port: number;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
   let endpoint: { id: string; path: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'received' });
   });
-  afterAll(() => t.close());
 
   describe('a request without a valid key is answered 401 before its body is read', () => {
     const surfaces = () => [
@@ -444,21 +435,11 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
   });
 
   describe('request timeouts', () => {
-    let slow: TestApp;
-    let slowPort: number;
-    let slowTenant: SeededTenant;
-
-    beforeAll(async () => {
-      slow = await createTestApp({ requestTimeoutMs: 500 });
-      await slow.app.listen(0, '127.0.0.1');
-      slowPort = (slow.app.getHttpServer().address() as AddressInfo).port;
-      slowTenant = await seedTenant(slow.app);
-    });
-    afterAll(() => slow.close());
+    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
 
     it('answers 408 and closes when a body arrives slower than REQUEST_TIMEOUT_MS', async () => {
       const answer = await rawRequest(
-        slowPort,
+        slow.port,
         head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'x-api-key': slowTenant.admin, 'content-length': 40 }),
         { body: ['{', '"', 'n'], pauseMs: 400, waitMs: 10_000, awaitClose: true },
       );
@@ -467,7 +448,7 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('answers 408 and closes when the headers arrive slower than REQUEST_TIMEOUT_MS', async () => {
-      const answer = await rawRequest(slowPort, `GET /health HTTP/1.1\r\nhost: localhost\r\n`, {
+      const answer = await rawRequest(slow.port, `GET /health HTTP/1.1\r\nhost: localhost\r\n`, {
         body: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
         pauseMs: 400,
         waitMs: 10_000,
@@ -478,7 +459,10 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('leaves an idle keep-alive connection alone: the timeout counts only while a request is arriving', async () => {
-      const socket = net.connect(slowPort, '127.0.0.1');
+      // Its own instance with a much shorter timeout, so that idling for twice as long takes a moment only.
+      const quick = await createTestApp({ requestTimeoutMs: 50 });
+      await quick.app.listen(0, '127.0.0.1');
+      const socket = net.connect((quick.app.getHttpServer().address() as AddressInfo).port, '127.0.0.1');
       try {
         let received = '';
         socket.on('data', (chunk) => (received += chunk.toString('latin1')));
@@ -490,12 +474,13 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
         };
         socket.write(head('GET', '/health', {}));
         await answers(1);
-        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await sleep(100);
         socket.write(head('GET', '/health', {}));
         await answers(2);
         expect(received.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
       } finally {
         socket.destroy();
+        await quick.close();
       }
     });
 

@@ -1,29 +1,9 @@
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { captureStdout, useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 describe('HTTP surface: body limits, parsing, unknown routes, request ids, logs', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let lines: string[];
-  let restoreStdout: () => void;
-
-  beforeAll(async () => {
-    lines = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    };
-    restoreStdout = () => {
-      process.stdout.write = write;
-    };
-    t = await createTestApp({ maxBodyBytes: 2048 }, { LOG_LEVEL: 'info' });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    restoreStdout();
-    await t.close();
-  });
+  const { t, tenant } = useTestApp({ config: { maxBodyBytes: 2048 }, env: { LOG_LEVEL: 'info' } });
+  const lines = captureStdout();
 
   const big = { name: 'x'.repeat(4096), path: '/api/v1/big' };
 

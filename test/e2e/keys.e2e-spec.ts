@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { KeysService } from '../../src/modules/keys/keys.service';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { createTestApp } from '../support/test-app';
+import { UUID } from '../support/envelope';
 
 const KEY_FIELDS = [
   'id',
@@ -20,26 +22,15 @@ const KEY_FIELDS = [
   'rateLimitPerDay',
   'defaultTags',
 ].sort();
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('API keys admin API', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
-  let db: DataSource;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
-    db = t.app.get(DataSource);
-  });
-  afterAll(() => t.close());
+  const { t, tenant, other } = useTestApp({ other: true });
+  const db = () => t.app.get(DataSource);
 
   const create = (body: Record<string, unknown>, key = tenant.admin) =>
     t.http.post('/admin/v1/keys').set(auth(key)).send(body);
   const row = async (id: string) =>
-    (await db.query('SELECT * FROM api_keys WHERE id = $1', [id]))[0] as Record<string, unknown>;
+    (await db().query('SELECT * FROM api_keys WHERE id = $1', [id]))[0] as Record<string, unknown>;
 
   describe('create', () => {
     it.each([

@@ -6,6 +6,7 @@ import { FakeLlmServer } from '../support/fake-llm-server';
 import { connectMcp, toolJson } from '../support/mcp-client';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { logOfRequest } from '../support/log-rows';
 
 const MAX = 2048;
 
@@ -63,21 +64,7 @@ describe('execution log field caps', () => {
     await fake?.close();
   });
 
-  async function logOf(requestId: string): Promise<{ summary: any; detail: any }> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpoint.id}&pageSize=50`).set(auth(tenant.admin));
-      expect(list.status).toBe(200);
-      const summary = list.body.data.items.find((row: { requestId: string }) => row.requestId === requestId);
-      if (summary) {
-        const detail = await t.http.get(`/admin/v1/logs/${summary.id}`).set(auth(tenant.admin));
-        expect(detail.status).toBe(200);
-        return { summary, detail: detail.body.data };
-      }
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const logOf = (requestId: string) => logOfRequest(t, tenant.admin, requestId);
 
   it('cuts each field longer than the limit at a character boundary, marks it, and lists it in truncatedFields', async () => {
     // "é" is two bytes: after the 9 bytes of `{"text":"` the limit falls inside one, which must not be split.

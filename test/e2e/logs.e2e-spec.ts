@@ -7,8 +7,9 @@ import { LogRetentionService } from '../../src/modules/logs/log-retention.servic
 import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
 import { openTemplateDatabase } from '../support/database-template';
 import { createEndpoint, logEntry } from '../support/log-fixtures';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { createTestApp } from '../support/test-app';
 
 const SUMMARY_FIELDS = [
   'id',
@@ -50,10 +51,8 @@ const MINUTE = 60_000;
 type Log = Record<string, any>;
 
 describe('GET /admin/v1/logs', () => {
-  let t: TestApp;
+  const { t, tenant, other } = useTestApp({ other: true });
   let logs: ExecutionLogsService;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
   let first: string;
   let second: string;
   let otherEndpoint: string;
@@ -74,10 +73,7 @@ describe('GET /admin/v1/logs', () => {
   const expected = (keep: (log: NewExecutionLog) => boolean) => seeded.filter(keep).map((log) => log.requestId);
 
   beforeAll(async () => {
-    t = await createTestApp();
     logs = t.app.get(ExecutionLogsService);
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     first = await createEndpoint(t, tenant, 'first');
     second = await createEndpoint(t, tenant, 'second');
     otherEndpoint = await createEndpoint(t, other, 'other');
@@ -101,7 +97,6 @@ describe('GET /admin/v1/logs', () => {
     await logs.flush();
     seeded = seeded.reverse();
   });
-  afterAll(() => t.close());
 
   it('answers the first page newest first, with the list fields and the total', async () => {
     const page = await list('');
@@ -236,7 +231,7 @@ describe('GET /admin/v1/logs', () => {
   });
 
   it('shows one execution in detail', async () => {
-    const entry = logEntry(tenant.id, first, {
+    const values = {
       source: 'Internal',
       keyEnvironment: null,
       status: 'error',
@@ -253,7 +248,8 @@ describe('GET /admin/v1/logs', () => {
       parsedOutput: { greeting: 'Hi', score: 0.5 },
       promptId: promptB,
       promptVersion: 3,
-    });
+    } as const;
+    const entry = logEntry(tenant.id, first, values);
     logs.record(entry);
     await logs.flush();
     const [row] = (await list(`?source=Internal`)).items;
@@ -262,26 +258,11 @@ describe('GET /admin/v1/logs', () => {
     expect(res.body.succeeded).toBe(true);
     expect(Object.keys(res.body.data).sort()).toEqual(DETAIL_FIELDS);
     expect(res.body.data).toMatchObject({
+      ...values,
       id: row.id,
       endpointId: first,
-      promptId: promptB,
-      promptVersion: 3,
-      source: 'Internal',
       keyId: entry.keyId,
-      keyEnvironment: null,
       requestId: entry.requestId,
-      status: 'error',
-      httpStatus: 504,
-      errorCode: 'timeout',
-      errorMessage: 'The model did not answer within 60 seconds',
-      llmModel: 'gpt-4o',
-      inputTokens: 1200,
-      outputTokens: 0,
-      costUsd: 0.003,
-      inputs: { name: 'Ada', tags: ['a', 'b'], nested: { n: 1 } },
-      renderedPrompt: 'Hello Ada',
-      rawResponse: null,
-      parsedOutput: { greeting: 'Hi', score: 0.5 },
       createdAt: entry.createdAt.toISOString(),
     });
   });

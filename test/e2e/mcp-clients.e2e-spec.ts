@@ -17,8 +17,9 @@ import {
   toolJson,
   urlEntryConnection,
 } from '../support/mcp-client';
-import { seedTenant, type SeededTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { untilHealthy } from '../support/eventually';
+import { freePort } from '../support/own-servers';
 
 // The client setups of docs/mcp.md, read from the page and connected the way each client connects: the URL and the
 // headers it sends once its placeholders are filled in. Then the 401 a client without a valid key meets, and the
@@ -44,19 +45,14 @@ function typesIn(value: unknown): unknown[] {
 }
 
 describe('MCP client setups', () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp({ listen: true });
   let baseUrl: string;
-  let tenant: SeededTenant;
   let endpointPath: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     baseUrl = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
     endpointPath = (await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] })).path;
   });
-  afterAll(() => t.close());
 
   /** The names of every tool the admin key is shown without a selection. */
   async function everyTool(): Promise<string[]> {
@@ -317,18 +313,6 @@ describe('MCP client setups', () => {
   });
 });
 
-/** A free TCP port on the loopback interface. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('the size of tools/list in the built service (`npm test` builds it first)', () => {
   // The built service carries the DTOs' doc comments as property descriptions, which the test build does not.
   const key = 'epa_' + 'McpToolListSize'.repeat(3);
@@ -348,16 +332,8 @@ describe('the size of tools/list in the built service (`npm test` builds it firs
       stdio: 'ignore',
     });
     base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const healthy = await fetch(`${base}/health`).then(
-        (res) => res.ok,
-        () => false,
-      );
-      if (healthy) break;
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error('the built service did not start');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await untilHealthy(`${base}/health`, exited);
   }, 120_000);
   afterAll(async () => {
     if (child && child.exitCode === null) {

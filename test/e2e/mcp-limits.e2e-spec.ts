@@ -1,6 +1,7 @@
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, type SeededTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -36,8 +37,7 @@ const succeeded = (responses: RpcResponse[]) => responses.filter((r) => r.result
 const refused = (responses: RpcResponse[]) => responses.filter((r) => r.result?.isError && REFUSED.test(textOf(r)));
 
 describe('MCP tool calls and rate limits', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp({ config: { renderTimeoutMs: 10_000 } });
 
   const mcp = (key: string, body: unknown) =>
     t.http
@@ -63,10 +63,7 @@ describe('MCP tool calls and rate limits', () => {
 
   beforeAll(async () => {
     // A render budget no loaded test machine reaches: these tests count calls, they do not time renders.
-    t = await createTestApp({ renderTimeoutMs: 10_000 });
-    tenant = await seedTenant(t.app);
   });
-  afterAll(() => t.close());
 
   it('counts each run_endpoint of a batch against the endpoint limit: 2 of 10 run, 8 are refused and not logged', async () => {
     const endpoint = await echoEndpoint({ rateLimitPerMinute: 2 });

@@ -2,28 +2,32 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { MAX_INTEGER } from '../../src/common/http/integer-bounds';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { connectMcp, toolJson, toolText } from '../support/mcp-client';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { createTestApp } from '../support/test-app';
 
 describe('MCP server (/mcp)', () => {
-  let t: TestApp;
+  const { t, tenant, other } = useTestApp({ listen: true, other: true });
   let baseUrl: string;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
   let client: Client;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     baseUrl = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     client = await connectMcp(baseUrl, tenant.admin);
   });
   afterAll(async () => {
     await client?.close();
-    await t.close();
   });
+
+  /** An endpoint with a required `text` input, made through the tools. */
+  async function endpointWithText(name: string, path: string): Promise<{ id: string; path: string }> {
+    const endpoint = toolJson(await client.callTool({ name: 'create_endpoint', arguments: { name, path } }));
+    await client.callTool({
+      name: 'add_input_field',
+      arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true },
+    });
+    return endpoint;
+  }
 
   it('lists tools with descriptions and input schemas', async () => {
     const { tools } = await client.listTools();
@@ -272,13 +276,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('runs the prompt lifecycle through tools: create, validate, update, promote, default, versions, compare, restore', async () => {
-    const endpoint = toolJson(
-      await client.callTool({ name: 'create_endpoint', arguments: { name: 'Tone', path: '/api/v1/mcp-tone' } }),
-    );
-    await client.callTool({
-      name: 'add_input_field',
-      arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true },
-    });
+    const endpoint = await endpointWithText('Tone', '/api/v1/mcp-tone');
 
     const check = toolJson(
       await client.callTool({
@@ -414,13 +412,7 @@ describe('MCP server (/mcp)', () => {
   });
 
   it('runs an endpoint with run_endpoint, logged with source Internal, also for a ReadOnly key', async () => {
-    const endpoint = toolJson(
-      await client.callTool({ name: 'create_endpoint', arguments: { name: 'Echo', path: '/api/v1/mcp-echo' } }),
-    );
-    await client.callTool({
-      name: 'add_input_field',
-      arguments: { endpointId: endpoint.id, name: 'text', dataType: 'string', isRequired: true },
-    });
+    const endpoint = await endpointWithText('Echo', '/api/v1/mcp-echo');
     const prompt = toolJson(
       await client.callTool({
         name: 'create_prompt',

@@ -1,6 +1,6 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
+import { useTestApp } from '../support/app-suite';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -40,23 +40,7 @@ const ownSeries = (samples: Sample[]) =>
   samples.filter((sample) => /^(promptgate_|gen_ai_)/.test(sample.name)).map((s) => JSON.stringify(s.labels) + s.name);
 
 describe('GET /metrics', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let models: ReturnType<typeof localModelsFile>;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    models = localModelsFile(fake);
-    t = await createTestApp({}, { MODELS_FILE: models.file, ADMIN_RATE_LIMIT_PER_MINUTE: '100000' });
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    models.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ env: { ADMIN_RATE_LIMIT_PER_MINUTE: '100000' }, fake: {} });
 
   async function scrape(): Promise<Sample[]> {
     const res = await t.http.get('/metrics');

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ModelsService } from '../../src/modules/models/models.service';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const MODEL_FIELDS = [
@@ -38,13 +39,7 @@ async function listModels(t: TestApp, key: string): Promise<Model[]> {
 const byId = (models: Model[], id: string) => models.find((m) => m.id === id);
 
 describe('GET /admin/v1/prompts/models (no provider keys)', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const { t, tenant } = useTestApp();
 
   it('lists every model with all of its documented fields', async () => {
     const models = await listModels(t, tenant.admin);

@@ -1,7 +1,8 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
+import { auth, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 import { withinASecond } from '../support/within-a-second';
+import { useTwoInstances } from '../support/app-suite';
 
 // Two instances of the service on one PostgreSQL (and one Redis): what one instance changes, the other sees.
 const databaseUrl = process.env.DATABASE_URL;
@@ -10,17 +11,7 @@ const withRedis = databaseUrl && redisUrl ? describe : describe.skip;
 const withPostgres = databaseUrl ? describe : describe.skip;
 
 withRedis('two instances on PostgreSQL and Redis (skipped unless DATABASE_URL and REDIS_URL are set)', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-    tenant = await seedTenant(a.app);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
+  const { a, b, tenant } = useTwoInstances();
 
   const execute = (t: TestApp, path: string, key: string, body: object = {}) =>
     t.http.post(path).set(auth(key)).send(body);

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MAX_INTEGER } from '../../src/common/http/integer-bounds';
-import { auth, seedTenant, type SeededTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 /**
  * The service's OpenAPI document is what the dashboard's typed client is generated from, so it must say the whole
@@ -404,16 +404,7 @@ describe('the OpenAPI document', () => {
   });
 
   describe('against the running service', () => {
-    let t: TestApp;
-    let tenant: SeededTenant;
-
-    beforeAll(async () => {
-      t = await createTestApp();
-      tenant = await seedTenant(t.app);
-    });
-    afterAll(async () => {
-      await t?.close();
-    });
+    const { t, tenant } = useTestApp();
 
     /** The operation's path with every parameter filled: an unknown id, version 1. */
     const target = ({ path: route }: Operation) =>

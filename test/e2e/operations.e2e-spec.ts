@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { MIGRATIONS } from '../../src/database/migrations';
 import { serviceVersion } from '../../src/common/logging/service-version';
 import { ServiceProcess, spawnService, startService } from '../fault/service-process';
+import { eventually } from '../support/eventually';
 
 /**
  * The built service as operators run it, on the embedded database: what it says at start (configuration problems,
@@ -15,14 +16,6 @@ const ADMIN_KEY = 'epa_' + 'OperationsTestKey'.repeat(2);
 /** The JSON lines of standard output (the service writes nothing else there). */
 const entriesOf = (service: ServiceProcess) =>
   service.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the built service, as operated', () => {
   let workDir: string;

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { untilHealthy } from '../support/eventually';
+import { freePort } from '../support/own-servers';
 
 /**
  * @nestjs/platform-express is an optional dependency. The built service is run as a production install without it
@@ -31,17 +32,6 @@ function startWithoutExpress(env: Record<string, string>): Started {
   return { exited, stderr: () => stderr, kill: () => child.kill('SIGKILL') };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe('the Express adapter as an optional dependency', () => {
   let dataDir: string;
 
@@ -55,16 +45,10 @@ describe('the Express adapter as an optional dependency', () => {
     const port = await freePort();
     const service = startWithoutExpress({ PORT: String(port), DATA_DIR: path.join(dataDir, 'fastify') });
     try {
-      let exited = false;
-      void service.exited.then(() => (exited = true));
-      let status = 0;
-      for (const deadline = Date.now() + 90_000; status !== 200 && !exited && Date.now() < deadline;) {
-        status = await fetch(`http://127.0.0.1:${port}/health`).then(
-          (response) => response.status,
-          () => 0,
-        );
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      const status = await untilHealthy(`http://127.0.0.1:${port}/health`, service.exited).then(
+        () => 200,
+        () => 0,
+      );
       expect({ status, stderr: service.stderr() }).toEqual({ status: 200, stderr: '' });
     } finally {
       service.kill();

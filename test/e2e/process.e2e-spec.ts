@@ -1,9 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { killAndWait, untilHealthy } from '../support/eventually';
+import { freePort } from '../support/own-servers';
 
 /**
  * The built service as a user runs it (`npm test` builds it first): its own process on a temporary DATA_DIR, the
@@ -32,17 +33,6 @@ function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function start(env: Record<string, string>, port: number): Service {
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
@@ -56,20 +46,8 @@ function start(env: Record<string, string>, port: number): Service {
   return { child, port, stdout, stderr, exited };
 }
 
-async function waitForHealth(service: Service, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void service.exited.then(() => (exited = true));
-  while (Date.now() < deadline && !exited) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${service.port}/health`);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`The service did not become healthy: ${service.stderr.join('\n')}`);
+function waitForHealth(service: Service): Promise<void> {
+  return untilHealthy(`http://127.0.0.1:${service.port}/health`, service.exited, () => service.stderr.join('\n'));
 }
 
 interface Run {
@@ -109,10 +87,7 @@ describe('the built service as a process', () => {
   }, 120_000);
 
   afterAll(async () => {
-    if (service && service.child.exitCode === null) {
-      service.child.kill('SIGKILL');
-      await service.exited;
-    }
+    if (service) await killAndWait(service.child, service.exited);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,23 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 // Multi-step prompt operations write all their rows or none. A trigger installed for this file's tenant only makes a
 // later step of the operation fail in the database itself, as a constraint or an outage would; what the earlier steps
 // wrote must be gone. Other test files sharing the database are not affected: the trigger matches this tenant's rows.
 describe('prompt operations are atomic', () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp();
   let db: DataSource;
-  let tenant: SeededTenant;
 
   beforeAll(async () => {
-    t = await createTestApp();
     db = t.app.get(DataSource);
-    tenant = await seedTenant(t.app);
   });
-  afterAll(() => t.close());
 
   /** Runs `work` while every `event` on `table` for this tenant's rows fails in the database. */
   async function whileFailing<T>(

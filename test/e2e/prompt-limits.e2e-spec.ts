@@ -1,14 +1,12 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DataSource } from 'typeorm';
 import { RenderPool } from '../../src/modules/prompts/template/render-pool';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
+import { FAKE_PNG } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { auth } from '../support/seed';
+import { logOf } from '../support/log-rows';
+import { useTestApp } from '../support/app-suite';
 
 const NESTED_LOOPS = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x';
 const DOUBLING = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(25)}{{ s }}`;
@@ -23,52 +21,15 @@ const MAX_RENDERED_BYTES = 2000;
  * settings the service controls, image `n`) on REST and MCP alike.
  */
 describe('prompt limits', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let db: DataSource;
-  let modelsFile: string;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-')), 'models.json');
-    fs.writeFileSync(
-      modelsFile,
-      JSON.stringify({
-        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test' }] }],
-      }),
-    );
-    t = await createTestApp(
-      { renderTimeoutMs: 200, maxRenderedPromptBytes: MAX_RENDERED_BYTES, maxImagesPerCall: 4 },
-      { OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${fake.url}/v1`, MODELS_FILE: modelsFile },
-    );
-    tenant = await seedTenant(t.app);
-    db = t.app.get(DataSource);
+  const { t, tenant, fake } = useTestApp({
+    config: { renderTimeoutMs: 200, maxRenderedPromptBytes: MAX_RENDERED_BYTES, maxImagesPerCall: 4 },
+    fake: {},
+    env: (server) => ({ OPENAI_API_KEY: 'sk-test-openai', OPENAI_BASE_URL: `${server.url}/v1` }),
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    fs.rmSync(path.dirname(modelsFile), { recursive: true, force: true });
-  });
-  beforeEach(() => fake.reset());
+  const db = () => t.app.get(DataSource);
 
   const execute = (endpointPath: string, body: object = {}) =>
     t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
-
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const rows: any[] = list.body.data.items ?? list.body.data;
-      const matching = rows.filter((r) => r.requestId === requestId);
-      if (matching.length > 0) {
-        expect(matching).toHaveLength(1);
-        return (await t.http.get(`/admin/v1/logs/${matching[0].id}`).set(auth(tenant.admin))).body.data;
-      }
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 
   /** An endpoint whose default prompt is `template`, with a `text` input. */
   async function endpointWith(template: string): Promise<{ id: string; path: string }> {
@@ -79,7 +40,7 @@ describe('prompt limits', () => {
 
   /** Sets a prompt's saved customParameters directly, as a row saved before the rules existed would hold them. */
   async function storeCustomParameters(promptId: string, parameters: Record<string, unknown>): Promise<void> {
-    await db.query('UPDATE prompts SET custom_parameters = $1::jsonb WHERE id = $2', [
+    await db().query('UPDATE prompts SET custom_parameters = $1::jsonb WHERE id = $2', [
       JSON.stringify(parameters),
       promptId,
     ]);
@@ -96,7 +57,7 @@ describe('prompt limits', () => {
           new RegExp(`^${escape(RENDER_FAILED)}the template (took longer|builds strings)`),
         ),
       });
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({
         status: 'error',
         httpStatus: 422,
@@ -116,7 +77,7 @@ describe('prompt limits', () => {
         error: 'prompt_error',
         message: `${RENDER_FAILED}the template builds strings larger than its memory budget`,
       });
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', renderedPrompt: null });
     });
 
@@ -142,7 +103,7 @@ describe('prompt limits', () => {
       });
       const looped = await endpointWith('{% for i in (1..3000) %}{{ i }}{% endfor %}');
       expect((await execute(looped.path)).body).toEqual(over.body);
-      const log = await logOf(endpoint.id, over.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, over.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', renderedPrompt: null });
     });
 
@@ -213,7 +174,7 @@ describe('prompt limits', () => {
 
       const small = await execute(endpoint.path, { text: 'hi' });
       expect(small.status).toBe(200);
-      expect(await logOf(endpoint.id, small.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, small.headers['x-request-id'])).toMatchObject({
         status: 'success',
         renderedPrompt: 'hi hi hi',
       });
@@ -222,7 +183,7 @@ describe('prompt limits', () => {
       // 1,952 bytes rendered, within the limit; the bound (three times the inputs' JSON, plus the text) is over it.
       const within = await execute(endpoint.path, { text: 'a'.repeat(650) });
       expect(within.status).toBe(200);
-      expect(await logOf(endpoint.id, within.headers['x-request-id'])).toMatchObject({
+      expect(await logOf(t, tenant.admin, within.headers['x-request-id'])).toMatchObject({
         status: 'success',
         renderedPrompt: Array(3).fill('a'.repeat(650)).join(' '),
       });
@@ -421,7 +382,7 @@ describe('prompt limits', () => {
         'customParameters.model cannot be set: the service controls it',
         'customParameters.n cannot be set: the service controls it',
       ]);
-      const log = await logOf(endpoint.id, res.headers['x-request-id']);
+      const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({
         httpStatus: 422,
         errorCode: 'prompt_error',
@@ -526,7 +487,7 @@ describe('prompt limits', () => {
       num_ctx: 8192,
       messages: [{ role: 'user', content: 'Say hi' }],
     });
-    const log = await logOf(endpoint.id, res.headers['x-request-id']);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
     expect(log).toMatchObject({ status: 'success', llmModel: 'llama-test', inputTokens: 5, outputTokens: 1 });
   });
 });

@@ -2,47 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PromptSelectionService } from '../../src/modules/prompts/prompt-selection.service';
 import { TemplateService } from '../../src/modules/prompts/template/template.service';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { auth, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { draftPrompt, endpointWithInputs } from '../support/endpoint-fixtures';
 
 describe('prompt versions, default prompt and execution lookups', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp({ plan: 'pro' });
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app, 'pro');
-  });
-  afterAll(() => t.close());
+  const createEndpoint = (key = tenant.admin) => endpointWithInputs(t, key, 'Versions', ['topic']);
 
-  async function createEndpoint(key = tenant.admin): Promise<string> {
-    const res = await t.http
-      .post('/admin/v1/endpoints')
-      .set(auth(key))
-      .send({ name: 'Versions', path: `/api/v1/v-${randomUUID().slice(0, 8)}` });
-    expect(res.status).toBe(201);
-    const field = await t.http
-      .post(`/admin/v1/endpoints/${res.body.data.id}/input-fields`)
-      .set(auth(key))
-      .send({ name: 'topic', dataType: 'string', isRequired: false });
-    expect(field.status).toBe(201);
-    return res.body.data.id;
-  }
-
-  async function createPrompt(endpointId: string, body: Record<string, unknown> = {}, key = tenant.admin) {
-    const res = await t.http
-      .post('/admin/v1/prompts')
-      .set(auth(key))
-      .send({
-        endpointId,
-        name: `p-${randomUUID().slice(0, 8)}`,
-        template: 'v1 {{ inputs.topic }}',
-        llmModel: 'mock-echo',
-        ...body,
-      });
-    expect(res.status).toBe(201);
-    return res.body.data;
-  }
+  const createPrompt = (endpointId: string, body: Record<string, unknown> = {}, key = tenant.admin) =>
+    draftPrompt(t, key, { endpointId, template: 'v1 {{ inputs.topic }}', ...body });
 
   const put = (id: string, body: Record<string, unknown>, key = tenant.admin) =>
     t.http.put(`/admin/v1/prompts/${id}`).set(auth(key)).send(body);

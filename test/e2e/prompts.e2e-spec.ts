@@ -1,47 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
+import { draftPrompt, endpointWithInputs } from '../support/endpoint-fixtures';
 
 describe('prompts (admin API)', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp();
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(() => t.close());
+  const createEndpoint = (key = tenant.admin, fields: string[] = ['topic']) =>
+    endpointWithInputs(t, key, 'Summaries', fields);
 
-  async function createEndpoint(key = tenant.admin, fields: string[] = ['topic']): Promise<string> {
-    const res = await t.http
-      .post('/admin/v1/endpoints')
-      .set(auth(key))
-      .send({ name: 'Summaries', path: `/api/v1/e-${randomUUID().slice(0, 8)}` });
-    expect(res.status).toBe(201);
-    for (const name of fields) {
-      const field = await t.http
-        .post(`/admin/v1/endpoints/${res.body.data.id}/input-fields`)
-        .set(auth(key))
-        .send({ name, dataType: 'string', isRequired: false });
-      expect(field.status).toBe(201);
-    }
-    return res.body.data.id;
-  }
-
-  async function createPrompt(endpointId: string, body: Record<string, unknown> = {}, key = tenant.admin) {
-    const res = await t.http
-      .post('/admin/v1/prompts')
-      .set(auth(key))
-      .send({
-        endpointId,
-        name: `p-${randomUUID().slice(0, 8)}`,
-        template: 'Summarize {{ inputs.topic }}',
-        llmModel: 'mock-echo',
-        ...body,
-      });
-    expect(res.status).toBe(201);
-    return res.body.data;
-  }
+  const createPrompt = (endpointId: string, body: Record<string, unknown> = {}, key = tenant.admin) =>
+    draftPrompt(t, key, { endpointId, template: 'Summarize {{ inputs.topic }}', ...body });
 
   const action = (id: string, name: string, key = tenant.admin) =>
     t.http.post(`/admin/v1/prompts/${id}/${name}`).set(auth(key));

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { UUID } from '../support/envelope';
+import { parseHead } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -39,12 +40,7 @@ function sendRaw(
         timers.forEach(clearTimeout);
         return reject(new Error(`closed without an answer: ${JSON.stringify(text.slice(0, 300))}`));
       }
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
+      const { status, headers } = parseHead(text.slice(0, end));
       const rest = Buffer.from(text.slice(end + 4), 'latin1');
       const length = headers['content-length'] === undefined ? undefined : Number(headers['content-length']);
       if (!closed && (length === undefined || rest.length < length)) return;
@@ -57,7 +53,7 @@ function sendRaw(
       } catch {
         json = undefined;
       }
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, text: body, json });
+      resolve({ status, headers, text: body, json });
       socket.destroy();
     };
     socket.on('data', (chunk) => {
@@ -74,7 +70,6 @@ function sendRaw(
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const envelope = { succeeded: false, messages: [expect.any(String)], data: null };
 const flat = (error: string) => expect.objectContaining({ error, message: expect.any(String) });
 const jsonRpc = (prefix: string) => ({
@@ -93,20 +88,15 @@ function expectProtocolAnswer(answer: RawAnswer, status: number, body: unknown):
 const adapter = process.env.HTTP_ADAPTER ?? 'fastify';
 
 describe(`protocol errors (${adapter}): what the HTTP server refuses by itself is answered in the surface's shape`, () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp({ listen: true });
   let port: number;
-  let tenant: SeededTenant;
   let endpoint: { id: string; path: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    tenant = await seedTenant(t.app);
     endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
     await createPrompt(t, tenant.admin, endpoint.id, { template: 'received' });
   });
-  afterAll(() => t.close());
 
   const request = (method: string, target: string, headers: string[], body = '') =>
     `${method} ${target} HTTP/1.1\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n${body}`;
@@ -306,17 +296,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
   });
 
   describe('request timeouts', () => {
-    let slow: TestApp;
-    let slowPort: number;
-    let slowTenant: SeededTenant;
-
-    beforeAll(async () => {
-      slow = await createTestApp({ requestTimeoutMs: 500 });
-      await slow.app.listen(0, '127.0.0.1');
-      slowPort = (slow.app.getHttpServer().address() as AddressInfo).port;
-      slowTenant = await seedTenant(slow.app);
-    });
-    afterAll(() => slow.close());
+    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
 
     it('answers a body slower than REQUEST_TIMEOUT_MS 408 in the admin envelope, with the request id it was given', async () => {
       const head = request('POST', '/admin/v1/endpoints', [
@@ -326,14 +306,14 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
         'Content-Length: 40',
         'X-Request-Id: slow-body-1',
       ]);
-      const answer = await sendRaw(slowPort, head, { later: ['{', '"', 'n'], pauseMs: 400 });
+      const answer = await sendRaw(slow.port, head, { later: ['{', '"', 'n'], pauseMs: 400 });
       expectProtocolAnswer(answer, 408, envelope);
       expect(answer.headers['x-request-id']).toBe('slow-body-1');
       expect(answer.headers.connection).toBe('close');
     });
 
     it('answers headers slower than REQUEST_TIMEOUT_MS 408 in the flat shape', async () => {
-      const answer = await sendRaw(slowPort, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', {
+      const answer = await sendRaw(slow.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', {
         later: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
         pauseMs: 400,
       });

@@ -1,9 +1,9 @@
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { captureStdout, useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 import { streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
+import { logOf } from '../support/log-rows';
 
 /** What a provider may say about the operator's own account: it must reach the service log only. */
 const SECRET = 'org-Zq81SecretOrgId proj_7f3SecretProject';
@@ -15,49 +15,8 @@ const PROVIDER_TEXT = `Rate limit reached for gpt-4o-mini in organization ${SECR
  * the request id.
  */
 describe("provider error texts stay in the service's own log", () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-  let base: string;
-  let lines: string[];
-  let restoreStdout: () => void;
-
-  beforeAll(async () => {
-    lines = [];
-    const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    };
-    restoreStdout = () => {
-      process.stdout.write = write;
-    };
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake);
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file, LOG_LEVEL: 'warn' });
-    await t.app.listen(0, '127.0.0.1');
-    base = await t.app.getUrl();
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    restoreStdout();
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
-
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const row = (list.body.data.items as any[]).find((r) => r.requestId === requestId);
-      if (row) return (await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(tenant.admin))).body.data;
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const { t, tenant, fake } = useTestApp({ env: { LOG_LEVEL: 'warn' }, fake: { providers: true }, listen: true });
+  const lines = captureStdout();
 
   /** The service log's warn line for the request, which carries the provider's own text. */
   function serviceLogOf(requestId: string): any[] {
@@ -88,7 +47,7 @@ describe("provider error texts stay in the service's own log", () => {
       expect(res.status).toBe(502);
       expect(res.body).toEqual({ error: 'upstream_error', message });
       const requestId = res.headers['x-request-id'];
-      const log = await logOf(endpoint.id, requestId);
+      const log = await logOf(t, tenant.admin, requestId);
       expect(log).toMatchObject({
         status: 'error',
         httpStatus: 502,
@@ -107,7 +66,7 @@ describe("provider error texts stay in the service's own log", () => {
     const endpoint = await endpointOn('gpt-4o-mini');
     fake.reply({ status: 429, message: PROVIDER_TEXT });
     const call = await streamCall(
-      `${base}${endpoint.path}`,
+      `${t.url}${endpoint.path}`,
       { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
       { text: 'hi' },
     );
@@ -119,7 +78,7 @@ describe("provider error texts stay in the service's own log", () => {
     });
     expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
     const requestId = call.headers.get('x-request-id')!;
-    expect(JSON.stringify(await logOf(endpoint.id, requestId))).not.toContain('SecretOrgId');
+    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
     expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
   });
 
@@ -127,7 +86,7 @@ describe("provider error texts stay in the service's own log", () => {
     const endpoint = await endpointOn('claude-sonnet-4-5');
     fake.reply({ text: 'Hello there, how are you', streamError: PROVIDER_TEXT });
     const call = await streamCall(
-      `${base}${endpoint.path}`,
+      `${t.url}${endpoint.path}`,
       { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
       { text: 'hi' },
     );
@@ -138,7 +97,7 @@ describe("provider error texts stay in the service's own log", () => {
     });
     expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
     const requestId = call.headers.get('x-request-id')!;
-    expect(JSON.stringify(await logOf(endpoint.id, requestId))).not.toContain('SecretOrgId');
+    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
     expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
   });
 
@@ -153,7 +112,7 @@ describe("provider error texts stay in the service's own log", () => {
     expect(tested.status).toBe(502);
     expect(tested.body).toEqual({ succeeded: false, messages: [message], data: null });
 
-    const client = await connectMcp(base, tenant.admin);
+    const client = await connectMcp(t.url, tenant.admin);
     try {
       const result = await client.callTool({
         name: 'run_endpoint',

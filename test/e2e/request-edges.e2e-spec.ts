@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
+import type { Server } from 'node:http';
+import { eventually } from '../support/eventually';
+import { parseHead } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -30,14 +33,9 @@ function rawRequest(port: number, head: string, body?: Buffer, waitMs = 10_000):
       const text = Buffer.concat(chunks).toString('latin1');
       const end = text.indexOf('\r\n\r\n');
       if (end === -1) return reject(new Error(`no answer (closed: ${closed}): ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
+      const { status, headers } = parseHead(text.slice(0, end));
       resolve({
-        status: Number(statusLine.split(' ')[1]),
+        status,
         headers,
         body: text.slice(end + 4),
         answeredAfterMs,
@@ -110,19 +108,14 @@ function uploadsFromAnotherProcess(
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobody reads, early answers, security headers`, () => {
-  let t: TestApp;
+  const { t, tenant } = useTestApp({ listen: true });
   let port: number;
   let base: string;
-  let tenant: SeededTenant;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
-    tenant = await seedTenant(t.app);
   });
-  afterAll(() => t.close());
 
   describe('a body sent to a route that takes none is refused before it is read', () => {
     const OPEN_ROUTES = [
@@ -198,8 +191,12 @@ describe(`Request edges (${process.env.HTTP_ADAPTER ?? 'fastify'}): bodies nobod
 
     it('keeps /health quick while 30 clients send 9 MB bodies to an unknown route', async () => {
       const uploads = uploadsFromAnotherProcess(`${base}/nonexist`, JSON_TYPE, 9, 30, 30);
-      // Once the uploads are under way (the other process has started and built its body).
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Once the uploads are under way: the other process has started, built its body and connected.
+      const server = t.app.getHttpServer() as Server;
+      await eventually(
+        () => new Promise<boolean>((resolve) => server.getConnections((_, count) => resolve(count >= 10))),
+        'the uploads to connect',
+      );
       const started = Date.now();
       const health = await fetch(`${base}/health`);
       const healthMs = Date.now() - started;

@@ -7,6 +7,7 @@ import { MAX_RELATIVE_ERROR } from '../../src/modules/logs/latency-histogram';
 import { costNanos } from '../../src/modules/logs/log-rollup';
 import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
 import { createEndpoint, logEntry } from '../support/log-fixtures';
+import { useTestApp } from '../support/app-suite';
 import { auth, seedTenant, type SeededTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -82,8 +83,7 @@ function expectFigures(actual: Figures, rows: NewExecutionLog[], exactPercentile
 describe('GET /admin/v1/stats answered from the rollups', () => {
   /** Percentiles are exact up to 40 executions here, estimated above. */
   const EXACT_ROWS = 40;
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp({ config: { statsExactPercentileRows: EXACT_ROWS } });
   let first: string;
   let second: string;
   const prompts = [randomUUID(), randomUUID()];
@@ -102,8 +102,6 @@ describe('GET /admin/v1/stats answered from the rollups', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ statsExactPercentileRows: EXACT_ROWS });
-    tenant = await seedTenant(t.app);
     first = await createEndpoint(t, tenant, 'rollup-first');
     second = await createEndpoint(t, tenant, 'rollup-second');
     const next = random(2026);
@@ -129,9 +127,6 @@ describe('GET /admin/v1/stats answered from the rollups', () => {
     const logs = t.app.get(ExecutionLogsService);
     for (const row of rows) logs.record(row);
     await logs.flush();
-  });
-  afterAll(async () => {
-    await t?.close();
   });
 
   it('by day, whole tenant: every figure of the totals and of each day equals the rows’ own', async () => {

@@ -1,15 +1,13 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, logEntry } from '../support/log-fixtures';
-import { auth, seedTenant, SeededTenant } from '../support/seed';
-import { createTestApp, TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('GET /admin/v1/stats', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
+  const { t, tenant, other } = useTestApp({ other: true });
   let first: string;
   let second: string;
   /** UTC midnight three days ago: every seeded row lies within the following two days. */
@@ -26,9 +24,6 @@ describe('GET /admin/v1/stats', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     first = await createEndpoint(t, tenant, 'stats-first');
     second = await createEndpoint(t, tenant, 'stats-second');
     const logs = t.app.get(ExecutionLogsService);
@@ -85,40 +80,28 @@ describe('GET /admin/v1/stats', () => {
     logs.record(logEntry(other.id, otherEndpoint, { createdAt: at(10), latencyMs: 9999, costUsd: 9 }));
     await logs.flush();
   });
-  afterAll(() => t.close());
 
   it('sums one endpoint per day: calls, errors by code, cache hits, latency percentiles, tokens and cost', async () => {
     const data = await stats(`?endpointId=${first}&from=${iso(day)}&to=${iso(at(48))}&interval=day`);
+    const firstDay = {
+      calls: 6,
+      errors: 2,
+      errorsByCode: { timeout: 1, upstream_error: 1 },
+      cacheHits: 1,
+      // percentile_cont over 100, 200, 300, 400, 1000, 2000
+      latencyMs: { p50: 350, p95: 1750 },
+      inputTokens: 3500,
+      outputTokens: 600,
+      costUsd: 0.01475,
+    };
     expect(data).toEqual({
       endpointId: first,
       from: iso(day),
       to: iso(at(48)),
       interval: 'day',
-      totals: {
-        calls: 6,
-        errors: 2,
-        errorsByCode: { timeout: 1, upstream_error: 1 },
-        cacheHits: 1,
-        // percentile_cont over 100, 200, 300, 400, 1000, 2000
-        latencyMs: { p50: 350, p95: 1750 },
-        inputTokens: 3500,
-        outputTokens: 600,
-        costUsd: 0.01475,
-        errorRate: 0.3333,
-        cacheHitRate: 0.1667,
-      },
+      totals: { ...firstDay, errorRate: 0.3333, cacheHitRate: 0.1667 },
       series: [
-        {
-          start: iso(day),
-          calls: 6,
-          errors: 2,
-          errorsByCode: { timeout: 1, upstream_error: 1 },
-          cacheHits: 1,
-          latencyMs: { p50: 350, p95: 1750 },
-          inputTokens: 3500,
-          outputTokens: 600,
-          costUsd: 0.01475,
-        },
+        { start: iso(day), ...firstDay },
         {
           start: iso(at(24)),
           calls: 0,

@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { auth } from '../support/seed';
 import { type StreamedCall, streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
+import { eventually, sleep } from '../support/eventually';
+import { useTestApp } from '../support/app-suite';
+import { logsOf } from '../support/log-rows';
 
 const SSE = { accept: 'text/event-stream' };
 /** Small bounds, so that a client that stops reading and a key's streams are tested in a second. */
@@ -20,57 +21,30 @@ const STREAMS_PER_KEY = 2;
  * stops its provider call and the attempts after it. On the adapter HTTP_ADAPTER selects.
  */
 describe('what a caller can hold: streams and calls bounded by their client', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let base: string;
+  const { t, tenant, fake } = useTestApp({
+    fake: { providers: true },
+    env: {
+      STREAM_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
+      MAX_STREAMS_PER_KEY: String(STREAMS_PER_KEY),
+      // The stalled reader's stream is megabytes long: the answer bound must not end it first.
+      MAX_ANSWER_BYTES: String(64 * 1024 * 1024),
+    },
+    listen: true,
+  });
   let port: number;
 
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    t = await createTestApp(
-      {},
-      {
-        ...fakeProviderEnv(fake),
-        STREAM_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
-        MAX_STREAMS_PER_KEY: String(STREAMS_PER_KEY),
-        // The stalled reader's stream is megabytes long: the answer bound must not end it first.
-        MAX_ANSWER_BYTES: String(64 * 1024 * 1024),
-      },
-    );
-    await t.app.listen(0, '127.0.0.1');
+  beforeAll(() => {
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    base = `http://127.0.0.1:${port}`;
-    tenant = await seedTenant(t.app);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
-  beforeEach(() => fake.reset());
 
   /** The one log row of the endpoint (its caller left, so its request id was never read), once it is written. */
   async function onlyLogOf(endpointId: string): Promise<any> {
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}`).set(auth(tenant.admin));
-      const rows = list.body.data.items as any[];
-      if (rows.length > 0) {
-        expect(rows).toHaveLength(1);
-        return (await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(tenant.admin))).body.data;
-      }
-      if (Date.now() > deadline) throw new Error(`no log row for endpoint ${endpointId}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const rows = await logsOf(t, tenant.admin, endpointId);
+    expect(rows).toHaveLength(1);
+    return (await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(tenant.admin))).body.data;
   }
 
-  async function until(condition: () => boolean, what: string, withinMs = 5000): Promise<void> {
-    const deadline = Date.now() + withinMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  const until = (condition: () => boolean, what: string) => eventually(condition, what);
 
   async function endpointWith(llmModel: string, outputs: { name: string; dataType: string }[] = [], prompt = {}) {
     const endpoint = await createEndpoint(t, tenant.admin, {
@@ -92,7 +66,7 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
    */
   function openCall(path: string, headers: Record<string, string> = {}) {
     const body = JSON.stringify({ text: 'x' });
-    const request = http.request(`${base}${path}`, {
+    const request = http.request(`${t.url}${path}`, {
       method: 'POST',
       agent: false,
       headers: {
@@ -122,14 +96,14 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
     const probe = (async () => {
       while (streaming) {
         const startedMs = performance.now();
-        const health = await fetch(`${base}/health`);
+        const health = await fetch(`${t.url}/health`);
         await health.text();
         healthMs.push(performance.now() - startedMs);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();
     const startedMs = performance.now();
-    const call = await streamCall(`${base}${path}`, { ...auth(tenant.endpointKey), ...SSE }, { text: 'x' });
+    const call = await streamCall(`${t.url}${path}`, { ...auth(tenant.endpointKey), ...SSE }, { text: 'x' });
     const ms = performance.now() - startedMs;
     streaming = false;
     await probe;
@@ -185,7 +159,7 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       );
       try {
         await until(() => fake.requests.length === 1, 'the provider call');
-        await until(() => fake.last().closedEarly === true, 'the provider call to be aborted', 10_000);
+        await until(() => fake.last().closedEarly === true, 'the provider call to be aborted');
         const log = await onlyLogOf(endpoint.id);
         expect(log).toMatchObject({ status: 'error', httpStatus: 499, errorCode: 'client_closed', streamed: true });
         expect(log.errorMessage).toContain(`read nothing of the event stream for ${WRITE_TIMEOUT_MS} ms`);
@@ -197,7 +171,7 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
     it('a client that reads, however slowly, keeps its stream', async () => {
       const endpoint = await endpointWith('claude-sonnet-4-5');
       fake.reply({ text: 'y'.repeat(600), stream: { chunks: 6, chunkDelayMs: WRITE_TIMEOUT_MS } });
-      const call = await streamCall(`${base}${endpoint.path}`, { ...auth(tenant.endpointKey), ...SSE }, { text: 'x' });
+      const call = await streamCall(`${t.url}${endpoint.path}`, { ...auth(tenant.endpointKey), ...SSE }, { text: 'x' });
       expect(call.events.at(-1)).toMatchObject({ event: 'done', data: { output: 'y'.repeat(600) } });
     });
   });
@@ -218,7 +192,7 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       const held = Array.from({ length: STREAMS_PER_KEY }, () => openCall(endpoint.path, SSE));
       try {
         await until(() => fake.requests.length === STREAMS_PER_KEY, 'the held streams');
-        const refused = await streamCall(`${base}${endpoint.path}`, { ...auth(tenant.endpointKey), ...SSE }, {});
+        const refused = await streamCall(`${t.url}${endpoint.path}`, { ...auth(tenant.endpointKey), ...SSE }, {});
         expect(refused.status).toBe(429);
         expect(refused.headers.get('retry-after')).toBe('1');
         expect(refused.body).toEqual({
@@ -229,14 +203,14 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
         // Refused before any work: no provider call, and a plain call of the same key is not a stream.
         expect(fake.requests).toHaveLength(STREAMS_PER_KEY);
 
-        const otherKey = await streamCall(`${base}${endpoint.path}`, { ...auth(other.key), ...SSE }, { text: 'x' });
+        const otherKey = await streamCall(`${t.url}${endpoint.path}`, { ...auth(other.key), ...SSE }, { text: 'x' });
         expect(otherKey.status).toBe(200);
         expect(otherKey.events.at(-1)).toMatchObject({ event: 'done', data: { output: 'other key' } });
 
         held[0].request.destroy();
         await until(() => fake.requests[0].closedEarly === true, 'the first held stream to end');
         const again = await streamCall(
-          `${base}${endpoint.path}`,
+          `${t.url}${endpoint.path}`,
           { ...auth(tenant.endpointKey), ...SSE },
           { text: 'x' },
         );
@@ -257,10 +231,9 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       });
       // Each attempt would fail over to the next: a slow answer that never comes, then more of them.
       fake.reply({ text: 'too late', delayMs: 8000 }, { text: 'retry' }, { text: 'retry' }, { text: 'fallback' });
-      // Its own connection, closed by the client after 300 ms without an answer.
+      // Its own connection, closed by the client while the provider call waits for its answer.
       const call = openCall(endpoint.path);
       await until(() => fake.requests.length === 1, 'the provider call');
-      await new Promise((resolve) => setTimeout(resolve, 300));
       call.request.destroy();
       await expect(call.ended).resolves.toBe('closed');
       await until(() => fake.last().closedEarly === true, 'the provider call to be aborted');
@@ -275,8 +248,9 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       const endpoint = await endpointWith('gpt-4o-mini', [], { retries: 2 });
       fake.reply({ status: 429, message: 'slow down', retryAfter: '5' }, { text: 'retry' }, { text: 'retry' });
       const call = openCall(endpoint.path);
-      await until(() => fake.requests.length === 1, 'the first attempt');
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(() => fake.requests[0]?.answered === true, 'the first attempt to be refused');
+      // The 429 has left the provider; a moment for the service to read it and start waiting.
+      await sleep(50);
       call.request.destroy();
       await expect(call.ended).resolves.toBe('closed');
       const log = await onlyLogOf(endpoint.id);

@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { fakeProviderEnv, FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
-import { auth, SeededTenant, seedTenant } from '../support/seed';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 import { namesOf, type StreamedCall, streamCall } from '../support/sse-client';
-import { createTestApp, TestApp } from '../support/test-app';
+import { logOfRequest } from '../support/log-rows';
 
 const SSE = { accept: 'text/event-stream' };
 
@@ -13,50 +12,20 @@ const SSE = { accept: 'text/event-stream' };
  * called, the cache, the deadline, a client that leaves, and the log row of each.
  */
 describe('streamed executions', () => {
-  let t: TestApp;
-  let fake: FakeLlmServer;
-  let tenant: SeededTenant;
-  let modelsFile: ReturnType<typeof localModelsFile>;
-  let base: string;
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    modelsFile = localModelsFile(fake);
-    t = await createTestApp({}, { ...fakeProviderEnv(fake), MODELS_FILE: modelsFile.file });
-    await t.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    tenant = await seedTenant(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-    modelsFile.remove();
-  });
-  beforeEach(() => fake.reset());
+  const { t, tenant, fake } = useTestApp({ fake: { providers: true }, listen: true });
 
   const stream = (endpointPath: string, body: unknown, headers: Record<string, string> = SSE) =>
-    streamCall(`${base}${endpointPath}`, { ...auth(tenant.endpointKey), ...headers }, body);
+    streamCall(`${t.url}${endpointPath}`, { ...auth(tenant.endpointKey), ...headers }, body);
 
-  async function logOf(endpointId: string, requestId: string): Promise<any> {
-    const deadline = Date.now() + 3000;
-    for (;;) {
-      const list = await t.http.get(`/admin/v1/logs?endpointId=${endpointId}&pageSize=50`).set(auth(tenant.admin));
-      const rows: any[] = list.body.data.items;
-      const row = rows.find((r) => r.requestId === requestId);
-      if (row) {
-        expect(rows.filter((r) => r.requestId === requestId)).toHaveLength(1);
-        const detail = (await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(tenant.admin))).body.data;
-        // The list shows the streaming columns as the detail does.
-        expect(row).toMatchObject({
-          streamed: detail.streamed,
-          ttftMs: detail.ttftMs,
-          finishReason: detail.finishReason,
-        });
-        return detail;
-      }
-      if (Date.now() > deadline) throw new Error(`no log row for request ${requestId}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  async function logOf(requestId: string): Promise<any> {
+    const { summary, detail } = await logOfRequest(t, tenant.admin, requestId);
+    // The list shows the streaming columns as the detail does.
+    expect(summary).toMatchObject({
+      streamed: detail.streamed,
+      ttftMs: detail.ttftMs,
+      finishReason: detail.finishReason,
+    });
+    return detail;
   }
 
   const textOf = (call: StreamedCall) =>
@@ -154,7 +123,7 @@ describe('streamed executions', () => {
     expect(run.status).toBe(200);
     expect(run.headers['content-type']).toMatch(/^application\/json/);
     expect(run.body.data.output).toBe('Say x');
-    expect((await logOf(endpoint.id, run.headers['x-request-id'])).streamed).toBe(false);
+    expect((await logOf(run.headers['x-request-id'])).streamed).toBe(false);
   });
 
   describe('endpoints with output fields', () => {
@@ -199,7 +168,7 @@ describe('streamed executions', () => {
         data: { error: 'upstream_error', message: expect.stringContaining("'score'") },
         atMs: expect.any(Number),
       });
-      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      const log = await logOf(call.headers.get('x-request-id')!);
       expect(log).toMatchObject({ status: 'error', httpStatus: 502, errorCode: 'upstream_error', streamed: true });
     });
 
@@ -226,7 +195,7 @@ describe('streamed executions', () => {
       error: 'upstream_error',
       message: "the provider 'openai' refused the call: server error (500)",
     });
-    const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+    const log = await logOf(call.headers.get('x-request-id')!);
     expect(log).toMatchObject({ status: 'error', errorCode: 'upstream_error', streamed: true, ttftMs: null });
   });
 
@@ -239,13 +208,13 @@ describe('streamed executions', () => {
       expect(call.body).toMatchObject({ error: 'validation_error', field: 'text' });
       expect(fake.requests).toHaveLength(0);
       // Answered as JSON, it is logged as a plain call.
-      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      const log = await logOf(call.headers.get('x-request-id')!);
       expect(log).toMatchObject({ status: 'error', httpStatus: 400, streamed: false, ttftMs: null });
     });
 
     it('a missing key: 401 JSON', async () => {
       const endpoint = await rawEndpoint('mock-echo');
-      const call = await streamCall(`${base}${endpoint.path}`, SSE, { text: 'x' });
+      const call = await streamCall(`${t.url}${endpoint.path}`, SSE, { text: 'x' });
       expect(call.status).toBe(401);
       expect(call.body.error).toBe('unauthorized');
     });
@@ -290,7 +259,7 @@ describe('streamed executions', () => {
         finishReason: 'stop',
       });
       expect(fake.requests).toHaveLength(1);
-      const log = await logOf(endpoint.id, replay.headers.get('x-request-id')!);
+      const log = await logOf(replay.headers.get('x-request-id')!);
       expect(log).toMatchObject({ cached: true, streamed: true, finishReason: 'stop' });
       expect(log.ttftMs).toBeGreaterThanOrEqual(0);
     });
@@ -325,7 +294,7 @@ describe('streamed executions', () => {
       expect(namesOf(call).filter((name) => name === 'start')).toHaveLength(1);
       expect(textOf(call)).toBe('From the fallback.');
       expect(namesOf(call).at(-1)).toBe('done');
-      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      const log = await logOf(call.headers.get('x-request-id')!);
       expect(log).toMatchObject({ status: 'success', llmModel: 'claude-sonnet-4-5', streamed: true });
       expect(log.attempts.map((attempt: any) => [attempt.llmModel, attempt.outcome, attempt.httpStatus])).toEqual([
         ['gpt-4o-mini', 'error', 503],
@@ -352,7 +321,7 @@ describe('streamed executions', () => {
       const deltas = call.events.filter((event) => event.event === 'delta');
       expect(deltas.at(-1)!.atMs).toBeGreaterThan(1100);
       expect(fake.requests).toHaveLength(1);
-      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      const log = await logOf(call.headers.get('x-request-id')!);
       expect(log).toMatchObject({ status: 'error', errorCode: 'timeout', llmModel: 'gpt-4o-mini' });
       expect(log.attempts).toHaveLength(1);
     });
@@ -368,7 +337,7 @@ describe('streamed executions', () => {
       const call = await stream(endpoint.path, { text: 'x' });
       expect(call.events[0].data).toMatchObject({ llmModel: 'claude-sonnet-4-5' });
       expect(textOf(call)).toBe('in time');
-      const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+      const log = await logOf(call.headers.get('x-request-id')!);
       expect(log.attempts.map((attempt: any) => [attempt.llmModel, attempt.outcome])).toEqual([
         ['gpt-4o-mini', 'timeout'],
         ['claude-sonnet-4-5', 'success'],
@@ -387,7 +356,7 @@ describe('streamed executions', () => {
     expect(names).toContain('delta');
     expect(names.at(-1)).toBe('error');
     expect(call.events.at(-1)!.data.error).toBe('timeout');
-    const log = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+    const log = await logOf(call.headers.get('x-request-id')!);
     expect(log).toMatchObject({ status: 'error', httpStatus: 504, errorCode: 'timeout', streamed: true });
     expect(log.ttftMs).toBeGreaterThanOrEqual(0);
   });
@@ -396,14 +365,14 @@ describe('streamed executions', () => {
     const endpoint = await rawEndpoint('gemini-2.5-flash', { cacheEnabled: true, cacheDurationSeconds: 60 });
     fake.reply({ text: 'a long answer nobody will read to the end', stream: { chunks: 20, chunkDelayMs: 100 } });
     const call = await streamCall(
-      `${base}${endpoint.path}`,
+      `${t.url}${endpoint.path}`,
       { ...auth(tenant.endpointKey), ...SSE },
       { text: 'bye' },
       (event) => event.event === 'delta',
     );
     expect(namesOf(call)).toEqual(['start', 'delta']);
     const requestId = call.headers.get('x-request-id')!;
-    const log = await logOf(endpoint.id, requestId);
+    const log = await logOf(requestId);
     expect(log).toMatchObject({ status: 'error', httpStatus: 499, errorCode: 'client_closed', streamed: true });
     expect(log.ttftMs).toBeGreaterThanOrEqual(0);
     // The provider saw its stream closed before the end.
@@ -421,14 +390,14 @@ describe('streamed executions', () => {
     const endpoint = await rawEndpoint('llama-test');
     fake.reply({ text: 'first piece after a while', stream: { firstChunkMs: 120, chunks: 3 } });
     const call = await stream(endpoint.path, { text: 'x' });
-    const streamed = await logOf(endpoint.id, call.headers.get('x-request-id')!);
+    const streamed = await logOf(call.headers.get('x-request-id')!);
     expect(streamed).toMatchObject({ status: 'success', streamed: true, finishReason: 'stop', errorCode: null });
     expect(streamed.ttftMs).toBeGreaterThanOrEqual(100);
     expect(streamed.ttftMs).toBeLessThanOrEqual(streamed.latencyMs);
 
     fake.reply({ text: 'plain' });
     const plain = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: 'x' });
-    const plainLog = await logOf(endpoint.id, plain.headers['x-request-id']);
+    const plainLog = await logOf(plain.headers['x-request-id']);
     expect(plainLog).toMatchObject({ streamed: false, ttftMs: null, finishReason: 'stop' });
   });
 });

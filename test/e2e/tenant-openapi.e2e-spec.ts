@@ -8,8 +8,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { KeysService } from '../../src/modules/keys/keys.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth, seedTenant } from '../support/seed';
 
 type Json = Record<string, any>;
 
@@ -22,8 +22,7 @@ const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '422', '429', 
  * client must call the endpoint; it lists exactly what the key may call, and its ETag follows the definitions.
  */
 describe('tenant OpenAPI documents', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
+  const { t, tenant } = useTestApp({ listen: true });
   let port: number;
   let restrictedKey: string;
   let summarize: { id: string; path: string };
@@ -33,10 +32,7 @@ describe('tenant OpenAPI documents', () => {
   let directory: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    tenant = await seedTenant(t.app);
     const suffix = Date.now().toString(36);
     summarize = await createEndpoint(t, tenant.admin, {
       path: `/api/v1/summarize-text-${suffix}`,
@@ -78,10 +74,8 @@ describe('tenant OpenAPI documents', () => {
     // The client's imports (openapi-fetch, @types/node) resolve as they would in an application's own project.
     fs.symlinkSync(NODE_MODULES, path.join(directory, 'node_modules'), 'dir');
   });
-
   afterAll(async () => {
     if (directory) fs.rmSync(directory, { recursive: true, force: true });
-    await t.close();
   });
 
   const documentOf = (key: string) => t.http.get('/api/v1/openapi.json').set(auth(key));

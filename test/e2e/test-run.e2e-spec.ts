@@ -2,8 +2,9 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { eventually } from '../support/eventually';
+import { logRows } from '../support/log-rows';
+import { UUID } from '../support/envelope';
 
 /**
  * POST /admin/v1/endpoints/{id}/test answers what the dashboard's test runner shows: the execution body as `output`,
@@ -301,14 +302,10 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(unknownPrompt.body).toEqual({ succeeded: false, messages: [expect.any(String)], data: null });
 
     // The refused run is still logged (source TestPage, status error) within the queue's second.
-    const deadline = Date.now() + 3000;
-    let rows: any[] = [];
-    while (Date.now() < deadline) {
-      const page = await t.http.get(`/admin/v1/logs?endpointId=${endpoint.id}&status=error`).set(auth(tenant.admin));
-      rows = page.body.data.items;
-      if (rows.some((row) => row.requestId === invalid.headers['x-request-id'])) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const rows = await eventually(async () => {
+      const found = await logRows(t, tenant.admin, `endpointId=${endpoint.id}&status=error`);
+      return found.some((row) => row.requestId === invalid.headers['x-request-id']) && found;
+    }, 'the refused run to be logged');
     expect(rows.find((row) => row.requestId === invalid.headers['x-request-id'])).toMatchObject({
       source: 'TestPage',
       status: 'error',

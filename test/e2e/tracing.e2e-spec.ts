@@ -10,6 +10,7 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { FakeLlmServer, localModelsFile } from '../support/fake-llm-server';
 import { auth } from '../support/seed';
 import type { TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
 
 /**
  * Tracing as it runs in production: the built service in its own process (the tracing bootstrap must run before the
@@ -143,21 +144,21 @@ async function startService(env: Record<string, string>): Promise<Service> {
   const stderr: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(...chunk.toString().split('\n').filter(Boolean)));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The service exited: ${stderr.join('')}`);
-    if (Date.now() > deadline) throw new Error(`The service did not start: ${stderr.join('')}`);
-    const listening = stdout.map((line) => /listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
-    if (listening) {
+  return eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`The service exited: ${stderr.join('')}`);
+      const listening = stdout.map((line) => /listening on (http:\/\/[^"\s]+)/.exec(line)?.[1]).find(Boolean);
+      if (!listening) return undefined;
       const url = listening.replace('[::1]', '127.0.0.1');
       const healthy = await fetch(`${url}/health`).then(
         (res) => res.ok,
         () => false,
       );
-      if (healthy) return { child, url, stdout, dataDir };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+      return healthy && { child, url, stdout, dataDir };
+    },
+    'the service to listen and answer /health',
+    { timeoutMs: 90_000 },
+  );
 }
 
 async function stopService(service: Service): Promise<void> {

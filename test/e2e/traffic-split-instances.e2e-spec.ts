@@ -1,25 +1,16 @@
 import { assignVariant, type TrafficSplit } from '../../src/modules/endpoints/traffic-split';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { auth } from '../support/seed';
+import { type TestApp } from '../support/test-app';
 import { withinASecond } from '../support/within-a-second';
+import { useTwoInstances } from '../support/app-suite';
 
 // Two instances of the service on one PostgreSQL and one Redis: a traffic split assigns alike on both, and a change of
 // the split made on one applies on the other within a second.
 const shared = process.env.DATABASE_URL && process.env.REDIS_URL ? describe : describe.skip;
 
 shared('traffic split on two instances (skipped unless DATABASE_URL and REDIS_URL are set)', () => {
-  let a: TestApp;
-  let b: TestApp;
-  let tenant: SeededTenant;
-
-  beforeAll(async () => {
-    [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-    tenant = await seedTenant(a.app);
-  });
-  afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
-  });
+  const { a, b, tenant } = useTwoInstances();
 
   const execute = (t: TestApp, path: string, user: string) =>
     t.http

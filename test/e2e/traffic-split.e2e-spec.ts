@@ -4,8 +4,8 @@ import { assignVariant, type TrafficSplit } from '../../src/modules/endpoints/tr
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { connectMcp, toolJson, toolText } from '../support/mcp-client';
-import { auth, type SeededTenant, seedTenant } from '../support/seed';
-import { createTestApp, type TestApp } from '../support/test-app';
+import { useTestApp } from '../support/app-suite';
+import { auth } from '../support/seed';
 
 interface Prompt {
   id: string;
@@ -14,19 +14,13 @@ interface Prompt {
 }
 
 describe('traffic split', () => {
-  let t: TestApp;
-  let tenant: SeededTenant;
-  let other: SeededTenant;
+  const { t, tenant, other } = useTestApp({ listen: true, other: true });
   let mcp: Client;
   let caller: string;
   /** Key ids by key name ('admin', 'caller', …), for the assignments the split must make. */
   const keyIds = new Map<string, string>();
 
   beforeAll(async () => {
-    t = await createTestApp();
-    await t.app.listen(0, '127.0.0.1');
-    tenant = await seedTenant(t.app);
-    other = await seedTenant(t.app);
     // One key calls most of the endpoints here, more often than the default per-minute limit allows.
     const created = await t.http
       .post('/admin/v1/keys')
@@ -39,7 +33,6 @@ describe('traffic split', () => {
   });
   afterAll(async () => {
     await mcp?.close();
-    await t?.close();
   });
 
   const setSplit = (endpointId: string, trafficSplit: unknown, key = tenant.admin) =>

@@ -1,18 +1,11 @@
 import { OwnPostgres, OwnRedis, startOwnPostgres, startOwnRedis } from '../support/own-servers';
 import { ServiceProcess, startService } from './service-process';
+import { eventually } from '../support/eventually';
 
 const ADMIN_KEY = 'epa_' + 'DependenciesFault'.repeat(2);
 const DATABASE = 'promptgate_fault_dependencies';
 const POOL_MAX = 3;
 const UNAVAILABLE = { succeeded: false, messages: ['The database is unavailable; retry shortly'], data: null };
-
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * The built service on a PostgreSQL and a Redis of the test's own: the start line names both without credentials, the

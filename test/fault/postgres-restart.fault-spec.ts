@@ -3,6 +3,7 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { OwnPostgres, OwnRedis, startOwnPostgres, startOwnRedis } from '../support/own-servers';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
 
 const DATABASE = 'promptgate_fault_pg_restart';
 
@@ -28,14 +29,6 @@ async function logLinesDuring<T>(work: () => Promise<T>): Promise<{ result: T; l
     return { result: await work(), lines };
   } finally {
     spy.mockRestore();
-  }
-}
-
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

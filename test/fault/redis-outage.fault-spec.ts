@@ -3,17 +3,10 @@ import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { OwnPostgres, OwnRedis, startOwnPostgres, startOwnRedis } from '../support/own-servers';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
+import { eventually } from '../support/eventually';
 
 const DATABASE = 'promptgate_fault_redis';
 const LIMIT = 4;
-
-async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /**
  * Redis killed under traffic and started again on the same port, two instances of the service sharing it, with no

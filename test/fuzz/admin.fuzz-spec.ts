@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { adminCase, adminRequest } from './admin-cases';
 import { fuzzParameters, PROPERTY_TIMEOUT_MS } from './fuzz-settings';
-import { FuzzWorld } from './fuzz-world';
+import { FuzzWorld, checkTheWorld } from './fuzz-world';
 import { adminOperations, builtOpenApiDocument, operationKeys, type OpenApiDocument } from './openapi-document';
 
 const document = builtOpenApiDocument();
@@ -21,12 +21,7 @@ describe('admin API under fuzzing', () => {
     await world.createScratch('other.');
     await world.createScratch();
   }, 120_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  afterEach(async () => {
-    await world.checkHealthy();
-  });
+  checkTheWorld(() => world);
 
   it('reads the operations from the same document the app under test serves', async () => {
     const served = await world.send({ method: 'GET', target: '/docs-json', headers: {} });

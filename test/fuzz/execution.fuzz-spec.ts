@@ -8,7 +8,7 @@ import {
   type InputFieldSpec,
 } from './execution-cases';
 import { fuzzParameters, PROPERTY_TIMEOUT_MS } from './fuzz-settings';
-import { FuzzWorld } from './fuzz-world';
+import { FuzzWorld, checkTheWorld } from './fuzz-world';
 
 interface EndpointSetup {
   inputs: InputFieldSpec[];
@@ -121,13 +121,7 @@ describe('execution API under fuzzing', () => {
       endpoints.push({ name, inputs: setup.inputs });
     }
   }, 120_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  afterEach(async () => {
-    world.fake.reset();
-    await world.checkHealthy();
-  });
+  checkTheWorld(() => world);
 
   for (const [name, setup] of Object.entries(ENDPOINTS)) {
     it(

@@ -281,3 +281,17 @@ async function seedTenant(t: TestApp): Promise<TenantKeys> {
   });
   return { id: tenant.id, slug, readWrite: readWrite.key, readOnly: readOnly.key, endpoint: endpoint.key };
 }
+
+/**
+ * The hooks of every fuzz file: after each test the fake LLM server forgets its requests and the service must still be
+ * healthy; after the file the world is closed.
+ */
+export function checkTheWorld(world: () => FuzzWorld | undefined): void {
+  afterAll(async () => {
+    await world()?.close();
+  });
+  afterEach(async () => {
+    world()!.fake.reset();
+    await world()!.checkHealthy();
+  });
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { headerCase, headerRequest, RAW_REQUESTS, rawRequestBytes, rawTarget } from './header-cases';
 import { fuzzParameters, PROPERTY_TIMEOUT_MS } from './fuzz-settings';
-import { FuzzWorld } from './fuzz-world';
+import { FuzzWorld, checkTheWorld } from './fuzz-world';
 import { checkResponse } from './response-properties';
 
 /**
@@ -16,12 +16,7 @@ describe('odd headers and request heads', () => {
   beforeAll(async () => {
     world = await FuzzWorld.create();
   }, 120_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  afterEach(async () => {
-    await world.checkHealthy();
-  });
+  checkTheWorld(() => world);
 
   it(
     'requests with generated headers',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { fuzzParameters, PROPERTY_TIMEOUT_MS } from './fuzz-settings';
-import { FuzzWorld } from './fuzz-world';
+import { FuzzWorld, checkTheWorld } from './fuzz-world';
 import { describeResponse, checkResponse } from './response-properties';
 import {
   bodilessBytes,
@@ -41,13 +41,7 @@ describe('large shapes under fuzzing', () => {
         streamPaths.set(`${model}/${structured}`, endpoint.path);
       }
   }, 120_000);
-  afterAll(async () => {
-    await world?.close();
-  });
-  afterEach(async () => {
-    world.fake.reset();
-    await world.checkHealthy();
-  });
+  checkTheWorld(() => world);
 
   it(
     'endpoints with fields up to and past the limit',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TestApp } from './test-app';
 import { auth } from './seed';
 
@@ -72,4 +73,31 @@ export async function createPrompt(
 async function lifecycle(t: TestApp, adminKey: string, promptId: string, action: string): Promise<void> {
   const response = await t.http.post(`/admin/v1/prompts/${promptId}/${action}`).set(auth(adminKey));
   if (response.status !== 200) throw new Error(`prompt ${action}: ${response.status} ${JSON.stringify(response.body)}`);
+}
+
+/** An endpoint named `name` with optional string inputs (`fields`), each create answered 201; returns its id. */
+export async function endpointWithInputs(t: TestApp, key: string, name: string, fields: string[]): Promise<string> {
+  const res = await t.http
+    .post('/admin/v1/endpoints')
+    .set(auth(key))
+    .send({ name, path: `/api/v1/e-${randomUUID().slice(0, 8)}` });
+  expect(res.status).toBe(201);
+  for (const field of fields) {
+    const created = await t.http
+      .post(`/admin/v1/endpoints/${res.body.data.id}/input-fields`)
+      .set(auth(key))
+      .send({ name: field, dataType: 'string', isRequired: false });
+    expect(created.status).toBe(201);
+  }
+  return res.body.data.id;
+}
+
+/** A Draft prompt of mock-echo with a fresh name (`body` sets the rest), created 201; returns it as answered. */
+export async function draftPrompt(t: TestApp, key: string, body: Record<string, unknown>): Promise<any> {
+  const res = await t.http
+    .post('/admin/v1/prompts')
+    .set(auth(key))
+    .send({ name: `p-${randomUUID().slice(0, 8)}`, llmModel: 'mock-echo', ...body });
+  expect(res.status).toBe(201);
+  return res.body.data;
 }

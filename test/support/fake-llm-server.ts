@@ -57,6 +57,8 @@ export interface ReceivedRequest {
    * held back by `delayMs`.
    */
   closedEarly?: boolean;
+  /** True once the answer was handed to the connection in full. */
+  answered?: boolean;
 }
 
 export type FakeRoute =
@@ -83,22 +85,31 @@ export class FakeLlmServer {
   private readonly sockets = new Set<Socket>();
   private choose?: (request: ReceivedRequest) => FakeReply | undefined;
 
-  private constructor(
-    private readonly server: http.Server,
-    readonly url: string,
-  ) {}
+  private readonly server = http.createServer((req, res) => void this.handle(req, res));
+  private address = '';
+
+  /** A server not listening yet: `listen()` starts it (a suite can hand it out before its hooks run). */
+  constructor() {
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
 
   static async start(): Promise<FakeLlmServer> {
-    // The server answers requests only once it listens, by which time `instance` is set.
-    const server = http.createServer((req, res) => void instance.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const instance = new FakeLlmServer(server, `http://127.0.0.1:${port}`);
-    server.on('connection', (socket) => {
-      instance.sockets.add(socket);
-      socket.on('close', () => instance.sockets.delete(socket));
-    });
+    const instance = new FakeLlmServer();
+    await instance.listen();
     return instance;
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.address = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** Where it listens, `http://127.0.0.1:<port>`. */
+  get url(): string {
+    return this.address;
   }
 
   /** Queue the answers of the next requests. */
@@ -149,6 +160,7 @@ export class FakeLlmServer {
     }
     const received: ReceivedRequest = { method: req.method ?? 'GET', path, route, headers: req.headers, body };
     this.requests.push(received);
+    res.on('finish', () => (received.answered = true));
     const reply = this.choose?.(received) ?? this.queue.shift() ?? { text: 'fake reply' };
     if (reply.delayMs) {
       const aborted = await delay(reply.delayMs, req);
@@ -332,13 +344,7 @@ function streamEvents(
         named('response.completed', {
           response: {
             incomplete_details: null,
-            usage: {
-              input_tokens: input,
-              input_tokens_details: { cached_tokens: 0 },
-              output_tokens: output,
-              output_tokens_details: { reasoning_tokens: 0 },
-              total_tokens: input + output,
-            },
+            usage: responsesUsage(input, output),
           },
         }),
       ];
@@ -470,13 +476,7 @@ function successBody(
             content: [{ type: 'output_text', text, annotations: [] }],
           },
         ],
-        usage: {
-          input_tokens: input,
-          input_tokens_details: { cached_tokens: 0 },
-          output_tokens: output,
-          output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: input + output,
-        },
+        usage: responsesUsage(input, output),
       };
     case 'openai.chat':
       return {
@@ -606,5 +606,16 @@ export function fakeProviderEnv(fake: FakeLlmServer): Record<string, string> {
     ANTHROPIC_BASE_URL: `${fake.url}/v1`,
     GOOGLE_GENERATIVE_AI_API_KEY: 'test-google',
     GOOGLE_BASE_URL: `${fake.url}/v1beta`,
+  };
+}
+
+/** The token usage of an OpenAI Responses answer. */
+function responsesUsage(input: number, output: number): object {
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: input + output,
   };
 }

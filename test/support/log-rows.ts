@@ -1,65 +1,44 @@
-import type { PreparedLog } from '../../src/modules/logs/log-row';
-import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
+import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
+import { eventually } from './eventually';
+import { auth } from './seed';
+import type { TestApp } from './test-app';
 
-/** The columns a successful test-page call with no prompt, no cache and no stream has in both shapes of a log row. */
-const PLAIN_CALL = {
-  promptId: null,
-  promptVersion: null,
-  assignment: null,
-  source: 'TestPage',
-  keyId: 'k',
-  keyEnvironment: null,
-  requestId: 'r',
-  status: 'success',
-  httpStatus: 200,
-  errorCode: null,
-  errorMessage: null,
-  cached: false,
-  llmModel: null,
-  streamed: false,
-  ttftMs: null,
-  finishReason: null,
-  renderedPrompt: null,
-  rawResponse: null,
-} as const satisfies Partial<NewExecutionLog>;
-
-/** An execution as the log writer receives it, with nothing recorded; unit specs override what they check. */
-export function newLogEntry(values: Partial<NewExecutionLog> = {}): NewExecutionLog {
-  return {
-    ...PLAIN_CALL,
-    tenantId: 't',
-    endpointId: 'e',
-    inputTokens: null,
-    outputTokens: null,
-    costUsd: null,
-    latencyMs: 1,
-    inputs: {},
-    parsedOutput: null,
-    attempts: [],
-    tags: {},
-    createdAt: new Date('2026-01-01T00:00:00Z'),
-    ...values,
-  };
+/** Writes what the log queue holds now, then lists the rows `query` selects (`/admin/v1/logs?…`, up to 50). */
+export async function logRows(t: TestApp, adminKey: string, query: string): Promise<any[]> {
+  await t.app.get(ExecutionLogsService).flush();
+  const res = await t.http.get(`/admin/v1/logs?pageSize=50&${query}`).set(auth(adminKey));
+  if (res.status !== 200) throw new Error(`log list: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.items;
 }
 
-/** A log row ready for the batch insert, with usage counted; unit specs override what they check. */
-export function preparedLog(values: Partial<PreparedLog> = {}): PreparedLog {
-  return {
-    ...PLAIN_CALL,
-    id: 'id-1',
-    tenantId: '11111111-1111-1111-1111-111111111111',
-    endpointId: '22222222-2222-2222-2222-222222222222',
-    inputTokens: 3,
-    outputTokens: 4,
-    costUsd: 0.5,
-    latencyMs: 10,
-    inputsJson: '{}',
-    parsedOutputJson: null,
-    attemptsJson: '[]',
-    tags: {},
-    tagsJson: '{}',
-    truncatedFields: [],
-    createdAt: new Date('2026-01-01T10:30:00Z'),
-    ...values,
-  };
+/** The rows of an endpoint once there are at least `count` (the rows of an execution are written after it answers). */
+export function logsOf(t: TestApp, adminKey: string, endpointId: string, count = 1): Promise<any[]> {
+  return eventually(async () => {
+    const rows = await logRows(t, adminKey, `endpointId=${endpointId}`);
+    return rows.length >= count && rows;
+  }, `${count} log rows of endpoint ${endpointId}`);
+}
+
+/**
+ * The row of one request, as the list shows it (`summary`) and in full (`detail`); fails when the request has more
+ * than one row.
+ */
+export async function logOfRequest(
+  t: TestApp,
+  adminKey: string,
+  requestId: string,
+): Promise<{ summary: any; detail: any }> {
+  const rows = await eventually(async () => {
+    const found = await logRows(t, adminKey, `requestId=${requestId}`);
+    return found.length > 0 && found;
+  }, `the log row of request ${requestId}`);
+  expect(rows).toHaveLength(1);
+  const detail = await t.http.get(`/admin/v1/logs/${rows[0].id}`).set(auth(adminKey));
+  expect(detail.status).toBe(200);
+  return { summary: rows[0], detail: detail.body.data };
+}
+
+/** The full row of one request (see logOfRequest). */
+export async function logOf(t: TestApp, adminKey: string, requestId: string): Promise<any> {
+  return (await logOfRequest(t, adminKey, requestId)).detail;
 }

@@ -1,4 +1,4 @@
-import { newLogEntry } from '../../../test/support/log-rows';
+import { newLogEntry } from '../../../test/support/log-entries';
 import { unused } from '../../../test/support/unused';
 import type { AppConfig } from '../../config/app-config';
 import { AppLogger } from '../../common/logging/app-logger';

@@ -1,5 +1,5 @@
 import { logBatchStatement } from './log-batch-statement';
-import { preparedLog } from '../../../test/support/log-rows';
+import { preparedLog } from '../../../test/support/log-entries';
 
 const row = preparedLog;
 

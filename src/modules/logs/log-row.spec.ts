@@ -1,6 +1,6 @@
 import { toLogRow } from './log-row';
 import type { NewExecutionLog } from './new-execution-log';
-import { newLogEntry } from '../../../test/support/log-rows';
+import { newLogEntry } from '../../../test/support/log-entries';
 
 const ENTRY = newLogEntry();
 
