@@ -8,3 +8,11 @@ export function parseHead(head: string): { status: number; headers: Record<strin
   }
   return { status: Number(statusLine.split(' ')[1]), headers };
 }
+
+/** A request's head as sent over a raw socket: the request line, `host: localhost` unless given, `headers`. */
+export const requestHead = (method: string, path: string, headers: Record<string, string | number>): string =>
+  `${method} ${path} HTTP/1.1\r\n` +
+  Object.entries({ host: 'localhost', ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('') +
+  '\r\n';
