@@ -6,7 +6,7 @@ import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { createTestApp } from '../support/test-app';
 import { sleep } from '../support/eventually';
-import { parseHead, requestHead as head } from '../support/raw-http';
+import { parseHead, requestHead as head, writeSpaced } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -52,9 +52,7 @@ function rawRequest(
       finish();
     });
     socket.write(head);
-    body.forEach((piece, index) => {
-      timers.push(setTimeout(() => socket.writable && socket.write(piece), pauseMs * (index + 1)));
-    });
+    writeSpaced(socket, body, pauseMs, timers);
     timers.push(setTimeout(finish, waitMs));
   });
 }

@@ -2,7 +2,7 @@ import * as net from 'node:net';
 import { textEndpoint } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { UUID } from '../support/envelope';
-import { parseHead } from '../support/raw-http';
+import { parseHead, writeSpaced } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -63,9 +63,7 @@ function sendRaw(
     socket.on('close', () => finish(true));
     socket.write(bytes, 'latin1');
     timers.push(setTimeout(() => finish(true), 10_000));
-    later.forEach((piece, index) =>
-      timers.push(setTimeout(() => socket.writable && socket.write(piece), pauseMs * (index + 1))),
-    );
+    writeSpaced(socket, later, pauseMs, timers);
   });
 }
 
