@@ -1,4 +1,4 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { endpointWithPrompt } from '../support/endpoint-fixtures';
 import { auth, type SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, type TestApp } from '../support/test-app';
 
@@ -32,13 +32,9 @@ describe.each(stores)('response cache bounds (%s)', (store, redisUrl) => {
   afterAll(() => t.close());
 
   async function echoEndpoint(tenant: SeededTenant) {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      cacheEnabled: true,
-      cacheDurationSeconds: 600,
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    await createPrompt(t, tenant.admin, endpoint.id, { template: '{{ inputs.text }}', llmModel: 'mock-echo' });
-    return endpoint;
+    const settings = { cacheEnabled: true, cacheDurationSeconds: 600 };
+    const prompt = { template: '{{ inputs.text }}', llmModel: 'mock-echo' };
+    return (await endpointWithPrompt(t, tenant.admin, prompt, settings)).endpoint;
   }
 
   const run = (tenant: SeededTenant, path: string, text: string) =>

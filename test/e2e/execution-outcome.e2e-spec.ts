@@ -1,4 +1,4 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { endpointWithPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { logOf } from '../support/log-rows';
@@ -11,12 +11,12 @@ describe('execution answer and log row', () => {
   const logRowOf = (requestId: string) => logOf(t, tenant.admin, requestId);
 
   async function cachedEndpoint() {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      cacheEnabled: true,
-      cacheDurationSeconds: 60,
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    await createPrompt(t, tenant.admin, endpoint.id, { template: 'Echo {{ inputs.text }}', llmModel: 'llama-test' });
+    const { endpoint } = await endpointWithPrompt(
+      t,
+      tenant.admin,
+      { template: 'Echo {{ inputs.text }}', llmModel: 'llama-test' },
+      { cacheEnabled: true, cacheDurationSeconds: 60 },
+    );
     return endpoint;
   }
 
@@ -31,24 +31,18 @@ describe('execution answer and log row', () => {
     expect([miss.status, miss.headers['x-cache'], miss.body]).toEqual([200, 'MISS', 'fresh']);
     expect([hit.status, hit.headers['x-cache'], hit.body]).toEqual([200, 'HIT', 'fresh']);
 
+    const success = (cached: boolean, parsedOutput: unknown, tokens: [number, number] | [null, null]) => ({
+      status: 'success',
+      httpStatus: 200,
+      cached,
+      parsedOutput,
+      inputTokens: tokens[0],
+      outputTokens: tokens[1],
+    });
     const missRow = await logRowOf(miss.headers['x-request-id']);
-    expect(missRow).toMatchObject({
-      status: 'success',
-      httpStatus: 200,
-      cached: false,
-      parsedOutput: miss.body,
-      inputTokens: 7,
-      outputTokens: 3,
-    });
+    expect(missRow).toMatchObject(success(false, miss.body, [7, 3]));
     const hitRow = await logRowOf(hit.headers['x-request-id']);
-    expect(hitRow).toMatchObject({
-      status: 'success',
-      httpStatus: 200,
-      cached: true,
-      parsedOutput: hit.body,
-      inputTokens: null,
-      outputTokens: null,
-    });
+    expect(hitRow).toMatchObject(success(true, hit.body, [null, null]));
     expect(hitRow.renderedPrompt).toBe(missRow.renderedPrompt);
   });
 

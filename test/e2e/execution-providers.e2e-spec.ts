@@ -1,4 +1,4 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { createEndpoint, createPrompt, endpointWithPrompt } from '../support/endpoint-fixtures';
 import { FAKE_PNG } from '../support/fake-llm-server';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
@@ -20,21 +20,24 @@ describe('execution through the provider adapters', () => {
       .send(body as object);
 
   it('OpenAI: structured output from a strict JSON schema of the output fields, with the prompt settings', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-      outputs: [
-        { name: 'summary', dataType: 'string', description: 'One sentence' },
-        { name: 'sentiment', dataType: 'string' },
-        { name: 'score', dataType: 'integer' },
-      ],
-    });
-    await createPrompt(t, tenant.admin, endpoint.id, {
-      template: 'Summarize: {{ inputs.text }}',
-      llmModel: 'gpt-4o-mini',
-      temperature: 0.2,
-      maxTokens: 300,
-      customParameters: { topP: 0.9 },
-    });
+    const { endpoint } = await endpointWithPrompt(
+      t,
+      tenant.admin,
+      {
+        template: 'Summarize: {{ inputs.text }}',
+        llmModel: 'gpt-4o-mini',
+        temperature: 0.2,
+        maxTokens: 300,
+        customParameters: { topP: 0.9 },
+      },
+      {
+        outputs: [
+          { name: 'summary', dataType: 'string', description: 'One sentence' },
+          { name: 'sentiment', dataType: 'string' },
+          { name: 'score', dataType: 'integer' },
+        ],
+      },
+    );
     fake.reply({
       text: '{"summary":"A greeting.","sentiment":"positive","score":8,"extra":"dropped"}',
       inputTokens: 1000,
@@ -79,18 +82,21 @@ describe('execution through the provider adapters', () => {
   });
 
   it('Anthropic: image inputs become image parts of the message; raw text output', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [
-        { name: 'photo', dataType: 'image', isRequired: true },
-        { name: 'question', dataType: 'string' },
-      ],
-    });
-    await createPrompt(t, tenant.admin, endpoint.id, {
-      template: '{{ inputs.question | default: "What is in this picture?" }}',
-      llmModel: 'claude-sonnet-4-5',
-      maxTokens: 200,
-      temperature: 0,
-    });
+    const photoAndQuestion = [
+      { name: 'photo', dataType: 'image', isRequired: true },
+      { name: 'question', dataType: 'string' },
+    ];
+    const { endpoint } = await endpointWithPrompt(
+      t,
+      tenant.admin,
+      {
+        template: '{{ inputs.question | default: "What is in this picture?" }}',
+        llmModel: 'claude-sonnet-4-5',
+        maxTokens: 200,
+        temperature: 0,
+      },
+      { inputs: photoAndQuestion },
+    );
     fake.reply({ text: 'A single pixel.' });
     const res = await execute(endpoint.path, { photo: PNG_URI });
     expect(res.status).toBe(200);
@@ -126,18 +132,16 @@ describe('execution through the provider adapters', () => {
   });
 
   it('OpenAI-compatible (MODELS_FILE): chat completions with the schema and custom parameters in the body', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string' }],
-      outputs: [
-        { name: 'tags', dataType: 'array' },
-        { name: 'language', dataType: 'string' },
-      ],
-    });
-    await createPrompt(t, tenant.admin, endpoint.id, {
-      template: 'Tag: {{ inputs.text }}',
-      llmModel: 'llama-test',
-      customParameters: { num_ctx: 8192, seed: 7 },
-    });
+    const tagsAndLanguage = [
+      { name: 'tags', dataType: 'array' },
+      { name: 'language', dataType: 'string' },
+    ];
+    const { endpoint } = await endpointWithPrompt(
+      t,
+      tenant.admin,
+      { template: 'Tag: {{ inputs.text }}', llmModel: 'llama-test', customParameters: { num_ctx: 8192, seed: 7 } },
+      { inputs: [{ name: 'text', dataType: 'string' }], outputs: tagsAndLanguage },
+    );
     fake.reply({ text: '{"tags":["a","b"],"language":"en"}' });
     const res = await execute(endpoint.path, { text: 'apples and bananas' });
     expect(res.status).toBe(200);

@@ -214,11 +214,7 @@ describe('execution (mock-echo)', () => {
     });
 
     it('refuses a body that is not a JSON object with field null', async () => {
-      const res = await t.http
-        .post(endpoint.path)
-        .set(auth(tenant.endpointKey))
-        .set('Content-Type', 'application/json')
-        .send('[1,2]');
+      const res = await t.http.post(endpoint.path).set(auth(tenant.endpointKey)).type('json').send('[1,2]');
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         error: 'validation_error',

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
 import { KeysService } from '../../src/modules/keys/keys.service';
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { textEndpoint } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { createTestApp } from '../support/test-app';
 import { sleep } from '../support/eventually';
-import { parseHead } from '../support/raw-http';
+import { parseHead, requestHead as head, writeSpaced } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -52,9 +52,7 @@ function rawRequest(
       finish();
     });
     socket.write(head);
-    body.forEach((piece, index) => {
-      timers.push(setTimeout(() => socket.writable && socket.write(piece), pauseMs * (index + 1)));
-    });
+    writeSpaced(socket, body, pauseMs, timers);
     timers.push(setTimeout(finish, waitMs));
   });
 }
@@ -64,13 +62,6 @@ function isComplete(text: string): boolean {
   const length = /\r\ncontent-length:\s*(\d+)/i.exec(text.slice(0, end));
   return end !== -1 && length !== null && Buffer.byteLength(text.slice(end + 4), 'latin1') >= Number(length[1]);
 }
-
-const head = (method: string, path: string, headers: Record<string, string | number>) =>
-  `${method} ${path} HTTP/1.1\r\n` +
-  Object.entries({ host: 'localhost', ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('') +
-  '\r\n';
 
 const NINE_MB = 9 * 1024 * 1024;
 const TWO_MIB = 2 * 1024 * 1024;
@@ -93,8 +84,7 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
 
   beforeAll(async () => {
     port = (t.app.getHttpServer().address() as AddressInfo).port;
-    endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
-    await createPrompt(t, tenant.admin, endpoint.id, { template: 'received' });
+    endpoint = await textEndpoint(t, tenant.admin, 'received');
   });
 
   describe('a request without a valid key is answered 401 before its body is read', () => {
@@ -435,13 +425,15 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
   });
 
   describe('request timeouts', () => {
-    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
+    // A short timeout, so that a client sending a piece every 80 ms (each gap well inside the timeout) is too slow
+    // overall within a moment.
+    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 200 }, listen: true });
 
     it('answers 408 and closes when a body arrives slower than REQUEST_TIMEOUT_MS', async () => {
       const answer = await rawRequest(
         slow.port,
         head('POST', '/admin/v1/endpoints', { ...JSON_TYPE, 'x-api-key': slowTenant.admin, 'content-length': 40 }),
-        { body: ['{', '"', 'n'], pauseMs: 400, waitMs: 10_000, awaitClose: true },
+        { body: ['{', '"', 'n', 'a', 'm'], pauseMs: 80, waitMs: 10_000, awaitClose: true },
       );
       expect(answer.status).toBe(408);
       expect(answer.closed).toBe(true);
@@ -449,8 +441,8 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
 
     it('answers 408 and closes when the headers arrive slower than REQUEST_TIMEOUT_MS', async () => {
       const answer = await rawRequest(slow.port, `GET /health HTTP/1.1\r\nhost: localhost\r\n`, {
-        body: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
-        pauseMs: 400,
+        body: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n', 'x-d: 4\r\n', 'x-e: 5\r\n'],
+        pauseMs: 80,
         waitMs: 10_000,
         awaitClose: true,
       });
@@ -485,11 +477,11 @@ describe(`HTTP edge (${process.env.HTTP_ADAPTER ?? 'fastify'}): authentication b
     });
 
     it('still serves requests whose body arrives in time', async () => {
-      const res = await slow.http
+      await slow.http
         .post('/admin/v1/endpoints')
         .set(auth(slowTenant.admin))
-        .send({ name: 'On time', path: '/api/v1/on-time' });
-      expect(res.status).toBe(201);
+        .send({ name: 'On time', path: '/api/v1/on-time' })
+        .expect(201);
     });
   });
 });

@@ -44,6 +44,9 @@ describe('MCP tool calls and rate limits', () => {
       .post('/mcp')
       .set({ accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` })
       .send(body as object);
+  /** `count` run_endpoint calls of `endpointId` with `text` in one batch by `key`; their responses in order. */
+  const runBatch = async (key: string, endpointId: string, count: number, text: string) =>
+    responsesOf((await mcp(key, batchOf(count, 'run_endpoint', { endpointId, inputs: { text } }))).body);
 
   async function echoEndpoint(settings: Record<string, unknown> = {}) {
     const endpoint = await createEndpoint(t, tenant.admin, {
@@ -86,11 +89,7 @@ describe('MCP tool calls and rate limits', () => {
       .set(auth(tenant.admin))
       .send({ name: 'limited admin', type: 'admin', permission: 'ReadWrite', rateLimitPerMinute: 2 });
     expect(created.status).toBe(201);
-    const res = await mcp(
-      created.body.data.key,
-      batchOf(4, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'k' } }),
-    );
-    const responses = responsesOf(res.body);
+    const responses = await runBatch(created.body.data.key, endpoint.id, 4, 'k');
     expect(succeeded(responses)).toHaveLength(2);
     expect(refused(responses)).toHaveLength(2);
     // Its other tool calls are admin requests, not executions: they still run.
@@ -109,11 +108,7 @@ describe('MCP tool calls and rate limits', () => {
       rateLimitPerHour: 2,
     });
     expect(created.status).toBe(201);
-    const res = await mcp(
-      created.body.data.key,
-      batchOf(3, 'run_endpoint', { endpointId: endpoint.id, inputs: { text: 'h' } }),
-    );
-    const responses = responsesOf(res.body);
+    const responses = await runBatch(created.body.data.key, endpoint.id, 3, 'h');
     expect(succeeded(responses)).toHaveLength(2);
     expect(refused(responses)).toHaveLength(1);
     const seconds = Number(/retry in (\d+) seconds/.exec(textOf(refused(responses)[0]))![1]);

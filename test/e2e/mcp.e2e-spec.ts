@@ -29,6 +29,15 @@ describe('MCP server (/mcp)', () => {
     return endpoint;
   }
 
+  /** A Draft prompt `Main` of mock-echo on `endpointId`, created by the create_prompt tool. */
+  const mainPrompt = async (endpointId: string, template: string) =>
+    toolJson(
+      await client.callTool({
+        name: 'create_prompt',
+        arguments: { endpointId, name: 'Main', template, llmModel: 'mock-echo' },
+      }),
+    );
+
   it('lists tools with descriptions and input schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
@@ -248,8 +257,8 @@ describe('MCP server (/mcp)', () => {
     const created = await t.http
       .post('/admin/v1/endpoints')
       .set(auth(other.admin))
-      .send({ name: 'Theirs', path: '/api/v1/theirs' });
-    expect(created.status).toBe(201);
+      .send({ name: 'Theirs', path: '/api/v1/theirs' })
+      .expect(201);
     const result = await client.callTool({ name: 'get_endpoint', arguments: { id: created.body.data.id } });
     expect(result.isError).toBe(true);
     expect(toolText(result)).toMatch(/^not_found:/);
@@ -290,17 +299,7 @@ describe('MCP server (/mcp)', () => {
       unknownVariables: ['inputs.nope'],
     });
 
-    const prompt = toolJson(
-      await client.callTool({
-        name: 'create_prompt',
-        arguments: {
-          endpointId: endpoint.id,
-          name: 'Main',
-          template: 'Rewrite: {{ inputs.text }}',
-          llmModel: 'mock-echo',
-        },
-      }),
-    );
+    const prompt = await mainPrompt(endpoint.id, 'Rewrite: {{ inputs.text }}');
     expect(prompt).toMatchObject({ status: 'Draft', currentVersion: 1 });
     const updated = toolJson(
       await client.callTool({
@@ -413,17 +412,7 @@ describe('MCP server (/mcp)', () => {
 
   it('runs an endpoint with run_endpoint, logged with source Internal, also for a ReadOnly key', async () => {
     const endpoint = await endpointWithText('Echo', '/api/v1/mcp-echo');
-    const prompt = toolJson(
-      await client.callTool({
-        name: 'create_prompt',
-        arguments: {
-          endpointId: endpoint.id,
-          name: 'Main',
-          template: 'Echo: {{ inputs.text }}',
-          llmModel: 'mock-echo',
-        },
-      }),
-    );
+    const prompt = await mainPrompt(endpoint.id, 'Echo: {{ inputs.text }}');
     await client.callTool({ name: 'promote_prompt', arguments: { id: prompt.id } });
     await client.callTool({ name: 'set_default_prompt', arguments: { id: prompt.id } });
 

@@ -1,7 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DataSource } from 'typeorm';
 import { RenderPool } from '../../src/modules/prompts/template/render-pool';
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import {
+  createEndpoint,
+  createPrompt,
+  endpointWithPrompt,
+  type PromptSpec,
+  textEndpoint,
+} from '../support/endpoint-fixtures';
 import { FAKE_PNG } from '../support/fake-llm-server';
 import { connectMcp, toolText } from '../support/mcp-client';
 import { auth } from '../support/seed';
@@ -31,11 +37,17 @@ describe('prompt limits', () => {
   const execute = (endpointPath: string, body: object = {}) =>
     t.http.post(endpointPath).set(auth(tenant.endpointKey)).send(body);
 
-  /** An endpoint whose default prompt is `template`, with a `text` input. */
-  async function endpointWith(template: string): Promise<{ id: string; path: string }> {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
-    await createPrompt(t, tenant.admin, endpoint.id, { template });
-    return endpoint;
+  /** An endpoint whose default prompt is `template` (`spec` sets the rest), with a `text` input. */
+  const endpointWith = (template: string, spec: Omit<PromptSpec, 'template'> = {}) =>
+    textEndpoint(t, tenant.admin, template, spec);
+
+  /** Executes (without inputs) an endpoint whose default prompt is `template`: answered 422 prompt_error, `message`. */
+  async function executeRefused(template: string, message: unknown) {
+    const endpoint = await endpointWith(template);
+    const res = await execute(endpoint.path);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: 'prompt_error', message });
+    return res;
   }
 
   /** Sets a prompt's saved customParameters directly, as a row saved before the rules existed would hold them. */
@@ -48,15 +60,10 @@ describe('prompt limits', () => {
 
   describe('templates that cannot render', () => {
     it('nested loops: 422 prompt_error, logged with the prompt and no rendered prompt', async () => {
-      const endpoint = await endpointWith(NESTED_LOOPS);
-      const res = await execute(endpoint.path);
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({
-        error: 'prompt_error',
-        message: expect.stringMatching(
-          new RegExp(`^${escape(RENDER_FAILED)}the template (took longer|builds strings)`),
-        ),
-      });
+      const res = await executeRefused(
+        NESTED_LOOPS,
+        expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}the template (took longer|builds strings)`)),
+      );
       const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({
         status: 'error',
@@ -70,25 +77,16 @@ describe('prompt limits', () => {
     });
 
     it('a string doubled 25 times: 422 prompt_error naming the memory budget', async () => {
-      const endpoint = await endpointWith(DOUBLING);
-      const res = await execute(endpoint.path);
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({
-        error: 'prompt_error',
-        message: `${RENDER_FAILED}the template builds strings larger than its memory budget`,
-      });
+      const res = await executeRefused(
+        DOUBLING,
+        `${RENDER_FAILED}the template builds strings larger than its memory budget`,
+      );
       const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
       expect(log).toMatchObject({ httpStatus: 422, errorCode: 'prompt_error', renderedPrompt: null });
     });
 
     it('a render longer than RENDER_TIMEOUT_MS: 422 prompt_error naming the budget', async () => {
-      const endpoint = await endpointWith(SLOW_LOOPS);
-      const res = await execute(endpoint.path);
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({
-        error: 'prompt_error',
-        message: `${RENDER_FAILED}the template took longer than 200 ms to render`,
-      });
+      await executeRefused(SLOW_LOOPS, `${RENDER_FAILED}the template took longer than 200 ms to render`);
     });
 
     it('a rendered prompt over MAX_RENDERED_PROMPT_BYTES: 422, while one at the limit runs', async () => {
@@ -157,13 +155,7 @@ describe('prompt limits', () => {
 
     it('hostile templates still render in a render thread and answer 422 prompt_error', async () => {
       for (const template of [NESTED_LOOPS, DOUBLING, SLOW_LOOPS]) {
-        const endpoint = await endpointWith(template);
-        const res = await execute(endpoint.path);
-        expect(res.status).toBe(422);
-        expect(res.body).toEqual({
-          error: 'prompt_error',
-          message: expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`)),
-        });
+        await executeRefused(template, expect.stringMatching(new RegExp(`^${escape(RENDER_FAILED)}`)));
       }
       expect(pooledTemplates()).toEqual([NESTED_LOOPS, DOUBLING, SLOW_LOOPS]);
     });
@@ -415,21 +407,22 @@ describe('prompt limits', () => {
     });
 
     it('image n out of bounds, from customParameters or the image field defaults: 422 on a ReadOnly test run, nothing sent', async () => {
-      const endpoint = await createEndpoint(t, tenant.admin, {
-        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
-      });
-      const prompt = await createPrompt(
-        t,
-        tenant.admin,
-        endpoint.id,
-        { template: 'A lighthouse', llmModel: 'gpt-image-1' },
-        'Draft',
-      );
+      /** A Draft image prompt on an endpoint whose image field's example is `exampleValue`. */
+      const lighthouse = (exampleValue: string) =>
+        endpointWithPrompt(
+          t,
+          tenant.admin,
+          { template: 'A lighthouse', llmModel: 'gpt-image-1' },
+          { inputs: [], outputs: [{ name: 'image', dataType: 'image', exampleValue }] },
+          'Draft',
+        );
+      /** A test run of `promptId` on `endpointId` by a ReadOnly key, without inputs. */
+      const testRun = (endpointId: string, promptId: string) =>
+        t.http.post(`/admin/v1/endpoints/${endpointId}/test`).set(auth(tenant.readOnly)).send({ promptId, inputs: {} });
+
+      const { endpoint, prompt } = await lighthouse('{"size":"1024x1024"}');
       await storeCustomParameters(prompt.id, { n: 100000000 });
-      const tested = await t.http
-        .post(`/admin/v1/endpoints/${endpoint.id}/test`)
-        .set(auth(tenant.readOnly))
-        .send({ promptId: prompt.id, inputs: {} });
+      const tested = await testRun(endpoint.id, prompt.id);
       expect(tested.status).toBe(422);
       expect(tested.body).toEqual({
         succeeded: false,
@@ -437,38 +430,21 @@ describe('prompt limits', () => {
         data: null,
       });
 
-      const defaults = await createEndpoint(t, tenant.admin, {
-        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"n":10}' }],
-      });
-      const plain = await createPrompt(
-        t,
-        tenant.admin,
-        defaults.id,
-        { template: 'A lighthouse', llmModel: 'gpt-image-1' },
-        'Draft',
-      );
-      const merged = await t.http
-        .post(`/admin/v1/endpoints/${defaults.id}/test`)
-        .set(auth(tenant.readOnly))
-        .send({ promptId: plain.id, inputs: {} });
+      const { endpoint: defaults, prompt: plain } = await lighthouse('{"n":10}');
+      const merged = await testRun(defaults.id, plain.id);
       expect(merged.status).toBe(422);
       expect(fake.requests).toHaveLength(0);
 
       await storeCustomParameters(plain.id, { n: 2 });
       fake.reply({ images: [{ b64: FAKE_PNG }, { b64: FAKE_PNG }] });
-      const within = await t.http
-        .post(`/admin/v1/endpoints/${defaults.id}/test`)
-        .set(auth(tenant.readOnly))
-        .send({ promptId: plain.id, inputs: {} });
+      const within = await testRun(defaults.id, plain.id);
       expect(within.status).toBe(200);
       expect(fake.last().body).toMatchObject({ model: 'gpt-image-1', prompt: 'A lighthouse', n: 2 });
     });
   });
 
   it("an OpenAI-compatible provider receives the prompt's own model, messages and token limit, and the log says so", async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
-    await createPrompt(t, tenant.admin, endpoint.id, {
-      template: 'Say {{ inputs.text }}',
+    const endpoint = await endpointWith('Say {{ inputs.text }}', {
       llmModel: 'llama-test',
       maxTokens: 50,
       temperature: 0.3,
@@ -477,9 +453,9 @@ describe('prompt limits', () => {
     fake.reply({ text: 'hi', inputTokens: 5, outputTokens: 1 });
     const res = await execute(endpoint.path, { text: 'hi' });
     expect(res.status).toBe(200);
-    const sent = fake.last();
-    expect(sent.path).toBe('/local/v1/chat/completions');
-    expect(sent.body).toEqual({
+    const { path, body } = fake.last();
+    expect(path).toBe('/local/v1/chat/completions');
+    expect(body).toEqual({
       model: 'llama-test',
       max_tokens: 50,
       temperature: 0.3,

@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { textEndpoint } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { UUID } from '../support/envelope';
-import { parseHead } from '../support/raw-http';
+import { parseHead, writeSpaced } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -64,9 +63,7 @@ function sendRaw(
     socket.on('close', () => finish(true));
     socket.write(bytes, 'latin1');
     timers.push(setTimeout(() => finish(true), 10_000));
-    later.forEach((piece, index) =>
-      timers.push(setTimeout(() => socket.writable && socket.write(piece), pauseMs * (index + 1))),
-    );
+    writeSpaced(socket, later, pauseMs, timers);
   });
 }
 
@@ -89,14 +86,8 @@ const adapter = process.env.HTTP_ADAPTER ?? 'fastify';
 
 describe(`protocol errors (${adapter}): what the HTTP server refuses by itself is answered in the surface's shape`, () => {
   const { t, tenant } = useTestApp({ listen: true });
-  let port: number;
   let endpoint: { id: string; path: string };
-
-  beforeAll(async () => {
-    port = (t.app.getHttpServer().address() as AddressInfo).port;
-    endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
-    await createPrompt(t, tenant.admin, endpoint.id, { template: 'received' });
-  });
+  beforeAll(async () => (endpoint = await textEndpoint(t, tenant.admin, 'received')));
 
   const request = (method: string, target: string, headers: string[], body = '') =>
     `${method} ${target} HTTP/1.1\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n${body}`;
@@ -126,7 +117,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
   describe('paths the router refuses', () => {
     it('answers a malformed percent escape 400 in the admin envelope', async () => {
       const answer = await sendRaw(
-        port,
+        t.port,
         request(
           'PUT',
           `/admin/v1/endpoints/${endpoint.id}/input-fields/%`,
@@ -140,7 +131,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it('answers a malformed percent escape 400 in the execution shape', async () => {
       const answer = await sendRaw(
-        port,
+        t.port,
         execution(['Content-Length: 2'], '{}').replace(`POST ${endpoint.path} `, `POST ${endpoint.path}%ZZ `),
       );
       expect(answer.status).toBe(400);
@@ -150,7 +141,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it('keeps an incoming X-Request-Id on a path the router refuses', async () => {
       const answer = await sendRaw(
-        port,
+        t.port,
         request('GET', '/admin/v1/endpoints/%', [
           'Host: localhost',
           `x-api-key: ${tenant.admin}`,
@@ -163,7 +154,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it('answers a path parameter of a few hundred characters like any malformed id (400)', async () => {
       const answer = await sendRaw(
-        port,
+        t.port,
         request('GET', `/admin/v1/keys/${'a'.repeat(500)}`, ['Host: localhost', `x-api-key: ${tenant.admin}`]),
       );
       expectProtocolAnswer(answer, 400, envelope);
@@ -171,7 +162,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it('answers a path parameter of 5,000 characters in the admin envelope', async () => {
       const answer = await sendRaw(
-        port,
+        t.port,
         request('GET', `/admin/v1/keys/${'a'.repeat(5000)}`, ['Host: localhost', `x-api-key: ${tenant.admin}`]),
       );
       // Fastify's router refuses a parameter over its maximum length itself (414); Express passes it to the id pipe.
@@ -182,25 +173,25 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
   describe('Host', () => {
     it('refuses an HTTP/1.1 request without Host, in the shape of its surface', async () => {
       expectProtocolAnswer(
-        await sendRaw(port, request('GET', '/admin/v1/endpoints', [`x-api-key: ${tenant.admin}`])),
+        await sendRaw(t.port, request('GET', '/admin/v1/endpoints', [`x-api-key: ${tenant.admin}`])),
         400,
         envelope,
       );
-      expectProtocolAnswer(await sendRaw(port, request('GET', '/health', [])), 400, flat('validation_error'));
+      expectProtocolAnswer(await sendRaw(t.port, request('GET', '/health', [])), 400, flat('validation_error'));
     });
 
     it('takes an HTTP/1.0 request without Host', async () => {
-      const answer = await sendRaw(port, 'GET /health HTTP/1.0\r\n\r\n');
+      const answer = await sendRaw(t.port, 'GET /health HTTP/1.0\r\n\r\n');
       expect(answer.status).toBe(200);
     });
 
     it('refuses a repeated Host (400) instead of picking one', async () => {
       const twice = (target: string, key: string) =>
         request('GET', target, ['Host: localhost', 'Host: evil.example', `x-api-key: ${key}`]);
-      const admin = await sendRaw(port, twice('/admin/v1/endpoints', tenant.admin));
+      const admin = await sendRaw(t.port, twice('/admin/v1/endpoints', tenant.admin));
       expectProtocolAnswer(admin, 400, envelope);
       expect((admin.json as { messages: string[] }).messages[0]).toMatch(/Host/);
-      expectProtocolAnswer(await sendRaw(port, twice('/health', tenant.admin)), 400, flat('validation_error'));
+      expectProtocolAnswer(await sendRaw(t.port, twice('/health', tenant.admin)), 400, flat('validation_error'));
       const otherCase = request(
         'POST',
         endpoint.path,
@@ -213,32 +204,32 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
         ],
         '{"text":"hi"}',
       );
-      expectProtocolAnswer(await sendRaw(port, otherCase), 400, flat('validation_error'));
+      expectProtocolAnswer(await sendRaw(t.port, otherCase), 400, flat('validation_error'));
     });
   });
 
   describe('Expect', () => {
     it('answers an Expect other than 100-continue 417 in the shape of each surface', async () => {
-      expectProtocolAnswer(await sendRaw(port, adminGet('Expect: nonsense')), 417, envelope);
+      expectProtocolAnswer(await sendRaw(t.port, adminGet('Expect: nonsense')), 417, envelope);
       expectProtocolAnswer(
-        await sendRaw(port, execution(['Expect: nonsense', 'Content-Length: 13'])),
+        await sendRaw(t.port, execution(['Expect: nonsense', 'Content-Length: 13'])),
         417,
         flat('expectation_failed'),
       );
       expectProtocolAnswer(
-        await sendRaw(port, mcp(['Expect: nonsense', 'Content-Length: 2'])),
+        await sendRaw(t.port, mcp(['Expect: nonsense', 'Content-Length: 2'])),
         417,
         jsonRpc('expectation_failed'),
       );
     });
 
     it('keeps an incoming X-Request-Id on a 417', async () => {
-      const answer = await sendRaw(port, adminGet('Expect: nonsense', 'X-Request-Id: expect-417'));
+      const answer = await sendRaw(t.port, adminGet('Expect: nonsense', 'X-Request-Id: expect-417'));
       expect(answer.headers['x-request-id']).toBe('expect-417');
     });
 
     it('still serves Expect: 100-continue', async () => {
-      const answer = await sendRaw(port, adminGet('Expect: 100-continue'));
+      const answer = await sendRaw(t.port, adminGet('Expect: 100-continue'));
       expect(answer.status).toBe(200);
     });
   });
@@ -253,7 +244,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it.each(framing)('answers %s 400 in the shape of each surface, and closes', async (_what, headers) => {
       const admin = await sendRaw(
-        port,
+        t.port,
         request(
           'POST',
           '/admin/v1/endpoints',
@@ -263,13 +254,13 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
       );
       expectProtocolAnswer(admin, 400, envelope);
       expect(admin.headers.connection).toBe('close');
-      expectProtocolAnswer(await sendRaw(port, execution(headers)), 400, flat('validation_error'));
-      expectProtocolAnswer(await sendRaw(port, mcp(headers, '{"text":"hi"}')), 400, jsonRpc('validation_error'));
+      expectProtocolAnswer(await sendRaw(t.port, execution(headers)), 400, flat('validation_error'));
+      expectProtocolAnswer(await sendRaw(t.port, mcp(headers, '{"text":"hi"}')), 400, jsonRpc('validation_error'));
     });
 
     it('answers an absolute-form target in the shape of its path', async () => {
       const answer = await sendRaw(
-        port,
+        t.port,
         request('POST', 'http://localhost/admin/v1/endpoints', ['Host: localhost', 'Content-Length: abc']),
       );
       expectProtocolAnswer(answer, 400, envelope);
@@ -277,26 +268,31 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it('answers a request line over 16 KB 414 and a head over 16 KB 431, in the shape of the surface', async () => {
       expectProtocolAnswer(
-        await sendRaw(port, adminGet().replace('/admin/v1/endpoints', `/admin/v1/endpoints?q=${'q'.repeat(100_000)}`)),
+        await sendRaw(
+          t.port,
+          adminGet().replace('/admin/v1/endpoints', `/admin/v1/endpoints?q=${'q'.repeat(100_000)}`),
+        ),
         414,
         envelope,
       );
-      expectProtocolAnswer(await sendRaw(port, adminGet(`X-Filler: ${'x'.repeat(20_000)}`)), 431, envelope);
+      expectProtocolAnswer(await sendRaw(t.port, adminGet(`X-Filler: ${'x'.repeat(20_000)}`)), 431, envelope);
       expectProtocolAnswer(
-        await sendRaw(port, execution([`X-Filler: ${'x'.repeat(20_000)}`, 'Content-Length: 13'])),
+        await sendRaw(t.port, execution([`X-Filler: ${'x'.repeat(20_000)}`, 'Content-Length: 13'])),
         431,
         flat('header_fields_too_large'),
       );
     });
 
     it('keeps serving after each refusal', async () => {
-      const answer = await sendRaw(port, execution(['Content-Length: 13', 'Connection: close']));
+      const answer = await sendRaw(t.port, execution(['Content-Length: 13', 'Connection: close']));
       expect(answer.status).toBe(200);
     });
   });
 
   describe('request timeouts', () => {
-    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 500 }, listen: true });
+    // A short timeout, so that a client sending a piece every 80 ms (each gap well inside the timeout) is too slow
+    // overall within a moment.
+    const { t: slow, tenant: slowTenant } = useTestApp({ config: { requestTimeoutMs: 200 }, listen: true });
 
     it('answers a body slower than REQUEST_TIMEOUT_MS 408 in the admin envelope, with the request id it was given', async () => {
       const head = request('POST', '/admin/v1/endpoints', [
@@ -306,7 +302,7 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
         'Content-Length: 40',
         'X-Request-Id: slow-body-1',
       ]);
-      const answer = await sendRaw(slow.port, head, { later: ['{', '"', 'n'], pauseMs: 400 });
+      const answer = await sendRaw(slow.port, head, { later: ['{', '"', 'n', 'a', 'm'], pauseMs: 80 });
       expectProtocolAnswer(answer, 408, envelope);
       expect(answer.headers['x-request-id']).toBe('slow-body-1');
       expect(answer.headers.connection).toBe('close');
@@ -314,8 +310,8 @@ describe(`protocol errors (${adapter}): what the HTTP server refuses by itself i
 
     it('answers headers slower than REQUEST_TIMEOUT_MS 408 in the flat shape', async () => {
       const answer = await sendRaw(slow.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\n', {
-        later: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n'],
-        pauseMs: 400,
+        later: ['x-a: 1\r\n', 'x-b: 2\r\n', 'x-c: 3\r\n', 'x-d: 4\r\n', 'x-e: 5\r\n'],
+        pauseMs: 80,
       });
       expectProtocolAnswer(answer, 408, flat('request_timeout'));
       expect(answer.headers['x-request-id']).toMatch(UUID);

@@ -62,43 +62,39 @@ describe("provider error texts stay in the service's own log", () => {
     },
   );
 
+  const streamOf = (path: string) =>
+    streamCall(`${t.url}${path}`, { ...auth(tenant.endpointKey), accept: 'text/event-stream' }, { text: 'hi' });
+  /** The provider's text is neither in the stream nor in the log row, only in the service's own log. */
+  async function expectTextOnlyInServiceLog(call: Awaited<ReturnType<typeof streamCall>>): Promise<void> {
+    expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
+    const requestId = call.headers.get('x-request-id')!;
+    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
+    expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
+  }
+
   it("a stream's error event carries our message, never the provider's text", async () => {
     const endpoint = await endpointOn('gpt-4o-mini');
     fake.reply({ status: 429, message: PROVIDER_TEXT });
-    const call = await streamCall(
-      `${t.url}${endpoint.path}`,
-      { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
-      { text: 'hi' },
-    );
+    const call = await streamOf(endpoint.path);
     expect(call.status).toBe(200);
     const error = call.events.find((event) => event.event === 'error');
     expect(error?.data).toEqual({
       error: 'upstream_error',
       message: "the provider 'openai' refused the call: rate limited (429)",
     });
-    expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
-    const requestId = call.headers.get('x-request-id')!;
-    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
-    expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
+    await expectTextOnlyInServiceLog(call);
   });
 
   it('an error the provider sends inside its stream is told in our words after what was sent', async () => {
     const endpoint = await endpointOn('claude-sonnet-4-5');
     fake.reply({ text: 'Hello there, how are you', streamError: PROVIDER_TEXT });
-    const call = await streamCall(
-      `${t.url}${endpoint.path}`,
-      { ...auth(tenant.endpointKey), accept: 'text/event-stream' },
-      { text: 'hi' },
-    );
+    const call = await streamOf(endpoint.path);
     expect(call.events.map((event) => event.event)).toEqual(['start', 'delta', 'error']);
     expect(call.events.at(-1)!.data).toEqual({
       error: 'upstream_error',
       message: "the provider 'anthropic' reported an error while answering",
     });
-    expect(JSON.stringify(call.events)).not.toContain('SecretOrgId');
-    const requestId = call.headers.get('x-request-id')!;
-    expect(JSON.stringify(await logOf(t, tenant.admin, requestId))).not.toContain('SecretOrgId');
-    expect(serviceLogOf(requestId)[0].providerMessage).toContain(SECRET);
+    await expectTextOnlyInServiceLog(call);
   });
 
   it('a test run and MCP run_endpoint answer the same message', async () => {

@@ -5,7 +5,7 @@ import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import type { Server } from 'node:http';
 import { eventually } from '../support/eventually';
-import { parseHead } from '../support/raw-http';
+import { parseHead, requestHead as head } from '../support/raw-http';
 
 interface RawAnswer {
   status: number;
@@ -57,13 +57,6 @@ function rawRequest(port: number, head: string, body?: Buffer, waitMs = 10_000):
     const timer = setTimeout(finish, waitMs);
   });
 }
-
-const head = (method: string, path: string, headers: Record<string, string | number>) =>
-  `${method} ${path} HTTP/1.1\r\n` +
-  Object.entries({ host: 'localhost', ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('') +
-  '\r\n';
 
 const MB = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { createEndpoint, createPrompt, endpointWithPrompt } from '../support/endpoint-fixtures';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { namesOf, type StreamedCall, streamCall } from '../support/sse-client';
@@ -173,11 +173,12 @@ describe('streamed executions', () => {
     });
 
     it('mock-echo streams partial objects too', async () => {
-      const mock = await createEndpoint(t, tenant.admin, {
-        inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-        outputs: [{ name: 'echo', dataType: 'string' }],
-      });
-      await createPrompt(t, tenant.admin, mock.id, { template: '{{ inputs.text }}' });
+      const { endpoint: mock } = await endpointWithPrompt(
+        t,
+        tenant.admin,
+        { template: '{{ inputs.text }}' },
+        { outputs: [{ name: 'echo', dataType: 'string' }] },
+      );
       const call = await stream(mock.path, { text: 'abcdefgh' });
       expect(namesOf(call)[0]).toBe('start');
       expect(namesOf(call)).toContain('partial');
@@ -279,13 +280,19 @@ describe('streamed executions', () => {
   });
 
   describe('fails over only before its first piece', () => {
-    it('a model that fails before answering hands over to the fallback, which `start` names', async () => {
-      const endpoint = await rawEndpoint('gpt-4o-mini');
+    /** An endpoint of gpt-4o-mini (with `settings`) whose prompt falls back to claude-sonnet-4-5. */
+    async function withFallback(settings: Record<string, unknown> = {}) {
+      const endpoint = await rawEndpoint('gpt-4o-mini', settings);
       await t.http
         .put(`/admin/v1/prompts/${endpoint.promptId}`)
         .set(auth(tenant.admin))
         .send({ fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] })
         .expect(200);
+      return endpoint;
+    }
+
+    it('a model that fails before answering hands over to the fallback, which `start` names', async () => {
+      const endpoint = await withFallback();
       fake.reply({ status: 503, message: 'overloaded' }, { text: 'From the fallback.', stream: { chunks: 3 } });
       const call = await stream(endpoint.path, { text: 'x' });
       expect(call.status).toBe(200);
@@ -305,12 +312,7 @@ describe('streamed executions', () => {
     it('a model that started answering keeps the time past its share, and is never failed over', async () => {
       // 2 s with one fallback: the first model's share is 1 s, but it sent a piece at once, so it keeps going until
       // the endpoint's timeout ends the stream; the fallback is never called.
-      const endpoint = await rawEndpoint('gpt-4o-mini', { timeoutSeconds: 2 });
-      await t.http
-        .put(`/admin/v1/prompts/${endpoint.promptId}`)
-        .set(auth(tenant.admin))
-        .send({ fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] })
-        .expect(200);
+      const endpoint = await withFallback({ timeoutSeconds: 2 });
       fake.reply({ text: 'one two three four five six', stream: { chunks: 6, chunkDelayMs: 600 } });
       const call = await stream(endpoint.path, { text: 'x' });
       expect(call.events[0].data).toMatchObject({ llmModel: 'gpt-4o-mini' });
@@ -327,12 +329,7 @@ describe('streamed executions', () => {
     });
 
     it('a model silent past its share fails over to the fallback', async () => {
-      const endpoint = await rawEndpoint('gpt-4o-mini', { timeoutSeconds: 4 });
-      await t.http
-        .put(`/admin/v1/prompts/${endpoint.promptId}`)
-        .set(auth(tenant.admin))
-        .send({ fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] })
-        .expect(200);
+      const endpoint = await withFallback({ timeoutSeconds: 4 });
       fake.reply({ text: 'too late', stream: { firstChunkMs: 3500 } }, { text: 'in time' });
       const call = await stream(endpoint.path, { text: 'x' });
       expect(call.events[0].data).toMatchObject({ llmModel: 'claude-sonnet-4-5' });

@@ -48,6 +48,12 @@ describe('request tags', () => {
     if (tags !== undefined) call.set('X-Tags', tags);
     return call.send(body);
   };
+  /** A streamed call of the endpoint with the header X-Tags `tags`. */
+  const streamed = (tags: string) =>
+    t.http
+      .post(`${endpoint.path}?stream=true`)
+      .set({ ...auth(tenant.endpointKey), 'X-Tags': tags })
+      .send({ text: 'hi' });
 
   /** The log rows matching `query` (an endpoint's, say), once at least `count` are written. */
   async function logs(query: string, count: number): Promise<any[]> {
@@ -77,10 +83,7 @@ describe('request tags', () => {
     });
 
     it('stores the tags of a streamed call', async () => {
-      const res = await t.http
-        .post(`${endpoint.path}?stream=true`)
-        .set({ ...auth(tenant.endpointKey), 'X-Tags': 'mode=stream' })
-        .send({ text: 'hi' });
+      const res = await streamed('mode=stream');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
       expect(await tagsOf(res.headers['x-request-id'])).toEqual({ mode: 'stream' });
@@ -135,10 +138,7 @@ describe('request tags', () => {
     );
 
     it('refuses a bad header on a streamed call as a plain 400', async () => {
-      const res = await t.http
-        .post(`${endpoint.path}?stream=true`)
-        .set({ ...auth(tenant.endpointKey), 'X-Tags': 'bad key=x' })
-        .send({ text: 'hi' });
+      const res = await streamed('bad key=x');
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ error: 'validation_error', field: 'X-Tags' });
     });
@@ -202,32 +202,17 @@ describe('request tags', () => {
     });
 
     it('are given by the CLI with --tag key=value', async () => {
-      const result = await runCliCommand(t.app, [
-        'key',
-        'create',
-        '--tenant',
-        tenant.slug,
-        '--type',
-        'endpoint',
-        '--tag',
-        'team=cli',
-        '--tag',
-        'expr=a=b',
-      ]);
+      const keyByCli = (...tags: string[]) =>
+        runCliCommand(t.app, [
+          ...['key', 'create', '--tenant', tenant.slug, '--type', 'endpoint'],
+          ...tags.flatMap((tag) => ['--tag', tag]),
+        ]);
+      const result = await keyByCli('team=cli', 'expr=a=b');
       expect(result).toMatchObject({ exitCode: 0 });
       const key = result.stdout.at(-1)!;
       const res = await execute(endpoint.path, key);
       expect(await tagsOf(res.headers['x-request-id'])).toEqual({ team: 'cli', expr: 'a=b' });
-      const bad = await runCliCommand(t.app, [
-        'key',
-        'create',
-        '--tenant',
-        tenant.slug,
-        '--type',
-        'endpoint',
-        '--tag',
-        'Team=x',
-      ]);
+      const bad = await keyByCli('Team=x');
       expect(bad.exitCode).not.toBe(0);
       expect(bad.stderr.join('\n')).toContain("defaultTags: the key 'Team' is not");
     });

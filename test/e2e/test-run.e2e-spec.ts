@@ -1,4 +1,4 @@
-import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { createEndpoint, createPrompt, endpointWithPrompt } from '../support/endpoint-fixtures';
 import { FAKE_PNG, FakeLlmServer } from '../support/fake-llm-server';
 import { auth, SeededTenant, seedTenant } from '../support/seed';
 import { createTestApp, TestApp } from '../support/test-app';
@@ -39,6 +39,9 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       .post(`/admin/v1/endpoints/${endpointId}/test`)
       .set(auth(key))
       .send(body as object);
+  /** An endpoint with the required `text` input (and `options`) and its default prompt `template` on gpt-4o-mini. */
+  const gptEndpoint = (template: string, options: Record<string, unknown> = {}) =>
+    endpointWithPrompt(t, tenant.admin, { template, llmModel: 'gpt-4o-mini' }, options);
   const logOf = (id: string) => t.http.get(`/admin/v1/logs/${id}`).set(auth(tenant.admin));
   const costOf = (inputTokens: number, outputTokens: number) =>
     Math.round(
@@ -46,13 +49,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     ) / 1e9;
 
   it('a text endpoint: the output with the rendered prompt, the prompt version and model, tokens and cost from the provider, latency and the log row', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
-      template: 'Summarize: {{ inputs.text }}',
-      llmModel: 'gpt-4o-mini',
-    });
+    const { endpoint, prompt } = await gptEndpoint('Summarize: {{ inputs.text }}');
     fake.reply({ text: 'A greeting.', inputTokens: 1200, outputTokens: 345 });
 
     const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'hello there' } });
@@ -113,16 +110,11 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('a structured-output endpoint: the output is the object of its output fields', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    const { endpoint, prompt } = await gptEndpoint('Rate: {{ inputs.text }}', {
       outputs: [
         { name: 'summary', dataType: 'string' },
         { name: 'score', dataType: 'integer' },
       ],
-    });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
-      template: 'Rate: {{ inputs.text }}',
-      llmModel: 'gpt-4o-mini',
     });
     fake.reply({ text: '{"summary":"Kind words.","score":8,"extra":"dropped"}', inputTokens: 40, outputTokens: 12 });
 
@@ -147,10 +139,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('a Draft prompt runs at its latest version, for ReadWrite and ReadOnly admin keys', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    await createPrompt(t, tenant.admin, endpoint.id, { template: 'Live: {{ inputs.text }}' });
+    const { endpoint } = await endpointWithPrompt(t, tenant.admin, { template: 'Live: {{ inputs.text }}' });
     const draft = await createPrompt(
       t,
       tenant.admin,
@@ -190,15 +179,14 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('an image endpoint: the output is the image body, as the execution API answers it', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
-      outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
-    });
-    const prompt = await createPrompt(
+    const { endpoint, prompt } = await endpointWithPrompt(
       t,
       tenant.admin,
-      endpoint.id,
       { template: 'A drawing of {{ inputs.subject }}', llmModel: 'gpt-image-1' },
+      {
+        inputs: [{ name: 'subject', dataType: 'string', isRequired: true }],
+        outputs: [{ name: 'image', dataType: 'image', exampleValue: '{"size":"1024x1024"}' }],
+      },
       'Draft',
     );
     fake.reply({
@@ -226,14 +214,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('never answers from the response cache nor stores in it: each run calls the model and is logged with cached false', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      cacheEnabled: true,
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
-      template: 'Cache: {{ inputs.text }}',
-      llmModel: 'gpt-4o-mini',
-    });
+    const { endpoint, prompt } = await gptEndpoint('Cache: {{ inputs.text }}', { cacheEnabled: true });
     const execute = () => t.http.post(endpoint.path).set(auth(tenant.endpointKey)).send({ text: 'same' });
 
     // A test run first: nothing is stored, so the execution API then misses.
@@ -284,10 +265,13 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
   });
 
   it('a failure answers as before: the execution error in the envelope with its status, logged without a log id', async () => {
-    const endpoint = await createEndpoint(t, tenant.admin, {
-      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-    });
-    const prompt = await createPrompt(t, tenant.admin, endpoint.id, { template: 'Say {{ inputs.text }}' }, 'Draft');
+    const { endpoint, prompt } = await endpointWithPrompt(
+      t,
+      tenant.admin,
+      { template: 'Say {{ inputs.text }}' },
+      {},
+      'Draft',
+    );
 
     const invalid = await testRun(endpoint.id, { promptId: prompt.id, inputs: {} });
     expect(invalid.status).toBe(400);

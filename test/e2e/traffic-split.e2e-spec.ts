@@ -7,6 +7,12 @@ import { connectMcp, toolJson, toolText } from '../support/mcp-client';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 
+/** A traffic split sticky by `stickyBy` of `variants`, each given as [promptId, weight]. */
+const splitOf = (stickyBy: string, ...variants: [string, number][]): TrafficSplit => ({
+  variants: variants.map(([promptId, weight]) => ({ promptId, weight })),
+  stickyBy,
+});
+
 interface Prompt {
   id: string;
   name: string;
@@ -82,73 +88,28 @@ describe('traffic split', () => {
           'trafficSplit.variants must contain at least 2 elements',
         ],
         [
-          {
-            variants: [
-              { promptId: control.id, weight: 100 },
-              { promptId: candidate.id, weight: 0 },
-            ],
-            stickyBy: 'key',
-          },
+          splitOf('key', [control.id, 100], [candidate.id, 0]),
           'trafficSplit.variants.1.weight must not be less than 1',
         ],
         [
-          {
-            variants: [
-              { promptId: control.id, weight: 90 },
-              { promptId: candidate.id, weight: 10.5 },
-            ],
-            stickyBy: 'key',
-          },
+          splitOf('key', [control.id, 90], [candidate.id, 10.5]),
           'trafficSplit.variants.1.weight must be an integer number',
         ],
         [
-          {
-            variants: [
-              { promptId: control.id, weight: 90 },
-              { promptId: candidate.id, weight: 20 },
-            ],
-            stickyBy: 'key',
-          },
+          splitOf('key', [control.id, 90], [candidate.id, 20]),
           'trafficSplit.variants weights must sum to 100 (they sum to 110)',
         ],
         [
-          {
-            variants: [
-              { promptId: control.id, weight: 50 },
-              { promptId: control.id, weight: 50 },
-            ],
-            stickyBy: 'key',
-          },
+          splitOf('key', [control.id, 50], [control.id, 50]),
           `trafficSplit.variants.1.promptId lists prompt ${control.id} a second time`,
         ],
+        [splitOf('key', [control.id, 90], ['nope', 10]), 'trafficSplit.variants.1.promptId must be a UUID'],
         [
-          {
-            variants: [
-              { promptId: control.id, weight: 90 },
-              { promptId: 'nope', weight: 10 },
-            ],
-            stickyBy: 'key',
-          },
-          'trafficSplit.variants.1.promptId must be a UUID',
-        ],
-        [
-          {
-            variants: [
-              { promptId: control.id, weight: 90 },
-              { promptId: candidate.id, weight: 10 },
-            ],
-            stickyBy: 'cookie:x',
-          },
+          splitOf('cookie:x', [control.id, 90], [candidate.id, 10]),
           'trafficSplit.stickyBy must be key, none or header:<header-name>',
         ],
         [
-          {
-            variants: [
-              { promptId: control.id, weight: 90 },
-              { promptId: candidate.id, weight: 10 },
-            ],
-            stickyBy: 'header:',
-          },
+          splitOf('header:', [control.id, 90], [candidate.id, 10]),
           'trafficSplit.stickyBy must be key, none or header:<header-name>',
         ],
         [
@@ -185,23 +146,11 @@ describe('traffic split', () => {
       const foreign = await createEndpoint(t, other.admin);
       const othersPrompt = await createPrompt(t, other.admin, foreign.id, { template: 'x' });
       for (const promptId of [elsewhere.candidate.id, othersPrompt.id, randomUUID()]) {
-        const res = await setSplit(id, {
-          variants: [
-            { promptId: control.id, weight: 90 },
-            { promptId, weight: 10 },
-          ],
-          stickyBy: 'key',
-        });
+        const res = await setSplit(id, splitOf('key', [control.id, 90], [promptId, 10]));
         expect(res.status).toBe(400);
         expect(res.body.messages).toEqual([`trafficSplit.variants.1.promptId: no prompt ${promptId} on this endpoint`]);
       }
-      const notLive = await setSplit(id, {
-        variants: [
-          { promptId: draft.id, weight: 50 },
-          { promptId: candidate.id, weight: 50 },
-        ],
-        stickyBy: 'key',
-      });
+      const notLive = await setSplit(id, splitOf('key', [draft.id, 50], [candidate.id, 50]));
       expect(notLive.status).toBe(409);
       expect(notLive.body.messages).toEqual([
         "trafficSplit.variants.0.promptId: prompt 'Draft one' is Draft: only Live prompts can be in a traffic split",
@@ -212,13 +161,7 @@ describe('traffic split', () => {
 
     it('is a write: ReadOnly keys get 403, another tenant gets 404', async () => {
       const { id, control, candidate } = await splitEndpoint();
-      const split = {
-        variants: [
-          { promptId: control.id, weight: 50 },
-          { promptId: candidate.id, weight: 50 },
-        ],
-        stickyBy: 'key',
-      };
+      const split = splitOf('key', [control.id, 50], [candidate.id, 50]);
       expect((await setSplit(id, split, tenant.readOnly)).status).toBe(403);
       expect((await setSplit(id, split, other.admin)).status).toBe(404);
     });
@@ -226,21 +169,9 @@ describe('traffic split', () => {
 
   it('stores the split (header names in lower case), shows it on the endpoint, and null removes it', async () => {
     const { id, control, candidate } = await splitEndpoint();
-    const res = await setSplit(id, {
-      variants: [
-        { promptId: control.id, weight: 90 },
-        { promptId: candidate.id, weight: 10 },
-      ],
-      stickyBy: 'header:X-User-Id',
-    });
+    const res = await setSplit(id, splitOf('header:X-User-Id', [control.id, 90], [candidate.id, 10]));
     expect(res.status).toBe(200);
-    const expected = {
-      variants: [
-        { promptId: control.id, weight: 90 },
-        { promptId: candidate.id, weight: 10 },
-      ],
-      stickyBy: 'header:x-user-id',
-    };
+    const expected = splitOf('header:x-user-id', [control.id, 90], [candidate.id, 10]);
     expect(res.body.data.trafficSplit).toEqual(expected);
     const listed = await t.http.get('/admin/v1/endpoints').query({ pageSize: 100 }).set(auth(tenant.admin));
     expect(listed.body.data.find((e: { id: string }) => e.id === id).trafficSplit).toEqual(expected);
@@ -253,13 +184,7 @@ describe('traffic split', () => {
 
   it('sticks by key: each key always gets the variant SHA-256 assigns it', async () => {
     const { id, path, control, candidate } = await splitEndpoint();
-    const split: TrafficSplit = {
-      variants: [
-        { promptId: control.id, weight: 50 },
-        { promptId: candidate.id, weight: 50 },
-      ],
-      stickyBy: 'key',
-    };
+    const split: TrafficSplit = splitOf('key', [control.id, 50], [candidate.id, 50]);
     expect((await setSplit(id, split)).status).toBe(200);
     const bySlug = { [control.id]: control, [candidate.id]: candidate };
     for (const [name, key] of [
@@ -277,13 +202,7 @@ describe('traffic split', () => {
 
   it('sticks by header: the same value always gets the same variant; without the header, random by weight', async () => {
     const { id, path, control, candidate } = await splitEndpoint();
-    const split: TrafficSplit = {
-      variants: [
-        { promptId: control.id, weight: 50 },
-        { promptId: candidate.id, weight: 50 },
-      ],
-      stickyBy: 'header:x-user-id',
-    };
+    const split: TrafficSplit = splitOf('header:x-user-id', [control.id, 50], [candidate.id, 50]);
     expect((await setSplit(id, { ...split, stickyBy: 'header:X-User-Id' })).status).toBe(200);
     const slugOf = { [control.id]: xPrompt(control), [candidate.id]: xPrompt(candidate) };
     const seen = new Set<string>();
@@ -302,13 +221,7 @@ describe('traffic split', () => {
 
   it('without a sticky value, meets the weights over HTTP too (90/10, 300 requests, stickyBy none)', async () => {
     const { id, path, control, candidate } = await splitEndpoint();
-    await setSplit(id, {
-      variants: [
-        { promptId: control.id, weight: 90 },
-        { promptId: candidate.id, weight: 10 },
-      ],
-      stickyBy: 'none',
-    }).expect(200);
+    await setSplit(id, splitOf('none', [control.id, 90], [candidate.id, 10])).expect(200);
     const counts = new Map<string, number>();
     const statuses = new Map<number, number>();
     for (let batch = 0; batch < 10; batch++) {
@@ -332,13 +245,7 @@ describe('traffic split', () => {
     // No split yet: the default answers.
     const byDefault = await execute(path, {}, { text: 'a' });
     expect([byDefault.status, byDefault.headers['x-prompt']]).toEqual([200, xPrompt(control)]);
-    await setSplit(id, {
-      variants: [
-        { promptId: control.id, weight: 1 },
-        { promptId: candidate.id, weight: 99 },
-      ],
-      stickyBy: 'none',
-    }).expect(200);
+    await setSplit(id, splitOf('none', [control.id, 1], [candidate.id, 99])).expect(200);
     for (let i = 0; i < 5; i++) {
       const pinned = await execute(`${path}?prompt=${control.slug}`, {}, { text: 'b' });
       expect([pinned.status, pinned.headers['x-prompt'], pinned.body]).toEqual([200, xPrompt(control), 'control b']);
@@ -380,13 +287,7 @@ describe('traffic split', () => {
   it('refuses to demote or archive a prompt of the split (409 naming the split) until the split drops it', async () => {
     const { id, control, candidate } = await splitEndpoint();
     const third = await createPrompt(t, tenant.admin, id, { name: 'Third', template: 'third' }, 'Live');
-    await setSplit(id, {
-      variants: [
-        { promptId: control.id, weight: 50 },
-        { promptId: candidate.id, weight: 50 },
-      ],
-      stickyBy: 'key',
-    }).expect(200);
+    await setSplit(id, splitOf('key', [control.id, 50], [candidate.id, 50])).expect(200);
     for (const action of ['demote', 'archive']) {
       const res = await t.http.post(`/admin/v1/prompts/${candidate.id}/${action}`).set(auth(tenant.admin));
       expect(res.status).toBe(409);
@@ -397,13 +298,7 @@ describe('traffic split', () => {
     const still = await t.http.get(`/admin/v1/prompts/${candidate.id}`).set(auth(tenant.admin));
     expect(still.body.data.status).toBe('Live');
     // Once the split lists Third instead, Candidate can go.
-    await setSplit(id, {
-      variants: [
-        { promptId: control.id, weight: 50 },
-        { promptId: third.id, weight: 50 },
-      ],
-      stickyBy: 'key',
-    }).expect(200);
+    await setSplit(id, splitOf('key', [control.id, 50], [third.id, 50])).expect(200);
     await t.http.post(`/admin/v1/prompts/${candidate.id}/demote`).set(auth(tenant.admin)).expect(200);
     await t.http.post(`/admin/v1/prompts/${candidate.id}/archive`).set(auth(tenant.admin)).expect(200);
     // Third's other actions are unaffected; the split survives a soft delete and a restore of its endpoint.
@@ -418,13 +313,7 @@ describe('traffic split', () => {
 
   it('never answers one variant from the cache of another (the cache key holds the prompt and its version)', async () => {
     const { id, path, control, candidate } = await splitEndpoint({ cacheEnabled: true });
-    const split: TrafficSplit = {
-      variants: [
-        { promptId: control.id, weight: 50 },
-        { promptId: candidate.id, weight: 50 },
-      ],
-      stickyBy: 'header:x-user-id',
-    };
+    const split: TrafficSplit = splitOf('header:x-user-id', [control.id, 50], [candidate.id, 50]);
     await setSplit(id, split).expect(200);
     let userOf: Record<string, string> = {};
     for (let user = 0; Object.keys(userOf).length < 2; user++) {
@@ -456,13 +345,7 @@ describe('traffic split', () => {
 
   it('GET /admin/v1/stats?groupBy=prompt gives each prompt its totals, beside the endpoint totals', async () => {
     const { id, path, control, candidate } = await splitEndpoint();
-    const split: TrafficSplit = {
-      variants: [
-        { promptId: control.id, weight: 90 },
-        { promptId: candidate.id, weight: 10 },
-      ],
-      stickyBy: 'header:x-user-id',
-    };
+    const split: TrafficSplit = splitOf('header:x-user-id', [control.id, 90], [candidate.id, 10]);
     await setSplit(id, split).expect(200);
     const expected = new Map<string, number>();
     for (let user = 0; user < 30; user++) {
@@ -506,13 +389,7 @@ describe('traffic split', () => {
     const tools = await mcp.listTools();
     const update = tools.tools.find((tool) => tool.name === 'update_endpoint')!;
     expect(update.inputSchema.properties).toHaveProperty('trafficSplit');
-    const split: TrafficSplit = {
-      variants: [
-        { promptId: control.id, weight: 50 },
-        { promptId: candidate.id, weight: 50 },
-      ],
-      stickyBy: 'key',
-    };
+    const split: TrafficSplit = splitOf('key', [control.id, 50], [candidate.id, 50]);
     const updated = await mcp.callTool({ name: 'update_endpoint', arguments: { id, trafficSplit: split } });
     expect(toolJson(updated).trafficSplit).toEqual(split);
     const invalid = await mcp.callTool({

@@ -101,3 +101,33 @@ export async function draftPrompt(t: TestApp, key: string, body: Record<string, 
   expect(res.status).toBe(201);
   return res.body.data;
 }
+
+/** An endpoint with one optional string input, `text`, whose default prompt is `template` (`spec` sets the rest). */
+export async function textEndpoint(
+  t: TestApp,
+  adminKey: string,
+  template: string,
+  spec: Omit<PromptSpec, 'template'> = {},
+): Promise<{ id: string; path: string }> {
+  const endpoint = await createEndpoint(t, adminKey, { inputs: [{ name: 'text', dataType: 'string' }] });
+  await createPrompt(t, adminKey, endpoint.id, { ...spec, template });
+  return endpoint;
+}
+
+/** The input most endpoints under test take: one required string, `text`. */
+const TEXT_INPUT: FieldSpec[] = [{ name: 'text', dataType: 'string', isRequired: true }];
+
+/**
+ * An endpoint (`options` as for createEndpoint, with the required `text` input unless `inputs` says otherwise) and
+ * its prompt `spec` in `state` (the endpoint's default unless given).
+ */
+export async function endpointWithPrompt(
+  t: TestApp,
+  adminKey: string,
+  spec: PromptSpec,
+  options: Parameters<typeof createEndpoint>[2] = {},
+  state: 'Draft' | 'Live' | 'default' = 'default',
+): Promise<{ endpoint: { id: string; path: string }; prompt: { id: string; name: string; slug: string } }> {
+  const endpoint = await createEndpoint(t, adminKey, { inputs: TEXT_INPUT, ...options });
+  return { endpoint, prompt: await createPrompt(t, adminKey, endpoint.id, spec, state) };
+}
