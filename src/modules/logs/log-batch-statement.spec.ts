@@ -9,26 +9,51 @@ describe('logBatchStatement', () => {
     expect(sql).toMatch(/^WITH alongside_0 AS \(INSERT INTO execution_log_rollups AS r /);
     expect(sql).not.toContain('execution_log_error_rollups');
     expect(sql).toContain(') INSERT INTO execution_logs (id, tenant_id, endpoint_id,');
-    // One parameter of rollup records, then 30 values per row.
-    expect(params).toHaveLength(1 + 2 * 30);
+    // One parameter of rollup records, then 31 values per row.
+    expect(params).toHaveLength(1 + 2 * 31);
     const groups = JSON.parse(params[0] as string) as { span: string; start: string; calls: number }[];
     expect(groups.map(({ span, start, calls }) => [span, start, calls])).toEqual([
       ['day', '2026-01-01T00:00:00.000Z', 2],
       ['hour', '2026-01-01T10:00:00.000Z', 2],
     ]);
     expect(params.slice(1, 3)).toEqual(['id-1', row().tenantId]);
-    expect(params[31]).toBe('id-2');
+    expect(params[32]).toBe('id-2');
     expect(sql).toContain('$2, $3,');
-    expect(sql).toMatch(/\$25::jsonb, \$26, \$27, \$28::jsonb, \$29, \$30, \$31::jsonb\)/);
+    expect(sql).toMatch(/\$25::jsonb, \$26, \$27, \$28::jsonb, \$29, \$30, \$31::jsonb, \$32::jsonb\)/);
+    expect(sql).not.toContain('execution_log_tag_rollups');
   });
 
   it('adds the error-code rollups when the batch has errors', () => {
     const { sql, params } = logBatchStatement([row({ status: 'error', errorCode: 'timeout' })]);
     expect(sql).toContain('alongside_1 AS (INSERT INTO execution_log_error_rollups AS r ');
-    expect(params).toHaveLength(2 + 30);
+    expect(params).toHaveLength(2 + 31);
     expect(JSON.parse(params[1] as string)).toEqual([
       expect.objectContaining({ span: 'day', error_code: 'timeout', errors: 1 }),
       expect.objectContaining({ span: 'hour', error_code: 'timeout', errors: 1 }),
     ]);
+  });
+
+  it('adds the rows to the tag rollups once under each of their tags', () => {
+    const tagged = { team: 'search', env: 'prod' };
+    const { sql, params } = logBatchStatement([
+      row({ tags: tagged, tagsJson: JSON.stringify(tagged), status: 'error', errorCode: 'timeout' }),
+      row({ id: 'id-2', tags: { team: 'search' }, tagsJson: '{"team":"search"}' }),
+    ]);
+    expect(sql).toContain('INSERT INTO execution_log_tag_rollups AS r (tenant_id, tag_key, span, start, tag_value,');
+    expect(sql).toContain('INSERT INTO execution_log_tag_error_rollups AS r ');
+    const [, , tagSums, tagErrors] = params.slice(0, 4).map((param) => JSON.parse(param as string));
+    expect(tagSums.map((g: any) => [g.tag_key, g.span, g.tag_value, g.calls])).toEqual([
+      ['env', 'day', 'prod', 1],
+      ['env', 'hour', 'prod', 1],
+      ['team', 'day', 'search', 2],
+      ['team', 'hour', 'search', 2],
+    ]);
+    expect(tagErrors.map((g: any) => [g.tag_key, g.span, g.error_code, g.errors])).toEqual([
+      ['env', 'day', 'timeout', 1],
+      ['env', 'hour', 'timeout', 1],
+      ['team', 'day', 'timeout', 1],
+      ['team', 'hour', 'timeout', 1],
+    ]);
+    expect(params.at(-1)).toBe('{"team":"search"}');
   });
 });

@@ -126,15 +126,17 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
  */
 function rollupUpserts(groups: (RollupGroup | TagRollupGroup)[], tables: typeof PLAIN, params: unknown[]): string[] {
   if (groups.length === 0) return [];
-  const tagOf = (group: RollupGroup | TagRollupGroup) =>
-    'tagKey' in group ? { tag_key: group.tagKey, tag_value: group.tagValue } : {};
-  const records = groups.map((group) => ({
-    ...tagOf(group),
+  // The columns that name a group's row, in the sums and in the error counts alike.
+  const keyOf = (group: RollupGroup | TagRollupGroup) => ({
+    ...('tagKey' in group ? { tag_key: group.tagKey, tag_value: group.tagValue } : {}),
     tenant_id: group.tenantId,
     endpoint_id: group.endpointId,
     prompt_id: group.promptId,
     span: group.span,
     start: group.start.toISOString(),
+  });
+  const records = groups.map((group) => ({
+    ...keyOf(group),
     calls: group.calls,
     errors: group.errors,
     cache_hits: group.cacheHits,
@@ -156,12 +158,7 @@ function rollupUpserts(groups: (RollupGroup | TagRollupGroup)[], tables: typeof 
   ];
   const errorRecords = groups.flatMap((group) =>
     [...group.errorCodes].map(([errorCode, count]) => ({
-      ...tagOf(group),
-      tenant_id: group.tenantId,
-      endpoint_id: group.endpointId,
-      prompt_id: group.promptId,
-      span: group.span,
-      start: group.start.toISOString(),
+      ...keyOf(group),
       error_code: errorCode,
       errors: count,
     })),
