@@ -29,6 +29,19 @@ describe('capLogText', () => {
     expect(capLogText('😀😀', 2)).toEqual({ text: '…[truncated 8 bytes]', truncated: true });
   });
 
+  it('counts every byte cut from a text far longer than the limit, whatever character ends the part it reads', () => {
+    // The limit's worth of characters ends inside an emoji: its half is not kept.
+    expect(capLogText(`aaaa😀${'b'.repeat(10)}`, 4)).toEqual({ text: 'aaaa…[truncated 14 bytes]', truncated: true });
+    expect(capLogText(`aaa😀${'b'.repeat(10)}`, 4)).toEqual({ text: 'aaa…[truncated 14 bytes]', truncated: true });
+    const long = 'é€😀x'.repeat(200_000);
+    const { text, truncated } = capLogText(long, 65_536);
+    const kept = text.slice(0, MARKER.exec(text)!.index);
+    expect(truncated).toBe(true);
+    expect(long.startsWith(kept)).toBe(true);
+    expect(65_536 - bytesOf(kept)).toBeLessThan(4);
+    expect(bytesOf(kept) + Number(MARKER.exec(text)![1])).toBe(bytesOf(long));
+  });
+
   it('keeps a prefix of at most the limit, on a character boundary, that with the cut bytes makes the whole text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 400 }), fc.integer({ min: 1, max: 600 }), (text, limit) => {

@@ -15,11 +15,14 @@ export interface CappedText {
 export function capLogText(text: string, maxBytes: number): CappedText {
   // A UTF-16 code unit is at most 3 UTF-8 bytes: a short enough text needs no encoding to be measured.
   if (text.length * 3 <= maxBytes) return { text, truncated: false };
-  const bytes = Buffer.from(text, 'utf8');
-  if (bytes.length <= maxBytes) return { text, truncated: false };
+  const totalBytes = Buffer.byteLength(text, 'utf8');
+  if (totalBytes <= maxBytes) return { text, truncated: false };
+  // Only the start is encoded: every UTF-16 unit is at least one byte, so the first maxBytes + 1 units hold the bytes
+  // kept and the one after them (a pair split by this slice encodes at or past that byte, so it is never kept).
+  const bytes = Buffer.from(text.slice(0, maxBytes + 1), 'utf8');
   let end = maxBytes;
   // Back off over continuation bytes (10xxxxxx) to the start of the character that straddles the limit.
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   const kept = bytes.subarray(0, end).toString('utf8');
-  return { text: `${kept}…[truncated ${bytes.length - end} bytes]`, truncated: true };
+  return { text: `${kept}…[truncated ${totalBytes - end} bytes]`, truncated: true };
 }

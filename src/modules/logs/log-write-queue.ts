@@ -8,7 +8,8 @@ export interface LogWriteQueueOptions {
   batchSize: number;
   /**
    * Most bytes of rows per INSERT (a single larger row goes alone): a statement is built and sent on the event loop,
-   * so a batch of large rows is written in several statements, none of them holding the loop or the memory long.
+   * so a batch of large rows is written in several statements, none of them holding the loop or the memory long. The
+   * embedded database's memory grows to hold its largest statement and never shrinks, so this also bounds that.
    */
   maxBatchBytes?: number;
   /** How long a row may wait for companions before its batch is written (a row is visible within a second). */
@@ -23,7 +24,7 @@ export interface LogWriteQueueOptions {
 
 export const DEFAULT_QUEUE_OPTIONS: LogWriteQueueOptions = {
   batchSize: 500,
-  maxBatchBytes: 4 * 1024 * 1024,
+  maxBatchBytes: 1024 * 1024,
   flushDelayMs: 100,
   maxQueuedRows: 50_000,
   maxQueuedBytes: 64 * 1024 * 1024,
