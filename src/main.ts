@@ -4,7 +4,6 @@ import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type * as AppSetup from './app.setup';
 import type * as Control from './cli/control-server';
-import { type ExtraListeners, listenSpread } from './common/http/listeners';
 import { AppLogger, asynchronousStdout } from './common/logging/app-logger';
 import { ConfigError, loadConfig } from './config/app-config';
 import { describeStorage, unknownVariableWarnings } from './config/config-report';
@@ -47,17 +46,9 @@ async function main(): Promise<void> {
         ),
       );
   let app: INestApplication;
-  let extraListeners: ExtraListeners | undefined;
   try {
     app = await createApplication({ config, embedded, logger: log });
-    if (!stoppedEarly()) {
-      // On several sockets of the port where the system allows it, so a loaded event loop still accepts new
-      // connections as fast as they come (see listenSpread).
-      extraListeners = await listenSpread(app.getHttpServer() as Server, config.port, config.host, (options) =>
-        // Nest hands its first argument to the adapter, which passes listen options on to Node's server as they are.
-        app.listen(options as unknown as number),
-      );
-    }
+    if (!stoppedEarly()) await app.listen(config.port, config.host);
   } catch (error) {
     await embedded?.close().catch(() => undefined);
     throw error;
@@ -103,7 +94,6 @@ async function main(): Promise<void> {
       response.setHeader('Connection', 'close'),
     );
     await control?.close();
-    extraListeners?.close();
     await app.close();
     await tracing?.shutdown().catch(() => undefined);
     exit(0);
