@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { FakeLlmServer, type FakeReply } from '../support/fake-llm-server';
-import { admin, residentMb, ROOT, ServiceProcess, startService } from './service-process';
+import type { FakeReply } from '../support/fake-llm-server';
+import { STREAMED_OBJECT, STREAM_DELTAS, useLoadSuite } from './load-suite';
+import { admin, residentMb, ROOT, startService } from './service-process';
 
 const CLI_MAIN = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const ADMIN_KEY = 'epa_' + 'NoisyNeighbourTenantA'.repeat(2);
@@ -70,8 +70,6 @@ const LOOP_BURST_MS = 2_000;
 /** Runs until the render's time budget is spent. */
 const NESTED_LOOPS = '{% for a in (1..3000) %}{% for b in (1..3000) %}{% endfor %}{% endfor %}x';
 /** The fake provider's structured answer for A's streams: an 80 KB object sent as 20,000 deltas. */
-const STREAMED_OBJECT = JSON.stringify({ answer: 'y'.repeat(80_000) });
-const STREAM_DELTAS = 20_000;
 /** How long the fake provider holds A's slow calls before it answers. */
 const SLOW_PROVIDER_MS = 20_000;
 
@@ -375,25 +373,10 @@ function cpuMs(pid: number): number {
  * error and a p99 latency under B_P99_BOUND_MS, and the service's resident memory must stay under RSS_BOUND_MB.
  */
 describe('noisy neighbour', () => {
-  let fake: FakeLlmServer;
-  let workDir: string;
-  let service: ServiceProcess | undefined;
-  /** What the test started besides the service (timers, agents, load loops), stopped however it ends. */
-  const cleanups: (() => void)[] = [];
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-fault-noisy-'));
-  });
-
-  afterAll(async () => {
-    for (const cleanup of cleanups.splice(0)) cleanup();
-    await service?.kill();
-    await fake?.close();
-    fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const suite = useLoadSuite('noisy');
 
   it('one tenant at its limits does not slow, fail or outgrow the service for another', async () => {
+    const { fake, workDir, cleanups } = suite;
     // One reply object per model: the fake provider builds a reply's 20,000 events once, not once per call.
     const replies: Record<string, FakeReply> = {
       'slow-model': { text: '{"answer":"late"}', delayMs: SLOW_PROVIDER_MS },
@@ -415,7 +398,7 @@ describe('noisy neighbour', () => {
       }),
     );
     const dataDir = path.join(workDir, 'data');
-    service = await startService({
+    const service = (suite.service = await startService({
       INITIAL_ADMIN_KEY: ADMIN_KEY,
       INITIAL_TENANT: 'noisy-a',
       DATA_DIR: dataDir,
@@ -423,10 +406,10 @@ describe('noisy neighbour', () => {
       MODELS_FILE: modelsFile,
       ADMIN_RATE_LIMIT_PER_MINUTE: String(MAX_INTEGER),
       ...BOUNDS,
-    });
+    }));
     const base = service.base;
     const setupFailed = (error: Error) => {
-      throw new Error(`${error.message}\n${service!.output.slice(-20).join('\n')}`);
+      throw new Error(`${error.message}\n${service.output.slice(-20).join('\n')}`);
     };
 
     // Tenant B and its admin key, through the CLI.

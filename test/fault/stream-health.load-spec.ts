@@ -1,15 +1,13 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { FakeLlmServer, type FakeReply } from '../support/fake-llm-server';
-import { admin, ServiceProcess, startService } from './service-process';
+import type { FakeReply } from '../support/fake-llm-server';
+import { STREAMED_OBJECT, STREAM_DELTAS, useLoadSuite } from './load-suite';
+import { admin, startService } from './service-process';
 
 const ADMIN_KEY = 'epa_' + 'StreamHealthLoadTest'.repeat(2);
 /** The provider's structured answer: an 80 KB object (one string field) sent as 20,000 deltas. */
-const STREAMED_OBJECT = JSON.stringify({ answer: 'y'.repeat(80_000) });
-const STREAM_DELTAS = 20_000;
 /** Streams read to their end, one after the other on each of this many clients. */
 const STREAMS = 3;
 /** The streams run this long before /health is measured, and /health is measured this long. */
@@ -84,24 +82,10 @@ function stream(agent: http.Agent, base: string, endpointPath: string, key: stri
  * service's event loop must keep answering it: a p99 under HEALTH_P99_BOUND_MS, and no failure.
  */
 describe('health under streams', () => {
-  let fake: FakeLlmServer;
-  let workDir: string;
-  let service: ServiceProcess | undefined;
-  const cleanups: (() => void)[] = [];
-
-  beforeAll(async () => {
-    fake = await FakeLlmServer.start();
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-fault-stream-health-'));
-  });
-
-  afterAll(async () => {
-    for (const cleanup of cleanups.splice(0)) cleanup();
-    await service?.kill();
-    await fake?.close();
-    fs.rmSync(workDir, { recursive: true, force: true });
-  });
+  const suite = useLoadSuite('stream-health');
 
   it('answers /health within its bound while three streams of 20,000 deltas run', async () => {
+    const { fake, workDir, cleanups } = suite;
     const reply: FakeReply = { text: STREAMED_OBJECT, stream: { chunks: STREAM_DELTAS } };
     fake.replyBy(() => reply);
     const modelsFile = path.join(workDir, 'models.json');
@@ -111,12 +95,12 @@ describe('health under streams', () => {
         providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'stream-model' }] }],
       }),
     );
-    service = await startService({
+    const service = (suite.service = await startService({
       INITIAL_ADMIN_KEY: ADMIN_KEY,
       INITIAL_TENANT: 'streams',
       DATA_DIR: path.join(workDir, 'data'),
       MODELS_FILE: modelsFile,
-    });
+    }));
     const base = service.base;
     const endpointPath = '/api/v1/stream-health';
     const endpoint = await admin(base, ADMIN_KEY, 'POST', '/admin/v1/endpoints', {
