@@ -14,7 +14,7 @@
  *          --unpinned (leave every process to the scheduler: the service's threads may then use both cores)
  *          --stats-rows N (1000000: log rows seeded for the stats timings; 0 skips them)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
- *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path)
+ *          --scenarios cacheHit,cacheMiss,tags,load,sequential,streaming (a subset, e.g. to profile one path)
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
  *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
  *          --telemetry (instead: the hot path with metrics and tracing on and off, see bench/telemetry.js)
@@ -36,7 +36,7 @@ const MODES = String(args.modes ?? (args.embedded || !SERVER_MODE_READY ? 'embed
 const STATS_ROWS = Number(args['stats-rows'] ?? 1_000_000);
 /** How long the restarted service is left alone before its idle memory is read. */
 const IDLE_SETTLE_MS = 3_000;
-const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,load,sequential,streaming').split(','));
+const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,tags,load,sequential,streaming').split(','));
 const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
 const { rssMbOf, trackRss } = require('./process-memory');
@@ -236,7 +236,7 @@ async function setUp(url) {
 }
 
 /** One autocannon run; latencies come from the per-response float timings (its histogram has 1 ms resolution). */
-function load({ url, connections, seconds, method = 'POST', headers = {}, body }) {
+function load({ url, connections, seconds, method = 'POST', headers = {}, body, setupRequest }) {
   return new Promise((resolve, reject) => {
     const latencies = [];
     let non2xx = 0;
@@ -248,6 +248,7 @@ function load({ url, connections, seconds, method = 'POST', headers = {}, body }
         method,
         headers: { 'content-type': 'application/json', ...headers },
         body,
+        ...(setupRequest ? { requests: [{ setupRequest }] } : {}),
       },
       (error, result) => {
         if (error) return reject(error);
@@ -365,6 +366,7 @@ async function runAdapter(mode, adapter, modelsFile) {
     results.cacheMiss = SCENARIOS.has('cacheMiss')
       ? await measure({ ...post(routes['bench-miss']), connections: 50 }, pid, pid)
       : skipped;
+    results.tagCost = SCENARIOS.has('tags') ? await measureTagCost(post(routes['bench-miss']), pid) : undefined;
     results.loadService = SCENARIOS.has('load')
       ? await measure({ ...post(routes['bench-slow']), connections: 50 }, pid, pid)
       : skipped;
@@ -389,6 +391,51 @@ async function runAdapter(mode, adapter, modelsFile) {
     await stop(service.child);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Customers the tagged misses name, one per request in turn: each log batch then sums many tag values. */
+const TAGGED_CUSTOMERS = 100;
+
+/**
+ * What parsing and storing request tags adds to a miss: the same miss without tags and with three (`team`, `feature`,
+ * and `customer`, one of TAGGED_CUSTOMERS in turn), their rounds alternated (plain, tagged, tagged, plain, ...) so both
+ * meet the same machine, and the service's CPU per request compared round by round.
+ */
+async function measureTagCost(target, pid) {
+  let sent = 0;
+  const tagged = {
+    ...target,
+    setupRequest: (request) => {
+      request.headers = {
+        ...request.headers,
+        'x-tags': `team=search,feature=summarize,customer=cust-${sent++ % TAGGED_CUSTOMERS}`,
+      };
+      return request;
+    },
+  };
+  const cpuPerRequest = async (t) => {
+    const before = cpuSecondsOf(pid);
+    const result = await load({ ...t, connections: 50, seconds: DURATION });
+    return ((cpuSecondsOf(pid) - before) * 1e6) / result.requests;
+  };
+  await load({ ...target, connections: 50, seconds: WARMUP });
+  await load({ ...tagged, connections: 50, seconds: WARMUP });
+  const plain = [];
+  const withTags = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const order = i % 2 === 0 ? [target, tagged] : [tagged, target];
+    for (const t of order) (t === tagged ? withTags : plain).push(await cpuPerRequest(t));
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const added = plain.map((cpu, i) => ((withTags[i] - cpu) / cpu) * 100);
+  return {
+    plainCpuUs: median(plain),
+    taggedCpuUs: median(withTags),
+    addedPct: median(added),
+    rounds: added,
+    plain,
+    withTags,
+  };
 }
 
 /**
@@ -507,6 +554,13 @@ function targets(baseline, runs, stats) {
         ifKnown(seqP50 <= 0.55 && seqP99 <= 3, seqP50, seqP99),
       );
     }
+    if (r.tagCost)
+      add(
+        `${name}: a miss with three request tags`,
+        `${fmt(r.tagCost.addedPct, 1)} % more CPU than without (${fmt(r.tagCost.plainCpuUs)} → ${fmt(r.tagCost.taggedCpuUs)} µs)`,
+        '≤ 2 %',
+        ifKnown(r.tagCost.addedPct <= 2, r.tagCost.addedPct),
+      );
     const rssLimit = mode === 'embedded' ? 300 : 250;
     add(
       `${name}: RSS under load`,
@@ -576,6 +630,13 @@ function figures(baseline, runs, stats) {
         `${fmt(r.cacheMiss.rps)} req/s`,
         `${fmt(r.cacheMiss.rps / baseline.bare.rps, 3)}×${cpu(r.cacheMiss)}`,
         rss(r.cacheMiss),
+      ]);
+    if (r.tagCost)
+      rows.push([
+        `${name}: cache miss with three request tags, 50 conn`,
+        `${fmt(r.tagCost.taggedCpuUs)} µs CPU per request`,
+        `without tags ${fmt(r.tagCost.plainCpuUs)} µs`,
+        `added per round: ${r.tagCost.rounds.map((pct) => `${fmt(pct, 1)} %`).join(', ')}`,
       ]);
     if (SCENARIOS.has('load'))
       rows.push([
