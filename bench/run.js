@@ -13,6 +13,9 @@
  *          --embedded (the same as --modes embedded)
  *          --unpinned (leave every process to the scheduler: the service's threads may then use both cores)
  *          --stats-rows N (1000000: log rows seeded for the stats timings; 0 skips them)
+ *          --stats-only (only the log and stats reads at scale, with their targets: seeds --stats-rows rows into
+ *            DATABASE_URL, times them, removes them; no service is started)
+ *          --stats-tenant SLUG (with --stats-only: time a tenant an earlier `seed:logs` left in place, seeding nothing)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
  *          --scenarios cacheHit,cacheMiss,tags,load,sequential,streaming (a subset, e.g. to profile one path)
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
@@ -458,11 +461,15 @@ async function restart(adapter, env, running) {
  * database, times the stats and log reads through the services, and removes what it seeded.
  */
 function statsAtScale(rows) {
-  const result = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'dist/src/cli/seed-logs.js'), '--rows', String(rows), '--measure', '--json', '--cleanup'],
-    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const seedArgs = args['stats-tenant']
+    ? ['--tenant', String(args['stats-tenant']), '--json']
+    : ['--rows', String(rows), '--measure', '--json', '--cleanup'];
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/cli/seed-logs.js'), ...seedArgs], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = (result.stdout ?? '')
     .split('\n')
     .reverse()
@@ -505,7 +512,28 @@ const STATS_TIMINGS = {
   logsPage: 'GET /admin/v1/logs, first page',
   logsPage50: 'GET /admin/v1/logs?page=50',
   logsErrors: 'GET /admin/v1/logs?status=error',
+  logsTag: 'GET /admin/v1/logs?tag=team:team-3 (10 % of the rows), first page',
+  logsTagEither: 'GET /admin/v1/logs?tag=feature:feature-1&tag=feature:feature-2, first page',
+  logsTagTop: 'GET /admin/v1/logs?tag=customer:cust-0 (4 % of the rows), first page',
+  logsTagRare: 'GET /admin/v1/logs?tag=customer:cust-900 (rare), first page',
+  logsTagEndpoint: 'GET /admin/v1/logs?tag=team:team-3&endpointId, first page',
+  logsHasTag: 'GET /admin/v1/logs?hasTag=feature, first page',
+  logsHasTagMany: 'GET /admin/v1/logs?hasTag=customer (1,000 values), first page',
+  logsTwoKeys: 'GET /admin/v1/logs?tag=team:team-3&tag=feature:feature-1 (two keys), first page',
+  statsTag: 'GET /admin/v1/stats?tag=team:team-3, 7 days',
+  statsTagRare: 'GET /admin/v1/stats?tag=customer:cust-900, 7 days',
+  statsHasTag: 'GET /admin/v1/stats?hasTag=feature, 7 days',
+  statsByTeam: 'GET /admin/v1/stats?groupBy=tag:team (8 values), 7 days',
+  statsByCustomer: 'GET /admin/v1/stats?groupBy=tag:customer (1,000 values), 7 days',
+  statsTwoKeys: 'GET /admin/v1/stats?tag=team:team-3&tag=feature:feature-1 (two keys), 7 days',
 };
+
+/** The request-tag targets at scale: the slowest of each kind of call `seed:logs` times, in ms. */
+const TAG_TARGETS = [
+  ['GET /admin/v1/logs?tag=key:value, first page', ['logsTag', 'logsTagEither', 'logsTagTop', 'logsTagRare'], 50],
+  ['GET /admin/v1/stats filtered by a tag, 7 days', ['statsTag', 'statsTagRare', 'statsHasTag'], 100],
+  ['GET /admin/v1/stats?groupBy=tag:<key>, 7 days', ['statsByTeam', 'statsByCustomer'], 100],
+];
 
 /**
  * The targets, each with what this run measured and whether it is met: the embedded default's memory and cache hits,
@@ -571,12 +599,23 @@ function targets(baseline, runs, stats) {
   }
   if (stats) {
     const ms = stats.ms.statsTenant;
+    const count = stats.rows ? `${Number(stats.rows).toLocaleString('en')} log rows` : `tenant ${stats.tenant}`;
     add(
-      `PostgreSQL: GET /admin/v1/stats, whole tenant, 7 days by day, ${Number(stats.rows).toLocaleString('en')} log rows`,
+      `PostgreSQL: GET /admin/v1/stats, whole tenant, 7 days by day, ${count}`,
       `${fmt(ms, 1)} ms`,
       '< 50 ms',
       ifKnown(ms < 50, ms),
     );
+    for (const [what, keys, limit] of TAG_TARGETS) {
+      const slowest = Math.max(...keys.map((key) => stats.ms[key] ?? NaN));
+      const which = keys.find((key) => stats.ms[key] === slowest);
+      add(
+        `PostgreSQL: ${what}, ${count} (slowest of ${keys.length})`,
+        `${fmt(slowest, 1)} ms${which ? ` (${STATS_TIMINGS[which]})` : ''}`,
+        `< ${limit} ms`,
+        ifKnown(slowest < limit, slowest),
+      );
+    }
   } else if (MODES.includes('postgres')) {
     add('PostgreSQL: GET /admin/v1/stats at scale', 'not measured (--stats-rows 0)', '< 50 ms', undefined);
   }
@@ -672,19 +711,41 @@ function figures(baseline, runs, stats) {
       r.cacheHit.failures + r.cacheMiss.failures + r.loadService.failures + r.seqService.failures + r.stream.failures;
     if (failures > 0) rows.push([`${name}: non-2xx answers, errors or failed streams`, String(failures), '', 'MISSED']);
   }
-  if (stats) {
-    const count = Number(stats.rows).toLocaleString('en');
-    rows.push([`PostgreSQL: seeding ${count} log rows`, `${stats.insertS} s`, `rollups ${stats.rollupsS} s`, '']);
-    for (const [key, what] of Object.entries(STATS_TIMINGS))
-      if (stats.ms[key] !== undefined)
-        rows.push([`PostgreSQL, ${count} log rows: ${what}`, `${fmt(stats.ms[key], 1)} ms`, '', '']);
-  }
+  rows.push(...statsFigures(stats));
   return table(['scenario', 'throughput', 'ratio', 'latency, memory'], rows);
+}
+
+/** The rows of the figures table for the reads at scale (none when they did not run). */
+function statsFigures(stats) {
+  if (!stats) return [];
+  const rows = [];
+  const count = stats.rows ? `${Number(stats.rows).toLocaleString('en')} log rows` : `tenant ${stats.tenant}`;
+  if (stats.rows) rows.push([`PostgreSQL: seeding ${count}`, `${stats.insertS} s`, `rollups ${stats.rollupsS} s`, '']);
+  for (const [key, what] of Object.entries(STATS_TIMINGS))
+    if (stats.ms[key] !== undefined)
+      rows.push([`PostgreSQL, ${count}: ${what}`, `${fmt(stats.ms[key], 1)} ms`, '', '']);
+  return rows;
+}
+
+/** --stats-only: the log and stats reads at scale alone, with their targets. */
+function statsOnly() {
+  if (!fs.existsSync(path.join(ROOT, 'dist/src/cli/seed-logs.js'))) throw new Error('build first: npm run build');
+  if (!process.env.DATABASE_URL) throw new Error('--stats-only needs DATABASE_URL (a database of its own)');
+  const stats = statsAtScale(STATS_ROWS);
+  fs.writeFileSync(path.join(os.tmpdir(), 'promptgate-bench-last.json'), JSON.stringify({ stats }));
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+  const summary = `${new Date().toISOString().slice(0, 16)} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version} · PostgreSQL · load average ${load} (1 / 5 / 15 min) · medians of 5 service calls`;
+  const report = `${summary}\n\n${targets(undefined, [], stats)}\n\n${table(['scenario', 'time', '', ''], statsFigures(stats))}`;
+  process.stdout.write(`\n${report}\n`);
 }
 
 async function main() {
   // --telemetry: what metrics and tracing cost the hot path instead (bench/telemetry.js, its own options).
   if (args.telemetry) return require('./telemetry.js');
+  if (args['stats-only']) return statsOnly();
   if (!fs.existsSync(path.join(ROOT, 'dist/src/main.js'))) throw new Error('build first: npm run build');
   for (const mode of MODES) if (!MODE_NAMES[mode]) throw new Error(`--modes: unknown mode ${mode}`);
   if (MODES.includes('postgres') && !SERVER_MODE_READY)

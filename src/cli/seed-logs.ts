@@ -13,6 +13,7 @@ import { KeysService } from '../modules/keys/keys.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
 const USAGE = `npm run seed:logs -- [--rows 1000000] [--endpoints 20] [--days 28] [--measure] [--json] [--cleanup]
+       npm run seed:logs -- --tenant SLUG [--json]
 
 Fills execution_logs with synthetic rows for measuring the logs and stats queries at scale: a new tenant (with an
 admin key, printed) gets 90% of the rows spread over its endpoints and the last --days days (keep it under
@@ -22,6 +23,8 @@ their hourly and daily rollups are summed from them as the log writer would have
 --measure then times the GET /logs and GET /stats service calls (median of 5 runs each).
 --json prints one JSON line instead (row count, seeding times and the main timings, which it implies).
 --cleanup deletes the two tenants, with their rows and rollups, at the end.
+--tenant SLUG seeds nothing: it times the same calls on a tenant an earlier run seeded (its slug, printed then), so two
+builds can be measured alternately on the same rows.
 Meant for PostgreSQL (DATABASE_URL); use a database of its own, not the one the tests use.`;
 
 const CHUNK = 100_000;
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
       measure: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       cleanup: { type: 'boolean', default: false },
+      tenant: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -54,6 +58,15 @@ async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), { logger: ['error'] });
   const say = (text: string) => (values.json ? process.stderr : process.stdout).write(`${text}\n`);
   const tenants: SeedTenant[] = [];
+  if (values.tenant !== undefined) {
+    try {
+      const ms = await measure(app, await seededTenant(app.get(DataSource), values.tenant), say);
+      if (values.json) process.stdout.write(`${JSON.stringify({ tenant: values.tenant, ms })}\n`);
+    } finally {
+      await app.close();
+    }
+    return;
+  }
   try {
     const db = app.get(DataSource);
     const suffix = randomUUID().slice(0, 8);
@@ -134,6 +147,28 @@ async function createTenant(
     keyId: key.id,
     endpointIds,
     promptIds: endpointIds.flatMap(() => [randomUUID(), randomUUID(), randomUUID()]),
+  };
+}
+
+/** A tenant an earlier run seeded, found by its slug: its endpoints in seeding order and a prompt of the first. */
+async function seededTenant(db: DataSource, slug: string): Promise<SeedTenant> {
+  const [tenant] = await db.query<{ id: string }[]>('SELECT id FROM tenants WHERE slug = $1', [slug]);
+  if (!tenant) throw new Error(`No tenant ${slug}.`);
+  const endpoints = await db.query<{ id: string }[]>(
+    `SELECT id FROM endpoints WHERE tenant_id = $1 ORDER BY substring(path from '[0-9]+$')::int`,
+    [tenant.id],
+  );
+  const [prompt] = await db.query<{ prompt_id: string }[]>(
+    'SELECT prompt_id FROM execution_logs WHERE tenant_id = $1 AND endpoint_id = $2 LIMIT 1',
+    [tenant.id, endpoints[0].id],
+  );
+  return {
+    id: tenant.id,
+    slug,
+    adminKey: '',
+    keyId: '',
+    endpointIds: endpoints.map((e) => e.id),
+    promptIds: [prompt.prompt_id],
   };
 }
 
@@ -238,7 +273,27 @@ async function measure(
       'GET /logs?tag=feature:feature-1&tag=feature:feature-2',
       () => logs.list(tenant.id, { tag: ['feature:feature-1', 'feature:feature-2'] }),
     ],
+    [
+      'logsTagTop',
+      'GET /logs?tag=customer:cust-0 (4% of rows)',
+      () => logs.list(tenant.id, { tag: ['customer:cust-0'] }),
+    ],
+    [
+      'logsTagEndpoint',
+      'GET /logs?tag=team:team-3&endpointId (2.5% of rows)',
+      () => logs.list(tenant.id, { tag: ['team:team-3'], endpointId: tenant.endpointIds[3] }),
+    ],
+    [
+      'logsTagLastDay',
+      'GET /logs?tag=team:team-3&from=(last 24 h)',
+      () => logs.list(tenant.id, { tag: ['team:team-3'], from: lastDay }),
+    ],
     ['logsHasTag', 'GET /logs?hasTag=feature', () => logs.list(tenant.id, { hasTag: ['feature'] })],
+    [
+      'logsHasTagMany',
+      'GET /logs?hasTag=customer (1,000 values)',
+      () => logs.list(tenant.id, { hasTag: ['customer'] }),
+    ],
     [
       'logsTwoKeys',
       'GET /logs?tag=team:team-3&tag=feature:feature-1',
@@ -258,6 +313,11 @@ async function measure(
       () => stats.stats(tenant.id, { groupBy: 'prompt' }),
     ],
     ['statsTag', 'GET /stats?tag=team:team-3 (7 days, day)', () => stats.stats(tenant.id, { tag: ['team:team-3'] })],
+    [
+      'statsTagRare',
+      'GET /stats?tag=customer:cust-900 (7 days, day)',
+      () => stats.stats(tenant.id, { tag: ['customer:cust-900'] }),
+    ],
     ['statsHasTag', 'GET /stats?hasTag=feature (7 days, day)', () => stats.stats(tenant.id, { hasTag: ['feature'] })],
     ['statsByTeam', 'GET /stats?groupBy=tag:team (7 days, day)', () => stats.stats(tenant.id, { groupBy: 'tag:team' })],
     [
@@ -288,7 +348,7 @@ async function measure(
     }
     times.sort((a, b) => a - b);
     results[key] = Math.round(times[2] * 10) / 10;
-    say(`  ${name.padEnd(56)} ${times[2].toFixed(1)}`);
+    say(`  ${name.padEnd(64)} ${times[2].toFixed(1)}`);
   }
   return results;
 }

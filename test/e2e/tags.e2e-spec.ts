@@ -338,6 +338,35 @@ describe('request tags', () => {
       expect((await list(`tag=${encodeURIComponent('customer:c000:x')}`)).total).toBe(0);
     });
 
+    it('counts the rows of a tag exactly within a period and an endpoint, partial hours included', async () => {
+      const within = (from?: Date, to?: Date) =>
+        seeded.filter((row) => (!from || row.createdAt >= from) && (!to || row.createdAt < to));
+      const bounds = (from?: Date, to?: Date) =>
+        [from && `from=${from.toISOString()}`, to && `to=${to.toISOString()}`].filter(Boolean).join('&');
+      for (const [from, to] of [
+        [at(10), at(12)],
+        [at(10, 30), at(11, 59)],
+        [at(10, 15), at(10, 45)],
+        [at(10, 30), undefined],
+        [undefined, at(11, 20)],
+        [at(-48), at(72)],
+      ]) {
+        const rows = within(from, to);
+        const total = async (query: string) => (await list(`${bounds(from, to)}&${query}`)).total;
+        expect(await total('tag=customer:c000')).toBe(rows.filter((r) => r.tags.customer === 'c000').length);
+        expect(await total('tag=customer:c000&tag=customer:c001')).toBe(
+          rows.filter((r) => ['c000', 'c001'].includes(r.tags.customer)).length,
+        );
+        expect(await total('hasTag=team')).toBe(rows.filter((r) => 'team' in r.tags).length);
+        expect(await total(`hasTag=customer&endpointId=${endpointId}`)).toBe(
+          rows.filter((r) => 'customer' in r.tags).length,
+        );
+      }
+      const other = await createEndpoint(t, own.admin, { name: 'untagged' });
+      expect((await list(`endpointId=${other.id}&tag=customer:c000`)).total).toBe(0);
+      expect((await list(`endpointId=${other.id}&hasTag=team`)).total).toBe(0);
+    });
+
     it.each([
       ['tag=team', 'tag: each tag must be key:value (a tag key, a colon, and a value of 1 to 128 characters)'],
       ['tag=Team:a', 'tag: each tag must be key:value (a tag key, a colon, and a value of 1 to 128 characters)'],

@@ -43,6 +43,18 @@ export interface RollupRead {
   byTagValue?: boolean;
 }
 
+/** A filter on one tag key (values of it, or any value when null), within an endpoint or the whole tenant. */
+export interface TagCallsRead {
+  endpointId?: string;
+  tag: { key: string; values: string[] | null };
+}
+
+/** Executions with a value of a tag key (null: all of the read's, when not split by value). */
+export interface TagCalls {
+  tagValue: string | null;
+  calls: number;
+}
+
 /** The sums of a bucket (and prompt, when asked) over some pieces of the period. */
 export interface RollupFigures extends RollupSums {
   bucket: Date;
@@ -120,6 +132,52 @@ export class ExecutionLogRollupsRepository {
       errorCode: String(row.error_code),
       count: Number(row.count),
     }));
+  }
+
+  /**
+   * The executions of a filter on one tag key over the pieces, per value of the key (byValue) or in total: the rollup
+   * pieces summed from the tag rollups' index entries alone (their primary key for any value, the value index for given
+   * values; one range read per piece), the log pieces counted from the rows.
+   */
+  async tagCalls(tenantId: string, pieces: RollupPiece[], read: TagCallsRead, byValue: boolean): Promise<TagCalls[]> {
+    const rolled = pieces.filter((piece) => piece.source !== 'logs');
+    const raw = pieces.filter((piece) => piece.source === 'logs');
+    const queries: Promise<Record<string, unknown>[]>[] = [];
+    if (rolled.length) {
+      const params: unknown[] = [tenantId, read.tag.key];
+      let base = 'tenant_id = $1 AND tag_key = $2';
+      if (read.tag.values) {
+        params.push(read.tag.values);
+        base += ` AND tag_value = ANY($${params.length}::text[])`;
+      }
+      if (read.endpointId) {
+        params.push(read.endpointId);
+        base += ` AND endpoint_id = $${params.length}`;
+      }
+      const selects = rolled.map((piece) => {
+        params.push(piece.source, piece.from, piece.to);
+        const n = params.length;
+        return `SELECT ${byValue ? 'tag_value' : 'NULL::text'} AS tag_value, calls FROM execution_log_tag_rollups
+          WHERE ${base} AND span = $${n - 2} AND start >= $${n - 1} AND start < $${n}`;
+      });
+      queries.push(
+        this.db.query(
+          `SELECT tag_value, sum(calls) AS calls FROM (${selects.join(' UNION ALL ')}) r GROUP BY 1`,
+          params,
+        ),
+      );
+    }
+    if (raw.length) {
+      const logRead: RollupRead = { ...read, interval: 'day', byPrompt: false, byTagValue: byValue };
+      const { from, params } = logRanges(tenantId, raw, logRead);
+      queries.push(this.db.query(`SELECT tag_value, count(*) AS calls FROM ${from} GROUP BY 1`, params));
+    }
+    const sums = new Map<string | null, number>();
+    for (const row of (await Promise.all(queries)).flat()) {
+      const value = (row.tag_value as string | null) ?? null;
+      sums.set(value, (sums.get(value) ?? 0) + Number(row.calls));
+    }
+    return [...sums].map(([tagValue, calls]) => ({ tagValue, calls }));
   }
 
   /**

@@ -14,6 +14,11 @@ const HOUR_MS = 3_600_000;
 /** pg_try_advisory_xact_lock key: one instance sweeps at a time on PostgreSQL. */
 const RETENTION_LOCK_ID = 7_346_519_006;
 
+/** The whole UTC hour before which the sweep deletes log rows (and then their rollups), `days` before `now`. */
+export function retentionCutoff(now: Date, days: number): Date {
+  return new Date(Math.floor((now.getTime() - days * 86_400_000) / HOUR_MS) * HOUR_MS);
+}
+
 /**
  * LOG_RETENTION_DAYS (default 30): removes older execution logs in the background, in small batches. The cutoff is a
  * whole UTC hour, so an hour's rollup goes exactly when the last of its rows does: with the sweep's last batch, in its
@@ -62,9 +67,7 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
   }
 
   private async deleteOld(now: Date): Promise<number> {
-    const cutoff = new Date(
-      Math.floor((now.getTime() - this.config.logRetentionDays * 86_400_000) / HOUR_MS) * HOUR_MS,
-    );
+    const cutoff = retentionCutoff(now, this.config.logRetentionDays);
     let total = 0;
     while (!this.stopped) {
       const deleted = await this.transactions.withTransaction(async () => {

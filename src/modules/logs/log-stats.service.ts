@@ -15,12 +15,13 @@ import {
   ExecutionLogsRepository,
   type LogFilter,
   type StatsInterval,
+  TAG_GROUPS,
   type TagErrorCodeRow,
   type TagStatsRow,
 } from './execution-logs.repository';
 import { bucketCount, buildPromptGroups, buildStats, buildTagGroups } from './stats-series';
-import { type RolledUpStats, combineFigures, combineTagGroups, planPieces } from './stats-rollups';
-import { type TagFilter, tagFilterKeys } from './tag-filter';
+import { type RolledUpStats, combineFigures, combineTagGroups, planPieces, topTagValues } from './stats-rollups';
+import { type TagFilter, singleKeyFilter, tagFilterKeys } from './tag-filter';
 import { PromptNames } from './prompt-names';
 
 const MAX_BUCKETS = 1000;
@@ -124,8 +125,16 @@ export class LogStatsService {
     key: string,
   ): Promise<{ figures: RollupFigures[]; errorCodes: RollupErrorCodes[] }> {
     // Filtered on the same key (rollupReadOf allows no other), or on none: the values' figures of the key's rollups.
-    const tag = read.tag ?? { key, values: null };
-    const byValue: RollupRead = { ...read, byPrompt: false, tag, byTagValue: true };
+    // Only the values the groups name are read in full (with their latency histograms): they are ranked first by their
+    // executions alone, which the rollups' index holds.
+    let values = read.tag?.values ?? null;
+    if (values === null || values.length > TAG_GROUPS) {
+      const tag = { key, values };
+      const counts = await this.rollups.tagCalls(tenantId, pieces, { endpointId: read.endpointId, tag }, true);
+      values = topTagValues(counts.map(({ tagValue, calls }) => ({ tagValue: tagValue!, calls })));
+    }
+    if (values.length === 0) return { figures: [], errorCodes: [] };
+    const byValue: RollupRead = { ...read, byPrompt: false, tag: { key, values }, byTagValue: true };
     const [figures, errorCodes] = await Promise.all([
       this.rollups.figures(tenantId, pieces, byValue),
       this.rollups.errorCodes(tenantId, pieces, byValue),
@@ -169,8 +178,8 @@ function rollupReadOf(
   groupTag: string | undefined,
   byPrompt: boolean,
 ): RollupRead['tag'] | null {
-  const keys = tagFilterKeys(filter);
-  if (keys.length === 0) return undefined;
-  if (keys.length > 1 || byPrompt || (groupTag !== undefined && groupTag !== keys[0])) return null;
-  return { key: keys[0], values: filter!.values.get(keys[0]) ?? null };
+  if (tagFilterKeys(filter).length === 0) return undefined;
+  const single = singleKeyFilter(filter);
+  if (!single || byPrompt || (groupTag !== undefined && groupTag !== single.key)) return null;
+  return single;
 }

@@ -44,6 +44,51 @@ export function planPieces(from: Date, to: Date, interval: StatsInterval): Rollu
   return pieces;
 }
 
+/** The earliest and latest instants a period without a bound stands for (no log row is older or newer). */
+const EARLIEST = new Date(0);
+const LATEST = new Date('9999-01-01T00:00:00Z');
+
+/**
+ * Splits the period of a log list, [from, to) with either bound possibly absent, into what counts its rows exactly, in
+ * two parts: the period from the start of yesterday (UTC) on, then the period before it, so that a count that passes
+ * its cap in the recent part need not read the older one. In each part, the rows before `retained` (the retention
+ * cutoff, a whole hour: the sweep deletes those rows in batches before their rollups go, so only the rows themselves are
+ * certain) and the partial hours at its edges come from the logs, the whole hours and days in between from the rollups,
+ * which are written with the rows in the same statement.
+ */
+export function countPieces(
+  from: Date | undefined,
+  to: Date | undefined,
+  retained: Date,
+  now: Date,
+): { recent: RollupPiece[]; older: RollupPiece[] } {
+  const start = from ?? EARLIEST;
+  const end = to ?? LATEST;
+  const yesterday = new Date(floorTo(now.getTime(), DAY_MS) - DAY_MS);
+  return {
+    recent: periodPieces(start > yesterday ? start : yesterday, end, retained),
+    older: periodPieces(start, end < yesterday ? end : yesterday, retained),
+  };
+}
+
+function periodPieces(start: Date, end: Date, retained: Date): RollupPiece[] {
+  if (start >= end) return [];
+  if (end <= retained) return [{ source: 'logs', from: start, to: end }];
+  if (start >= retained) return planPieces(start, end, 'day');
+  return [{ source: 'logs', from: start, to: retained }, ...planPieces(retained, end, 'day')];
+}
+
+/**
+ * The values of a tag key the groups name: the TAG_GROUPS with the most executions, ties by value (in code-point
+ * order, as combineTagGroups orders them).
+ */
+export function topTagValues(counts: { tagValue: string; calls: number }[]): string[] {
+  return [...counts]
+    .sort((x, y) => y.calls - x.calls || (x.tagValue < y.tagValue ? -1 : x.tagValue > y.tagValue ? 1 : 0))
+    .slice(0, TAG_GROUPS)
+    .map((count) => count.tagValue);
+}
+
 interface Group extends RollupSums {
   latency: LatencyHistogram;
 }

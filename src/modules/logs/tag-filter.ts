@@ -27,6 +27,13 @@ export function tagFilterKeys(filter: TagFilter | undefined): string[] {
   return filter ? [...filter.values.keys(), ...filter.present] : [];
 }
 
+/** A filter on a single key: one of `values` (any value when null). Null for no filter, or one on several keys. */
+export function singleKeyFilter(filter: TagFilter | undefined): { key: string; values: string[] | null } | null {
+  const keys = tagFilterKeys(filter);
+  if (keys.length !== 1) return null;
+  return { key: keys[0], values: filter!.values.get(keys[0]) ?? null };
+}
+
 /**
  * The SQL conditions of a filter on the `tags` jsonb column, its values appended to `params`: containment (`@>`) and
  * key existence (`?`), which the column's GIN index answers.
