@@ -27,6 +27,11 @@ export class ScoreConfigsRepository {
     return this.configs.countBy({ tenantId });
   }
 
+  /** Inside a transaction: makes the tenant's config creations take turns until it ends (a transaction-level lock). */
+  async lockTenantConfigs(tenantId: string): Promise<void> {
+    await this.configs.query(`SELECT pg_advisory_xact_lock(hashtextextended('score_configs:' || $1, 0))`, [tenantId]);
+  }
+
   findById(tenantId: string, id: string): Promise<ScoreConfigEntity | null> {
     return this.configs.findOneBy({ tenantId, id });
   }

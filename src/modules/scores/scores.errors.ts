@@ -6,7 +6,7 @@ export const ScoreErrors = {
   tooManyConfigs: (limit: number) =>
     new ConflictError(`A tenant has at most ${limit} score configs: delete one before creating another`),
   configInUse: (name: string, change: string) =>
-    new ConflictError(`Score config '${name}' is used by recorded scores: its ${change}`),
+    new ConflictError(`Score config '${name}' is used by recorded scores, so ${change}`),
   undeclaredName: (name: string) => new ValidationError(`name: no score config is named '${name}'`, 'name'),
   badValue: (message: string) => new ValidationError(message, 'value'),
   badComment: (message: string) => new ValidationError(message, 'comment'),
