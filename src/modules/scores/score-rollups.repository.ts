@@ -129,7 +129,12 @@ export class ScoreRollupsRepository {
 
   private async fromScores(tenantId: string, spans: ScorePiece[], read: ScoreRead): Promise<ScoreFigures[]> {
     const params: unknown[] = [tenantId, read.name];
-    const conditions = ['s.tenant_id = $1', 's.name = $2', "s.source <> 'eval'", spansCondition('s.executed_at', spans, params)];
+    const conditions = [
+      's.tenant_id = $1',
+      's.name = $2',
+      "s.source <> 'eval'",
+      spansCondition('s.executed_at', spans, params),
+    ];
     if (read.endpointId) {
       params.push(read.endpointId);
       conditions.push(`s.endpoint_id = $${params.length}`);
@@ -172,11 +177,12 @@ function spansCondition(column: string, spans: ScorePiece[], params: unknown[]):
 }
 
 function figuresOf(row: Record<string, unknown>): ScoreFigures {
-  const promptId = row.prompt_id === null ? null : String(row.prompt_id);
+  const promptId = row.prompt_id as string | null;
+  const tagValue = row.tag_value as string | null | undefined;
   return {
-    promptId: promptId === NO_PROMPT ? null : promptId,
-    tagValue: row.tag_value === null || row.tag_value === undefined ? null : String(row.tag_value),
-    category: String(row.category),
+    promptId: promptId === null || promptId === NO_PROMPT ? null : promptId,
+    tagValue: tagValue ?? null,
+    category: String(row.category as string),
     count: Number(row.count),
     sum: Number(row.sum),
     sumOfSquares: Number(row.sum_of_squares),
