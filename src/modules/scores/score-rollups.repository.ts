@@ -182,7 +182,7 @@ function figuresOf(row: Record<string, unknown>): ScoreFigures {
   return {
     promptId: promptId === null || promptId === NO_PROMPT ? null : promptId,
     tagValue: tagValue ?? null,
-    category: String(row.category as string),
+    category: String(row.category),
     count: Number(row.count),
     sum: Number(row.sum),
     sumOfSquares: Number(row.sum_of_squares),
