@@ -556,6 +556,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/score-configs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's score configs
+         * @description The tenant's score configs (at most 50), by name.
+         */
+        get: operations["listScoreConfigs"];
+        put?: never;
+        /** Declare a score config */
+        post: operations["createScoreConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/score-configs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a score config */
+        get: operations["getScoreConfig"];
+        /** Change a score config */
+        put: operations["updateScoreConfig"];
+        post?: never;
+        /** Delete a score config no score uses */
+        delete: operations["deleteScoreConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1395,9 +1435,84 @@ export interface components {
              */
             truncatedFields: string[];
         };
+        /** @enum {string} */
+        ScoreVerdict: "better" | "worse" | "inconclusive";
+        StatsGroupScoreResponse: {
+            /** @description How many executions have the score. */
+            count: number;
+            /**
+             * @description Boolean scores: the share of true (0 to 1); numeric ones: the mean value; null without scores. Absent for
+             *     categorical scores.
+             */
+            mean?: number | null;
+            /** @description Categorical scores only: how many executions have each category (every category of the config). */
+            counts?: {
+                [key: string]: number;
+            };
+            /**
+             * @description The 95 % confidence interval of `mean`: Wilson's for the share of true of a boolean score, Student's t for the
+             *     mean of a numeric one; null below one boolean or two numeric scores. Absent for categorical scores.
+             */
+            ci95?: number[] | null;
+            /**
+             * @description Against the best other prompt (among those with at least 30 scores, the highest share of true or mean): `better`
+             *     when this interval lies wholly above its interval, `worse` when wholly below, `inconclusive` when they overlap,
+             *     when either has fewer than 30 scores or when no other prompt has 30. Absent for categorical scores.
+             */
+            verdict?: components["schemas"]["ScoreVerdict"];
+            /** @description The score config's name. */
+            name: string;
+        };
         LatencyPercentilesResponse: {
             p50: number | null;
             p95: number | null;
+        };
+        StatsGroupTotalsResponse: {
+            calls: number;
+            errors: number;
+            /** @description Errors per errorCode (`timeout`, `upstream_error`, `validation_error`, …). */
+            errorsByCode: {
+                [key: string]: number;
+            };
+            cacheHits: number;
+            inputTokens: number;
+            outputTokens: number;
+            /** @description USD, summed over the calls whose price is known. */
+            costUsd: number;
+            /** @description errors / calls; null without calls. */
+            errorRate: number | null;
+            /** @description cacheHits / calls; null without calls. */
+            cacheHitRate: number | null;
+            /** @description With `score`: that score over these executions. */
+            scores?: components["schemas"]["StatsGroupScoreResponse"];
+            latencyMs: components["schemas"]["LatencyPercentilesResponse"];
+        };
+        StatsGroupResponse: {
+            /** Format: uuid */
+            promptId: string;
+            /** @description The prompt's current name; null if it is no longer known. */
+            promptName: string | null;
+            totals: components["schemas"]["StatsGroupTotalsResponse"];
+        };
+        StatsTagResponse: {
+            key: string;
+            /** @description The tag's value; null for the group of the other values and the executions without the tag. */
+            value: string | null;
+        };
+        StatsScoreResponse: {
+            /** @description How many executions have the score. */
+            count: number;
+            /**
+             * @description Boolean scores: the share of true (0 to 1); numeric ones: the mean value; null without scores. Absent for
+             *     categorical scores.
+             */
+            mean?: number | null;
+            /** @description Categorical scores only: how many executions have each category (every category of the config). */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description The score config's name. */
+            name: string;
         };
         StatsTotalsResponse: {
             calls: number;
@@ -1415,19 +1530,9 @@ export interface components {
             errorRate: number | null;
             /** @description cacheHits / calls; null without calls. */
             cacheHitRate: number | null;
+            /** @description With `score`: that score over these executions. */
+            scores?: components["schemas"]["StatsScoreResponse"];
             latencyMs: components["schemas"]["LatencyPercentilesResponse"];
-        };
-        StatsGroupResponse: {
-            /** Format: uuid */
-            promptId: string;
-            /** @description The prompt's current name; null if it is no longer known. */
-            promptName: string | null;
-            totals: components["schemas"]["StatsTotalsResponse"];
-        };
-        StatsTagResponse: {
-            key: string;
-            /** @description The tag's value; null for the group of the other values and the executions without the tag. */
-            value: string | null;
         };
         StatsTagGroupResponse: {
             tag: components["schemas"]["StatsTagResponse"];
@@ -1479,6 +1584,53 @@ export interface components {
             to: string;
             totals: components["schemas"]["StatsTotalsResponse"];
             series: components["schemas"]["StatsBucketResponse"][];
+        };
+        /** @enum {string} */
+        ScoreDataType: "boolean" | "numeric" | "categorical";
+        ScoreConfigResponse: {
+            /** Format: uuid */
+            id: string;
+            dataType: components["schemas"]["ScoreDataType"];
+            name: string;
+            /** @description Numeric scores: the smallest value; null otherwise. */
+            minimum: number | null;
+            /** @description Numeric scores: the largest value; null otherwise. */
+            maximum: number | null;
+            /** @description Categorical scores: the allowed values; null otherwise. */
+            categories: string[] | null;
+            description: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateScoreConfigDto: {
+            /** @description Unique in the tenant: a lowercase letter, then up to 63 lowercase letters, digits, `_`, `.` or `-`. */
+            name: string;
+            /** @description `boolean` (true or false), `numeric` (a number from `minimum` to `maximum`) or `categorical` (one of `categories`). */
+            dataType: components["schemas"]["ScoreDataType"];
+            /** @description Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
+            categories?: string[] | null;
+            /** @description Numeric scores: the smallest value (required for them, absent or null otherwise). */
+            minimum?: number | null;
+            /** @description Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise). */
+            maximum?: number | null;
+            /** @description Free text, at most 1000 characters. */
+            description?: string;
+        };
+        UpdateScoreConfigDto: {
+            /** @description Unique in the tenant: a lowercase letter, then up to 63 lowercase letters, digits, `_`, `.` or `-`. */
+            name?: string;
+            /** @description `boolean` (true or false), `numeric` (a number from `minimum` to `maximum`) or `categorical` (one of `categories`). */
+            dataType?: components["schemas"]["ScoreDataType"];
+            /** @description Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
+            categories?: string[] | null;
+            /** @description Numeric scores: the smallest value (required for them, absent or null otherwise). */
+            minimum?: number | null;
+            /** @description Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise). */
+            maximum?: number | null;
+            /** @description Free text, at most 1000 characters. */
+            description?: string;
         };
         HealthResponse: {
             /**
@@ -5334,6 +5486,12 @@ export interface operations {
                 tag?: string[];
                 /** @description Only executions carrying this tag key, whatever its value. Repeatable: every key must be present. */
                 hasTag?: string[];
+                /**
+                 * @description A score config's name: adds `scores` to the totals and to each group's totals (its count, and the share of true,
+                 *     the mean or the count per category), counted in the hour of the execution scored. With groupBy=prompt, each
+                 *     prompt's also has its 95 % interval (`ci95`) and `verdict` against the best other prompt.
+                 */
+                score?: string;
                 /** @description One endpoint; all of the tenant's endpoints when absent. */
                 endpointId?: string;
             };
@@ -5383,6 +5541,514 @@ export interface operations {
             };
             /** @description An endpoint key: the admin API takes admin keys */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    listScoreConfigs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["ScoreConfigResponse"][];
+                    };
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    createScoreConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScoreConfigDto"];
+            };
+        };
+        responses: {
+            /** @description Succeeded */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["ScoreConfigResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The name is taken in the tenant, or the tenant has 50 score configs */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getScoreConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["ScoreConfigResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No score config with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    updateScoreConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScoreConfigDto"];
+            };
+        };
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["ScoreConfigResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No score config with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The name is taken in the tenant, or scores use the config and its name or dataType would change */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    deleteScoreConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        /**
+                         * @description Always null.
+                         * @example null
+                         */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No score config with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Scores use the config */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PromptsModule } from '../prompts/prompts.module';
 import { PromptsService } from '../prompts/prompts.service';
+import { ScoresModule } from '../scores/scores.module';
 import { ExecutionLogEntity } from './execution-log.entity';
 import { ExecutionLogReadsService } from './execution-log-reads.service';
 import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
@@ -18,7 +19,7 @@ import { StatsController } from './stats.controller';
 // LogStatsService (MCP tools); the statistics name prompts through the PromptNames port, which the prompts service
 // fills.
 @Module({
-  imports: [TypeOrmModule.forFeature([ExecutionLogEntity]), PromptsModule],
+  imports: [TypeOrmModule.forFeature([ExecutionLogEntity]), PromptsModule, ScoresModule],
   controllers: [LogsController, StatsController],
   providers: [
     ExecutionLogsRepository,
