@@ -14,6 +14,8 @@ import { retentionCutoff } from './log-retention.service';
 import { LogErrors } from './logs.errors';
 import { countPieces } from './stats-rollups';
 import { singleKeyFilter, tagFilterOf } from './tag-filter';
+import { ExecutionScoresService } from '../scores/execution-scores.service';
+import { scoreFilterOf } from './score-filter';
 
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
@@ -25,6 +27,7 @@ export class ExecutionLogReadsService {
     private readonly logs: ExecutionLogsRepository,
     private readonly rollups: ExecutionLogRollupsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly scores: ExecutionScoresService,
   ) {}
 
   async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
@@ -52,7 +55,7 @@ export class ExecutionLogReadsService {
   private async countUpTo(tenantId: string, filter: LogFilter): Promise<number> {
     const tag = singleKeyFilter(filter.tags);
     const onlyTagAndPeriod =
-      !filter.source && !filter.status && !filter.promptId && !filter.assignment && !filter.requestId;
+      !filter.source && !filter.status && !filter.promptId && !filter.assignment && !filter.requestId && !filter.scores;
     if (!tag || !onlyTagAndPeriod) return this.logs.countUpTo(tenantId, filter, TOTAL_CAP);
     const now = new Date();
     const { recent, older } = countPieces(
@@ -69,9 +72,9 @@ export class ExecutionLogReadsService {
   }
 
   async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {
-    const log = await this.logs.findOne(tenantId, id);
+    const [log, scores] = await Promise.all([this.logs.findOne(tenantId, id), this.scores.scoresOfLog(tenantId, id)]);
     if (!log) throw LogErrors.logNotFound(id);
-    return toExecutionLogDetailResponse(log);
+    return toExecutionLogDetailResponse(log, scores);
   }
 }
 
@@ -79,7 +82,7 @@ export function filterOf(
   query: Pick<
     ListLogsQuery,
     'endpointId' | 'source' | 'status' | 'promptId' | 'assignment' | 'requestId' | 'from' | 'to' | 'tag' | 'hasTag'
-  >,
+  > & { score?: string[] },
 ): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
@@ -94,5 +97,6 @@ export function filterOf(
     from,
     to,
     tags: tagFilterOf(query.tag, query.hasTag),
+    scores: scoreFilterOf(query.score),
   };
 }
