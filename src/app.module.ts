@@ -18,6 +18,7 @@ import { McpModule } from './modules/mcp/mcp.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { ModelsModule } from './modules/models/models.module';
 import { PromptsModule, SplitPromptsModule } from './modules/prompts/prompts.module';
+import { ScoresModule } from './modules/scores/scores.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { ResponseCacheModule } from './modules/cache/response-cache.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
@@ -51,6 +52,7 @@ export class AppModule {
         PromptsModule,
         SplitPromptsModule,
         LogsModule,
+        ScoresModule,
         HealthModule,
         MetricsModule,
         DashboardModule,

@@ -3,6 +3,8 @@ import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoi
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
 import { ExecutionLogEntity } from '../modules/logs/execution-log.entity';
 import { PromptEntity } from '../modules/prompts/prompt.entity';
+import { ExecutionScoreEntity } from '../modules/scores/execution-score.entity';
+import { ScoreConfigEntity } from '../modules/scores/score-config.entity';
 import { TenantEntity } from '../modules/tenants/tenant.entity';
 import { PromptVersionEntity } from '../modules/versions/prompt-version.entity';
 
@@ -16,4 +18,6 @@ export const ENTITIES = [
   PromptEntity,
   PromptVersionEntity,
   ExecutionLogEntity,
+  ScoreConfigEntity,
+  ExecutionScoreEntity,
 ];
