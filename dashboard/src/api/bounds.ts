@@ -238,5 +238,27 @@ export const bounds = {
     "changeNotes": {
       "maxLength": 2000
     }
+  },
+  "CreateScoreConfigDto": {
+    "name": {
+      "maxLength": 64
+    },
+    "categories": {
+      "maxItems": 20
+    },
+    "description": {
+      "maxLength": 1000
+    }
+  },
+  "UpdateScoreConfigDto": {
+    "name": {
+      "maxLength": 64
+    },
+    "categories": {
+      "maxItems": 20
+    },
+    "description": {
+      "maxLength": 1000
+    }
   }
 } as const;
