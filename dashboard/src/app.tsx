@@ -23,6 +23,7 @@ const LogsPage = lazy(() => import('./pages/logs/logs-page'));
 const LogDetail = lazy(() => import('./pages/logs/log-detail'));
 const StatsPage = lazy(() => import('./pages/stats/stats-page'));
 const ModelsPage = lazy(() => import('./pages/models/models-page'));
+const ScoreConfigsPage = lazy(() => import('./pages/score-configs/score-configs-page'));
 
 export function App() {
   return (
@@ -46,6 +47,7 @@ export function App() {
               <Route path="/logs/:id" component={LogDetail} />
               <Route path="/stats" component={StatsPage} />
               <Route path="/models" component={ModelsPage} />
+              <Route path="/settings/score-configs" component={ScoreConfigsPage} />
               <Route path="/">
                 <Redirect to="/endpoints" replace />
               </Route>
@@ -92,6 +94,7 @@ const NAVIGATION = [
   { href: '/logs', label: 'Logs' },
   { href: '/stats', label: 'Stats' },
   { href: '/models', label: 'Models' },
+  { href: '/settings/score-configs', label: 'Score configs' },
 ];
 
 function Layout({ children }: { children: ReactNode }) {

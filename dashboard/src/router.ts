@@ -29,14 +29,19 @@ export const useHashPath: BaseLocationHook & { hrefs?: (href: string) => string;
 useHashPath.hrefs = (href: string) => '#' + href;
 useHashPath.searchHook = () => useSyncExternalStore(subscribe, hashSearch);
 
+/** A query parameter's value: a list repeats the parameter (`tag=a&tag=b`); empty values are left out. */
+export type QueryValue = string | number | undefined | null | readonly string[];
+
 /** The route's query as an object, and a setter that replaces it (a filter change is not a new history entry). */
-export function useQuery(): [URLSearchParams, (next: Record<string, string | number | undefined | null>) => void] {
+export function useQuery(): [URLSearchParams, (next: Record<string, QueryValue>) => void] {
   const search = useSearch();
   const params = new URLSearchParams(search);
-  const set = (next: Record<string, string | number | undefined | null>) => {
+  const set = (next: Record<string, QueryValue>) => {
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(next))
-      if (value !== undefined && value !== null && value !== '') query.set(name, String(value));
+    for (const [name, value] of Object.entries(next)) {
+      const values = Array.isArray(value) ? value : [value];
+      for (const one of values) if (one !== undefined && one !== null && one !== '') query.append(name, String(one));
+    }
     const text = query.toString();
     navigate(hashPath() + (text ? `?${text}` : ''), { replace: true });
   };

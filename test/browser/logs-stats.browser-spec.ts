@@ -142,6 +142,8 @@ describe('Dashboard: Logs and Stats', () => {
     await expect(section('Rendered prompt').innerText()).resolves.toContain('Summarize: hello world');
     await expect(section('Raw LLM response').innerText()).resolves.toContain('A short summary.');
     await expect(section('Parsed output').innerText()).resolves.toContain('A short summary.');
+    // The prompt's name replaces its id once the prompt has loaded.
+    await h.page.locator('.log-facts').getByRole('link', { name: 'Short summary' }).waitFor();
     const facts = await h.page.locator('.log-facts').innerText();
     expect(facts).toMatch(/Tokens in \/ out\s+1.?000 \/ 200/);
     expect(facts).toMatch(/Cost\s+\$\d/);

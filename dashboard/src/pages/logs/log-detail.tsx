@@ -6,6 +6,8 @@ import { formatCost, formatMs, formatNumber } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { sourceLabel, StatusBadge } from './log-format';
 import { formatTimestamp } from './time-range';
+import { sortedTags } from '../tags/rules';
+import { TagChips } from '../tags/tag-chips';
 
 /** How the log's prompt was chosen. */
 const ASSIGNMENT_LABEL = {
@@ -123,6 +125,9 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
           </Fact>
           <Fact term="Log id">
             <code>{log.id}</code>
+          </Fact>
+          <Fact term="Tags">
+            <TagChips tags={sortedTags(log.tags)} linked empty="None" />
           </Fact>
         </dl>
       </div>

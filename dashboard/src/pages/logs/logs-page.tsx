@@ -9,6 +9,20 @@ import { SOURCES, sourceLabel, StatusBadge } from './log-format';
 import { type EndpointName, endpointLabel, loadEndpointNames, loadPromptNames, type PromptName } from './tenant-names';
 import { DateTimeField } from './date-time-field';
 import { formatShortTimestamp, isoOrUndefined, oneOf } from './time-range';
+import {
+  describeTagFilters,
+  filterTags,
+  hasTagFilters,
+  sortedTags,
+  type Tag,
+  type TagFilters,
+  tagFiltersOf,
+  tagQuery,
+  tagSearch,
+  withoutTagFilter,
+  withTagFilter,
+} from '../tags/rules';
+import { AddTagFilter, TagChips, TagFilterChips } from '../tags/tag-chips';
 import './logs.css';
 
 const STATUSES = ['success', 'error'] as const;
@@ -24,6 +38,10 @@ interface LogFilters {
   status?: (typeof STATUSES)[number];
   from?: string;
   to?: string;
+  /** `key:value` filters: the same key repeated means either value, different keys must all match. */
+  tag?: string[];
+  /** Tag keys that must be present, whatever their value. */
+  hasTag?: string[];
 }
 
 function filtersOf(query: URLSearchParams): LogFilters {
@@ -36,6 +54,7 @@ function filtersOf(query: URLSearchParams): LogFilters {
     status: oneOf(query.get('status'), STATUSES),
     from: isoOrUndefined(query.get('from')),
     to: isoOrUndefined(query.get('to')),
+    ...tagQuery(tagFiltersOf(query)),
   };
 }
 
@@ -68,13 +87,17 @@ export default function LogsPage() {
 
   const endpointById = new Map((endpoints.data ?? []).map((endpoint) => [endpoint.id, endpoint]));
   const filtered = Object.values(filters).some((value) => value !== undefined);
+  const tagFilters: TagFilters = { tag: filters.tag ?? [], hasTag: filters.hasTag ?? [] };
+  const applyTags = (next: TagFilters) => apply(tagQuery(next));
+  const pickTag = (tag: Tag) => applyTags(withTagFilter(tagFilters, tag));
+  const statsQuery = [filters.endpointId ? `endpointId=${filters.endpointId}` : '', tagSearch(tagFilters)]
+    .filter(Boolean)
+    .join('&');
 
   return (
     <section>
       <PageHeader title="Logs">
-        <Link href={filters.endpointId ? `/stats?endpointId=${filters.endpointId}` : '/stats'}>
-          Stats for these calls
-        </Link>
+        <Link href={statsQuery ? `/stats?${statsQuery}` : '/stats'}>Stats for these calls</Link>
       </PageHeader>
 
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
@@ -171,6 +194,9 @@ export default function LogsPage() {
         {filtered && <Button onClick={() => setQuery({})}>Clear filters</Button>}
       </form>
 
+      <AddTagFilter onAdd={pickTag} />
+      <TagFilterChips tags={filterTags(tagFilters)} onRemove={(tag) => applyTags(withoutTagFilter(tagFilters, tag))} />
+
       <RequestIdSearch />
 
       <Problems error={endpoints.error ?? logs.error} />
@@ -185,11 +211,11 @@ export default function LogsPage() {
           {logs.data.items.length === 0 ? (
             <p className="empty">
               {filtered
-                ? 'No call matches these filters.'
+                ? `No call matches these filters${hasTagFilters(tagFilters) ? ` (tags: ${describeTagFilters(tagFilters)})` : ''}.`
                 : 'No calls yet. Execute an endpoint with an endpoint key, or run a prompt in the test runner, and its calls appear here.'}
             </p>
           ) : (
-            <LogTable rows={logs.data.items} endpoints={endpointById} prompts={promptNames} />
+            <LogTable rows={logs.data.items} endpoints={endpointById} prompts={promptNames} onPickTag={pickTag} />
           )}
           <Pager
             page={page}
@@ -214,10 +240,12 @@ function LogTable({
   rows,
   endpoints,
   prompts,
+  onPickTag,
 }: {
   rows: LogRow[];
   endpoints: Map<string, EndpointName>;
   prompts: Map<string, string>;
+  onPickTag: (tag: Tag) => void;
 }) {
   return (
     <div className="table-wrap">
@@ -241,6 +269,7 @@ function LogTable({
               Cost
             </th>
             <th scope="col">Cached</th>
+            <th scope="col">Tags</th>
           </tr>
         </thead>
         <tbody>
@@ -267,6 +296,9 @@ function LogTable({
                 </td>
                 <td className="number">{formatCost(row.costUsd)}</td>
                 <td>{row.cached ? <span className="badge">cache hit</span> : <span className="muted">no</span>}</td>
+                <td className="tags">
+                  <TagChips tags={sortedTags(row.tags)} onPick={onPickTag} empty="—" />
+                </td>
               </tr>
             );
           })}

@@ -9,6 +9,19 @@ import { endpointLabel, loadEndpointNames } from '../logs/tenant-names';
 import { DateTimeField } from '../logs/date-time-field';
 import { isoOrUndefined, oneOf } from '../logs/time-range';
 import { type ChartSeries, TimeChart } from './time-chart';
+import { formatCount, formatRate, formatShare, formatUsd } from './stats-format';
+import {
+  filterTags,
+  groupByTagOf,
+  type TagFilters,
+  tagFiltersOf,
+  tagQuery,
+  tagSearch,
+  withoutTagFilter,
+  withTagFilter,
+} from '../tags/rules';
+import { AddTagFilter, TagFilterChips } from '../tags/tag-chips';
+import { ByTag, GroupByTagForm } from './by-tag';
 import './stats.css';
 
 const INTERVALS = ['day', 'hour'] as const;
@@ -39,20 +52,39 @@ export default function StatsPage() {
   const interval: Interval = oneOf(query.get('interval'), INTERVALS) ?? 'day';
   const from = isoOrUndefined(query.get('from'));
   const to = isoOrUndefined(query.get('to'));
+  const tagFilters = tagFiltersOf(query);
+  const groupTag = groupByTagOf(query.get('groupBy'));
 
   const endpoints = useLoad(loadEndpointNames, []);
   const stats = useLoad(
-    // One endpoint's figures come with each of its prompts' beside them (a traffic split's variants, side by side).
+    // A tag key chosen breaks the figures down by its values; otherwise one endpoint's figures come with each of its
+    // prompts' beside them (a traffic split's variants, side by side).
     () =>
       unwrap(
         api.GET('/admin/v1/stats', {
-          params: { query: { endpointId, interval, from, to, groupBy: endpointId ? 'prompt' : undefined } },
+          params: {
+            query: {
+              endpointId,
+              interval,
+              from,
+              to,
+              groupBy: groupTag ? `tag:${groupTag}` : endpointId ? 'prompt' : undefined,
+              ...tagQuery(tagFilters),
+            },
+          },
         }),
       ),
-    [endpointId, interval, from, to],
+    [endpointId, interval, from, to, groupTag, tagSearch(tagFilters)],
   );
 
-  const current = { endpointId, interval: interval === 'day' ? undefined : interval, from, to };
+  const current = {
+    endpointId,
+    interval: interval === 'day' ? undefined : interval,
+    from,
+    to,
+    groupBy: groupTag ? `tag:${groupTag}` : undefined,
+    ...tagQuery(tagFilters),
+  };
   const apply = (next: Partial<typeof current>) => setQuery({ ...current, ...next });
   const span =
     from && to ? new Date(to).getTime() - new Date(from).getTime() : !from && !to ? DEFAULT_SPAN[interval] : null;
@@ -63,10 +95,13 @@ export default function StatsPage() {
     apply({ from: new Date(end - presetSpan).toISOString(), to: new Date(end).toISOString() });
   };
 
+  const applyTags = (next: TagFilters) => apply(tagQuery(next));
+  const logsQuery = [endpointId ? `endpointId=${endpointId}` : '', tagSearch(tagFilters)].filter(Boolean).join('&');
+
   return (
     <section>
       <PageHeader title="Stats">
-        <Link href={endpointId ? `/logs?endpointId=${endpointId}` : '/logs'}>The calls in Logs</Link>
+        <Link href={logsQuery ? `/logs?${logsQuery}` : '/logs'}>The calls in Logs</Link>
       </PageHeader>
 
       <form className="filters stats-filters" aria-label="What to show" onSubmit={(event) => event.preventDefault()}>
@@ -118,14 +153,35 @@ export default function StatsPage() {
         <DateTimeField label="From" value={from ?? stats.data?.from} onChange={(value) => apply({ from: value })} />
         <DateTimeField label="To" value={to ?? stats.data?.to} onChange={(value) => apply({ to: value })} />
       </form>
+      <div className="stats-tags">
+        <AddTagFilter onAdd={(tag) => applyTags(withTagFilter(tagFilters, tag))} />
+        <GroupByTagForm
+          key={groupTag ?? ''}
+          tagKey={groupTag}
+          onChange={(key) => apply({ groupBy: key ? `tag:${key}` : undefined })}
+        />
+      </div>
+      <TagFilterChips tags={filterTags(tagFilters)} onRemove={(tag) => applyTags(withoutTagFilter(tagFilters, tag))} />
 
       <Problems error={endpoints.error ?? stats.error} />
-      {stats.data ? <StatsView stats={stats.data} /> : !stats.error && <Loading what="the stats" />}
+      {stats.data ? (
+        <StatsView stats={stats.data} groupTag={groupTag} tagFilters={tagFilters} />
+      ) : (
+        !stats.error && <Loading what="the stats" />
+      )}
     </section>
   );
 }
 
-function StatsView({ stats }: { stats: Stats }) {
+function StatsView({
+  stats,
+  groupTag,
+  tagFilters,
+}: {
+  stats: Stats;
+  groupTag: string | undefined;
+  tagFilters: TagFilters;
+}) {
   const { totals } = stats;
   const period = `${utcLabel(stats.from, 'minute')} to ${utcLabel(stats.to, 'minute')} UTC`;
   return (
@@ -134,6 +190,15 @@ function StatsView({ stats }: { stats: Stats }) {
         {period}, {stats.interval === 'hour' ? 'by hour' : 'by day'} (UTC {stats.interval === 'hour' ? 'hours' : 'days'}
         )
       </p>
+      {/* A breakdown asked for by name comes first: it is what the reader is looking for. */}
+      {groupTag && (
+        <ByTag
+          tagKey={groupTag}
+          groups={tagGroupsOf(stats, groupTag)}
+          filters={tagFilters}
+          endpointId={stats.endpointId ?? undefined}
+        />
+      )}
       <div className="stats-layout">
         <div className="stats-charts">
           {totals.calls === 0 ? (
@@ -150,16 +215,29 @@ function StatsView({ stats }: { stats: Stats }) {
         </div>
         <Totals totals={totals} />
       </div>
-      {stats.groups && stats.groups.length > 0 && <ByPrompt groups={stats.groups.filter(isPromptGroup)} />}
+      {!groupTag && stats.groups && stats.groups.length > 0 && <ByPrompt groups={stats.groups.filter(isPromptGroup)} />}
     </>
   );
 }
 
-/** This page asks for groupBy=prompt: its groups are prompts (groupBy=tag:<key> gives tag groups). */
+/** The groups of the stats when they are the breakdown by `key`; undefined while another breakdown is shown. */
+function tagGroupsOf(stats: Stats, key: string): Schemas['StatsTagGroupResponse'][] | undefined {
+  const groups = stats.groups ?? [];
+  return groups.every((group) => isTagGroup(group) && group.tag.key === key) ? groups.filter(isTagGroup) : undefined;
+}
+
+/** A group of groupBy=prompt. */
 function isPromptGroup(
   group: Schemas['StatsGroupResponse'] | Schemas['StatsTagGroupResponse'],
 ): group is Schemas['StatsGroupResponse'] {
   return 'promptId' in group;
+}
+
+/** A group of groupBy=tag:<key>. */
+function isTagGroup(
+  group: Schemas['StatsGroupResponse'] | Schemas['StatsTagGroupResponse'],
+): group is Schemas['StatsTagGroupResponse'] {
+  return 'tag' in group;
 }
 
 /** Each prompt that ran in the period, with its totals: how the prompts of a traffic split compare. */
@@ -377,12 +455,6 @@ function Total({ term, children }: { term: string; children: string }) {
     </div>
   );
 }
-
-const formatRate = (rate: number | null) => (rate === null ? '—' : formatShare(rate));
-const formatShare = (rate: number) => `${(rate * 100).toFixed(rate * 100 < 10 && rate > 0 ? 1 : 0)} %`;
-const formatCount = (value: number) => (Number.isInteger(value) ? value.toLocaleString() : value.toFixed(1));
-const formatUsd = (value: number) =>
-  value === 0 ? '$0' : value < 0.01 ? `$${value.toPrecision(2)}` : `$${value.toFixed(2)}`;
 
 /** A UTC instant as "Mar 3" (day) or "Mar 3, 14:00" (minute). */
 function utcLabel(iso: string, unit: 'day' | 'minute'): string {
