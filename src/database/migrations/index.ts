@@ -9,6 +9,7 @@ import { LogStreaming1764000700000 } from './1764000700000-log-streaming';
 import { TrafficSplit1764000800000 } from './1764000800000-traffic-split';
 import { LogRollups1764000900000 } from './1764000900000-log-rollups';
 import { RequestTags1764001000000 } from './1764001000000-request-tags';
+import { Budgets1764001100000 } from './1764001100000-budgets';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   TrafficSplit1764000800000,
   LogRollups1764000900000,
   RequestTags1764001000000,
+  Budgets1764001100000,
 ];
