@@ -42,6 +42,7 @@ export interface AttemptSpend {
 export interface SpendReservation {
   id: string;
   keys: string[];
+  units: number;
 }
 
 /** A budget's figures in its current period, in dollars. */
@@ -134,7 +135,7 @@ export class BudgetSpendingService implements OnModuleDestroy {
           this.used.set(line.key, { budget, window, totals: result.totals[i] });
           this.touched.add(line.key);
         });
-        return { id, keys: lines.map((line) => line.key) };
+        return { id, keys: lines.map((line) => line.key), units };
       }
       if (result.outcome === 'refused') {
         const { budget, window } = entries[result.index];
@@ -156,8 +157,16 @@ export class BudgetSpendingService implements OnModuleDestroy {
    * away leaves the reservation to its lease, and the drift check adds the cost from the logs.
    */
   async settle(reservation: SpendReservation, costUsd: number | null): Promise<void> {
+    const actual = costUsd ? usdToUnits(costUsd) : 0;
+    for (const key of reservation.keys) {
+      const totals = this.used.get(key)?.totals;
+      if (totals) {
+        totals.reserved = Math.max(0, totals.reserved - reservation.units);
+        totals.spent += actual;
+      }
+    }
     try {
-      await this.ledger.settle(reservation.keys, reservation.id, costUsd ? usdToUnits(costUsd) : 0);
+      await this.ledger.settle(reservation.keys, reservation.id, actual);
     } catch (error) {
       this.logger.write('warn', `A spend reservation could not be settled: ${(error as Error).message}`, {
         context: 'Budgets',

@@ -11,6 +11,7 @@ import {
   Max,
   MaxLength,
   MinLength,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
@@ -20,6 +21,19 @@ import { BUDGET_SCOPE_TYPES, type BudgetScopeType } from '../budget-scope';
 
 /** The most a budget's limit may be, in dollars. */
 export const MAX_LIMIT_USD = 1_000_000;
+
+/**
+ * A number with at most 6 decimals (a millionth of a dollar), whatever its written form: class-validator's
+ * maxDecimalPlaces throws for numbers it writes with an exponent (1e-7).
+ */
+const AtMostSixDecimals = () =>
+  ValidateBy({
+    name: 'atMostSixDecimals',
+    validator: {
+      validate: (value: unknown) => typeof value === 'number' && Number(value.toFixed(6)) === value,
+      defaultMessage: () => '$property must be a number with at most 6 decimals',
+    },
+  });
 
 /** What a budget covers: `keyId` for a key, `endpointId` for an endpoint, `tag` (`key:value`) for a tag, none for the tenant. */
 export class BudgetScopeDto {
@@ -67,10 +81,8 @@ export class CreateBudgetDto {
 
   /** Dollars per period: more than 0, at most 1,000,000, at most 6 decimals. */
   @ApiProperty({ exclusiveMinimum: true, minimum: 0, maximum: MAX_LIMIT_USD, multipleOf: 0.000001 })
-  @IsNumber(
-    { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 6 },
-    { message: '$property must be a number with at most 6 decimals' },
-  )
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @AtMostSixDecimals()
   @IsPositive()
   @Max(MAX_LIMIT_USD)
   limitUsd: number;
