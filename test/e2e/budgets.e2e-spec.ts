@@ -1,3 +1,4 @@
+import { runCliCommand } from '../../src/cli/cli-commands';
 import { useTestApp } from '../support/app-suite';
 import { createEndpoint, createPrompt, endpointWithPrompt } from '../support/endpoint-fixtures';
 import { expectFailure, MISSING, UUID } from '../support/envelope';
@@ -186,6 +187,18 @@ describe('spend budgets', () => {
       expect((await t.http.delete(`/admin/v1/budgets/${id}`).set(auth(tenant.readOnly))).status).toBe(403);
       expect((await t.http.get(`/admin/v1/budgets/${id}`).set(auth(tenant.endpointKey))).status).toBe(403);
     });
+  });
+
+  it('lists the budgets with their status from the CLI', async () => {
+    const { budget } = await budgetedEndpoint(0.5);
+    const listed = await runCliCommand(t.app, ['budget', 'list', '--tenant', tenant.slug]);
+    expect(listed.exitCode).toBe(0);
+    const line = listed.stdout.find((each) => each.startsWith(budget.id));
+    expect(line).toMatch(
+      / endpoint +[0-9a-f-]{36} +day +limit \$0\.500000 +spent \$0\.000000 +reserved \$0\.000000 +remaining \$0\.500000 +enabled +endpoint /,
+    );
+    const none = await runCliCommand(t.app, ['budget', 'list', '--tenant', 'no-such-tenant']);
+    expect(none.exitCode).toBe(1);
   });
 
   describe('enforcement', () => {
