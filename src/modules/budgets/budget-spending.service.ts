@@ -68,6 +68,8 @@ export class BudgetSpendingService implements OnModuleDestroy {
   private readonly used = new Map<string, { budget: ActiveBudget; window: PeriodWindow; totals: LedgerTotals }>();
   /** Entries used since the last drift check. */
   private readonly touched = new Set<string>();
+  /** Seeds under way: the calls that find an entry unseeded at once (a period's first burst) share one read of the logs. */
+  private readonly seeding = new Map<string, Promise<void>>();
   private readonly refusals: Record<BudgetScopeType, number> = { key: 0, endpoint: 0, tenant: 0, tag: 0 };
   private readonly reconcileTimer: NodeJS.Timeout;
 
@@ -205,10 +207,17 @@ export class BudgetSpendingService implements OnModuleDestroy {
   }
 
   /** Starts a ledger entry from the logs: the cost of the scope's executions in the period so far. */
-  private async seed(budget: ActiveBudget, line: LedgerLine, window: PeriodWindow): Promise<void> {
-    await this.logs.flushWithin(SEED_FLUSH_WAIT_MS);
-    const spent = await this.spentFromLogs(budget, window);
-    await this.ledger.seed(line.key, spent, new Date(window.end.getTime() + ENTRY_GRACE_MS));
+  private seed(budget: ActiveBudget, line: LedgerLine, window: PeriodWindow): Promise<void> {
+    let seeding = this.seeding.get(line.key);
+    if (!seeding) {
+      seeding = (async () => {
+        await this.logs.flushWithin(SEED_FLUSH_WAIT_MS);
+        const spent = await this.spentFromLogs(budget, window);
+        await this.ledger.seed(line.key, spent, new Date(window.end.getTime() + ENTRY_GRACE_MS));
+      })().finally(() => this.seeding.delete(line.key));
+      this.seeding.set(line.key, seeding);
+    }
+    return seeding;
   }
 
   private async spentFromLogs(budget: ActiveBudget, window: PeriodWindow): Promise<number> {

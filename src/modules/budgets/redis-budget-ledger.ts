@@ -96,6 +96,13 @@ return reply
 `;
 
 /**
+ * How long a ledger script may take. Longer than other Redis calls' deadline: a budget call that cannot be checked is
+ * refused, so a burst of calls on a loaded instance must not turn into refusals; a reservation whose answer comes too
+ * late holds its units until its lease ends (never less than it should).
+ */
+const LEDGER_DEADLINE_MS = 2_000;
+
+/**
  * The ledger in Redis, shared by every instance: each operation is one script, so reserving against all of a
  * request's budgets is one atomic step. Keys carry the tenant as their hash tag, so a request's budgets share a slot.
  * Redis away or slower than its deadline: the operation fails (the caller decides; see BudgetSpendingService).
@@ -142,7 +149,7 @@ export class RedisBudgetLedger extends BudgetLedger {
 
   private async run(script: string, keys: string[], args: string[]): Promise<(string | number)[]> {
     if (!this.client.isReady) throw new Error('Redis is not connected');
-    return withinRedisDeadline(this.evaluate(script, { keys, arguments: args }));
+    return withinRedisDeadline(this.evaluate(script, { keys, arguments: args }), LEDGER_DEADLINE_MS);
   }
 
   private async evaluate(
