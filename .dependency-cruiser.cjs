@@ -91,12 +91,13 @@ module.exports = {
       name: 'execution-uses-its-stages-only',
       severity: 'error',
       comment:
-        'Execution runs a call through endpoints, prompts, versions, models, llm, the cache, rate limits and logs ' +
-        '(and hears of changes through invalidation); it reaches no other module.',
+        'Execution runs a call through endpoints, prompts, versions, models, llm, the cache, rate limits, spend ' +
+        'budgets and logs (and hears of changes through invalidation); it reaches no other module.',
       from: { path: '^src/modules/execution/' },
       to: {
         path: '^src/modules/',
-        pathNot: '^src/modules/(execution|endpoints|prompts|versions|models|llm|cache|rate-limit|logs|invalidation)/',
+        pathNot:
+          '^src/modules/(execution|endpoints|prompts|versions|models|llm|cache|rate-limit|budgets|logs|invalidation)/',
       },
     },
     {
@@ -173,7 +174,7 @@ module.exports = {
       comment:
         'Execution sits on top: it uses endpoints, prompts, versions, models, llm, cache and logs (and the rate ' +
         'limits of common/), and none of them depends on it.',
-      from: { path: '^src/modules/(endpoints|prompts|versions|models|llm|cache|logs)/' },
+      from: { path: '^src/modules/(endpoints|prompts|versions|models|llm|cache|budgets|logs)/' },
       to: { path: '^src/modules/execution/' },
     },
     {

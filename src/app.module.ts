@@ -6,6 +6,7 @@ import { GlobalExceptionFilter } from './common/http/exception-filters';
 import { createValidationPipe } from './common/http/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
+import { BudgetsModule } from './modules/budgets/budgets.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
@@ -53,6 +54,7 @@ export class AppModule {
         SplitPromptsModule,
         LogsModule,
         ScoresModule,
+        BudgetsModule,
         HealthModule,
         MetricsModule,
         DashboardModule,

@@ -6,6 +6,7 @@ import { allPages } from '../common/http/paging';
 import { validateDto } from '../common/http/validation.pipe';
 import { CreateKeyDto } from '../modules/keys/dto/create-key.dto';
 import { KeysService } from '../modules/keys/keys.service';
+import { BudgetsService } from '../modules/budgets/budgets.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
 export interface CliResult {
@@ -19,7 +20,8 @@ export const USAGE = `Usage:
   npm run cli -- tenant update <slug> [--name TEXT] [--plan free|pro|enterprise]
   npm run cli -- key create --tenant <slug> --type admin|endpoint [--permission ReadWrite|ReadOnly] [--environment live|test] [--name TEXT] [--tag key=value ...]
   npm run cli -- key list --tenant <slug>
-  npm run cli -- key revoke --tenant <slug> <key-id>`;
+  npm run cli -- key revoke --tenant <slug> <key-id>
+  npm run cli -- budget list --tenant <slug>`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -107,6 +109,21 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
         if (!isUUID(keyId)) throw new UsageError('<key-id> must be a key id as shown by key list');
         const key = await keys.revoke(tenant.id, keyId);
         stdout.push(`Revoked key ${key.id} (…${key.last4})`);
+        break;
+      }
+      case 'budget list': {
+        const tenant = await tenants.getBySlug(requireArg(values.tenant, '--tenant'));
+        for (const budget of await app.get(BudgetsService).list(tenant.id)) {
+          const { scope, status } = budget;
+          const target = scope.keyId ?? scope.endpointId ?? scope.tag ?? 'tenant';
+          const usd = (value: number) => `$${value.toFixed(6)}`;
+          stdout.push(
+            `${budget.id}  ${scope.type.padEnd(8)} ${target}  ${budget.period.padEnd(5)} limit ${usd(budget.limitUsd)}  ` +
+              `spent ${usd(status.spentUsd)}  reserved ${usd(status.reservedUsd)}  remaining ${usd(status.remainingUsd)}  ` +
+              `${budget.enabled ? 'enabled ' : 'disabled'}  ${budget.name}`,
+          );
+        }
+        if (stdout.length === 0) stdout.push(`No budgets for tenant ${tenant.slug}`);
         break;
       }
       default:

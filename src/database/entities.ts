@@ -1,3 +1,4 @@
+import { BudgetEntity } from '../modules/budgets/budget.entity';
 import { EndpointEntity } from '../modules/endpoints/endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoint-field.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
@@ -20,4 +21,5 @@ export const ENTITIES = [
   ExecutionLogEntity,
   ScoreConfigEntity,
   ExecutionScoreEntity,
+  BudgetEntity,
 ];

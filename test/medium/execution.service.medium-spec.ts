@@ -1,6 +1,7 @@
 import { ApiKeyAuthenticator, type Principal } from '../../src/common/auth/principal';
 import { AppLogger } from '../../src/common/logging/app-logger';
 import { APP_CONFIG } from '../../src/config/app-config';
+import { BudgetSpendingService } from '../../src/modules/budgets/budget-spending.service';
 import { ResponseCacheService } from '../../src/modules/cache/response-cache.service';
 import { EndpointsService } from '../../src/modules/endpoints/endpoints.service';
 import { ClientDeparture } from '../../src/modules/execution/client-departure';
@@ -65,6 +66,7 @@ describe('ExecutionService (medium)', () => {
       providerCalls,
       logs,
       t.app.get(ResponseCacheService),
+      t.app.get(BudgetSpendingService),
       t.app.get(APP_CONFIG),
       t.app.get(AppLogger),
     );

@@ -13,9 +13,9 @@ export interface SuiteOptions {
   /**
    * Starts the fake LLM server with a MODELS_FILE whose `llama-test` it answers (`unconfigured`: also a provider
    * without a key), clearing it before each test; `providers` also points the OpenAI, Anthropic and Google adapters
-   * at it.
+   * at it; `priced` also lists the fake server's priced model (PRICED_MODEL).
    */
-  fake?: { providers?: boolean; unconfigured?: boolean };
+  fake?: { providers?: boolean; unconfigured?: boolean; priced?: boolean };
   /** Listens on a port of 127.0.0.1 (for clients that need a URL: `t.url`). */
   listen?: boolean;
   /** Seeds the second tenant, `other`. */
@@ -55,7 +55,7 @@ export function useTestApp(options: SuiteOptions | (() => SuiteOptions) = {}): A
     const fakeEnv: NodeJS.ProcessEnv = {};
     if (fake) {
       await suite.fake.listen();
-      const models = localModelsFile(suite.fake, { unconfigured: fake.unconfigured });
+      const models = localModelsFile(suite.fake, { unconfigured: fake.unconfigured, priced: fake.priced });
       removeModels = models.remove;
       Object.assign(fakeEnv, fake.providers ? fakeProviderEnv(suite.fake) : {}, { MODELS_FILE: models.file });
     }

@@ -573,18 +573,29 @@ function delay(ms: number, req: http.IncomingMessage): Promise<boolean> {
  * `fake`; `remove()` deletes it.
  */
 /**
+ * A priced model of the fake server (with `priced`): a thousandth of a dollar per input token and per output token,
+ * so a call's cost in dollars is its tokens / 1000.
+ */
+export const PRICED_MODEL = {
+  id: 'llama-priced',
+  displayName: 'Llama (priced test)',
+  pricing: { inputPerMillionTokens: 1000, outputPerMillionTokens: 1000, perImage: null },
+};
+
+/**
  * A MODELS_FILE with `llama-test` on the fake server's OpenAI-compatible route; with `unconfigured`, also a provider
- * whose key variable is unset (`keyless-model`), so its models are listed but cannot be called.
+ * whose key variable is unset (`keyless-model`), so its models are listed but cannot be called; with `priced`, also
+ * PRICED_MODEL on the same route.
  */
 export function localModelsFile(
   fake: FakeLlmServer,
-  options: { unconfigured?: boolean } = {},
+  options: { unconfigured?: boolean; priced?: boolean } = {},
 ): { file: string; remove(): void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-models-'));
   const file = path.join(dir, 'models.json');
-  const providers: object[] = [
-    { name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-test', displayName: 'Llama (test)' }] },
-  ];
+  const models: object[] = [{ id: 'llama-test', displayName: 'Llama (test)' }];
+  if (options.priced) models.push(PRICED_MODEL);
+  const providers: object[] = [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models }];
   if (options.unconfigured) {
     providers.push({
       name: 'keyless',

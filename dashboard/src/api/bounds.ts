@@ -269,5 +269,30 @@ export const bounds = {
     "description": {
       "maxLength": 1000
     }
+  },
+  "BudgetScopeDto": {
+    "tag": {
+      "maxLength": 200
+    }
+  },
+  "CreateBudgetDto": {
+    "limitUsd": {
+      "minimum": 0,
+      "maximum": 1000000
+    },
+    "name": {
+      "minLength": 1,
+      "maxLength": 200
+    }
+  },
+  "UpdateBudgetDto": {
+    "limitUsd": {
+      "minimum": 0,
+      "maximum": 1000000
+    },
+    "name": {
+      "minLength": 1,
+      "maxLength": 200
+    }
   }
 } as const;

@@ -12,6 +12,7 @@ export type AppErrorCode =
   | 'prompt_error'
   | 'service_unavailable'
   | 'overloaded'
+  | 'budget_exceeded'
   | 'client_closed';
 
 /** Reasons that narrow a code in execution bodies and MCP tool errors (`prompt_not_found` is a `not_found`). */
@@ -115,6 +116,14 @@ export class OverloadedError extends RetryLaterError {
   readonly code = 'overloaded';
 }
 
+/**
+ * An attempt's worst-case cost would take a spend budget over its limit: the attempt does not start, and the client may
+ * retry when the budget's period ends (`retryAfterSeconds`).
+ */
+export class BudgetExceededError extends RetryLaterError {
+  readonly code = 'budget_exceeded';
+}
+
 /** The client left before its streamed answer was complete; its provider call was stopped. Only ever logged. */
 export class ClientClosedError extends AppError {
   readonly code = 'client_closed';
@@ -135,6 +144,7 @@ export function statusOf(error: AppError): number {
     case 'payload_too_large':
       return 413;
     case 'rate_limit_exceeded':
+    case 'budget_exceeded':
       return 429;
     case 'prompt_error':
       return 422;

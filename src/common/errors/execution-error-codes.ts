@@ -35,6 +35,11 @@ const EXECUTION_ERRORS = {
     of: 'rate_limit_exceeded',
     when: "a window of the key's rate limits is full, or the key or its tenant has as many model calls in flight as it may",
   },
+  budget_exceeded: {
+    status: 429,
+    of: 'budget_exceeded',
+    when: "a spend budget of the key, the endpoint, the tenant or one of the request's tags has less left this period than the call's worst-case cost",
+  },
   upstream_error: {
     status: 502,
     of: 'upstream_error',
@@ -84,6 +89,7 @@ export function publicCodeOf(error: AppError): ExecutionErrorCode | OtherSurface
     case 'prompt_error':
     case 'service_unavailable':
     case 'overloaded':
+    case 'budget_exceeded':
     case 'client_closed':
       return error.code;
     default:

@@ -24,6 +24,13 @@ export interface LogQueueGauge {
   dropped: number;
 }
 
+/** What the budget metrics read, by scope type (no tenant or budget labels: their number is unbounded). */
+export interface BudgetGauges {
+  refusals: Record<string, number>;
+  spent: Record<string, number>;
+  reserved: Record<string, number>;
+}
+
 export interface TokenCounts {
   inputTokens: number | null;
   outputTokens: number | null;
@@ -250,6 +257,46 @@ export class Metrics {
         reported = dropped;
       },
     });
+  }
+
+  /** Spend budgets: refusals, and the spent and reserved dollars of the budget periods in use, by scope type. */
+  watchBudgets(state: () => BudgetGauges): void {
+    const reported: Record<string, number> = {};
+    new Counter({
+      name: 'promptgate_budget_refusals_total',
+      help: 'Attempts refused (429 budget_exceeded) because a spend budget would go over its limit, by scope type',
+      labelNames: ['scope'],
+      registers: [this.registry],
+      collect() {
+        for (const [scope, count] of Object.entries(state().refusals)) {
+          const delta = count - (reported[scope] ?? 0);
+          if (delta > 0 || reported[scope] === undefined) this.inc({ scope }, delta);
+          reported[scope] = count;
+        }
+      },
+    });
+    for (const [name, field, help] of [
+      [
+        'promptgate_budget_spent_usd',
+        'spent',
+        'Dollars spent in the current period of the budgets in use, by scope type',
+      ],
+      [
+        'promptgate_budget_reserved_usd',
+        'reserved',
+        'Dollars reserved by calls in flight against the budgets in use, by scope type',
+      ],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['scope'],
+        registers: [this.registry],
+        collect() {
+          for (const [scope, value] of Object.entries(state()[field])) this.set({ scope }, value);
+        },
+      });
+    }
   }
 
   /** The Prometheus text exposition of every metric. */

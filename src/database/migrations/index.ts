@@ -12,6 +12,7 @@ import { RequestTags1764001000000 } from './1764001000000-request-tags';
 import { FeedbackScores1764001100000 } from './1764001100000-feedback-scores';
 import { ScoreRollups1764001200000 } from './1764001200000-score-rollups';
 import { TagRollupReads1764001300000 } from './1764001300000-tag-rollup-reads';
+import { Budgets1764001400000 } from './1764001400000-budgets';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   FeedbackScores1764001100000,
   ScoreRollups1764001200000,
   TagRollupReads1764001300000,
+  Budgets1764001400000,
 ];

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BudgetsModule } from '../budgets/budgets.module';
 import { ResponseCacheModule } from '../cache/response-cache.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { LlmModule } from '../llm/llm.module';
@@ -14,7 +15,7 @@ import { ExecutionStreamService } from './streaming/execution-stream.service';
 // Owns the execution API (POST /api/v1/*) and test runs (POST /admin/v1/endpoints/{id}/test): validation, rendering,
 // the LLM call and the output rules. Exports ExecutionService (for MCP).
 @Module({
-  imports: [EndpointsModule, PromptsModule, ModelsModule, LlmModule, LogsModule, ResponseCacheModule],
+  imports: [BudgetsModule, EndpointsModule, PromptsModule, ModelsModule, LlmModule, LogsModule, ResponseCacheModule],
   controllers: [ExecutionController, ExecutionAdminController],
   providers: [ExecutionService, ExecutionStreamService, ExecutionAccessGuard],
   exports: [ExecutionService],

@@ -14,6 +14,7 @@ import { customParametersProblems } from '../llm/call-settings';
 import { type LlmClient, ProviderError } from '../llm/llm-client';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ProviderCallLimiter } from '../llm/provider-call-limiter';
+import { BudgetSpendingService, type SpendReservation } from '../budgets/budget-spending.service';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
 import type { NewExecutionLog } from '../logs/new-execution-log';
 import type { ModelInfo } from '../models/model';
@@ -59,6 +60,7 @@ export class ExecutionService {
     private readonly providerCalls: ProviderCallLimiter,
     private readonly logs: ExecutionLogsService,
     private readonly responses: ResponseCacheService,
+    private readonly spending: BudgetSpendingService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
   ) {
@@ -252,8 +254,14 @@ export class ExecutionService {
     planned: PlannedAttempt,
     time: AttemptTime,
   ): Promise<Generation> {
-    this.reserve(call, record);
-    const generation = await this.call(call, record, planned, time);
+    const reservation = await this.reserve(call, record, planned);
+    let generation: Generation | undefined;
+    try {
+      generation = await this.call(call, record, planned, time);
+    } finally {
+      // However the attempt ended, its reservation is replaced by what it cost (nothing when it never reached the model).
+      if (reservation) void this.spending.settle(reservation, generation?.attempt.costUsd ?? null);
+    }
     this.settle(call, record, generation);
     return generation;
   }
@@ -261,10 +269,39 @@ export class ExecutionService {
   /**
    * Reserve, before each attempt: the call holds one of its key's and tenant's provider-call slots from the first
    * attempt through the last (a stream to its end), so a retry never queues behind other callers; past either bound
-   * it is refused with 429 before the provider is called. (A spending reservation would be taken here too.)
+   * it is refused with 429 before the provider is called. Then the attempt's worst-case cost is reserved against
+   * every enabled spend budget that covers the call (its key's, its endpoint's, its tenant's, one per tag it
+   * carries): when one would go over its limit the attempt does not start (429 budget_exceeded, or the stream's
+   * `error` event once it has opened).
    */
-  private reserve(call: ExecutionCall, record: ExecutionRecord): void {
+  private async reserve(
+    call: ExecutionCall,
+    record: ExecutionRecord,
+    planned: PlannedAttempt,
+  ): Promise<SpendReservation | null> {
     record.releaseSlot ??= this.providerCalls.acquire(call.principal);
+    const model = this.models.find(planned.llmModel);
+    if (!model) return null;
+    const { endpoint, outputFields } = call.definition;
+    const imageField = imageOutputField(outputFields);
+    const images = imageField ? imageCountOf(imageSettingsOf(imageField, planned.customParameters)) : null;
+    return this.spending.reserve({
+      tenantId: call.principal.tenantId,
+      party: {
+        keyId: call.principal.keyId,
+        endpointId: endpoint.id,
+        tags: mergeTags(call.principal.defaultTags, call.tags),
+      },
+      startedAt: record.startedAt,
+      model,
+      attempt: {
+        prompt: record.renderedPrompt!,
+        inputImages: record.inputs!.images.length,
+        maxTokens: planned.maxTokens,
+        images,
+      },
+      timeoutSeconds: endpoint.timeoutSeconds,
+    });
   }
 
   /** Call: one model call with the planned model and settings, within `time` (see ModelCall). */
@@ -294,7 +331,7 @@ export class ExecutionService {
   /**
    * Settle, after each attempt: the attempt recorded (its usage and cost), and a provider's own text about a failure
    * sent to the service log only (it may name the operator's account): callers, streams and log rows get our message
-   * naming the provider and the status. (A spending reservation would be settled here with the attempt's cost.)
+   * naming the provider and the status (its spend reservation was settled with its cost as the call ended).
    */
   private settle(call: ExecutionCall, record: ExecutionRecord, generation: Generation): void {
     record.attempts.push(generation.attempt);
@@ -361,6 +398,12 @@ export class ExecutionService {
     }
     return this.llm.clientFor(provider);
   }
+}
+
+/** The images an image call asks for: its `n` (1 when it sets none). */
+function imageCountOf(settings: Record<string, unknown>): number {
+  const n = settings.n;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 1;
 }
 
 /** Waits `ms` before a retry, or less when the caller goes away meanwhile. */

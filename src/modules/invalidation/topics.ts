@@ -16,3 +16,5 @@ export const ENDPOINT_TOPIC = 'endpoint';
  * cached lists of the tenant's endpoint definitions are dropped.
  */
 export const TENANT_ENDPOINTS_TOPIC = 'tenant-endpoints';
+/** A budget of a tenant was created, changed or deleted (id: tenant id): cached lists of its budgets are dropped. */
+export const TENANT_BUDGETS_TOPIC = 'tenant-budgets';

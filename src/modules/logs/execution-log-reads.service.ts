@@ -17,6 +17,13 @@ import { singleKeyFilter, tagFilterOf } from './tag-filter';
 import { ExecutionScoresService } from '../scores/execution-scores.service';
 import { scoreFilterOf } from './score-filter';
 
+/** Whose spending a sum covers: one key, one endpoint, one tag, or (none) the tenant. */
+export interface SpendScope {
+  keyId?: string;
+  endpointId?: string;
+  tag?: { key: string; value: string };
+}
+
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
 
@@ -69,6 +76,16 @@ export class ExecutionLogReadsService {
       pieces.length ? ((await this.rollups.tagCalls(tenantId, pieces, read, false))[0]?.calls ?? 0) : 0;
     const recentCount = await count(recent);
     return recentCount > TOTAL_CAP ? recentCount : recentCount + (await count(older));
+  }
+
+  /**
+   * What the executions of one key, endpoint or tag (or the whole tenant, with none) cost from `from` (inclusive) to
+   * `to` (exclusive), by their start: the sum of their rows' costUsd, in dollars.
+   */
+  async spentUsd(tenantId: string, scope: SpendScope, from: Date, to: Date): Promise<number> {
+    const filter: LogFilter = { from, to, keyId: scope.keyId, endpointId: scope.endpointId };
+    if (scope.tag) filter.tags = { values: new Map([[scope.tag.key, [scope.tag.value]]]), present: [] };
+    return Number(await this.logs.costTotal(tenantId, filter));
   }
 
   async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {

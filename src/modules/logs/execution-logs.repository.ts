@@ -10,6 +10,7 @@ import { type ScoreFilter, scoreConditions } from './score-filter';
 
 export interface LogFilter {
   endpointId?: string;
+  keyId?: string;
   source?: ExecutionSource;
   status?: 'success' | 'error';
   promptId?: string;
@@ -160,6 +161,16 @@ export class ExecutionLogsRepository {
     );
   }
 
+  /** The sum of the matching rows' costs in dollars, as the exact decimal text the database adds up ('0' for none). */
+  async costTotal(tenantId: string, filter: LogFilter): Promise<string> {
+    const { where, params } = whereClause(tenantId, filter);
+    const [row] = await this.logs.query<{ total: string }[]>(
+      `SELECT COALESCE(SUM(cost_usd), 0)::text AS total FROM execution_logs WHERE ${where}`,
+      params,
+    );
+    return row.total;
+  }
+
   findOne(tenantId: string, id: string): Promise<ExecutionLogEntity | null> {
     return this.logs.findOneBy({ tenantId, id });
   }
@@ -294,6 +305,7 @@ function whereClause(tenantId: string, filter: LogFilter): { where: string; para
     conditions.push(sql.replace('?', `$${params.length}`));
   };
   if (filter.endpointId) add('endpoint_id = ?', filter.endpointId);
+  if (filter.keyId) add('key_id = ?', filter.keyId);
   if (filter.promptId) add('prompt_id = ?', filter.promptId);
   if (filter.assignment) add('assignment = ?', filter.assignment);
   if (filter.requestId) add('request_id = ?', filter.requestId);

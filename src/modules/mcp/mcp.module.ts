@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BudgetsModule } from '../budgets/budgets.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { ExecutionModule } from '../execution/execution.module';
 import { KeysModule } from '../keys/keys.module';
@@ -11,6 +12,7 @@ import { McpController } from './mcp.controller';
 import { McpAuthGuard } from './mcp-auth.guard';
 import { McpServerFactory } from './mcp-server.factory';
 import { MCP_TOOL_GROUPS, McpToolGroup } from './mcp-tool';
+import { BudgetTools } from './tools/budget.tools';
 import { EndpointTools } from './tools/endpoint.tools';
 import { ExecutionTools } from './tools/execution.tools';
 import { KeyTools } from './tools/key.tools';
@@ -18,12 +20,21 @@ import { LogTools } from './tools/log.tools';
 import { ModelTools } from './tools/model.tools';
 import { PromptTools } from './tools/prompt.tools';
 
-const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools, ExecutionTools, KeyTools];
+const TOOL_GROUPS = [EndpointTools, PromptTools, ModelTools, LogTools, ExecutionTools, KeyTools, BudgetTools];
 
 // Owns the /mcp server (Streamable HTTP, admin keys): tools over the same services as the admin REST API.
 // Exports nothing.
 @Module({
-  imports: [EndpointsModule, PromptsModule, ModelsModule, LogsModule, ExecutionModule, KeysModule, RateLimitModule],
+  imports: [
+    BudgetsModule,
+    EndpointsModule,
+    PromptsModule,
+    ModelsModule,
+    LogsModule,
+    ExecutionModule,
+    KeysModule,
+    RateLimitModule,
+  ],
   controllers: [McpController],
   providers: [
     McpServerFactory,

@@ -33,6 +33,7 @@ export const EXECUTION_ERROR_CODES = [
   'timeout',
   'service_unavailable',
   'overloaded',
+  'budget_exceeded',
   'prompt_not_found',
   'client_closed',
   'prompt_not_live',

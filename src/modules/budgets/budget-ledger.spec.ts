@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { AppLogger } from '../../common/logging/app-logger';
+import { closeRedisClient, createRedisClient, type RedisClient, whenReady } from '../../common/redis/redis-client';
+import { type BudgetLedger, MemoryBudgetLedger } from './budget-ledger';
+import { RedisBudgetLedger } from './redis-budget-ledger';
+
+// The ledger's rules, in process and (with REDIS_URL) on a real Redis: all or none, leases, settlement, seeding.
+const logger = new AppLogger({ logLevel: 'silent' });
+let redis: RedisClient | undefined;
+const ledgers: [string, () => BudgetLedger][] = [['memory', () => new MemoryBudgetLedger()]];
+if (process.env.REDIS_URL) ledgers.push(['redis', () => new RedisBudgetLedger(redis!)]);
+
+beforeAll(async () => {
+  if (!process.env.REDIS_URL) return;
+  redis = createRedisClient(process.env.REDIS_URL, 'promptgate-ledger-spec', logger);
+  await whenReady(redis);
+});
+afterAll(() => closeRedisClient(redis));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LONG = 60_000;
+const tomorrow = () => new Date(Date.now() + 86_400_000);
+
+describe.each(ledgers)('BudgetLedger (%s)', (_, newLedger) => {
+  let ledger: BudgetLedger;
+  let a: string;
+  let b: string;
+  beforeEach(async () => {
+    ledger = newLedger();
+    const tenant = randomUUID();
+    a = `promptgate:budget:{${tenant}}:a`;
+    b = `promptgate:budget:{${tenant}}:b`;
+    await ledger.seed(a, 0, tomorrow());
+    await ledger.seed(b, 0, tomorrow());
+  });
+
+  it('asks for a seed before it reserves against a line without a spent total', async () => {
+    const fresh = `${a}:fresh`;
+    await expect(
+      ledger.reserve(
+        [
+          { key: a, limit: 100 },
+          { key: fresh, limit: 100 },
+        ],
+        'r1',
+        10,
+        LONG,
+      ),
+    ).resolves.toEqual({
+      outcome: 'unseeded',
+      indexes: [1],
+    });
+    await expect(ledger.totals([a, fresh])).resolves.toEqual([{ spent: 0, reserved: 0 }, null]);
+    await ledger.seed(fresh, 40, tomorrow());
+    // A second seed does not overwrite the first: the first instance to seed wins.
+    await ledger.seed(fresh, 99, tomorrow());
+    await expect(ledger.totals([fresh])).resolves.toEqual([{ spent: 40, reserved: 0 }]);
+  });
+
+  it('reserves against every line or none', async () => {
+    const lines = [
+      { key: a, limit: 100 },
+      { key: b, limit: 30 },
+    ];
+    await expect(ledger.reserve(lines, 'r1', 20, LONG)).resolves.toEqual({
+      outcome: 'reserved',
+      totals: [
+        { spent: 0, reserved: 20 },
+        { spent: 0, reserved: 20 },
+      ],
+    });
+    await expect(ledger.reserve(lines, 'r2', 20, LONG)).resolves.toEqual({
+      outcome: 'refused',
+      index: 1,
+      totals: { spent: 0, reserved: 20 },
+    });
+    // The refused reservation took nothing from the line that had room.
+    await expect(ledger.totals([a, b])).resolves.toEqual([
+      { spent: 0, reserved: 20 },
+      { spent: 0, reserved: 20 },
+    ]);
+    // Up to the limit exactly.
+    await expect(ledger.reserve(lines, 'r3', 10, LONG)).resolves.toMatchObject({ outcome: 'reserved' });
+  });
+
+  it('replaces a reservation by the actual cost when it is settled', async () => {
+    await ledger.reserve([{ key: a, limit: 100 }], 'r1', 60, LONG);
+    await ledger.settle([a], 'r1', 15);
+    await expect(ledger.totals([a])).resolves.toEqual([{ spent: 15, reserved: 0 }]);
+    await expect(ledger.reserve([{ key: a, limit: 100 }], 'r2', 85, LONG)).resolves.toMatchObject({
+      outcome: 'reserved',
+    });
+    await expect(ledger.reserve([{ key: a, limit: 100 }], 'r3', 1, LONG)).resolves.toMatchObject({
+      outcome: 'refused',
+    });
+  });
+
+  it('releases a reservation whose lease ended, and still counts its cost if it settles late', async () => {
+    await ledger.reserve([{ key: a, limit: 100 }], 'gone', 90, 40);
+    await expect(ledger.reserve([{ key: a, limit: 100 }], 'r2', 20, LONG)).resolves.toMatchObject({
+      outcome: 'refused',
+    });
+    await sleep(80);
+    await expect(ledger.totals([a])).resolves.toEqual([{ spent: 0, reserved: 0 }]);
+    await expect(ledger.reserve([{ key: a, limit: 100 }], 'r2', 20, LONG)).resolves.toMatchObject({
+      outcome: 'reserved',
+    });
+    await ledger.settle([a], 'gone', 5);
+    await expect(ledger.totals([a])).resolves.toEqual([{ spent: 5, reserved: 20 }]);
+  });
+
+  it('reserves 0 while the spent total is at the limit, not once it is over', async () => {
+    await ledger.raise(a, 100);
+    await expect(ledger.reserve([{ key: a, limit: 100 }], 'free', 0, LONG)).resolves.toMatchObject({
+      outcome: 'reserved',
+    });
+    await ledger.raise(a, 101);
+    await ledger.raise(a, 50);
+    await expect(ledger.totals([a])).resolves.toEqual([{ spent: 101, reserved: 0 }]);
+    await expect(ledger.reserve([{ key: a, limit: 100 }], 'free2', 0, LONG)).resolves.toMatchObject({
+      outcome: 'refused',
+    });
+  });
+
+  it('keeps amounts of up to a million dollars exact', async () => {
+    const limit = 1_000_000 * 1e9;
+    await ledger.raise(a, limit - 123_456_789_012);
+    await expect(ledger.reserve([{ key: a, limit }], 'big', 123_456_789_012, LONG)).resolves.toMatchObject({
+      outcome: 'reserved',
+    });
+    await ledger.settle([a], 'big', 123_456_789_011);
+    await expect(ledger.totals([a])).resolves.toEqual([{ spent: limit - 1, reserved: 0 }]);
+  });
+});

@@ -1,0 +1,78 @@
+import { tagKeyProblem, tagValueProblem } from '../../common/tags/tags';
+import type { Tags } from '../../common/tags/tags';
+
+/** What a budget covers: one key's calls, one endpoint's, the whole tenant's, or the calls that carry one tag. */
+export type BudgetScopeType = 'key' | 'endpoint' | 'tenant' | 'tag';
+export const BUDGET_SCOPE_TYPES: BudgetScopeType[] = ['key', 'endpoint', 'tenant', 'tag'];
+
+/** A scope as the API writes it: the field of its type, and no other. */
+export interface BudgetScope {
+  type: BudgetScopeType;
+  keyId?: string;
+  endpointId?: string;
+  tag?: string;
+}
+
+const FIELD_OF: Record<BudgetScopeType, 'keyId' | 'endpointId' | 'tag' | null> = {
+  key: 'keyId',
+  endpoint: 'endpointId',
+  tenant: null,
+  tag: 'tag',
+};
+const SCOPE_FIELDS = ['keyId', 'endpointId', 'tag'] as const;
+
+/**
+ * The scope's problems, each naming its field: a key scope needs `keyId`, an endpoint scope `endpointId`, a tag scope
+ * `tag` (`key:value`, by the rules of request tags), a tenant scope none of them; no scope has another type's field.
+ */
+export function scopeProblems(scope: BudgetScope): string[] {
+  const own = FIELD_OF[scope.type];
+  const problems: string[] = [];
+  for (const field of SCOPE_FIELDS) {
+    const present = scope[field] !== undefined && scope[field] !== null;
+    if (field === own && !present) problems.push(`scope.${field} is required for a ${scope.type} scope`);
+    if (field !== own && present) problems.push(`scope.${field} is not allowed for a ${scope.type} scope`);
+  }
+  if (own === 'tag' && typeof scope.tag === 'string') {
+    const colon = scope.tag.indexOf(':');
+    const [key, value] = [scope.tag.slice(0, colon), scope.tag.slice(colon + 1)];
+    const problem = colon < 0 ? 'must be key:value' : (tagKeyProblem(key) ?? tagValueProblem(key, value));
+    if (problem) problems.push(`scope.tag: ${problem}`);
+  }
+  return problems;
+}
+
+/** The stored reference of a scope: the id or tag it names, '' for the tenant. */
+export function scopeRefOf(scope: BudgetScope): string {
+  const field = FIELD_OF[scope.type];
+  return field ? scope[field]! : '';
+}
+
+/** The scope as the API reads it back from its stored type and reference. */
+export function scopeOf(type: BudgetScopeType, ref: string): BudgetScope {
+  const field = FIELD_OF[type];
+  return field ? { type, [field]: ref } : { type };
+}
+
+/** Who made a call, as far as budgets apply to it: its key, its endpoint, and its tags (the key's defaults merged). */
+export interface SpendingParty {
+  keyId: string;
+  endpointId: string;
+  tags: Tags;
+}
+
+/** Whether a budget of this scope covers the call: its key's, its endpoint's, the tenant's, or one per tag it carries. */
+export function scopeCovers(type: BudgetScopeType, ref: string, party: SpendingParty): boolean {
+  switch (type) {
+    case 'tenant':
+      return true;
+    case 'key':
+      return ref === party.keyId;
+    case 'endpoint':
+      return ref === party.endpointId;
+    case 'tag': {
+      const separator = ref.indexOf(':');
+      return party.tags[ref.slice(0, separator)] === ref.slice(separator + 1);
+    }
+  }
+}
