@@ -43,12 +43,6 @@ const INSERT_COLUMNS = [
   'tags',
 ];
 const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts', 'tags']);
-/** An upsert adds to what is stored: two writers counting the same hour lose nothing. */
-const addOnConflict = (key: string) =>
-  `ON CONFLICT (${key}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
-    .map((column) => `${column} = r.${column} + excluded.${column}`)
-    .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`;
-
 /** The rollup tables a batch adds to: the plain ones, and those per tag key and value. */
 const PLAIN = { sums: 'execution_log_rollups', errors: 'execution_log_error_rollups', key: KEY, tagColumns: '' };
 const PER_TAG = {
@@ -57,6 +51,41 @@ const PER_TAG = {
   key: TAG_ROLLUP_KEY,
   tagColumns: 'tag_key varchar, tag_value varchar, ',
 };
+type RollupTables = typeof PLAIN;
+
+/**
+ * The upserts of a table pair's sums and error counts, each around the number of its JSON parameter (the same text for
+ * every batch, so built once). An upsert adds to what is stored: two writers counting the same hour lose nothing. The
+ * histogram comes as an object of its non-zero buckets (`{"17": 3}`), most of a group's 145 buckets being empty.
+ */
+function upsertsOf(tables: RollupTables) {
+  const sums = [
+    `INSERT INTO ${tables.sums} AS r (${tables.key}, ${ROLLUP_VALUE_COLUMNS})
+     SELECT ${tables.key}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `coalesce((h ->> '${i}')::int, 0)`).join(', ')}
+     FROM json_to_recordset($`,
+    `::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
+       calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
+       latency_max_ms int, h jsonb)
+     ORDER BY ${tables.key}
+     ON CONFLICT (${tables.key}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
+       .map((column) => `${column} = r.${column} + excluded.${column}`)
+       .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`,
+  ];
+  const errors = [
+    `INSERT INTO ${tables.errors} AS r (${tables.key}, error_code, errors)
+     SELECT ${tables.key}, error_code, errors
+     FROM json_to_recordset($`,
+    `::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
+       start timestamptz, error_code varchar, errors bigint)
+     ORDER BY ${tables.key}, error_code
+     ON CONFLICT (${tables.key}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
+  ];
+  return {
+    sums: (param: number) => sums[0] + param + sums[1],
+    errors: (param: number) => errors[0] + param + errors[1],
+  };
+}
+const UPSERTS = new Map([PLAIN, PER_TAG].map((tables) => [tables, upsertsOf(tables)]));
 
 /**
  * The statement that stores a batch: one multi-row INSERT of the rows (each carries its own tenantId), with the
@@ -124,54 +153,37 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
  * without a transaction around them. Parameters are appended to `params`. Rows are upserted in key order (the
  * groups come sorted), so concurrent writers never wait for each other in a cycle.
  */
-function rollupUpserts(groups: (RollupGroup | TagRollupGroup)[], tables: typeof PLAIN, params: unknown[]): string[] {
+function rollupUpserts(groups: (RollupGroup | TagRollupGroup)[], tables: RollupTables, params: unknown[]): string[] {
   if (groups.length === 0) return [];
-  // The columns that name a group's row, in the sums and in the error counts alike.
-  const keyOf = (group: RollupGroup | TagRollupGroup) => ({
-    ...('tagKey' in group ? { tag_key: group.tagKey, tag_value: group.tagValue } : {}),
-    tenant_id: group.tenantId,
-    endpoint_id: group.endpointId,
-    prompt_id: group.promptId,
-    span: group.span,
-    start: group.start.toISOString(),
-  });
-  const records = groups.map((group) => ({
-    ...keyOf(group),
-    calls: group.calls,
-    errors: group.errors,
-    cache_hits: group.cacheHits,
-    input_tokens: group.inputTokens,
-    output_tokens: group.outputTokens,
-    cost_usd: nanosText(group.costNanos),
-    latency_max_ms: group.latencyMaxMs,
-    h: group.latencyCounts,
-  }));
+  const upserts = UPSERTS.get(tables)!;
+  const records: Record<string, unknown>[] = [];
+  const errorRecords: Record<string, unknown>[] = [];
+  for (const group of groups) {
+    // The columns that name a group's row, in the sums and in the error counts alike.
+    const key: Record<string, unknown> = 'tagKey' in group ? { tag_key: group.tagKey, tag_value: group.tagValue } : {};
+    key.tenant_id = group.tenantId;
+    key.endpoint_id = group.endpointId;
+    key.prompt_id = group.promptId;
+    key.span = group.span;
+    key.start = group.start.toISOString();
+    records.push({
+      ...key,
+      calls: group.calls,
+      errors: group.errors,
+      cache_hits: group.cacheHits,
+      input_tokens: group.inputTokens,
+      output_tokens: group.outputTokens,
+      cost_usd: nanosText(group.costNanos),
+      latency_max_ms: group.latencyMaxMs,
+      h: group.latencyCounts,
+    });
+    for (const [errorCode, count] of group.errorCodes)
+      errorRecords.push({ ...key, error_code: errorCode, errors: count });
+  }
   params.push(JSON.stringify(records));
-  const statements = [
-    `INSERT INTO ${tables.sums} AS r (${tables.key}, ${ROLLUP_VALUE_COLUMNS})
-     SELECT ${tables.key}, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${HISTOGRAM_COLUMNS.map((_, i) => `h[${i + 1}]`).join(', ')}
-     FROM json_to_recordset($${params.length}::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
-       calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
-       latency_max_ms int, h int[])
-     ORDER BY ${tables.key}
-     ${addOnConflict(tables.key)}`,
-  ];
-  const errorRecords = groups.flatMap((group) =>
-    [...group.errorCodes].map(([errorCode, count]) => ({
-      ...keyOf(group),
-      error_code: errorCode,
-      errors: count,
-    })),
-  );
+  const statements = [upserts.sums(params.length)];
   if (errorRecords.length === 0) return statements;
   params.push(JSON.stringify(errorRecords));
-  statements.push(
-    `INSERT INTO ${tables.errors} AS r (${tables.key}, error_code, errors)
-     SELECT ${tables.key}, error_code, errors
-     FROM json_to_recordset($${params.length}::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
-       start timestamptz, error_code varchar, errors bigint)
-     ORDER BY ${tables.key}, error_code
-     ON CONFLICT (${tables.key}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
-  );
+  statements.push(upserts.errors(params.length));
   return statements;
 }

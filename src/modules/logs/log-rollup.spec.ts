@@ -1,5 +1,5 @@
 import { bucketOf } from './latency-histogram';
-import { NO_PROMPT, type RollupSource, costNanos, nanosOf, nanosText, rollUp } from './log-rollup';
+import { NO_PROMPT, type RollupSource, costNanos, nanosOf, nanosText, rollUp, rollUpTags } from './log-rollup';
 
 const row = (overrides: Partial<RollupSource>): RollupSource => ({
   tenantId: 'a0000000-0000-0000-0000-000000000000',
@@ -59,8 +59,32 @@ describe('rollUp', () => {
     expect([...day.errorCodes]).toEqual([['timeout', 1]]);
     expect(day.latencyCounts[bucketOf(3)]).toBe(1);
     expect(day.latencyCounts[bucketOf(120)] + day.latencyCounts[bucketOf(130)]).toBe(2);
-    expect(day.latencyCounts.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(Object.values(day.latencyCounts).reduce((a, b) => a + b, 0)).toBe(3);
     expect(groups[0]).toMatchObject({ errors: 1, cacheHits: 1, latencyMaxMs: 5000 });
     expect([...groups[0].errorCodes]).toEqual([['unknown', 1]]);
+  });
+});
+
+describe('rollUpTags', () => {
+  it('counts a row once under each of its tags, per endpoint and UTC hour and day, not per prompt', () => {
+    const groups = rollUpTags([
+      row({ tags: { team: 'search', customer: 'a|b' }, latencyMs: 3 }),
+      row({ tags: { team: 'search' }, promptId: 'q0000000-0000-0000-0000-000000000000', costUsd: 0.0002 }),
+      // Values are compared whole: 'a' and 'a|b' never share a group, whatever they hold.
+      row({ tags: { customer: 'a' } }),
+      row({}),
+    ]);
+    expect(groups.map((g) => [g.tagKey, g.tagValue, g.span, g.promptId, g.calls])).toEqual([
+      ['customer', 'a', 'day', NO_PROMPT, 1],
+      ['customer', 'a|b', 'day', NO_PROMPT, 1],
+      ['customer', 'a', 'hour', NO_PROMPT, 1],
+      ['customer', 'a|b', 'hour', NO_PROMPT, 1],
+      ['team', 'search', 'day', NO_PROMPT, 2],
+      ['team', 'search', 'hour', NO_PROMPT, 2],
+    ]);
+    const team = groups[5];
+    expect(team.costNanos).toBe(300_000n);
+    expect(team.latencyCounts).toEqual({ [bucketOf(3)]: 1, [bucketOf(120)]: 1 });
+    expect(team.latencyMaxMs).toBe(120);
   });
 });

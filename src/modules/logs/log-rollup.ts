@@ -1,4 +1,4 @@
-import { BUCKET_COUNT, bucketOf } from './latency-histogram';
+import { bucketOf } from './latency-histogram';
 
 /** The prompt key of executions that ran no prompt (rollup keys cannot be null). */
 export const NO_PROMPT = '00000000-0000-0000-0000-000000000000';
@@ -47,10 +47,62 @@ export interface RollupGroup extends RollupSums {
   span: RollupSpan;
   start: Date;
   latencyMaxMs: number;
-  /** Executions per latency-histogram bucket. */
-  latencyCounts: number[];
+  /** Executions per latency-histogram bucket, by bucket index: only the buckets that have any (most have none). */
+  latencyCounts: Record<number, number>;
   /** Errors per code ('unknown' when the error had none). */
   errorCodes: Map<string, number>;
+}
+
+const SPANS: readonly RollupSpan[] = ['hour', 'day'];
+
+/** What a row adds to each group it counts in, worked out once however many groups that is. */
+interface RowFigures {
+  row: RollupSource;
+  costNanos: bigint;
+  latencyBucket: number;
+  hourStart: number;
+  dayStart: number;
+}
+
+function figuresOf(row: RollupSource): RowFigures {
+  const time = row.createdAt.getTime();
+  return {
+    row,
+    costNanos: row.costUsd === null ? 0n : costNanos(row.costUsd),
+    latencyBucket: bucketOf(row.latencyMs),
+    hourStart: Math.floor(time / SPAN_MS.hour) * SPAN_MS.hour,
+    dayStart: Math.floor(time / SPAN_MS.day) * SPAN_MS.day,
+  };
+}
+
+function newGroup(row: RollupSource, promptId: string, span: RollupSpan, start: number): RollupGroup {
+  return {
+    tenantId: row.tenantId,
+    endpointId: row.endpointId,
+    promptId,
+    span,
+    start: new Date(start),
+    ...emptySums(),
+    latencyMaxMs: 0,
+    latencyCounts: {},
+    errorCodes: new Map(),
+  };
+}
+
+function add(group: RollupGroup, figures: RowFigures): void {
+  const { row } = figures;
+  group.calls++;
+  if (row.status === 'error') {
+    group.errors++;
+    const code = row.errorCode ?? 'unknown';
+    group.errorCodes.set(code, (group.errorCodes.get(code) ?? 0) + 1);
+  }
+  if (row.cached) group.cacheHits++;
+  group.inputTokens += row.inputTokens ?? 0;
+  group.outputTokens += row.outputTokens ?? 0;
+  group.costNanos += figures.costNanos;
+  if (row.latencyMs > group.latencyMaxMs) group.latencyMaxMs = row.latencyMs;
+  group.latencyCounts[figures.latencyBucket] = (group.latencyCounts[figures.latencyBucket] ?? 0) + 1;
 }
 
 /**
@@ -60,37 +112,14 @@ export interface RollupGroup extends RollupSums {
 export function rollUp(rows: RollupSource[]): RollupGroup[] {
   const groups = new Map<string, RollupGroup>();
   for (const row of rows) {
-    for (const span of ['hour', 'day'] as const) {
-      const start = Math.floor(row.createdAt.getTime() / SPAN_MS[span]) * SPAN_MS[span];
-      const promptId = row.promptId ?? NO_PROMPT;
+    const figures = figuresOf(row);
+    const promptId = row.promptId ?? NO_PROMPT;
+    for (const span of SPANS) {
+      const start = span === 'hour' ? figures.hourStart : figures.dayStart;
       const key = `${row.tenantId}|${span}|${start}|${row.endpointId}|${promptId}`;
       let group = groups.get(key);
-      if (!group) {
-        group = {
-          tenantId: row.tenantId,
-          endpointId: row.endpointId,
-          promptId,
-          span,
-          start: new Date(start),
-          ...emptySums(),
-          latencyMaxMs: 0,
-          latencyCounts: new Array<number>(BUCKET_COUNT).fill(0),
-          errorCodes: new Map(),
-        };
-        groups.set(key, group);
-      }
-      group.calls++;
-      if (row.status === 'error') {
-        group.errors++;
-        const code = row.errorCode ?? 'unknown';
-        group.errorCodes.set(code, (group.errorCodes.get(code) ?? 0) + 1);
-      }
-      if (row.cached) group.cacheHits++;
-      group.inputTokens += row.inputTokens ?? 0;
-      group.outputTokens += row.outputTokens ?? 0;
-      if (row.costUsd !== null) group.costNanos += costNanos(row.costUsd);
-      group.latencyMaxMs = Math.max(group.latencyMaxMs, row.latencyMs);
-      group.latencyCounts[bucketOf(row.latencyMs)]++;
+      if (!group) groups.set(key, (group = newGroup(row, promptId, span, start)));
+      add(group, figures);
     }
   }
   return [...groups.values()].sort(compareKeys);
@@ -103,31 +132,30 @@ export interface TagRollupGroup extends RollupGroup {
 }
 
 /**
- * Sums a batch of log rows per tag (a row with three tags counts once under each), ordered by the tag rollups' key
- * (tenant, tag key, span, start, tag value, endpoint) for the same reason as rollUp.
+ * Sums a batch of log rows per tag (a row with three tags counts once under each), not split by prompt (a tag's values
+ * can be many, and its rollups stay fewer), ordered by the tag rollups' key (tenant, tag key, span, start, tag value,
+ * endpoint) for the same reason as rollUp.
  */
 export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
-  const byTag = new Map<string, RollupSource[]>();
+  const groups = new Map<string, TagRollupGroup>();
   for (const row of rows) {
     const tags = row.tags;
     if (!tags) continue;
-    for (const key in tags) {
-      const tag = `${key}\u0000${tags[key]}`;
-      // Not split by prompt: a tag's values can be many, and its rollups stay fewer.
-      const unprompted = row.promptId === null ? row : { ...row, promptId: null };
-      const tagged = byTag.get(tag);
-      if (tagged) tagged.push(unprompted);
-      else byTag.set(tag, [unprompted]);
+    let figures: RowFigures | undefined;
+    for (const tagKey in tags) {
+      figures ??= figuresOf(row);
+      const tagValue = tags[tagKey];
+      for (const span of SPANS) {
+        const start = span === 'hour' ? figures.hourStart : figures.dayStart;
+        // The value last: it is the one part of the key that may hold any character.
+        const key = `${row.tenantId}|${span}|${start}|${row.endpointId}|${tagKey}|${tagValue}`;
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { ...newGroup(row, NO_PROMPT, span, start), tagKey, tagValue }));
+        add(group, figures);
+      }
     }
   }
-  const groups: TagRollupGroup[] = [];
-  for (const [tag, tagged] of byTag) {
-    const separator = tag.indexOf('\u0000');
-    const tagKey = tag.slice(0, separator);
-    const tagValue = tag.slice(separator + 1);
-    for (const group of rollUp(tagged)) groups.push({ ...group, tagKey, tagValue });
-  }
-  return groups.sort(
+  return [...groups.values()].sort(
     (a, b) =>
       compare(a.tenantId, b.tenantId) ||
       compare(a.tagKey, b.tagKey) ||
