@@ -1,6 +1,29 @@
-import { expectFailure, MISSING, UUID } from '../support/envelope';
-import { useTestApp } from '../support/app-suite';
-import { auth, seedTenant } from '../support/seed';
+import { expectExecutionError, expectFailure, MISSING, UUID } from '../support/envelope';
+import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { useTestApp, useTwoInstances } from '../support/app-suite';
+import { eventually } from '../support/eventually';
+import { auth, seedTenant, type SeededTenant } from '../support/seed';
+import type { TestApp } from '../support/test-app';
+
+/** An endpoint of `tenant` answered by mock-echo, and a function running it with a key: the answer's request id. */
+async function scoredEndpoint(t: TestApp, tenant: SeededTenant) {
+  const endpoint = await createEndpoint(t, tenant.admin, { inputs: [{ name: 'text', dataType: 'string' }] });
+  await createPrompt(t, tenant.admin, endpoint.id, { template: 'Say {{ inputs.text }}' });
+  return async (key: string, text = 'hi'): Promise<string> => {
+    const res = await t.http.post(endpoint.path).set(auth(key)).send({ text });
+    expect(res.status).toBe(200);
+    return res.headers['x-request-id'];
+  };
+}
+
+/** The log row of `requestId`, once written (read through GET /logs, then its detail). */
+async function logOf(t: TestApp, key: string, requestId: string): Promise<any> {
+  const row = await eventually(async () => {
+    const res = await t.http.get(`/admin/v1/logs?requestId=${requestId}`).set(auth(key));
+    return res.body.data.items[0];
+  }, `the log row of ${requestId}`);
+  return (await t.http.get(`/admin/v1/logs/${row.id}`).set(auth(key))).body.data;
+}
 
 /**
  * Feedback scores: the score configs a tenant declares, scores recorded on executions through the execution API
@@ -181,5 +204,300 @@ describe('feedback scores', () => {
         'A tenant has at most 50 score configs: delete one before creating another',
       ]);
     });
+  });
+
+  describe('scores', () => {
+    let run: Awaited<ReturnType<typeof scoredEndpoint>>;
+    const score = (key: string, body: unknown, host?: string) => {
+      const call = t.http.post('/api/v1/_scores').set(auth(key));
+      if (host) call.set('Host', host);
+      return call.send(body as object);
+    };
+    const annotate = (key: string, logId: string, body: object) =>
+      t.http.post(`/admin/v1/logs/${logId}/scores`).set(auth(key)).send(body);
+
+    beforeAll(async () => {
+      run = await scoredEndpoint(t, tenant);
+      for (const body of [
+        { name: 'helpful', dataType: 'boolean' },
+        { name: 'stars', dataType: 'numeric', minimum: 1, maximum: 5 },
+        { name: 'tone', dataType: 'categorical', categories: ['formal', 'casual'] },
+        { name: 'unused', dataType: 'boolean' },
+      ]) {
+        const res = await configs().create(body);
+        if (![201, 409].includes(res.status)) throw new Error(JSON.stringify(res.body));
+      }
+    });
+
+    it('records the first score of a name with 201 and replaces it with 200, right after the execution', async () => {
+      const requestId = await run(tenant.endpointKey);
+      const first = await score(tenant.endpointKey, { requestId, name: 'helpful', value: true, comment: 'spot on' });
+      expect(first.status).toBe(201);
+      expect(first.body).toEqual({
+        requestId,
+        name: 'helpful',
+        value: true,
+        comment: 'spot on',
+        source: 'api',
+        createdAt: expect.any(String),
+      });
+      const second = await score(tenant.endpointKey, { requestId, name: 'helpful', value: false });
+      expect(second.status).toBe(200);
+      expect(second.body).toMatchObject({ value: false, comment: null, createdAt: first.body.createdAt });
+      const log = await logOf(t, tenant.admin, requestId);
+      expect(log.scores).toEqual([
+        { name: 'helpful', value: false, comment: null, source: 'api', createdAt: first.body.createdAt },
+      ]);
+    });
+
+    it('types each value back in log detail: a boolean, a number, a category', async () => {
+      const requestId = await run(tenant.endpointKey);
+      expect((await score(tenant.endpointKey, { requestId, name: 'helpful', value: true })).status).toBe(201);
+      expect((await score(tenant.endpointKey, { requestId, name: 'stars', value: 4.5 })).status).toBe(201);
+      expect((await score(tenant.endpointKey, { requestId, name: 'tone', value: 'formal' })).status).toBe(201);
+      const log = await logOf(t, tenant.admin, requestId);
+      expect(log.scores.map((s: any) => [s.name, s.value])).toEqual([
+        ['helpful', true],
+        ['stars', 4.5],
+        ['tone', 'formal'],
+      ]);
+    });
+
+    it('takes any admin key of the tenant, ReadOnly ones too, on the tenant host', async () => {
+      const requestId = await run(tenant.endpointKey);
+      const res = await score(tenant.readOnly, { requestId, name: 'stars', value: 1 }, `${tenant.slug}.localhost`);
+      expect(res.status).toBe(201);
+      expect((await score(tenant.admin, { requestId, name: 'stars', value: 5 })).status).toBe(200);
+    });
+
+    it('answers 404 not_found for an unknown request id, another tenant’s, and one another endpoint key made', async () => {
+      const requestId = await run(tenant.endpointKey);
+      const created = await t.http
+        .post('/admin/v1/keys')
+        .set(auth(tenant.admin))
+        .send({ name: 'second caller', type: 'endpoint', environment: 'live' });
+      const secondKey = created.body.data.key as string;
+      expectExecutionError(await score(secondKey, { requestId, name: 'helpful', value: true }), 404, 'not_found');
+      expectExecutionError(await score(other.admin, { requestId, name: 'helpful', value: true }), 404, 'not_found');
+      expectExecutionError(
+        await score(tenant.endpointKey, { requestId: 'no-such-request', name: 'helpful', value: true }),
+        404,
+        'not_found',
+      );
+      // The key that made it still may.
+      expect((await score(tenant.endpointKey, { requestId, name: 'helpful', value: true })).status).toBe(201);
+    });
+
+    it.each([
+      ['an undeclared name', { name: 'nope', value: true }, 'name'],
+      ['a name of another type', { name: 'helpful', value: 'yes' }, 'value'],
+      ['a number for a boolean score', { name: 'helpful', value: 1 }, 'value'],
+      ['a number below the minimum', { name: 'stars', value: 0.5 }, 'value'],
+      ['a number above the maximum', { name: 'stars', value: 6 }, 'value'],
+      ['a string for a numeric score', { name: 'stars', value: '4' }, 'value'],
+      ['a value that is not a category', { name: 'tone', value: 'rude' }, 'value'],
+      ['no value', { name: 'tone' }, 'value'],
+      ['no name', { value: true }, 'name'],
+      ['a comment of 2001 characters', { name: 'helpful', value: true, comment: 'c'.repeat(2001) }, 'comment'],
+    ])('refuses %s with 400 validation_error naming the field', async (_, body, field) => {
+      const requestId = await run(tenant.endpointKey);
+      expectExecutionError(await score(tenant.endpointKey, { requestId, ...body }), 400, 'validation_error', field);
+    });
+
+    it('refuses a body without requestId, and one that is not an object', async () => {
+      expectExecutionError(
+        await score(tenant.endpointKey, { name: 'helpful', value: true }),
+        400,
+        'validation_error',
+        'requestId',
+      );
+      expectExecutionError(await score(tenant.endpointKey, [1, 2]), 400, 'validation_error', null as never);
+    });
+
+    it('refuses a request without a valid key with 401', async () => {
+      const res = await t.http.post('/api/v1/_scores').send({ requestId: 'x', name: 'helpful', value: true });
+      expect(res.status).toBe(401);
+    });
+
+    it('keeps _scores from ever being an endpoint path', async () => {
+      const res = await t.http
+        .post('/admin/v1/endpoints')
+        .set(auth(tenant.admin))
+        .send({ name: 'shadow', path: '/api/v1/_scores' });
+      expectFailure(res, 400, [/^path must match/]);
+    });
+
+    it('fixes a config’s name and type and refuses its deletion once a score uses it', async () => {
+      const created = await configs().create({ name: 'fixed', dataType: 'boolean' });
+      const id = created.body.data.id;
+      const requestId = await run(tenant.endpointKey);
+      expect((await score(tenant.endpointKey, { requestId, name: 'fixed', value: true })).status).toBe(201);
+      expectFailure(await configs().update(id, { name: 'renamed' }), 409, [
+        "Score config 'fixed' is used by recorded scores, so its name cannot change",
+      ]);
+      expectFailure(await configs().update(id, { dataType: 'numeric', minimum: 0, maximum: 1 }), 409, [
+        "Score config 'fixed' is used by recorded scores, so its dataType cannot change",
+      ]);
+      expectFailure(await configs().remove(id), 409, [
+        "Score config 'fixed' is used by recorded scores, so it cannot be deleted",
+      ]);
+      expect((await configs().update(id, { description: 'still fine' })).status).toBe(200);
+      expect((await configs().get(id)).body.data.name).toBe('fixed');
+    });
+
+    describe('annotations', () => {
+      it('records an admin’s score with source annotation: 201, then 200 when it replaces one', async () => {
+        const requestId = await run(tenant.endpointKey);
+        const log = await logOf(t, tenant.admin, requestId);
+        const first = await annotate(tenant.admin, log.id, { name: 'tone', value: 'casual', comment: 'chatty' });
+        expect(first.status).toBe(201);
+        expect(first.body.data).toEqual({
+          name: 'tone',
+          value: 'casual',
+          comment: 'chatty',
+          source: 'annotation',
+          createdAt: expect.any(String),
+        });
+        const again = await annotate(tenant.admin, log.id, { name: 'tone', value: 'formal' });
+        expect(again.status).toBe(200);
+        expect((await logOf(t, tenant.admin, requestId)).scores).toEqual([
+          { name: 'tone', value: 'formal', comment: null, source: 'annotation', createdAt: first.body.data.createdAt },
+        ]);
+      });
+
+      it('refuses ReadOnly keys (403), unknown and other tenants’ logs (404), and bad scores (400)', async () => {
+        const requestId = await run(tenant.endpointKey);
+        const log = await logOf(t, tenant.admin, requestId);
+        expectFailure(await annotate(tenant.readOnly, log.id, { name: 'helpful', value: true }), 403);
+        expectFailure(await annotate(tenant.admin, MISSING, { name: 'helpful', value: true }), 404);
+        expectFailure(await annotate(other.admin, log.id, { name: 'helpful', value: true }), 404);
+        expectFailure(await annotate(tenant.admin, log.id, { name: 'stars', value: 9 }), 400, [
+          "value of score 'stars' must be between 1 and 5",
+        ]);
+        expectFailure(await annotate(tenant.admin, log.id, { name: 'nope', value: true }), 400, [
+          "name: no score config is named 'nope'",
+        ]);
+        expectFailure(await annotate(tenant.admin, log.id, { name: 'helpful', value: { a: 1 } }), 400, [
+          'value must be a boolean, a number or a category',
+        ]);
+        expect((await logOf(t, tenant.admin, requestId)).scores).toEqual([]);
+      });
+    });
+
+    describe('GET /logs?score=', () => {
+      let ids: Record<string, string>;
+
+      beforeAll(async () => {
+        const scored = async (scores: [string, unknown][]) => {
+          const requestId = await run(tenant.endpointKey, 'filter');
+          for (const [name, value] of scores) {
+            const res = await score(tenant.endpointKey, { requestId, name, value });
+            if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+          }
+          return (await logOf(t, tenant.admin, requestId)).id as string;
+        };
+        ids = {
+          good: await scored([
+            ['helpful', true],
+            ['stars', 4.5],
+            ['tone', 'formal'],
+          ]),
+          bad: await scored([
+            ['helpful', false],
+            ['stars', 2],
+            ['tone', 'casual'],
+          ]),
+          none: await scored([]),
+        };
+      });
+
+      const listed = async (query: string) => {
+        const res = await t.http.get(`/admin/v1/logs?pageSize=50&${query}`).set(auth(tenant.readOnly));
+        expect(res.status).toBe(200);
+        const found = new Set(res.body.data.items.map((item: any) => item.id));
+        return Object.keys(ids).filter((name) => found.has(ids[name]));
+      };
+
+      it.each([
+        ['score=helpful', ['good', 'bad']],
+        ['score=helpful:true', ['good']],
+        ['score=helpful:false', ['bad']],
+        ['score=stars:4.5', ['good']],
+        ['score=stars:2', ['bad']],
+        ['score=tone:formal', ['good']],
+        ['score=tone:formal&score=tone:casual', ['good', 'bad']],
+        ['score=tone:formal&score=helpful:false', []],
+        ['score=tone:casual&score=helpful:false&score=stars', ['bad']],
+        ['score=unused', []],
+      ])('%s lists the executions with those scores', async (query, expected) => {
+        expect(await listed(query)).toEqual(expected);
+      });
+
+      it('counts what it filters', async () => {
+        const res = await t.http.get('/admin/v1/logs?score=helpful:true&score=stars:4.5').set(auth(tenant.admin));
+        expect(res.body.data.total).toBeGreaterThanOrEqual(1);
+        expect(res.body.data.items.every((item: any) => item.id !== ids.bad)).toBe(true);
+      });
+
+      it.each(['Helpful', 'helpful:', `helpful:${'x'.repeat(65)}`])('refuses score=%s with 400', async (value) => {
+        const res = await t.http.get(`/admin/v1/logs?score=${encodeURIComponent(value)}`).set(auth(tenant.admin));
+        expectFailure(res, 400, [/^score: each score must be a score name, or name:value/]);
+      });
+    });
+  });
+});
+
+describe('the score rate limit', () => {
+  const { t, tenant } = useTestApp({ env: { SCORE_RATE_LIMIT_PER_MINUTE: '2' } });
+
+  it('counts scores in their own per-key window: the third in a minute gets 429 with Retry-After', async () => {
+    const run = await scoredEndpoint(t, tenant);
+    await t.http.post('/admin/v1/score-configs').set(auth(tenant.admin)).send({ name: 'ok', dataType: 'boolean' });
+    const requestId = await run(tenant.endpointKey);
+    const score = () =>
+      t.http.post('/api/v1/_scores').set(auth(tenant.endpointKey)).send({ requestId, name: 'ok', value: true });
+    expect((await score()).status).toBe(201);
+    const second = await score();
+    expect(second.status).toBe(200);
+    expect(second.headers['x-ratelimit-limit']).toBe('2');
+    const refused = await score();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: 'rate_limit_exceeded',
+      message: expect.any(String),
+      retry_after: Number(refused.headers['retry-after']),
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // Executions are counted apart.
+    expect(await run(tenant.endpointKey)).toEqual(expect.any(String));
+  });
+});
+
+// Two instances on one PostgreSQL and one Redis: a score recorded on one shows in log detail on the other.
+const shared = process.env.DATABASE_URL && process.env.REDIS_URL ? describe : describe.skip;
+
+shared('scores on two instances (skipped unless DATABASE_URL and REDIS_URL are set)', () => {
+  const { a, b, tenant } = useTwoInstances();
+
+  it('shows a score recorded on one instance, for an execution run on the other, in log detail within 5 s', async () => {
+    const run = await scoredEndpoint(a, tenant);
+    await a.http.post('/admin/v1/score-configs').set(auth(tenant.admin)).send({ name: 'shared', dataType: 'boolean' });
+    const requestId = await run(tenant.endpointKey);
+    // Sent to B at once: A may not have written the log row yet.
+    const recorded = await b.http
+      .post('/api/v1/_scores')
+      .set(auth(tenant.endpointKey))
+      .send({ requestId, name: 'shared', value: true });
+    expect(recorded.status).toBe(201);
+    const started = Date.now();
+    const log = await logOf(a, tenant.admin, requestId);
+    const scores = await eventually(async () => {
+      const detail = await a.http.get(`/admin/v1/logs/${log.id}`).set(auth(tenant.admin));
+      return detail.body.data.scores.length > 0 ? detail.body.data.scores : undefined;
+    }, 'the score on the other instance');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(scores).toEqual([
+      { name: 'shared', value: true, comment: null, source: 'api', createdAt: expect.any(String) },
+    ]);
   });
 });

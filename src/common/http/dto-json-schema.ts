@@ -46,6 +46,8 @@ const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => JsonSchema>
   }),
   isTagFilter: () => ({ type: 'string', pattern: `^${TAG_KEY_PATTERN.source.slice(1, -1)}:` }),
   isTagKey: () => ({ type: 'string', pattern: TAG_KEY_PATTERN.source }),
+  isScoreValue: () => ({ type: ['boolean', 'number', 'string'] }),
+  isScoreFilter: () => ({ type: 'string', pattern: '^[a-z][a-z0-9_.-]{0,63}(:.{1,64})?$' }),
 };
 
 /** The swagger metadata key of @ApiProperty, and the static method the Swagger CLI plugin adds to each DTO in `nest build`. */

@@ -5,7 +5,7 @@ import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppLogger } from '../logging/app-logger';
 import { KeyThrottlerStorage, RateLimiter } from './rate-limiter';
-import { throttlerDefinitions } from './surface-windows';
+import { perMinuteLimitsOf, throttlerDefinitions } from './surface-windows';
 import { RedisConnection } from '../redis/redis-connection';
 import { RedisModule } from '../redis/redis.module';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
@@ -45,7 +45,7 @@ class RateLimitStorageModule {}
       imports: [RateLimitStorageModule],
       inject: [KeyThrottlerStorage, APP_CONFIG],
       useFactory: (storage: KeyThrottlerStorage, config: AppConfig) => ({
-        throttlers: throttlerDefinitions(config.adminRateLimitPerMinute),
+        throttlers: throttlerDefinitions(perMinuteLimitsOf(config)),
         storage,
       }),
     }),

@@ -7,7 +7,7 @@ import {
   RateLimiter,
   type RateLimitSurface,
 } from './rate-limiter';
-import { surfaceWindows } from './surface-windows';
+import { perMinuteLimitsOf, surfaceWindows } from './surface-windows';
 import { WindowAdmission } from './window-admission';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
@@ -27,7 +27,7 @@ export class RateLimitService extends RateLimiter {
     endpoint?: EndpointRateLimits | null,
   ): Promise<RateLimitDecision> {
     const admission = new WindowAdmission(this.storage);
-    for (const window of surfaceWindows(this.config.adminRateLimitPerMinute, surfaces, principal, endpoint)) {
+    for (const window of surfaceWindows(perMinuteLimitsOf(this.config), surfaces, principal, endpoint)) {
       admission.count(window);
     }
     return admission.decision();

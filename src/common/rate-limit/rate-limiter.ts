@@ -2,8 +2,11 @@ import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Principal } from '../auth/principal';
 import type { RateLimitSettings } from './rate-limit-settings';
 
-/** What a request counts as: an admin request, an execution, or (an MCP run_endpoint call) both at once. */
-export type RateLimitSurface = 'admin' | 'execution';
+/**
+ * What a request counts as: an admin request, an execution, or (an MCP run_endpoint call) both at once; or a score
+ * recorded through the execution API.
+ */
+export type RateLimitSurface = 'admin' | 'execution' | 'score';
 
 /** One fixed window a request must fit in: `limit` requests per `ttlMs`, counted under `key`. */
 export interface RateWindow {

@@ -22,6 +22,18 @@ const EXECUTION_WINDOWS = RATE_LIMIT_WINDOWS.map(({ window, keyLimit, setting })
 /** Windows of an endpoint's own limits are named `endpoint-minute`, … and counted per key per endpoint. */
 const ENDPOINT_WINDOW_PREFIX = 'endpoint-';
 const ADMIN_WINDOW = 'admin-minute';
+const SCORE_WINDOW = 'score-minute';
+
+/** The per-minute limits of each key on the surfaces that have one window: the admin API (with MCP) and scoring. */
+export interface PerMinuteLimits {
+  admin: number;
+  score: number;
+}
+
+export const perMinuteLimitsOf = (config: {
+  adminRateLimitPerMinute: number;
+  scoreRateLimitPerMinute: number;
+}): PerMinuteLimits => ({ admin: config.adminRateLimitPerMinute, score: config.scoreRateLimitPerMinute });
 
 export const isEndpointWindow = (name: string): boolean => name.startsWith(ENDPOINT_WINDOW_PREFIX);
 
@@ -33,11 +45,12 @@ export const windowKey = (name: string, keyId: string, endpointId?: string): str
  * Every window a request must fit in, for each surface it counts on:
  * - `execution`: the key's minute/hour/day limits (its overrides or the defaults, carried by the principal), plus the
  *   endpoint's own limits, counted per key on that endpoint, for each one that is set (null = no window);
- * - `admin`: one window of `adminPerMinute` requests per key.
+ * - `admin`: one window of `perMinute.admin` requests per key;
+ * - `score`: one window of `perMinute.score` recorded scores per key, apart from its execution windows.
  * The REST guards and the MCP tools both count through this, so a key has one set of counters whatever the surface.
  */
 export function surfaceWindows(
-  adminPerMinute: number,
+  perMinute: PerMinuteLimits,
   surfaces: readonly RateLimitSurface[],
   principal: Pick<Principal, 'keyId' | 'rateLimits'>,
   endpoint?: EndpointRateLimits | null,
@@ -45,13 +58,9 @@ export function surfaceWindows(
   const windows: RateWindow[] = [];
   const { keyId } = principal;
   for (const surface of surfaces) {
-    if (surface === 'admin') {
-      windows.push({
-        name: ADMIN_WINDOW,
-        key: windowKey(ADMIN_WINDOW, keyId),
-        limit: adminPerMinute,
-        ttlMs: MINUTE_MS,
-      });
+    if (surface === 'admin' || surface === 'score') {
+      const name = surface === 'admin' ? ADMIN_WINDOW : SCORE_WINDOW;
+      windows.push({ name, key: windowKey(name, keyId), limit: perMinute[surface], ttlMs: MINUTE_MS });
       continue;
     }
     for (const { name, ttlMs, keyLimit } of EXECUTION_WINDOWS) {
@@ -74,10 +83,11 @@ export function surfaceWindows(
  * throttlers of the windows its route names (@RateLimit) only, and an endpoint window that is not set is skipped.
  * blockDuration 0: a full window refuses until it resets, and a refused request is not counted in it.
  */
-export function throttlerDefinitions(adminPerMinute: number): ThrottlerOptions[] {
+export function throttlerDefinitions(perMinute: PerMinuteLimits): ThrottlerOptions[] {
   const requestContext = (context: ExecutionContext) =>
     requestContextOf(context.switchToHttp().getRequest<HttpRequestLike>());
   const keyLimitsOf = (context: ExecutionContext) => requestContext(context).principal.rateLimits;
+  const isNot = (surface: RateLimitSurface) => (context: ExecutionContext) => rateLimitSurfaceOf(context) !== surface;
   const isExecution = (context: ExecutionContext) => rateLimitSurfaceOf(context) === 'execution';
   const endpointLimitOf = (context: ExecutionContext, field: (typeof EXECUTION_WINDOWS)[number]['endpointLimit']) =>
     isExecution(context) ? (requestContext(context).executionTarget?.[field] ?? null) : null;
@@ -96,6 +106,7 @@ export function throttlerDefinitions(adminPerMinute: number): ThrottlerOptions[]
       limit: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) ?? 0,
       skipIf: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) === null,
     })),
-    { name: ADMIN_WINDOW, ttl: MINUTE_MS, blockDuration: 0, limit: adminPerMinute, skipIf: isExecution },
+    { name: ADMIN_WINDOW, ttl: MINUTE_MS, blockDuration: 0, limit: perMinute.admin, skipIf: isNot('admin') },
+    { name: SCORE_WINDOW, ttl: MINUTE_MS, blockDuration: 0, limit: perMinute.score, skipIf: isNot('score') },
   ];
 }

@@ -11,6 +11,14 @@ export const rateLimitSlice = defineSlice({
         meaning: 'Requests per minute each key may make to the admin API and MCP.',
       },
     ),
+    SCORE_RATE_LIMIT_PER_MINUTE: int(
+      { min: 1 },
+      {
+        default: 600,
+        meaning:
+          'Scores per minute each key may record through `POST /api/v1/_scores`, counted apart from its execution limits.',
+      },
+    ),
     AUTH_FAILURES_PER_MINUTE: int(
       { min: 1 },
       {
@@ -51,6 +59,8 @@ export const rateLimitSlice = defineSlice({
   },
   config: (values) => ({
     adminRateLimitPerMinute: values.ADMIN_RATE_LIMIT_PER_MINUTE,
+    /** Scores each key may record per minute through the execution API, apart from its execution limits. */
+    scoreRateLimitPerMinute: values.SCORE_RATE_LIMIT_PER_MINUTE,
     /**
      * Failed authentications (401s) one client address may have per minute on an instance; beyond it its requests get
      * 429 until the minute ends, unless they present a key the instance knows to be valid.

@@ -9,7 +9,9 @@ import {
 import { type ListLogsQuery, LOG_PAGE_SIZE } from './dto/list-logs.dto';
 import { ExecutionLogsRepository, LogFilter } from './execution-logs.repository';
 import { LogErrors } from './logs.errors';
+import { ExecutionScoresService } from '../scores/execution-scores.service';
 import { tagFilterOf } from './tag-filter';
+import { scoreFilterOf } from './score-filter';
 
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
@@ -17,7 +19,10 @@ export const TOTAL_CAP = 10_000;
 /** Reads of the execution logs (GET /logs and the MCP log tools), tenant-scoped. */
 @Injectable()
 export class ExecutionLogReadsService {
-  constructor(private readonly logs: ExecutionLogsRepository) {}
+  constructor(
+    private readonly logs: ExecutionLogsRepository,
+    private readonly scores: ExecutionScoresService,
+  ) {}
 
   async list(tenantId: string, query: ListLogsQuery): Promise<ExecutionLogPageResponse> {
     const { page, pageSize, offset } = pageWindow(query, LOG_PAGE_SIZE.default);
@@ -36,9 +41,9 @@ export class ExecutionLogReadsService {
   }
 
   async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {
-    const log = await this.logs.findOne(tenantId, id);
+    const [log, scores] = await Promise.all([this.logs.findOne(tenantId, id), this.scores.scoresOfLog(tenantId, id)]);
     if (!log) throw LogErrors.logNotFound(id);
-    return toExecutionLogDetailResponse(log);
+    return toExecutionLogDetailResponse(log, scores);
   }
 }
 
@@ -46,7 +51,7 @@ export function filterOf(
   query: Pick<
     ListLogsQuery,
     'endpointId' | 'source' | 'status' | 'promptId' | 'assignment' | 'requestId' | 'from' | 'to' | 'tag' | 'hasTag'
-  >,
+  > & { score?: string[] },
 ): LogFilter {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
@@ -61,5 +66,6 @@ export function filterOf(
     from,
     to,
     tags: tagFilterOf(query.tag, query.hasTag),
+    scores: scoreFilterOf(query.score),
   };
 }

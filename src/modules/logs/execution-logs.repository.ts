@@ -6,6 +6,7 @@ import type { PreparedLog } from './log-row';
 import { logBatchStatement } from './log-batch-statement';
 import { TransactionHost } from '../../database/transactions';
 import { type TagFilter, tagConditions } from './tag-filter';
+import { type ScoreFilter, scoreConditions } from './score-filter';
 
 export interface LogFilter {
   endpointId?: string;
@@ -19,6 +20,7 @@ export interface LogFilter {
   /** Exclusive. */
   to?: Date;
   tags?: TagFilter;
+  scores?: ScoreFilter;
 }
 
 /** The list columns: everything but the detail fields, which can be large. */
@@ -147,6 +149,15 @@ export class ExecutionLogsRepository {
       [...params, cap + 1],
     );
     return Number(row.count);
+  }
+
+  /** The rows answered with `requestId` (a client may reuse its own X-Request-Id), newest first, at most `limit`. */
+  findByRequestId(tenantId: string, requestId: string, limit: number): Promise<ExecutionLogSummary[]> {
+    return this.logs.query(
+      `SELECT ${SUMMARY_SELECT} FROM execution_logs WHERE tenant_id = $1 AND request_id = $2
+       ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [tenantId, requestId, limit],
+    );
   }
 
   findOne(tenantId: string, id: string): Promise<ExecutionLogEntity | null> {
@@ -291,5 +302,6 @@ function whereClause(tenantId: string, filter: LogFilter): { where: string; para
   if (filter.from) add('created_at >= ?', filter.from);
   if (filter.to) add('created_at < ?', filter.to);
   conditions.push(...tagConditions(filter.tags, params));
+  conditions.push(...scoreConditions(filter.scores, params));
   return { where: conditions.join(' AND '), params };
 }

@@ -9,18 +9,23 @@ import { ExecutionLogRollupsRepository } from './execution-log-rollups.repositor
 import { ExecutionLogsRepository } from './execution-logs.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 import { LogRetentionService } from './log-retention.service';
+import { LogScoresService } from './log-scores.service';
 import { LogStatsService } from './log-stats.service';
 import { PromptNames } from './prompt-names';
 import { LogsController } from './logs.controller';
+import { ScoresApiController } from './scores-api.controller';
 import { StatsController } from './stats.controller';
 
-// Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats and retention.
-// Exports ExecutionLogsService (the writer: record and flush, for execution), ExecutionLogReadsService and
-// LogStatsService (MCP tools); the statistics name prompts through the PromptNames port, which the prompts service
+// Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats,
+// retention, and scoring log rows (POST /api/v1/_scores, POST /admin/v1/logs/{id}/scores; the scores module stores them).
+// Exports ExecutionLogsService (the writer: record and flush, for execution), ExecutionLogReadsService, LogStatsService
+// and LogScoresService (MCP tools); the statistics name prompts through the PromptNames port, which the prompts service
 // fills.
 @Module({
   imports: [TypeOrmModule.forFeature([ExecutionLogEntity]), PromptsModule, ScoresModule],
-  controllers: [LogsController, StatsController],
+  // ScoresApiController's POST api/v1/_scores is registered before the execution module's POST api/v1/*path (this
+  // module is imported by that one), which Express needs: it matches routes in the order they were added.
+  controllers: [ScoresApiController, LogsController, StatsController],
   providers: [
     ExecutionLogsRepository,
     ExecutionLogRollupsRepository,
@@ -28,9 +33,10 @@ import { StatsController } from './stats.controller';
     ExecutionLogReadsService,
     LogStatsService,
     LogRetentionService,
+    LogScoresService,
     // Typed, so that PromptsService keeps answering what the statistics ask.
     { provide: PromptNames, inject: [PromptsService], useFactory: (prompts: PromptsService): PromptNames => prompts },
   ],
-  exports: [ExecutionLogsService, ExecutionLogReadsService, LogStatsService],
+  exports: [ExecutionLogsService, ExecutionLogReadsService, LogStatsService, LogScoresService],
 })
 export class LogsModule {}

@@ -12,7 +12,7 @@ import { principalOf } from '../../common/http/request-context';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
 import { DOCS_PAGE, DOCS_SCRIPT, DOCS_STYLE } from './docs-page';
-import { DocumentKeyGuard } from './document-key.guard';
+import { AuthenticatedKeyGuard } from '../../common/auth/authenticated-key.guard';
 import { callerHostOf, etagMatches } from './http-caching';
 import { TenantOpenApiService } from './tenant-openapi.service';
 
@@ -32,7 +32,7 @@ export class TenantOpenApiController {
    * `If-None-Match` with it answers 304 without a body. Counted in the key's admin window, not its execution windows.
    */
   @Get('openapi.json')
-  @UseGuards(DocumentKeyGuard, KeyThrottlerGuard)
+  @UseGuards(AuthenticatedKeyGuard, KeyThrottlerGuard)
   @RateLimit('admin')
   async document(
     @Req() request: HttpRequestLike,

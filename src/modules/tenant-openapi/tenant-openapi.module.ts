@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EndpointsModule } from '../endpoints/endpoints.module';
-import { DocumentKeyGuard } from './document-key.guard';
+import { AuthenticatedKeyGuard } from '../../common/auth/authenticated-key.guard';
 import { EndpointOpenApiController } from './endpoint-openapi.controller';
 import { TenantOpenApiController } from './tenant-openapi.controller';
 import { TenantOpenApiService } from './tenant-openapi.service';
@@ -10,6 +10,6 @@ import { TenantOpenApiService } from './tenant-openapi.service';
 @Module({
   imports: [EndpointsModule],
   controllers: [TenantOpenApiController, EndpointOpenApiController],
-  providers: [TenantOpenApiService, DocumentKeyGuard],
+  providers: [TenantOpenApiService, AuthenticatedKeyGuard],
 })
 export class TenantOpenApiModule {}

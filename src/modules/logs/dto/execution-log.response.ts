@@ -13,6 +13,8 @@ import {
   PROMPT_ASSIGNMENTS,
   type PromptAssignment,
 } from '../new-execution-log';
+import type { RecordedScore } from '../../scores/execution-scores.service';
+import { LogScoreResponse, toLogScoreResponse } from './log-score.response';
 
 /**
  * The errorCode of a failed execution: an error code of the service, a reason the prompt could not be selected, or
@@ -153,6 +155,8 @@ export class ExecutionLogDetailResponse extends ExecutionLogResponse {
    * failure before the call. The row's tokens and costUsd are the sums over them; its llmModel is the last one's.
    */
   attempts: ExecutionAttemptResponse[];
+  /** The execution's feedback scores, by name (empty when none). */
+  scores: LogScoreResponse[];
 }
 
 /** GET /logs: one page, newest first. */
@@ -198,7 +202,10 @@ export function toExecutionLogResponse(log: ExecutionLogSummary): ExecutionLogRe
   };
 }
 
-export function toExecutionLogDetailResponse(log: ExecutionLogEntity): ExecutionLogDetailResponse {
+export function toExecutionLogDetailResponse(
+  log: ExecutionLogEntity,
+  scores: RecordedScore[] = [],
+): ExecutionLogDetailResponse {
   return {
     ...toExecutionLogResponse(log),
     inputs: log.inputs,
@@ -207,5 +214,6 @@ export function toExecutionLogDetailResponse(log: ExecutionLogEntity): Execution
     parsedOutput: log.parsedOutput,
     errorMessage: log.errorMessage,
     attempts: log.attempts ?? [],
+    scores: scores.map(toLogScoreResponse),
   };
 }

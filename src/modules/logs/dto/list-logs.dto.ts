@@ -2,7 +2,7 @@ import { IsIn, IsString, IsUUID, MaxLength } from 'class-validator';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
 import { PageNumber, PageSize } from '../../../common/http/paging';
-import { HasTagFilterQuery, TagFilterQuery } from './tag-filter.decorators';
+import { HasTagFilterQuery, ScoreFilterQuery, TagFilterQuery } from './tag-filter.decorators';
 import {
   EXECUTION_SOURCES,
   EXECUTION_STATUSES,
@@ -59,6 +59,9 @@ export class ListLogsQuery {
 
   @HasTagFilterQuery()
   hasTag?: string[];
+
+  @ScoreFilterQuery()
+  score?: string[];
 
   /** ISO 8601 timestamp; executions at or after it. */
   @OptionalTimestamp()
