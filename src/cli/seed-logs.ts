@@ -10,7 +10,7 @@ import { ExecutionLogRollupsRepository } from '../modules/logs/execution-log-rol
 import { ExecutionLogReadsService } from '../modules/logs/execution-log-reads.service';
 import { LogStatsService } from '../modules/logs/log-stats.service';
 import { KeysService } from '../modules/keys/keys.service';
-import { scoreRollupSelectSql } from '../modules/scores/score-rollups.repository';
+import { scoreDayRollupsSql, scoreHourRollupsSql } from '../modules/scores/score-rollups.repository';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
 const USAGE = `npm run seed:logs -- [--rows 1000000] [--endpoints 20] [--days 28] [--measure] [--json] [--cleanup]
@@ -204,13 +204,14 @@ async function insertRows(
     await Promise.all(offsets.slice(i, i + PARALLEL_CHUNKS).map(insertChunk));
 }
 
-/** Feedback scores seeded on the main tenant's rows: a third of them get `helpful`, a ninth `rating` as well. */
-const SCORED_EVERY = 3;
+/** Feedback scores seeded: `helpful` on this share of the main tenant's rows, `rating` on a third of that. */
+const SCORED_SHARE = 1 / 3;
 
 /**
- * Scores on the main tenant's log rows, as applications would record them: `helpful` (boolean) on every third row
- * (300,000 of 1,000,000 rows seeded), the prompts' shares of true 60 %, 70 % and 80 % by their place in the endpoint;
- * `rating` (numeric 1 to 5) on every ninth row; then their hourly sums, as recording them would have kept.
+ * Scores on the main tenant's log rows, as applications would record them: `helpful` (boolean) on a third of the rows
+ * (300,000 of 1,000,000 rows seeded), picked by a hash of their id so every prompt gets its share, the prompts' shares
+ * of true 60 %, 70 % and 80 % by their place in the endpoint; `rating` (numeric 1 to 5) on a ninth; then their hourly
+ * sums, as recording them would have kept.
  */
 async function insertScores(db: DataSource, tenant: SeedTenant, say: (text: string) => void): Promise<void> {
   const configs = await db.query<{ id: string; name: string }[]>(
@@ -219,26 +220,26 @@ async function insertScores(db: DataSource, tenant: SeedTenant, say: (text: stri
     [tenant.id],
   );
   const configId = (name: string) => configs.find((config) => config.name === name)!.id;
-  const scoreRows = (name: string, every: number, value: string) =>
+  const [{ count }] = await db.query<{ count: number }[]>(
+    'SELECT count(*)::int AS count FROM execution_logs WHERE tenant_id = $1',
+    [tenant.id],
+  );
+  const scoreRows = (name: string, share: number, value: string) =>
     db.query(
       `INSERT INTO execution_scores (tenant_id, log_id, endpoint_id, prompt_id, prompt_version, key_id, executed_at,
          name, config_id, data_type, value_number, source)
        SELECT l.tenant_id, l.id, l.endpoint_id, l.prompt_id, l.prompt_version, l.key_id, l.created_at, $2, $3,
          (SELECT data_type FROM score_configs WHERE id = $3), ${value}, 'api'
-       FROM (SELECT *, row_number() OVER (ORDER BY created_at) AS n, array_position($4::uuid[], prompt_id) AS p
+       FROM (SELECT *, row_number() OVER (ORDER BY md5(id::text)) AS n, array_position($4::uuid[], prompt_id) AS p
              FROM execution_logs WHERE tenant_id = $1) l
-       WHERE l.n % $5 = 0`,
-      [tenant.id, name, configId(name), tenant.promptIds, every],
+       WHERE l.n <= $5`,
+      [tenant.id, name, configId(name), tenant.promptIds, Math.round(count * share)],
     );
   // The prompt's place among its endpoint's three (p % 3) sets its share of true: 60, 70 or 80 %.
-  await scoreRows('helpful', SCORED_EVERY, `CASE WHEN random() < 0.6 + 0.1 * (l.p % 3) THEN 1 ELSE 0 END`);
-  await scoreRows('rating', SCORED_EVERY * 3, `1 + floor(random() * 5)`);
-  await db.query(
-    `INSERT INTO execution_score_rollups (tenant_id, endpoint_id, prompt_id, hour, name, category, count, sum,
-       sum_of_squares)
-     ${scoreRollupSelectSql('s.tenant_id = $1')}`,
-    [tenant.id],
-  );
+  await scoreRows('helpful', SCORED_SHARE, `CASE WHEN random() < 0.6 + 0.1 * (l.p % 3) THEN 1 ELSE 0 END`);
+  await scoreRows('rating', SCORED_SHARE / 3, `1 + floor(random() * 5)`);
+  await db.query(scoreHourRollupsSql('s.tenant_id = $1'), [tenant.id]);
+  await db.query(scoreDayRollupsSql('r.tenant_id = $1'), [tenant.id]);
   say(`  ${tenant.slug}: scores seeded`);
 }
 

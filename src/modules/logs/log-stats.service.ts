@@ -92,7 +92,7 @@ export class LogStatsService {
         ? undefined
         : { name: query.score, endpointId: query.endpointId, tags: filter.tags, byPrompt, groupTag };
     const [scores, names] = await Promise.all([
-      scoreRead && this.scores.figures(tenantId, scorePiecesOf(from, to, interval), scoreRead),
+      scoreRead && this.scores.figures(tenantId, scorePiecesOf(from, to), scoreRead),
       byPrompt
         ? this.prompts.namesOf(
             tenantId,
@@ -189,12 +189,12 @@ export class LogStatsService {
 }
 
 /**
- * The pieces of [from, to) for the score sums: whole hours (and days) from the hourly score rollups, the partial hours
- * at the edges from the scores themselves, as the execution figures are split.
+ * The pieces of [from, to) for the score sums: whole days and hours from the score rollups, the partial hours at the
+ * edges from the scores themselves (only totals are asked of them, so whole days are used whatever the interval).
  */
-function scorePiecesOf(from: Date, to: Date, interval: StatsInterval): ScorePiece[] {
-  return planPieces(from, to, interval).map((piece) => ({
-    fromRollups: piece.source !== 'logs',
+function scorePiecesOf(from: Date, to: Date): ScorePiece[] {
+  return planPieces(from, to, 'day').map((piece) => ({
+    source: piece.source === 'logs' ? 'scores' : piece.source,
     from: piece.from,
     to: piece.to,
   }));
