@@ -136,22 +136,23 @@ export class ScoreRollupsRepository {
 
   private async fromRollups(tenantId: string, spans: ScorePiece[], read: ScoreRead): Promise<ScoreFigures[]> {
     const params: unknown[] = [tenantId, read.name];
-    const bySpan = (['hour', 'day'] as const)
-      .map((span) => {
-        const within = spans.filter((piece) => piece.source === span);
-        return within.length ? `(span = '${span}' AND ${spansCondition('start', within, params)})` : null;
-      })
-      .filter((condition) => condition !== null);
-    const conditions = ['tenant_id = $1', 'name = $2', `(${bySpan.join(' OR ')})`];
+    let endpoint = '';
     if (read.endpointId) {
       params.push(read.endpointId);
-      conditions.push(`endpoint_id = $${params.length}`);
+      endpoint = ` AND endpoint_id = $${params.length}`;
     }
     const prompt = read.byPrompt ? 'prompt_id' : 'NULL::uuid';
+    // One range of the primary key (tenant, name, span, start) per piece.
+    const ranges = spans.map((span) => {
+      params.push(span.source, span.from, span.to);
+      const n = params.length;
+      return `SELECT ${prompt} AS prompt_id, category, count, sum, sum_of_squares FROM execution_score_rollups
+              WHERE tenant_id = $1 AND name = $2 AND span = $${n - 2} AND start >= $${n - 1} AND start < $${n}${endpoint}`;
+    });
     const rows = await this.txHost.tx.query<Record<string, unknown>[]>(
-      `SELECT ${prompt} AS prompt_id, NULL AS tag_value, category, sum(count) AS count, sum(sum) AS sum,
+      `SELECT prompt_id, NULL AS tag_value, category, sum(count) AS count, sum(sum) AS sum,
               sum(sum_of_squares) AS sum_of_squares
-       FROM execution_score_rollups WHERE ${conditions.join(' AND ')}
+       FROM (${ranges.join(' UNION ALL ')}) pieces
        GROUP BY 1, 2, 3`,
       params,
     );
