@@ -238,5 +238,36 @@ export const bounds = {
     "changeNotes": {
       "maxLength": 2000
     }
+  },
+  "ScoreLogDto": {
+    "name": {
+      "minLength": 1,
+      "maxLength": 64
+    },
+    "comment": {
+      "maxLength": 2000
+    }
+  },
+  "CreateScoreConfigDto": {
+    "name": {
+      "maxLength": 64
+    },
+    "categories": {
+      "maxItems": 20
+    },
+    "description": {
+      "maxLength": 1000
+    }
+  },
+  "UpdateScoreConfigDto": {
+    "name": {
+      "maxLength": 64
+    },
+    "categories": {
+      "maxItems": 20
+    },
+    "description": {
+      "maxLength": 1000
+    }
   }
 } as const;
