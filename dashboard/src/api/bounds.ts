@@ -239,6 +239,15 @@ export const bounds = {
       "maxLength": 2000
     }
   },
+  "ScoreLogDto": {
+    "name": {
+      "minLength": 1,
+      "maxLength": 64
+    },
+    "comment": {
+      "maxLength": 2000
+    }
+  },
   "CreateScoreConfigDto": {
     "name": {
       "maxLength": 64

@@ -536,6 +536,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/logs/{id}/scores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score an execution
+         * @description An admin's score on the execution (source `annotation`): one value per execution and score name, so a second one
+         *     replaces the first. The name must be one of the tenant's score configs and the value fit it.
+         */
+        post: operations["scoreLog"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/stats": {
         parameters: {
             query?: never;
@@ -1360,6 +1381,22 @@ export interface components {
             /** @description Why it failed; null on success. */
             errorMessage: string | null;
         };
+        /** @enum {string} */
+        ScoreSource: "api" | "annotation" | "eval";
+        LogScoreResponse: {
+            /** @description A boolean, a number or a category, as the config's type says. */
+            value: boolean | number | string;
+            /** @description Who recorded it: `api` (the execution API), `annotation` (an admin) or `eval` (an evaluation run). */
+            source: components["schemas"]["ScoreSource"];
+            /** @description The score config's name. */
+            name: string;
+            comment: string | null;
+            /**
+             * Format: date-time
+             * @description When the execution's score of this name was first recorded.
+             */
+            createdAt: string;
+        };
         ExecutionLogDetailResponse: {
             /** Format: uuid */
             id: string;
@@ -1418,6 +1455,8 @@ export interface components {
              *     failure before the call. The row's tokens and costUsd are the sums over them; its llmModel is the last one's.
              */
             attempts: components["schemas"]["ExecutionAttemptResponse"][];
+            /** @description The execution's feedback scores, by name (empty when none). */
+            scores: components["schemas"]["LogScoreResponse"][];
             /** @description The X-Request-Id of the execution. */
             requestId: string;
             /** @description Answered from the response cache. */
@@ -1434,6 +1473,14 @@ export interface components {
              *     string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
              */
             truncatedFields: string[];
+        };
+        ScoreLogDto: {
+            /** @description `true` or `false` for a boolean score, a number within the bounds for a numeric one, a category for a categorical one. */
+            value: boolean | number | string;
+            /** @description The name of one of the tenant's score configs. */
+            name: string;
+            /** @description Free text, at most 2,000 characters. */
+            comment?: string | null;
         };
         /** @enum {string} */
         ScoreVerdict: "better" | "worse" | "inconclusive";
@@ -5275,6 +5322,8 @@ export interface operations {
                 tag?: string[];
                 /** @description Only executions carrying this tag key, whatever its value. Repeatable: every key must be present. */
                 hasTag?: string[];
+                /** @description Only executions with this score (name), or with this value of it (name:value: true or false, a number, or a category). Repeatable: the same name repeated means either value, different names must all match. */
+                score?: string[];
                 /** @description ISO 8601 timestamp; executions at or after it. */
                 from?: string;
                 /** @description ISO 8601 timestamp; executions before it. */
@@ -5432,6 +5481,116 @@ export interface operations {
             };
             /** @description No execution log with this id in the tenant */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    scoreLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScoreLogDto"];
+            };
+        };
+        responses: {
+            /** @description Succeeded */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["LogScoreResponse"];
+                    };
+                };
+            };
+            /** @description The body failed validation: an undeclared score name (name) or a value that does not fit its config (value) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No execution log with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
