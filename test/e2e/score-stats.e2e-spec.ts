@@ -5,6 +5,7 @@ import { useTestApp, useTwoInstances } from '../support/app-suite';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { eventually } from '../support/eventually';
 import { logEntry } from '../support/log-fixtures';
+import { connectMcp, toolJson } from '../support/mcp-client';
 import { auth, type SeededTenant } from '../support/seed';
 import type { TestApp } from '../support/test-app';
 
@@ -40,7 +41,7 @@ const rounded = (interval: [number, number] | null) =>
   interval && interval.map((bound) => Math.round(bound * 1e6) / 1e6);
 
 describe('feedback scores in GET /admin/v1/stats', () => {
-  const { t, tenant } = useTestApp();
+  const { t, tenant } = useTestApp({ listen: true });
   let endpointId: string;
   let otherEndpointId: string;
   let control: { id: string; name: string };
@@ -167,6 +168,42 @@ describe('feedback scores in GET /admin/v1/stats', () => {
     // The hour it was recorded in holds no rating.
     const now = `endpointId=${endpointId}&score=rating&from=${hoursAgo(0, 0).toISOString()}`;
     expect((await stats(t, tenant, now)).totals.scores).toEqual({ name: 'rating', count: 0, mean: null });
+  });
+
+  it('counts scores of executions days ago from the daily sums, a replacement once', async () => {
+    const endpoint = (await createEndpoint(t, tenant.admin)).id;
+    const days = [3, 3, 4].map((n) => logEntry(tenant.id, endpoint, { createdAt: hoursAgo(24 * n) }));
+    await writeLogs(t, days);
+    for (const [i, entry] of days.entries()) await score(t, tenant, entry.requestId, 'rating', i + 1);
+    await score(t, tenant, days[0].requestId, 'rating', 4);
+    // The default period (7 days before now) reads those whole days from the daily sums: 4, 2 and 3.
+    expect((await stats(t, tenant, `endpointId=${endpoint}&score=rating`)).totals.scores).toEqual({
+      name: 'rating',
+      count: 3,
+      mean: 3,
+    });
+    expect(
+      (
+        await stats(
+          t,
+          tenant,
+          `endpointId=${endpoint}&score=rating&interval=hour&from=${hoursAgo(24 * 3 + 1).toISOString()}`,
+        )
+      ).totals.scores,
+    ).toEqual({ name: 'rating', count: 2, mean: 3 });
+  });
+
+  it('gives MCP get_stats the same score figures', async () => {
+    const client = await connectMcp(t.url, tenant.admin);
+    try {
+      const query = { endpointId, score: 'helpful', groupBy: 'prompt' };
+      const viaMcp = toolJson(await client.callTool({ name: 'get_stats', arguments: query }));
+      const viaRest = await stats(t, tenant, new URLSearchParams(query).toString());
+      expect(viaMcp.totals.scores).toEqual(viaRest.totals.scores);
+      expect(viaMcp.groups.map((g: any) => g.totals.scores)).toEqual(viaRest.groups.map((g: any) => g.totals.scores));
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a score no config declares, and a malformed name, naming score', async () => {
