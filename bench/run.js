@@ -660,7 +660,8 @@ function statsFigures(stats) {
   if (!stats) return [];
   const rows = [];
   const count = stats.rows ? `${Number(stats.rows).toLocaleString('en')} log rows` : `tenant ${stats.tenant}`;
-  if (stats.rows) rows.push([`PostgreSQL: seeding ${count}`, `${stats.insertS} s`, `rollups ${stats.rollupsS} s`, '']);
+  if (stats.rows)
+    rows.push([`PostgreSQL: seeding ${count}`, `${stats.insertS} s, rollups ${stats.rollupsS} s`, '', '']);
   for (const [key, what] of Object.entries(STATS_TIMINGS))
     if (stats.ms[key] !== undefined)
       rows.push([
