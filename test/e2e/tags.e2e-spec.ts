@@ -399,6 +399,7 @@ describe('request tags', () => {
     for (const [name, fromHour, toHour] of [
       ['from the rollups (whole hours, more rows than the exact limit)', 10, 12],
       ['from the rows of partial hours', 10.5, 11.99],
+      ['from the rows of a partial hour and the rollups of a whole one', 10.5, 12],
     ] as const) {
       describe(name, () => {
         const inPeriod = () => seeded.filter((row) => row.createdAt >= at(fromHour) && row.createdAt < at(toHour));

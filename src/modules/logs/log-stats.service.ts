@@ -176,21 +176,45 @@ export class LogStatsService {
     key: string,
   ): Promise<{ figures: RollupFigures[]; errorCodes: RollupErrorCodes[] }> {
     // Filtered on the same key (rollupReadOf allows no other), or on none: the values' figures of the key's rollups.
-    // Only the values the groups name are read in full (with their latency histograms): they are ranked first by their
-    // executions alone, which the rollups' index holds.
-    let values = read.tag?.values ?? null;
-    if (values === null || values.length > TAG_GROUPS) {
-      const tag = { key, values };
-      const counts = await this.rollups.tagCalls(tenantId, pieces, { endpointId: read.endpointId, tag }, true);
-      values = topTagValues(counts.map(({ tagValue, calls }) => ({ tagValue: tagValue!, calls })));
+    const tag = { key, values: read.tag?.values ?? null };
+    const byValue = (values: string[] | null): RollupRead => ({
+      ...read,
+      byPrompt: false,
+      tag: { key, values },
+      byTagValue: true,
+    });
+    if (tag.values !== null && tag.values.length <= TAG_GROUPS) {
+      const [figures, errorCodes] = await Promise.all([
+        this.rollups.figures(tenantId, pieces, byValue(tag.values)),
+        this.rollups.errorCodes(tenantId, pieces, byValue(tag.values)),
+      ]);
+      return { figures, errorCodes };
     }
-    if (values.length === 0) return { figures: [], errorCodes: [] };
-    const byValue: RollupRead = { ...read, byPrompt: false, tag: { key, values }, byTagValue: true };
-    const [figures, errorCodes] = await Promise.all([
-      this.rollups.figures(tenantId, pieces, byValue),
-      this.rollups.errorCodes(tenantId, pieces, byValue),
+    // Only the values the groups name are read in full from the rollups (with their latency histograms): they are
+    // ranked first by their executions alone, which the rollups' index holds, and those of the partial edge hours, whose
+    // rows are read once for every value.
+    const rolled = pieces.filter((piece) => piece.source !== 'logs');
+    const raw = pieces.filter((piece) => piece.source === 'logs');
+    const [counts, rawFigures, rawErrorCodes] = await Promise.all([
+      this.rollups.tagCalls(tenantId, rolled, { endpointId: read.endpointId, tag }, true),
+      this.rollups.figures(tenantId, raw, byValue(tag.values)),
+      this.rollups.errorCodes(tenantId, raw, byValue(tag.values)),
     ]);
-    return { figures, errorCodes };
+    const calls = new Map<string, number>();
+    for (const row of [...counts, ...rawFigures])
+      if (row.tagValue !== null) calls.set(row.tagValue, (calls.get(row.tagValue) ?? 0) + row.calls);
+    const named = topTagValues([...calls].map(([tagValue, n]) => ({ tagValue, calls: n })));
+    const isNamed = new Set(named);
+    const [figures, errorCodes] = named.length
+      ? await Promise.all([
+          this.rollups.figures(tenantId, rolled, byValue(named)),
+          this.rollups.errorCodes(tenantId, rolled, byValue(named)),
+        ])
+      : [[], []];
+    return {
+      figures: [...figures, ...rawFigures.filter((row) => row.tagValue !== null && isNamed.has(row.tagValue))],
+      errorCodes: [...errorCodes, ...rawErrorCodes.filter((row) => row.tagValue !== null && isNamed.has(row.tagValue))],
+    };
   }
 
   /** Every figure from the log rows themselves, percentiles exact. */
