@@ -1,4 +1,5 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
+import { LogRetentionService } from '../../src/modules/logs/log-retention.service';
 import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
 import { meanInterval, wilsonInterval } from '../../src/modules/logs/score-statistics';
 import { useTestApp, useTwoInstances } from '../support/app-suite';
@@ -191,6 +192,18 @@ describe('feedback scores in GET /admin/v1/stats', () => {
         )
       ).totals.scores,
     ).toEqual({ name: 'rating', count: 2, mean: 3 });
+  });
+
+  it('forgets the sums of scores whose executions the retention sweep removed', async () => {
+    const endpoint = (await createEndpoint(t, tenant.admin)).id;
+    const old = logEntry(tenant.id, endpoint, { createdAt: hoursAgo(24 * 40) });
+    await writeLogs(t, [old]);
+    await score(t, tenant, old.requestId, 'rating', 4);
+    const query = `endpointId=${endpoint}&score=rating&from=${hoursAgo(24 * 42).toISOString()}&to=${hoursAgo(24 * 38).toISOString()}`;
+    expect((await stats(t, tenant, query)).totals.scores).toEqual({ name: 'rating', count: 1, mean: 4 });
+    // Logs are kept 30 days.
+    await t.app.get(LogRetentionService).sweep(new Date());
+    expect((await stats(t, tenant, query)).totals.scores).toEqual({ name: 'rating', count: 0, mean: null });
   });
 
   it('gives MCP get_stats the same score figures', async () => {
