@@ -23,6 +23,7 @@ const LogsPage = lazy(() => import('./pages/logs/logs-page'));
 const LogDetail = lazy(() => import('./pages/logs/log-detail'));
 const StatsPage = lazy(() => import('./pages/stats/stats-page'));
 const ModelsPage = lazy(() => import('./pages/models/models-page'));
+const BudgetsPage = lazy(() => import('./pages/budgets/budgets-page'));
 
 export function App() {
   return (
@@ -46,6 +47,7 @@ export function App() {
               <Route path="/logs/:id" component={LogDetail} />
               <Route path="/stats" component={StatsPage} />
               <Route path="/models" component={ModelsPage} />
+              <Route path="/budgets" component={BudgetsPage} />
               <Route path="/">
                 <Redirect to="/endpoints" replace />
               </Route>
@@ -91,6 +93,7 @@ const NAVIGATION = [
   { href: '/keys', label: 'Keys' },
   { href: '/logs', label: 'Logs' },
   { href: '/stats', label: 'Stats' },
+  { href: '/budgets', label: 'Budgets' },
   { href: '/models', label: 'Models' },
 ];
 

@@ -238,5 +238,30 @@ export const bounds = {
     "changeNotes": {
       "maxLength": 2000
     }
+  },
+  "BudgetScopeDto": {
+    "tag": {
+      "maxLength": 200
+    }
+  },
+  "CreateBudgetDto": {
+    "limitUsd": {
+      "minimum": 0,
+      "maximum": 1000000
+    },
+    "name": {
+      "minLength": 1,
+      "maxLength": 200
+    }
+  },
+  "UpdateBudgetDto": {
+    "limitUsd": {
+      "minimum": 0,
+      "maximum": 1000000
+    },
+    "name": {
+      "minLength": 1,
+      "maxLength": 200
+    }
   }
 } as const;

@@ -556,6 +556,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's spend budgets
+         * @description Every budget of the tenant (at most 100), oldest first, each with its current period's status.
+         */
+        get: operations["listBudgets"];
+        put?: never;
+        /** Create a spend budget */
+        post: operations["createBudget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a spend budget with its status */
+        get: operations["getBudget"];
+        /** Change a budget's name, scope, period, limit or enabled */
+        put: operations["updateBudget"];
+        post?: never;
+        /** Delete a spend budget */
+        delete: operations["deleteBudget"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1261,7 +1301,7 @@ export interface components {
              * @description Why it failed; null on success.
              * @enum {string|null}
              */
-            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "overloaded" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "overloaded" | "budget_exceeded" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
@@ -1354,7 +1394,7 @@ export interface components {
              * @description Why it failed; null on success.
              * @enum {string|null}
              */
-            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "overloaded" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
+            errorCode: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "payload_too_large" | "rate_limit_exceeded" | "prompt_error" | "upstream_error" | "timeout" | "service_unavailable" | "overloaded" | "budget_exceeded" | "prompt_not_found" | "client_closed" | "prompt_not_live" | "prompt_archived" | "no_default_prompt" | "internal_error" | null;
             inputTokens: number | null;
             outputTokens: number | null;
             /** @description USD, from the model list's pricing; null when a price is unknown. */
@@ -1479,6 +1519,79 @@ export interface components {
             to: string;
             totals: components["schemas"]["StatsTotalsResponse"];
             series: components["schemas"]["StatsBucketResponse"][];
+        };
+        /** @enum {string} */
+        BudgetScopeType: "key" | "endpoint" | "tenant" | "tag";
+        BudgetScopeDto: {
+            type: components["schemas"]["BudgetScopeType"];
+            /**
+             * Format: uuid
+             * @description The key whose calls it covers (type `key`).
+             */
+            keyId?: string;
+            /**
+             * Format: uuid
+             * @description The endpoint whose calls it covers (type `endpoint`).
+             */
+            endpointId?: string;
+            /**
+             * @description The tag, `key:value`, whose calls it covers (type `tag`).
+             * @example feature:summaries
+             */
+            tag?: string;
+        };
+        /** @enum {string} */
+        BudgetPeriod: "day" | "month";
+        BudgetStatusResponse: {
+            /** Format: date-time */
+            periodStart: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the next period (exclusive).
+             */
+            periodEnd: string;
+            /** @description The cost of the period's executions that finished (their log rows' costUsd). */
+            spentUsd: number;
+            /** @description The worst-case cost of the calls in flight now. */
+            reservedUsd: number;
+            /** @description limitUsd − spentUsd − reservedUsd, never below 0. */
+            remainingUsd: number;
+        };
+        BudgetResponse: {
+            /** Format: uuid */
+            id: string;
+            scope: components["schemas"]["BudgetScopeDto"];
+            period: components["schemas"]["BudgetPeriod"];
+            name: string;
+            limitUsd: number;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            status: components["schemas"]["BudgetStatusResponse"];
+        };
+        CreateBudgetDto: {
+            scope: components["schemas"]["BudgetScopeDto"];
+            /** @description A UTC calendar day or month. */
+            period: components["schemas"]["BudgetPeriod"];
+            /** @description Dollars per period: more than 0, at most 1,000,000, at most 6 decimals. */
+            limitUsd: number;
+            /** @description Free descriptive text. */
+            name: string;
+            /** @description A disabled budget refuses nothing (its status is still shown); default true. */
+            enabled?: boolean;
+        };
+        UpdateBudgetDto: {
+            scope?: components["schemas"]["BudgetScopeDto"];
+            /** @description A UTC calendar day or month. */
+            period?: components["schemas"]["BudgetPeriod"];
+            /** @description Dollars per period: more than 0, at most 1,000,000, at most 6 decimals. */
+            limitUsd?: number;
+            /** @description Free descriptive text. */
+            name?: string;
+            /** @description A disabled budget refuses nothing (its status is still shown); default true. */
+            enabled?: boolean;
         };
         HealthResponse: {
             /**
@@ -5383,6 +5496,514 @@ export interface operations {
             };
             /** @description An endpoint key: the admin API takes admin keys */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    listBudgets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["BudgetResponse"][];
+                    };
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    createBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBudgetDto"];
+            };
+        };
+        responses: {
+            /** @description Succeeded */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["BudgetResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key or endpoint of the scope is not one of the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The scope already has a budget of this period, or the tenant has 100 budgets */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["BudgetResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No budget with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    updateBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBudgetDto"];
+            };
+        };
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["BudgetResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No budget with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description Another budget has this scope and period */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    deleteBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        /**
+                         * @description Always null.
+                         * @example null
+                         */
+                        data: unknown;
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No budget with this id in the tenant */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
