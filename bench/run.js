@@ -14,7 +14,8 @@
  *          --unpinned (leave every process to the scheduler: the service's threads may then use both cores)
  *          --stats-rows N (1000000: log rows seeded for the stats timings; 0 skips them)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
- *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path)
+ *          --scenarios cacheHit,cacheMiss,load,sequential,streaming (a subset, e.g. to profile one path); `budgeted`
+ *            (not run by default) adds a miss on a priced model under an endpoint budget, to compare with cacheMiss
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
  *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
  *          --telemetry (instead: the hot path with metrics and tracing on and off, see bench/telemetry.js)
@@ -199,6 +200,7 @@ async function setUp(url) {
     ['bench-miss', 'bench-instant', false],
     ['bench-slow', 'bench-slow', false],
     ['bench-long', 'bench-long', false],
+    ['bench-budgeted', 'bench-priced', false],
   ]) {
     const endpoint = await api(url, 'POST', '/admin/v1/endpoints', {
       name,
@@ -223,6 +225,14 @@ async function setUp(url) {
     await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
     await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
     routes[name] = endpoint.path;
+    // A budget so large it never refuses: every call of the endpoint reserves and settles against it.
+    if (name === 'bench-budgeted' && SCENARIOS.has('budgeted'))
+      await api(url, 'POST', '/admin/v1/budgets', {
+        name: 'bench',
+        scope: { type: 'endpoint', endpointId: endpoint.id },
+        period: 'day',
+        limitUsd: 1_000_000,
+      });
   }
   const key = await api(url, 'POST', '/admin/v1/keys', {
     name: 'bench',
@@ -364,6 +374,9 @@ async function runAdapter(mode, adapter, modelsFile) {
       : skipped;
     results.cacheMiss = SCENARIOS.has('cacheMiss')
       ? await measure({ ...post(routes['bench-miss']), connections: 50 }, pid, pid)
+      : skipped;
+    results.budgeted = SCENARIOS.has('budgeted')
+      ? await measure({ ...post(routes['bench-budgeted']), connections: 50 }, pid, pid)
       : skipped;
     results.loadService = SCENARIOS.has('load')
       ? await measure({ ...post(routes['bench-slow']), connections: 50 }, pid, pid)
@@ -577,6 +590,15 @@ function figures(baseline, runs, stats) {
         `${fmt(r.cacheMiss.rps / baseline.bare.rps, 3)}×${cpu(r.cacheMiss)}`,
         rss(r.cacheMiss),
       ]);
+    if (SCENARIOS.has('budgeted'))
+      rows.push([
+        `${name}: budgeted miss (priced model, endpoint budget), 50 conn`,
+        `${fmt(r.budgeted.rps)} req/s`,
+        `${fmt(r.budgeted.rps / baseline.bare.rps, 3)}×${cpu(r.budgeted)}`,
+        SCENARIOS.has('cacheMiss') && known(r.budgeted.cpuUs) && known(r.cacheMiss.cpuUs)
+          ? `${fmt(((r.budgeted.cpuUs - r.cacheMiss.cpuUs) / r.cacheMiss.cpuUs) * 100, 1)} % CPU per request over the unbudgeted miss`
+          : '',
+      ]);
     if (SCENARIOS.has('load'))
       rows.push([
         `${name}: 50 ms upstream, 50 conn`,
@@ -696,7 +718,11 @@ function benchModels(instantPort, slowPort, longPort) {
         name: 'bench',
         baseUrl: `http://127.0.0.1:${instantPort}/v1`,
         apiKey: 'bench',
-        models: [{ id: 'bench-instant' }],
+        models: [
+          { id: 'bench-instant' },
+          // The same upstream with a price: budgets reserve and settle its calls.
+          { id: 'bench-priced', pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 2 } },
+        ],
       },
       {
         name: 'bench-slow',

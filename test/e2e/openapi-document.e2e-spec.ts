@@ -156,7 +156,8 @@ describe('the OpenAPI document', () => {
         const hasBody = Boolean(operation.requestBody);
         const hasInput = hasBody || (operation.parameters ?? []).length > 0;
         const looksUpId =
-          /\{/.test(route) || ['listPrompts', 'validatePrompt', 'createPrompt'].includes(operation.operationId);
+          /\{/.test(route) ||
+          ['listPrompts', 'validatePrompt', 'createPrompt', 'createBudget'].includes(operation.operationId);
         expect({ where, 400: statuses.includes('400') }).toEqual({ where, 400: hasInput });
         expect({ where, 413: statuses.includes('413') }).toEqual({ where, 413: hasBody });
         expect({ where, 404: statuses.includes('404') }).toEqual({ where, 404: looksUpId });
@@ -340,6 +341,10 @@ describe('the OpenAPI document', () => {
           'inputPerMillionTokens',
           'outputPerMillionTokens',
           'perImage',
+          'limitUsd',
+          'spentUsd',
+          'reservedUsd',
+          'remainingUsd',
         ]),
       );
     });
