@@ -17,7 +17,8 @@
  *            DATABASE_URL, times them, removes them; no service is started)
  *          --stats-tenant SLUG (with --stats-only: time a tenant an earlier `seed:logs` left in place, seeding nothing)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
- *          --scenarios cacheHit,cacheMiss,tags,load,sequential,streaming (a subset, e.g. to profile one path)
+ *          --scenarios cacheHit,cacheMiss,tags,budgeted,load,sequential,streaming (a subset, e.g. to profile one
+ *            path; `tags` and `budgeted` each compare a miss with and without request tags, or an endpoint budget)
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
  *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
  *          --telemetry (instead: the hot path with metrics and tracing on and off, see bench/telemetry.js)
@@ -39,7 +40,9 @@ const MODES = String(args.modes ?? (args.embedded || !SERVER_MODE_READY ? 'embed
 const STATS_ROWS = Number(args['stats-rows'] ?? 1_000_000);
 /** How long the restarted service is left alone before its idle memory is read. */
 const IDLE_SETTLE_MS = 3_000;
-const SCENARIOS = new Set(String(args.scenarios ?? 'cacheHit,cacheMiss,tags,load,sequential,streaming').split(','));
+const SCENARIOS = new Set(
+  String(args.scenarios ?? 'cacheHit,cacheMiss,tags,budgeted,load,sequential,streaming').split(','),
+);
 const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
 const { rssMbOf, trackRss } = require('./process-memory');
@@ -202,6 +205,8 @@ async function setUp(url) {
     ['bench-miss', 'bench-instant', false],
     ['bench-slow', 'bench-slow', false],
     ['bench-long', 'bench-long', false],
+    ['bench-priced', 'bench-priced', false],
+    ['bench-budgeted', 'bench-priced', false],
   ]) {
     const endpoint = await api(url, 'POST', '/admin/v1/endpoints', {
       name,
@@ -226,6 +231,14 @@ async function setUp(url) {
     await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/promote`);
     await api(url, 'POST', `/admin/v1/prompts/${prompt.id}/set-default`);
     routes[name] = endpoint.path;
+    // A budget so large it never refuses: every call of the endpoint reserves and settles against it.
+    if (name === 'bench-budgeted' && SCENARIOS.has('budgeted'))
+      await api(url, 'POST', '/admin/v1/budgets', {
+        name: 'bench',
+        scope: { type: 'endpoint', endpointId: endpoint.id },
+        period: 'day',
+        limitUsd: 1_000_000,
+      });
   }
   const key = await api(url, 'POST', '/admin/v1/keys', {
     name: 'bench',
@@ -369,7 +382,13 @@ async function runAdapter(mode, adapter, modelsFile) {
     results.cacheMiss = SCENARIOS.has('cacheMiss')
       ? await measure({ ...post(routes['bench-miss']), connections: 50 }, pid, pid)
       : skipped;
-    results.tagCost = SCENARIOS.has('tags') ? await measureTagCost(post(routes['bench-miss']), pid) : undefined;
+    results.tagCost = SCENARIOS.has('tags')
+      ? await measurePair(post(routes['bench-miss']), taggedMiss(post(routes['bench-miss'])), pid)
+      : undefined;
+    // The same priced model's miss with and without an endpoint budget it reserves and settles against.
+    results.budgetCost = SCENARIOS.has('budgeted')
+      ? await measurePair(post(routes['bench-priced']), post(routes['bench-budgeted']), pid)
+      : undefined;
     results.loadService = SCENARIOS.has('load')
       ? await measure({ ...post(routes['bench-slow']), connections: 50 }, pid, pid)
       : skipped;
@@ -399,14 +418,10 @@ async function runAdapter(mode, adapter, modelsFile) {
 /** Customers the tagged misses name, one per request in turn: each log batch then sums many tag values. */
 const TAGGED_CUSTOMERS = 100;
 
-/**
- * What parsing and storing request tags adds to a miss: the same miss without tags and with three (`team`, `feature`,
- * and `customer`, one of TAGGED_CUSTOMERS in turn), their rounds alternated (plain, tagged, tagged, plain, ...) so both
- * meet the same machine, and the service's CPU per request compared round by round.
- */
-async function measureTagCost(target, pid) {
+/** The bench-miss target with three request tags: `team`, `feature`, and `customer` one of TAGGED_CUSTOMERS in turn. */
+function taggedMiss(target) {
   let sent = 0;
-  const tagged = {
+  return {
     ...target,
     setupRequest: (request) => {
       request.headers = {
@@ -416,29 +431,30 @@ async function measureTagCost(target, pid) {
       return request;
     },
   };
-  const cpuPerRequest = async (t) => {
+}
+
+/**
+ * What a variant of a call adds to its CPU (tags on a miss, a budget on an endpoint): the plain call and the variant,
+ * their rounds alternated (plain, variant, variant, plain, ...) so both meet the same machine, and the service's CPU
+ * per request compared round by round.
+ */
+async function measurePair(plain, variant, pid) {
+  const cpuPerRequest = async (target) => {
     const before = cpuSecondsOf(pid);
-    const result = await load({ ...t, connections: 50, seconds: DURATION });
+    const result = await load({ ...target, connections: 50, seconds: DURATION });
     return ((cpuSecondsOf(pid) - before) * 1e6) / result.requests;
   };
-  await load({ ...target, connections: 50, seconds: WARMUP });
-  await load({ ...tagged, connections: 50, seconds: WARMUP });
-  const plain = [];
-  const withTags = [];
+  await load({ ...plain, connections: 50, seconds: WARMUP });
+  await load({ ...variant, connections: 50, seconds: WARMUP });
+  const plainUs = [];
+  const variantUs = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const order = i % 2 === 0 ? [target, tagged] : [tagged, target];
-    for (const t of order) (t === tagged ? withTags : plain).push(await cpuPerRequest(t));
+    const order = i % 2 === 0 ? [plain, variant] : [variant, plain];
+    for (const target of order) (target === variant ? variantUs : plainUs).push(await cpuPerRequest(target));
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const added = plain.map((cpu, i) => ((withTags[i] - cpu) / cpu) * 100);
-  return {
-    plainCpuUs: median(plain),
-    taggedCpuUs: median(withTags),
-    addedPct: median(added),
-    rounds: added,
-    plain,
-    withTags,
-  };
+  const added = plainUs.map((cpu, i) => ((variantUs[i] - cpu) / cpu) * 100);
+  return { plainCpuUs: median(plainUs), variantCpuUs: median(variantUs), addedPct: median(added), rounds: added };
 }
 
 /**
@@ -583,13 +599,17 @@ function targets(baseline, runs, stats) {
         ifKnown(seqP50 <= 0.55 && seqP99 <= 3, seqP50, seqP99),
       );
     }
-    if (r.tagCost)
-      add(
-        `${name}: a miss with three request tags`,
-        `${fmt(r.tagCost.addedPct, 1)} % more CPU than without (${fmt(r.tagCost.plainCpuUs)} → ${fmt(r.tagCost.taggedCpuUs)} µs)`,
-        '≤ 2 %',
-        ifKnown(r.tagCost.addedPct <= 2, r.tagCost.addedPct),
-      );
+    for (const [cost, what, limit] of [
+      [r.tagCost, 'a miss with three request tags', 2],
+      [r.budgetCost, 'a miss under an endpoint budget', 5],
+    ])
+      if (cost)
+        add(
+          `${name}: ${what}`,
+          `${fmt(cost.addedPct, 1)} % more CPU than without (${fmt(cost.plainCpuUs)} → ${fmt(cost.variantCpuUs)} µs)`,
+          `≤ ${limit} %`,
+          ifKnown(cost.addedPct <= limit, cost.addedPct),
+        );
     const rssLimit = mode === 'embedded' ? 300 : 250;
     add(
       `${name}: RSS under load`,
@@ -679,13 +699,17 @@ function figures(baseline, runs, stats) {
         `${fmt(r.cacheMiss.rps / baseline.bare.rps, 3)}×${cpu(r.cacheMiss)}`,
         rss(r.cacheMiss),
       ]);
-    if (r.tagCost)
-      rows.push([
-        `${name}: cache miss with three request tags, 50 conn`,
-        `${fmt(r.tagCost.taggedCpuUs)} µs CPU per request`,
-        `without tags ${fmt(r.tagCost.plainCpuUs)} µs`,
-        `added per round: ${r.tagCost.rounds.map((pct) => `${fmt(pct, 1)} %`).join(', ')}`,
-      ]);
+    for (const [cost, what, without] of [
+      [r.tagCost, 'cache miss with three request tags', 'without tags'],
+      [r.budgetCost, 'cache miss under an endpoint budget (priced model)', 'without a budget'],
+    ])
+      if (cost)
+        rows.push([
+          `${name}: ${what}, 50 conn`,
+          `${fmt(cost.variantCpuUs)} µs CPU per request`,
+          `${without} ${fmt(cost.plainCpuUs)} µs`,
+          `added per round: ${cost.rounds.map((pct) => `${fmt(pct, 1)} %`).join(', ')}`,
+        ]);
     if (SCENARIOS.has('load'))
       rows.push([
         `${name}: 50 ms upstream, 50 conn`,
@@ -833,7 +857,11 @@ function benchModels(instantPort, slowPort, longPort) {
         name: 'bench',
         baseUrl: `http://127.0.0.1:${instantPort}/v1`,
         apiKey: 'bench',
-        models: [{ id: 'bench-instant' }],
+        models: [
+          { id: 'bench-instant' },
+          // The same upstream with a price: budgets reserve and settle its calls.
+          { id: 'bench-priced', pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 2 } },
+        ],
       },
       {
         name: 'bench-slow',

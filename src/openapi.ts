@@ -43,6 +43,11 @@ const TAGS: [name: string, description: string][] = [
     'stats',
     'Calls, errors by code, cache hits, latency percentiles, tokens and cost, per endpoint or for the tenant, over time.',
   ],
+  [
+    'budgets',
+    'Spend budgets: a limit in dollars per UTC day or month on what a key, an endpoint, a tag or the whole tenant ' +
+      'spends, each read with its current period: spent, reserved by calls in flight, and remaining.',
+  ],
   ['health', 'Liveness and readiness probes. They need no key.'],
 ];
 

@@ -24,6 +24,7 @@ const LogDetail = lazy(() => import('./pages/logs/log-detail'));
 const StatsPage = lazy(() => import('./pages/stats/stats-page'));
 const ModelsPage = lazy(() => import('./pages/models/models-page'));
 const ScoreConfigsPage = lazy(() => import('./pages/score-configs/score-configs-page'));
+const BudgetsPage = lazy(() => import('./pages/budgets/budgets-page'));
 
 export function App() {
   return (
@@ -48,6 +49,7 @@ export function App() {
               <Route path="/stats" component={StatsPage} />
               <Route path="/models" component={ModelsPage} />
               <Route path="/settings/score-configs" component={ScoreConfigsPage} />
+              <Route path="/budgets" component={BudgetsPage} />
               <Route path="/">
                 <Redirect to="/endpoints" replace />
               </Route>
@@ -93,6 +95,7 @@ const NAVIGATION = [
   { href: '/keys', label: 'Keys' },
   { href: '/logs', label: 'Logs' },
   { href: '/stats', label: 'Stats' },
+  { href: '/budgets', label: 'Budgets' },
   { href: '/models', label: 'Models' },
   { href: '/settings/score-configs', label: 'Score configs' },
 ];

@@ -1,6 +1,6 @@
 import { runCliCommand } from '../../src/cli/cli-commands';
 import { useTestApp } from '../support/app-suite';
-import { createEndpoint, createPrompt, endpointWithPrompt } from '../support/endpoint-fixtures';
+import { createEndpoint, endpointWithPrompt } from '../support/endpoint-fixtures';
 import { expectFailure, MISSING, UUID } from '../support/envelope';
 import { logOf } from '../support/log-rows';
 import { connectMcp, toolJson, toolText } from '../support/mcp-client';

@@ -156,7 +156,8 @@ describe('the OpenAPI document', () => {
         const hasBody = Boolean(operation.requestBody);
         const hasInput = hasBody || (operation.parameters ?? []).length > 0;
         const looksUpId =
-          /\{/.test(route) || ['listPrompts', 'validatePrompt', 'createPrompt'].includes(operation.operationId);
+          /\{/.test(route) ||
+          ['listPrompts', 'validatePrompt', 'createPrompt', 'createBudget'].includes(operation.operationId);
         expect({ where, 400: statuses.includes('400') }).toEqual({ where, 400: hasInput });
         expect({ where, 413: statuses.includes('413') }).toEqual({ where, 413: hasBody });
         expect({ where, 404: statuses.includes('404') }).toEqual({ where, 404: looksUpId });
@@ -342,6 +343,10 @@ describe('the OpenAPI document', () => {
           'outputPerMillionTokens',
           'perImage',
           'value',
+          'limitUsd',
+          'spentUsd',
+          'reservedUsd',
+          'remainingUsd',
         ]),
       );
     });

@@ -38,6 +38,13 @@ export interface AttemptSpend {
   timeoutSeconds: number;
 }
 
+/** A tenant's budgets as this instance keeps them: the load under way or done, and the last list it got. */
+interface CachedBudgets {
+  loadedAt: number;
+  list: Promise<ActiveBudget[]>;
+  loaded?: ActiveBudget[];
+}
+
 /** A reservation held by an attempt until it is settled. */
 export interface SpendReservation {
   id: string;
@@ -63,7 +70,7 @@ export const LEASE_MARGIN_MS = 30_000;
  */
 @Injectable()
 export class BudgetSpendingService implements OnModuleDestroy {
-  private readonly budgets = new Map<string, { loadedAt: number; list: Promise<ActiveBudget[]> }>();
+  private readonly budgets = new Map<string, CachedBudgets>();
   /** Entries this instance used in their period, with their totals as last seen (the gauges). */
   private readonly used = new Map<string, { budget: ActiveBudget; window: PeriodWindow; totals: LedgerTotals }>();
   /** Entries used since the last drift check. */
@@ -96,14 +103,25 @@ export class BudgetSpendingService implements OnModuleDestroy {
     clearInterval(this.reconcileTimer);
   }
 
-  /** The tenant's budgets (enabled or not), from a short-lived cache. */
+  /**
+   * The tenant's budgets (enabled or not), from a short-lived cache. A reload that fails (the database away) keeps
+   * the list this instance had, so calls go on being checked against it; with none, the failure is the call's.
+   */
   budgetsOf(tenantId: string): Promise<ActiveBudget[]> {
     const cached = this.budgets.get(tenantId);
     const nowMs = this.clock.now();
     if (cached && nowMs - cached.loadedAt < BUDGETS_TTL_MS) return cached.list;
-    const list = this.repository.listAll(tenantId).then((rows) => rows.map(toActiveBudget));
-    list.catch(() => this.budgets.delete(tenantId));
-    this.budgets.set(tenantId, { loadedAt: nowMs, list });
+    const list = this.repository
+      .listAll(tenantId)
+      .then((rows) => rows.map(toActiveBudget))
+      .catch(async (error: unknown) => {
+        if (cached?.loaded) return cached.loaded;
+        this.budgets.delete(tenantId);
+        throw error;
+      });
+    const entry: CachedBudgets = { loadedAt: nowMs, list, loaded: cached?.loaded };
+    void list.then((loaded) => (entry.loaded = loaded)).catch(() => undefined);
+    this.budgets.set(tenantId, entry);
     return list;
   }
 
