@@ -1,5 +1,6 @@
 import { expectExecutionError, expectFailure, MISSING, UUID } from '../support/envelope';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
+import { connectMcp, toolJson } from '../support/mcp-client';
 import { useTestApp, useTwoInstances } from '../support/app-suite';
 import { eventually } from '../support/eventually';
 import { auth, seedTenant, type SeededTenant } from '../support/seed';
@@ -30,7 +31,7 @@ async function logOf(t: TestApp, key: string, requestId: string): Promise<any> {
  * (`POST /api/v1/_scores`), admin annotations and MCP, shown in log detail and filtered by in GET /logs.
  */
 describe('feedback scores', () => {
-  const { t, tenant, other } = useTestApp({ other: true });
+  const { t, tenant, other } = useTestApp({ other: true, listen: true });
 
   const configs = (key = tenant.admin) => ({
     create: (body: object) => t.http.post('/admin/v1/score-configs').set(auth(key)).send(body),
@@ -381,6 +382,53 @@ describe('feedback scores', () => {
           'value must be a boolean, a number or a category',
         ]);
         expect((await logOf(t, tenant.admin, requestId)).scores).toEqual([]);
+      });
+    });
+
+    describe('MCP', () => {
+      it('score_execution records an annotation; list_logs takes the score filter; get_log shows scores', async () => {
+        const requestId = await run(tenant.endpointKey);
+        const log = await logOf(t, tenant.admin, requestId);
+        const client = await connectMcp(t.url, tenant.admin);
+        try {
+          const first = await client.callTool({
+            name: 'score_execution',
+            arguments: { id: log.id, name: 'stars', value: 3, comment: 'ok' },
+          });
+          expect(first.isError).toBeFalsy();
+          expect(toolJson(first)).toEqual({
+            score: { name: 'stars', value: 3, comment: 'ok', source: 'annotation', createdAt: expect.any(String) },
+            created: true,
+          });
+          const again = await client.callTool({
+            name: 'score_execution',
+            arguments: { id: log.id, name: 'stars', value: 4 },
+          });
+          expect(toolJson(again).created).toBe(false);
+          const bad = await client.callTool({
+            name: 'score_execution',
+            arguments: { id: log.id, name: 'stars', value: 7 },
+          });
+          expect(bad.isError).toBe(true);
+          expect(JSON.stringify(bad.content)).toContain("value of score 'stars' must be between 1 and 5");
+          const listed = toolJson(await client.callTool({ name: 'list_logs', arguments: { score: ['stars:4'] } }));
+          expect(listed.items.map((row: any) => row.id)).toContain(log.id);
+          const detail = toolJson(await client.callTool({ name: 'get_log', arguments: { id: log.id } }));
+          expect(detail.scores).toMatchObject([{ name: 'stars', value: 4, source: 'annotation' }]);
+        } finally {
+          await client.close();
+        }
+      });
+
+      it('does not offer score_execution to ReadOnly keys', async () => {
+        const reader = await connectMcp(t.url, tenant.readOnly);
+        try {
+          const names = (await reader.listTools()).tools.map((tool) => tool.name);
+          expect(names).toContain('list_logs');
+          expect(names).not.toContain('score_execution');
+        } finally {
+          await reader.close();
+        }
       });
     });
 

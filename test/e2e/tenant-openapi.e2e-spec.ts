@@ -16,6 +16,9 @@ type Json = Record<string, any>;
 const NODE_MODULES = path.join(__dirname, '..', '..', 'node_modules');
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '422', '429', '502', '503', '504'];
 
+/** The execution API's route that scores an execution: in every tenant document. */
+const SCORES_PATH = '/api/v1/_scores';
+
 /**
  * `GET /api/v1/openapi.json`: the OpenAPI document of the endpoints a key may call, from which the applications that
  * call them generate a client. It must validate, generate types a strict TypeScript client compiles against, and that
@@ -79,7 +82,11 @@ describe('tenant OpenAPI documents', () => {
   });
 
   const documentOf = (key: string) => t.http.get('/api/v1/openapi.json').set(auth(key));
-  const pathsOf = (body: Json) => Object.keys(body.paths as Json).sort();
+  /** The endpoints a document describes (every document also has the scores route). */
+  const pathsOf = (body: Json) =>
+    Object.keys(body.paths as Json)
+      .filter((each) => each !== SCORES_PATH)
+      .sort();
 
   it('answers 401 without a key, with an unknown key, and with a key of another tenant on a tenant host', async () => {
     const none = await t.http.get('/api/v1/openapi.json');
@@ -194,6 +201,9 @@ describe('tenant OpenAPI documents', () => {
     const endpointKey = pathsOf((await documentOf(tenant.endpointKey)).body);
     expect(endpointKey).toEqual([chat.path, picture.path, summarize.path].sort());
     expect(pathsOf((await documentOf(restrictedKey)).body)).toEqual([chat.path]);
+    for (const key of [tenant.admin, tenant.endpointKey, restrictedKey]) {
+      expect((await documentOf(key)).body.paths[SCORES_PATH].post.operationId).toBe('recordScore');
+    }
     // The same rule refuses the executions the document leaves out.
     expect((await t.http.post(summarize.path).set(auth(restrictedKey)).send({ text: 'x' })).status).toBe(403);
     expect((await t.http.post(internal.path).set(auth(tenant.endpointKey)).send({})).status).toBe(403);
@@ -268,11 +278,26 @@ describe('tenant OpenAPI documents', () => {
         `await client.POST(${JSON.stringify(summarize.path)}, { body: { text: 'x', sentences: 'three' } });`,
         `await client.POST(${JSON.stringify(summarize.path)}, { body: { sentences: 2 } });`,
         "await client.POST('/api/v1/not-an-endpoint', { body: {} });",
+        "await client.POST('/api/v1/_scores', { body: { requestId: 'r', name: 'helpful' } });",
         'export {};',
       ].join('\n'),
     );
     const problems = compile(directory, 'wrong.ts');
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(4);
+
+    // A score, typed by the document, compiles.
+    fs.writeFileSync(
+      path.join(directory, 'score.ts'),
+      [
+        "import createClient from 'openapi-fetch';",
+        "import type { paths } from './promptgate';",
+        "const client = createClient<paths>({ baseUrl: 'http://127.0.0.1' });",
+        "const { data } = await client.POST('/api/v1/_scores', { body: { requestId: 'r', name: 'helpful', value: true } });",
+        'const value: boolean | number | string | undefined = data?.value;',
+        'export { value };',
+      ].join('\n'),
+    );
+    expect(compile(directory, 'score.ts')).toEqual([]);
 
     const output = await run(path.join(directory, 'client.js'), { ENDPOINT_KEY: tenant.endpointKey });
     expect(output).toContain("summary: 'Summarize in 3: your text'");

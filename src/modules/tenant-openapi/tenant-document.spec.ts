@@ -75,13 +75,34 @@ describe('buildTenantDocument', () => {
     expect(document.components.securitySchemes).toEqual({
       apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
     });
-    expect(document.paths).toEqual({});
+    // With no endpoint, the scores route alone.
+    expect(Object.keys(document.paths)).toEqual(['/api/v1/_scores']);
   });
 
   it('gives each endpoint one POST operation, in path order, with unique operationIds', () => {
     const document = build([definition('/api/v1/a_b'), definition('/api/v1/a-b'), definition('/api/v1/a/b')]);
-    expect(Object.keys(document.paths)).toEqual(['/api/v1/a-b', '/api/v1/a/b', '/api/v1/a_b']);
-    expect(Object.values(document.paths).map((item) => item.post.operationId)).toEqual(['aB', 'aB2', 'aB3']);
+    expect(Object.keys(document.paths)).toEqual(['/api/v1/a-b', '/api/v1/a/b', '/api/v1/a_b', '/api/v1/_scores']);
+    expect(Object.values(document.paths).map((item) => item.post.operationId)).toEqual([
+      'aB',
+      'aB2',
+      'aB3',
+      'recordScore',
+    ]);
+  });
+
+  it('describes POST /api/v1/_scores: its body, 201 and 200 answers and errors; an endpoint never takes its id', () => {
+    const document = build([definition('/api/v1/record-score')]);
+    expect(document.paths['/api/v1/record-score'].post.operationId).toBe('recordScore2');
+    const operation = document.paths['/api/v1/_scores'].post;
+    expect(operation.operationId).toBe('recordScore');
+    expect(operation.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ScoreRequest',
+    });
+    expect(Object.keys(operation.responses)).toEqual(['200', '201', '400', '401', '404', '413', '429', '503']);
+    expect(document.components.schemas.ScoreRequest).toMatchObject({ required: ['requestId', 'name', 'value'] });
+    expect(document.components.schemas.ScoreAnswer).toMatchObject({
+      required: ['requestId', 'name', 'value', 'comment', 'source', 'createdAt'],
+    });
   });
 
   it('takes the summary from the name and the description from the endpoint', () => {

@@ -102,21 +102,28 @@ const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Rat
  */
 export function buildTenantDocument(options: TenantDocumentOptions): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  const operationIds = new Set<string>();
+  // The scores route's id is taken first, so an endpoint whose path gives the same id gets a numbered one.
+  const operationIds = new Set<string>([SCORE_OPERATION_ID]);
   const sorted = [...options.definitions].sort((a, b) => (a.endpoint.path < b.endpoint.path ? -1 : 1));
   for (const definition of sorted) {
     const operationId = uniqueOperationId(operationIdOf(definition.endpoint.path), operationIds);
     paths[definition.endpoint.path] = { post: operationOf(definition, operationId, options) };
   }
-  const schemas: Record<string, unknown> = { [ERROR_SCHEMA]: ERROR_BODY_SCHEMA, ...STREAM_EVENT_SCHEMAS };
+  paths[SCORES_PATH] = { post: scoreOperation() };
+  const schemas: Record<string, unknown> = {
+    [ERROR_SCHEMA]: ERROR_BODY_SCHEMA,
+    ...STREAM_EVENT_SCHEMAS,
+    ...SCORE_SCHEMAS,
+  };
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
       title: `Promptgate endpoints of ${options.tenantSlug}`,
       version: '',
       description:
-        'The endpoints this API key may call, one operation each. Authenticate with the key in the `x-api-key` ' +
-        'header. Every answer is JSON and carries an `X-Request-Id`; errors are `{error, message, field?}`.',
+        'The endpoints this API key may call, one operation each, and `POST /api/v1/_scores` to score an execution. ' +
+        'Authenticate with the key in the `x-api-key` header. Every answer is JSON and carries an `X-Request-Id`; ' +
+        'errors are `{error, message, field?}`.',
     },
     servers: [{ url: options.serverUrl, description: `The ${options.tenantSlug} tenant` }],
     security: [{ [API_KEY_SCHEME]: [] }],
@@ -369,6 +376,113 @@ function eventStreamContent(): Record<string, unknown> {
           '`error`; each event is one `data:` line of JSON (see the Stream*Event schemas). `: ping` comments keep ' +
           'the connection alive.',
       },
+    },
+  };
+}
+
+/** The execution API's route that scores an execution; endpoint paths cannot start with `_`, so it is never an endpoint's. */
+const SCORES_PATH = '/api/v1/_scores';
+const SCORE_OPERATION_ID = 'recordScore';
+
+const SCORE_VALUE_SCHEMA: JsonSchemaObject = {
+  type: ['boolean', 'number', 'string'],
+  description:
+    'A boolean score: `true` or `false`; a numeric one: a number within its bounds; a categorical one: one of its categories.',
+};
+
+/** The body of `POST /api/v1/_scores` and its answer. */
+const SCORE_SCHEMAS: Record<string, JsonSchemaObject> = {
+  ScoreRequest: {
+    type: 'object',
+    properties: {
+      requestId: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+        description: "The execution's `X-Request-Id` (also in a stream's `start` event).",
+      },
+      name: { type: 'string', description: "The name of one of the tenant's score configs." },
+      value: SCORE_VALUE_SCHEMA,
+      comment: { type: ['string', 'null'], maxLength: 2000, description: 'Free text.' },
+    },
+    required: ['requestId', 'name', 'value'],
+  },
+  ScoreAnswer: {
+    type: 'object',
+    properties: {
+      requestId: { type: 'string' },
+      name: { type: 'string' },
+      value: SCORE_VALUE_SCHEMA,
+      comment: { type: ['string', 'null'] },
+      source: { type: 'string', enum: ['api', 'annotation', 'eval'] },
+      createdAt: {
+        type: 'string',
+        format: 'date-time',
+        description: "When the execution's score of this name was first recorded.",
+      },
+    },
+    required: ['requestId', 'name', 'value', 'comment', 'source', 'createdAt'],
+  },
+};
+
+/** The statuses the scores route answers besides 200 and 201, each with the error code it carries. */
+const SCORE_ERRORS: [status: string, description: string][] = [
+  [
+    '400',
+    '`validation_error`: the body is not an object (`field` null), or `requestId`, `name` (no score config of that ' +
+      "name), `value` (not of the config's type, out of its bounds or not one of its categories) or `comment` (over " +
+      '2,000 characters) is wrong, as `field` says.',
+  ],
+  ['401', '`unauthorized`: no key, or not a valid key of this tenant.'],
+  [
+    '404',
+    '`not_found`: no execution of the tenant has this request id, or an endpoint key other than the one that made it ' +
+      'is asking (only that key and the admin keys may score it).',
+  ],
+  ['413', '`payload_too_large`: the body is too large.'],
+  ['429', "`rate_limit_exceeded`: the key's per-minute score limit is reached. Retry after `Retry-After` seconds."],
+  ['503', '`service_unavailable`: the service cannot reach its database. Retry after `Retry-After` seconds.'],
+];
+
+function scoreOperation(): OpenApiOperation {
+  const answer = (description: string) => ({
+    description,
+    headers: { 'X-Request-Id': headerRef('X-Request-Id'), ...refs(RATE_LIMIT_HEADERS) },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ScoreAnswer' } } },
+  });
+  return {
+    operationId: SCORE_OPERATION_ID,
+    summary: 'Score an execution',
+    description:
+      'Records a feedback score on an execution, by its request id, with the key that made it or an admin key. One ' +
+      'value per execution and score name: the first answers 201, a later one replaces it and answers 200. Scores ' +
+      "count against the key's own per-minute score limit, not its execution limits.",
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ScoreRequest' },
+          example: { requestId: 'b6f7c1d2-0c1e-4c4f-9f3a-2d7e8a9b0c1d', name: 'helpful', value: true, comment: '' },
+        },
+      },
+    },
+    responses: {
+      '200': answer('The score replaced an earlier one of the same name.'),
+      '201': answer("The execution's first score of this name."),
+      ...Object.fromEntries(
+        SCORE_ERRORS.map(([status, description]) => [
+          status,
+          {
+            description,
+            headers: {
+              'X-Request-Id': headerRef('X-Request-Id'),
+              ...(BEFORE_RATE_LIMITS.includes(status) ? {} : refs(RATE_LIMIT_HEADERS)),
+              ...(RETRY_LATER_STATUSES.includes(Number(status)) ? { 'Retry-After': headerRef('Retry-After') } : {}),
+            },
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
+          },
+        ]),
+      ),
     },
   };
 }
