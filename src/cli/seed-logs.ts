@@ -10,6 +10,7 @@ import { ExecutionLogRollupsRepository } from '../modules/logs/execution-log-rol
 import { ExecutionLogReadsService } from '../modules/logs/execution-log-reads.service';
 import { LogStatsService } from '../modules/logs/log-stats.service';
 import { KeysService } from '../modules/keys/keys.service';
+import { scoreRollupSelectSql } from '../modules/scores/score-rollups.repository';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
 const USAGE = `npm run seed:logs -- [--rows 1000000] [--endpoints 20] [--days 28] [--measure] [--json] [--cleanup]
@@ -18,7 +19,8 @@ Fills execution_logs with synthetic rows for measuring the logs and stats querie
 admin key, printed) gets 90% of the rows spread over its endpoints and the last --days days (keep it under
 LOG_RETENTION_DAYS, or the retention sweep removes the oldest); a second tenant gets the
 other 10%. Rows are generated inside the database (INSERT … SELECT generate_series, chunks on parallel connections),
-their hourly and daily rollups are summed from them as the log writer would have, then VACUUM ANALYZE runs.
+their hourly and daily rollups are summed from them as the log writer would have; a third of the tenant's rows get a
+feedback score \`helpful\` (a ninth \`rating\` too), with their hourly sums; then VACUUM ANALYZE runs.
 --measure then times the GET /logs and GET /stats service calls (median of 5 runs each).
 --json prints one JSON line instead (row count, seeding times and the main timings, which it implies).
 --cleanup deletes the two tenants, with their rows and rollups, at the end.
@@ -67,12 +69,15 @@ async function main(): Promise<void> {
     await insertRows(db, noise, rows - mainRows, days, say);
     const inserted = Date.now();
     await app.get(ExecutionLogRollupsRepository).buildFromLogs([main.id, noise.id]);
+    await insertScores(db, main, say);
     const rolledUp = Date.now();
     await db.query('VACUUM ANALYZE execution_logs');
     await db.query('VACUUM ANALYZE execution_log_rollups');
     await db.query('VACUUM ANALYZE execution_log_error_rollups');
     await db.query('VACUUM ANALYZE execution_log_tag_rollups');
     await db.query('VACUUM ANALYZE execution_log_tag_error_rollups');
+    await db.query('VACUUM ANALYZE execution_scores');
+    await db.query('VACUUM ANALYZE execution_score_rollups');
     const vacuumed = Date.now();
     const seconds = (from: number, to: number) => Math.round((to - from) / 100) / 10;
     const timings = {
@@ -199,6 +204,44 @@ async function insertRows(
     await Promise.all(offsets.slice(i, i + PARALLEL_CHUNKS).map(insertChunk));
 }
 
+/** Feedback scores seeded on the main tenant's rows: a third of them get `helpful`, a ninth `rating` as well. */
+const SCORED_EVERY = 3;
+
+/**
+ * Scores on the main tenant's log rows, as applications would record them: `helpful` (boolean) on every third row
+ * (300,000 of 1,000,000 rows seeded), the prompts' shares of true 60 %, 70 % and 80 % by their place in the endpoint;
+ * `rating` (numeric 1 to 5) on every ninth row; then their hourly sums, as recording them would have kept.
+ */
+async function insertScores(db: DataSource, tenant: SeedTenant, say: (text: string) => void): Promise<void> {
+  const configs = await db.query<{ id: string; name: string }[]>(
+    `INSERT INTO score_configs (tenant_id, name, data_type, minimum, maximum)
+     VALUES ($1, 'helpful', 'boolean', NULL, NULL), ($1, 'rating', 'numeric', 1, 5) RETURNING id, name`,
+    [tenant.id],
+  );
+  const configId = (name: string) => configs.find((config) => config.name === name)!.id;
+  const scoreRows = (name: string, every: number, value: string) =>
+    db.query(
+      `INSERT INTO execution_scores (tenant_id, log_id, endpoint_id, prompt_id, prompt_version, key_id, executed_at,
+         name, config_id, data_type, value_number, source)
+       SELECT l.tenant_id, l.id, l.endpoint_id, l.prompt_id, l.prompt_version, l.key_id, l.created_at, $2, $3,
+         (SELECT data_type FROM score_configs WHERE id = $3), ${value}, 'api'
+       FROM (SELECT *, row_number() OVER (ORDER BY created_at) AS n, array_position($4::uuid[], prompt_id) AS p
+             FROM execution_logs WHERE tenant_id = $1) l
+       WHERE l.n % $5 = 0`,
+      [tenant.id, name, configId(name), tenant.promptIds, every],
+    );
+  // The prompt's place among its endpoint's three (p % 3) sets its share of true: 60, 70 or 80 %.
+  await scoreRows('helpful', SCORED_EVERY, `CASE WHEN random() < 0.6 + 0.1 * (l.p % 3) THEN 1 ELSE 0 END`);
+  await scoreRows('rating', SCORED_EVERY * 3, `1 + floor(random() * 5)`);
+  await db.query(
+    `INSERT INTO execution_score_rollups (tenant_id, endpoint_id, prompt_id, hour, name, category, count, sum,
+       sum_of_squares)
+     ${scoreRollupSelectSql('s.tenant_id = $1')}`,
+    [tenant.id],
+  );
+  say(`  ${tenant.slug}: scores seeded`);
+}
+
 /** The service-call times, in ms (median of 5 after one warm-up), keyed by a short name. */
 async function measure(
   app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>,
@@ -269,6 +312,17 @@ async function measure(
       'statsTwoKeys',
       'GET /stats?tag=team:team-3&tag=feature:feature-1 (rows, 7 days)',
       () => stats.stats(tenant.id, { tag: ['team:team-3', 'feature:feature-1'] }),
+    ],
+    [
+      'statsScoreByPrompt',
+      'GET /stats?score=helpful&groupBy=prompt (7 days, day)',
+      () => stats.stats(tenant.id, { score: 'helpful', groupBy: 'prompt' }),
+    ],
+    ['statsScore', 'GET /stats?score=helpful (7 days, day)', () => stats.stats(tenant.id, { score: 'helpful' })],
+    [
+      'statsScoreTag',
+      'GET /stats?score=helpful&tag=team:team-3 (from the rows, 7 days)',
+      () => stats.stats(tenant.id, { score: 'helpful', tag: ['team:team-3'] }),
     ],
     [
       'statsEndpoint30d',

@@ -1482,9 +1482,84 @@ export interface components {
             /** @description Free text, at most 2,000 characters. */
             comment?: string | null;
         };
+        /** @enum {string} */
+        ScoreVerdict: "better" | "worse" | "inconclusive";
+        StatsGroupScoreResponse: {
+            /** @description How many executions have the score. */
+            count: number;
+            /**
+             * @description Boolean scores: the share of true (0 to 1); numeric ones: the mean value; null without scores. Absent for
+             *     categorical scores.
+             */
+            mean?: number | null;
+            /** @description Categorical scores only: how many executions have each category (every category of the config). */
+            counts?: {
+                [key: string]: number;
+            };
+            /**
+             * @description The 95 % confidence interval of `mean`: Wilson's for the share of true of a boolean score, Student's t for the
+             *     mean of a numeric one; null below one boolean or two numeric scores. Absent for categorical scores.
+             */
+            ci95?: number[] | null;
+            /**
+             * @description Against the best other prompt (among those with at least 30 scores, the highest share of true or mean): `better`
+             *     when this interval lies wholly above its interval, `worse` when wholly below, `inconclusive` when they overlap,
+             *     when either has fewer than 30 scores or when no other prompt has 30. Absent for categorical scores.
+             */
+            verdict?: components["schemas"]["ScoreVerdict"];
+            /** @description The score config's name. */
+            name: string;
+        };
         LatencyPercentilesResponse: {
             p50: number | null;
             p95: number | null;
+        };
+        StatsGroupTotalsResponse: {
+            calls: number;
+            errors: number;
+            /** @description Errors per errorCode (`timeout`, `upstream_error`, `validation_error`, …). */
+            errorsByCode: {
+                [key: string]: number;
+            };
+            cacheHits: number;
+            inputTokens: number;
+            outputTokens: number;
+            /** @description USD, summed over the calls whose price is known. */
+            costUsd: number;
+            /** @description errors / calls; null without calls. */
+            errorRate: number | null;
+            /** @description cacheHits / calls; null without calls. */
+            cacheHitRate: number | null;
+            /** @description With `score`: that score over these executions. */
+            scores?: components["schemas"]["StatsGroupScoreResponse"];
+            latencyMs: components["schemas"]["LatencyPercentilesResponse"];
+        };
+        StatsGroupResponse: {
+            /** Format: uuid */
+            promptId: string;
+            /** @description The prompt's current name; null if it is no longer known. */
+            promptName: string | null;
+            totals: components["schemas"]["StatsGroupTotalsResponse"];
+        };
+        StatsTagResponse: {
+            key: string;
+            /** @description The tag's value; null for the group of the other values and the executions without the tag. */
+            value: string | null;
+        };
+        StatsScoreResponse: {
+            /** @description How many executions have the score. */
+            count: number;
+            /**
+             * @description Boolean scores: the share of true (0 to 1); numeric ones: the mean value; null without scores. Absent for
+             *     categorical scores.
+             */
+            mean?: number | null;
+            /** @description Categorical scores only: how many executions have each category (every category of the config). */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description The score config's name. */
+            name: string;
         };
         StatsTotalsResponse: {
             calls: number;
@@ -1502,19 +1577,9 @@ export interface components {
             errorRate: number | null;
             /** @description cacheHits / calls; null without calls. */
             cacheHitRate: number | null;
+            /** @description With `score`: that score over these executions. */
+            scores?: components["schemas"]["StatsScoreResponse"];
             latencyMs: components["schemas"]["LatencyPercentilesResponse"];
-        };
-        StatsGroupResponse: {
-            /** Format: uuid */
-            promptId: string;
-            /** @description The prompt's current name; null if it is no longer known. */
-            promptName: string | null;
-            totals: components["schemas"]["StatsTotalsResponse"];
-        };
-        StatsTagResponse: {
-            key: string;
-            /** @description The tag's value; null for the group of the other values and the executions without the tag. */
-            value: string | null;
         };
         StatsTagGroupResponse: {
             tag: components["schemas"]["StatsTagResponse"];
@@ -5580,6 +5645,12 @@ export interface operations {
                 tag?: string[];
                 /** @description Only executions carrying this tag key, whatever its value. Repeatable: every key must be present. */
                 hasTag?: string[];
+                /**
+                 * @description A score config's name: adds `scores` to the totals and to each group's totals (its count, and the share of true,
+                 *     the mean or the count per category), counted in the hour of the execution scored. With groupBy=prompt, each
+                 *     prompt's also has its 95 % interval (`ci95`) and `verdict` against the best other prompt.
+                 */
+                score?: string;
                 /** @description One endpoint; all of the tenant's endpoints when absent. */
                 endpointId?: string;
             };

@@ -10,6 +10,7 @@ import { TrafficSplit1764000800000 } from './1764000800000-traffic-split';
 import { LogRollups1764000900000 } from './1764000900000-log-rollups';
 import { RequestTags1764001000000 } from './1764001000000-request-tags';
 import { FeedbackScores1764001100000 } from './1764001100000-feedback-scores';
+import { ScoreRollups1764001200000 } from './1764001200000-score-rollups';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   LogRollups1764000900000,
   RequestTags1764001000000,
   FeedbackScores1764001100000,
+  ScoreRollups1764001200000,
 ];

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { TransactionHost } from '../../database/transactions';
 import { ExecutionLogRollupsRepository } from './execution-log-rollups.repository';
 import { ExecutionLogsRepository } from './execution-logs.repository';
+import { ScoreStatsService } from '../scores/score-stats.service';
 
 const BATCH = 1000;
 /** Pause between batches, so a large first sweep never holds the table or the pool for long. */
@@ -16,8 +17,8 @@ const RETENTION_LOCK_ID = 7_346_519_006;
 
 /**
  * LOG_RETENTION_DAYS (default 30): removes older execution logs in the background, in small batches. The cutoff is a
- * whole UTC hour, so an hour's rollup goes exactly when the last of its rows does: with the sweep's last batch, in its
- * transaction.
+ * whole UTC hour, so an hour's rollups (the executions' and their scores') go exactly when the last of its rows does:
+ * with the sweep's last batch, in its transaction.
  */
 @Injectable()
 export class LogRetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -28,6 +29,7 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly rollups: ExecutionLogRollupsRepository,
+    private readonly scores: ScoreStatsService,
     private readonly transactions: TransactionHost,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -69,7 +71,11 @@ export class LogRetentionService implements OnApplicationBootstrap, OnApplicatio
     while (!this.stopped) {
       const deleted = await this.transactions.withTransaction(async () => {
         const count = await this.logs.deleteOlderThan(cutoff, BATCH, RETENTION_LOCK_ID);
-        if (count !== null && count < BATCH) await this.rollups.deleteBefore(cutoff);
+        if (count !== null && count < BATCH) {
+          await this.rollups.deleteBefore(cutoff);
+          // The scores of the deleted logs went with them; so do their hours' sums.
+          await this.scores.deleteRollupsBefore(cutoff);
+        }
         return count;
       });
       if (deleted === null) break; // another instance is sweeping

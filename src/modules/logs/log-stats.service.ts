@@ -22,6 +22,8 @@ import { bucketCount, buildPromptGroups, buildStats, buildTagGroups } from './st
 import { type RolledUpStats, combineFigures, combineTagGroups, planPieces } from './stats-rollups';
 import { type TagFilter, tagFilterKeys } from './tag-filter';
 import { PromptNames } from './prompt-names';
+import { ScoreStatsService, type ScorePiece } from '../scores/score-stats.service';
+import { groupScores, promptScoreSummaries, restOf, scoreSummaryOf } from './stats-scores';
 
 const MAX_BUCKETS = 1000;
 const DEFAULT_SPAN_MS = { hour: 24 * 3_600_000, day: 7 * 86_400_000 };
@@ -30,7 +32,9 @@ const DEFAULT_SPAN_MS = { hour: 24 * 3_600_000, day: 7 * 86_400_000 };
  * GET /stats: how the tenant's endpoints (or one) did over a period. The whole hours and days of the period are read
  * from the rollups and its partial edge hours from the logs, so the cost of a request does not grow with the number of
  * executions. Counts, tokens and cost are exact; latency percentiles are exact (computed from the logs) when the period
- * holds at most `statsExactPercentileRows` executions, and estimated from the latency histograms above it.
+ * holds at most `statsExactPercentileRows` executions, and estimated from the latency histograms above it. With
+ * `score`, a feedback score's count and mean (or counts per category) come from its hourly sums the same way, kept in
+ * the transaction that records each score, so a score shows on every instance as soon as it is recorded.
  */
 @Injectable()
 export class LogStatsService {
@@ -38,6 +42,7 @@ export class LogStatsService {
     private readonly logs: ExecutionLogsRepository,
     private readonly rollups: ExecutionLogRollupsRepository,
     private readonly prompts: PromptNames,
+    private readonly scores: ScoreStatsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -82,20 +87,51 @@ export class LogStatsService {
           ? await this.exact(tenantId, filter, interval, byPrompt, groupTag)
           : rolledUp;
     }
+    const scoreRead =
+      query.score === undefined
+        ? undefined
+        : { name: query.score, endpointId: query.endpointId, tags: filter.tags, byPrompt, groupTag };
+    const [scores, names] = await Promise.all([
+      scoreRead && this.scores.figures(tenantId, scorePiecesOf(from, to, interval), scoreRead),
+      byPrompt
+        ? this.prompts.namesOf(
+            tenantId,
+            figures.promptRows.map((row) => row.promptId),
+          )
+        : undefined,
+    ]);
     const stats = buildStats(
       { endpointId: query.endpointId ?? null, from, to, interval },
       figures.rows,
       figures.errorRows,
     );
+    const scoreGroups = scores && groupScores(scores);
+    if (scores) stats.totals.scores = scoreSummaryOf(scores, scoreGroups!.total);
     if (groupTag !== undefined) {
-      return { ...stats, groups: buildTagGroups(groupTag, figures.tagRows, figures.tagErrorRows) };
+      const groups = buildTagGroups(groupTag, figures.tagRows, figures.tagErrorRows);
+      if (scores) {
+        const named = groups
+          .filter((group) => group.tag.value !== null)
+          .map((group) => scoreGroups!.byTagValue.get(group.tag.value!));
+        for (const group of groups) {
+          group.totals.scores = scoreSummaryOf(
+            scores,
+            group.tag.value === null ? restOf(scoreGroups!.total, named) : scoreGroups!.byTagValue.get(group.tag.value),
+          );
+        }
+      }
+      return { ...stats, groups };
     }
-    if (!byPrompt) return stats;
-    const names = await this.prompts.namesOf(
-      tenantId,
-      figures.promptRows.map((row) => row.promptId),
-    );
-    return { ...stats, groups: buildPromptGroups(figures.promptRows, figures.promptErrorRows, names) };
+    if (!names) return stats;
+    const groups = buildPromptGroups(figures.promptRows, figures.promptErrorRows, names);
+    if (scores) {
+      const summaries = promptScoreSummaries(
+        scores,
+        groups.map((group) => scoreGroups!.byPrompt.get(group.promptId)),
+      );
+      groups.forEach((group, i) => (group.totals.scores = summaries[i]));
+    }
+    return { ...stats, groups };
   }
 
   private async rolledUp(
@@ -150,6 +186,18 @@ export class LogStatsService {
     ]);
     return { rows, errorRows, promptRows, promptErrorRows, tagRows: tag.rows, tagErrorRows: tag.errorRows };
   }
+}
+
+/**
+ * The pieces of [from, to) for the score sums: whole hours (and days) from the hourly score rollups, the partial hours
+ * at the edges from the scores themselves, as the execution figures are split.
+ */
+function scorePiecesOf(from: Date, to: Date, interval: StatsInterval): ScorePiece[] {
+  return planPieces(from, to, interval).map((piece) => ({
+    fromRollups: piece.source !== 'logs',
+    from: piece.from,
+    to: piece.to,
+  }));
 }
 
 /** The figures a response is built from: per bucket and in total, and per prompt or tag value when grouped. */

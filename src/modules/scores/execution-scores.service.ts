@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '../../database/transactions';
 import { ExecutionScoresRepository } from './execution-scores.repository';
 import { ScoreConfigsRepository } from './score-configs.repository';
+import { ScoreRollupsRepository } from './score-rollups.repository';
 import { ScoreErrors } from './scores.errors';
 import type { ScoreSource, ScoreValue } from './score-types';
 import { scoreCommentProblem, scoreValueOf, scoreValueProblem, storedScoreValue } from './score-value';
@@ -40,6 +41,7 @@ export class ExecutionScoresService {
     private readonly txHost: TransactionHost,
     private readonly configs: ScoreConfigsRepository,
     private readonly scores: ExecutionScoresRepository,
+    private readonly rollups: ScoreRollupsRepository,
   ) {}
 
   /**
@@ -70,6 +72,8 @@ export class ExecutionScoresService {
         comment: input.comment ?? null,
         source,
       });
+      // The statistics' hourly sums change with the score, in the same transaction.
+      await this.rollups.refresh(tenantId, { ...execution, name: config.name });
       return { score: toRecordedScore(score), created };
     });
   }

@@ -3,6 +3,7 @@ import { IsIn, IsUUID, Matches } from 'class-validator';
 import { TAG_KEY_PATTERN } from '../../../common/tags/tags';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable, OptionalTimestamp } from '../../../common/http/optional.decorator';
+import { SCORE_NAME_PATTERN } from '../../scores/score-config-rules';
 import { HasTagFilterQuery, TagFilterQuery } from './tag-filter.decorators';
 import type { StatsInterval } from '../execution-logs.repository';
 
@@ -47,4 +48,14 @@ export class StatsQuery {
 
   @HasTagFilterQuery()
   hasTag?: string[];
+
+  /**
+   * A score config's name: adds `scores` to the totals and to each group's totals (its count, and the share of true,
+   * the mean or the count per category), counted in the hour of the execution scored. With groupBy=prompt, each
+   * prompt's also has its 95 % interval (`ci95`) and `verdict` against the best other prompt.
+   */
+  @ApiProperty({ type: String, required: false, pattern: SCORE_NAME_PATTERN.source })
+  @Omittable()
+  @Matches(SCORE_NAME_PATTERN, { message: 'score must be the name of a score config' })
+  score?: string;
 }

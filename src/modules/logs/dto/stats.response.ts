@@ -1,6 +1,7 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import type { StatsInterval } from '../execution-logs.repository';
+import type { ScoreVerdict } from '../score-statistics';
 import { STATS_INTERVALS } from './stats.dto';
 
 /** p50 and p95 of latencyMs (percentile_cont over every call, cache hits included); null without calls. */
@@ -31,6 +32,44 @@ export class StatsFiguresResponse {
   costUsd: number;
 }
 
+export const SCORE_VERDICTS: ScoreVerdict[] = ['better', 'worse', 'inconclusive'];
+
+/**
+ * A score over the executions of the totals (GET /stats?score=<name>), counted in the hour of the execution scored.
+ * Scores recorded by evaluation runs are left out.
+ */
+export class StatsScoreResponse {
+  /** The score config's name. */
+  name: string;
+  /** How many executions have the score. */
+  @ApiInteger({ minimum: 0 })
+  count: number;
+  /** Boolean scores: the share of true (0 to 1); numeric ones: the mean value; null without scores. Absent for
+   * categorical scores. */
+  @ApiProperty({ type: Number, nullable: true, required: false })
+  mean?: number | null;
+  /** Categorical scores only: how many executions have each category (every category of the config). */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'integer', minimum: 0 } })
+  counts?: Record<string, number>;
+}
+
+/** A score over one prompt's executions (GET /stats?score=<name>&groupBy=prompt), compared with the other prompts. */
+export class StatsGroupScoreResponse extends StatsScoreResponse {
+  /**
+   * The 95 % confidence interval of `mean`: Wilson's for the share of true of a boolean score, Student's t for the
+   * mean of a numeric one; null below one boolean or two numeric scores. Absent for categorical scores.
+   */
+  @ApiPropertyOptional({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, nullable: true })
+  ci95?: [number, number] | null;
+  /**
+   * Against the best other prompt (among those with at least 30 scores, the highest share of true or mean): `better`
+   * when this interval lies wholly above its interval, `worse` when wholly below, `inconclusive` when they overlap,
+   * when either has fewer than 30 scores or when no other prompt has 30. Absent for categorical scores.
+   */
+  @ApiProperty({ enum: SCORE_VERDICTS, enumName: 'ScoreVerdict', required: false })
+  verdict?: ScoreVerdict;
+}
+
 export class StatsTotalsResponse extends StatsFiguresResponse {
   /** errors / calls; null without calls. */
   @ApiProperty({ minimum: 0, maximum: 1 })
@@ -38,6 +77,15 @@ export class StatsTotalsResponse extends StatsFiguresResponse {
   /** cacheHits / calls; null without calls. */
   @ApiProperty({ minimum: 0, maximum: 1 })
   cacheHitRate: number | null;
+  /** With `score`: that score over these executions. */
+  @ApiProperty({ type: StatsScoreResponse, required: false })
+  scores?: StatsScoreResponse;
+}
+
+/** A prompt group's totals: with `score`, the score's interval and verdict as well. */
+export class StatsGroupTotalsResponse extends StatsTotalsResponse {
+  @ApiProperty({ type: StatsGroupScoreResponse, required: false })
+  declare scores?: StatsGroupScoreResponse;
 }
 
 export class StatsBucketResponse extends StatsFiguresResponse {
@@ -51,7 +99,7 @@ export class StatsGroupResponse {
   promptId: string;
   /** The prompt's current name; null if it is no longer known. */
   promptName: string | null;
-  totals: StatsTotalsResponse;
+  totals: StatsGroupTotalsResponse;
 }
 
 export class StatsTagResponse {

@@ -69,7 +69,9 @@ export class LogTools extends McpToolGroup {
         name: 'get_stats',
         title: 'Usage statistics',
         description:
-          'Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and an hourly or daily series.',
+          'Calls, errors by code, cache hits, p50/p95 latency, tokens and cost: totals and an hourly or daily series. ' +
+          'With score=<name>, that feedback score (count, share of true or mean, or counts per category) in the totals ' +
+          "and groups; with groupBy=prompt also each prompt's 95 % interval and verdict against the best other prompt.",
         access: 'read',
         input: StatsQuery,
         output: 'object',
