@@ -73,7 +73,8 @@ describe('Dashboard: feedback scores', () => {
     await edit.getByLabel('Maximum').fill('10');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await status('Saved the score config stars.');
-    await expect(configRow('stars').innerText()).resolves.toMatch(/1 to 10/);
+    // The list follows once it is read again.
+    await configRow('stars').getByText('1 to 10').waitFor();
     await screenshot(page(), 'score-configs');
     await expectAccessible(page(), { keyboard: true });
 
@@ -98,7 +99,7 @@ describe('Dashboard: feedback scores', () => {
       .getByRole('button', { name: 'Delete score config' })
       .click();
     await status('Deleted the score config helpful.');
-    await expect(configRow('helpful').count()).resolves.toBe(0);
+    await configRow('helpful').waitFor({ state: 'detached' });
   });
 
   it('shows a call’s scores and lets a ReadWrite key annotate it with the input its config’s type takes', async () => {
@@ -127,6 +128,8 @@ describe('Dashboard: feedback scores', () => {
     await annotate.getByLabel('Comment').fill('Checked by hand');
     await annotate.getByRole('button', { name: 'Replace score' }).click();
     await annotate.getByText('Replaced the score stars: 9.').waitFor();
+    // The list follows once the call's scores are read again.
+    await scoreRow('stars').getByText('Checked by hand').waitFor();
     await expect(scoreRow('stars').innerText()).resolves.toMatch(/stars\s+9\s+Annotation\s+Checked by hand/);
 
     // A categorical score: one of its categories.
@@ -140,6 +143,7 @@ describe('Dashboard: feedback scores', () => {
     await annotate.getByLabel('Value').selectOption('good');
     await annotate.getByRole('button', { name: 'Replace score' }).click();
     await annotate.getByText('Replaced the score tone: good.').waitFor();
+    await scoreRow('tone').getByText('good', { exact: true }).waitFor();
     await expect(scoreRow('tone').innerText()).resolves.toMatch(/tone\s+good\s+Annotation/);
 
     // A boolean score, new on this call: true or false.
