@@ -31,7 +31,13 @@ const TAGS: [name: string, description: string][] = [
   ],
   [
     'logs',
-    'Execution logs: one row per execution with its inputs, rendered prompt, raw response, parsed output, tokens, cost and latency.',
+    'Execution logs: one row per execution with its inputs, rendered prompt, raw response, parsed output, tokens, cost, ' +
+      'latency and feedback scores.',
+  ],
+  [
+    'score-configs',
+    'What executions may be scored on: each config names a score and its values (true/false, a number within bounds, ' +
+      'or one of its categories).',
   ],
   [
     'stats',

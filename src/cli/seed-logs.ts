@@ -9,8 +9,9 @@ import { EndpointsService } from '../modules/endpoints/endpoints.service';
 import { ExecutionLogRollupsRepository } from '../modules/logs/execution-log-rollups.repository';
 import { ExecutionLogReadsService } from '../modules/logs/execution-log-reads.service';
 import { LogStatsService } from '../modules/logs/log-stats.service';
+import { ScoreConfigsService } from '../modules/scores/score-configs.service';
 import { KeysService } from '../modules/keys/keys.service';
-import { scoreRollupSelectSql } from '../modules/scores/score-rollups.repository';
+import { scoreDayRollupsSql, scoreHourRollupsSql } from '../modules/scores/score-rollups.repository';
 import { TenantsService } from '../modules/tenants/tenants.service';
 
 const USAGE = `npm run seed:logs -- [--rows 1000000] [--endpoints 20] [--days 28] [--measure] [--json] [--cleanup]
@@ -19,8 +20,10 @@ Fills execution_logs with synthetic rows for measuring the logs and stats querie
 admin key, printed) gets 90% of the rows spread over its endpoints and the last --days days (keep it under
 LOG_RETENTION_DAYS, or the retention sweep removes the oldest); a second tenant gets the
 other 10%. Rows are generated inside the database (INSERT … SELECT generate_series, chunks on parallel connections),
-their hourly and daily rollups are summed from them as the log writer would have; a third of the tenant's rows get a
-feedback score \`helpful\` (a ninth \`rating\` too), with their hourly sums; then VACUUM ANALYZE runs.
+their hourly and daily rollups are summed from them as the log writer would have, then VACUUM ANALYZE runs. Each
+tenant gets three score configs and 30% of its rows one score each (300,000 scores at 1,000,000 rows): 20% of the rows
+'helpful' (boolean, true more often for later prompt versions), about 7% 'rating' (numeric 1 to 5) and 3% 'tone'
+(categorical), with the scores' hourly and daily sums.
 --measure then times the GET /logs and GET /stats service calls (median of 5 runs each).
 --json prints one JSON line instead (row count, seeding times and the main timings, which it implies).
 --cleanup deletes the two tenants, with their rows and rollups, at the end.
@@ -67,9 +70,12 @@ async function main(): Promise<void> {
     const started = Date.now();
     await insertRows(db, main, mainRows, days, say);
     await insertRows(db, noise, rows - mainRows, days, say);
+    for (const tenant of [main, noise]) await insertScores(app, db, tenant, say);
     const inserted = Date.now();
     await app.get(ExecutionLogRollupsRepository).buildFromLogs([main.id, noise.id]);
-    await insertScores(db, main, say);
+    // The scores' hourly and daily sums, as recording each score would have kept them.
+    await db.query(scoreHourRollupsSql('s.tenant_id = ANY($1)'), [[main.id, noise.id]]);
+    await db.query(scoreDayRollupsSql('r.tenant_id = ANY($1)'), [[main.id, noise.id]]);
     const rolledUp = Date.now();
     await db.query('VACUUM ANALYZE execution_logs');
     await db.query('VACUUM ANALYZE execution_log_rollups');
@@ -204,42 +210,46 @@ async function insertRows(
     await Promise.all(offsets.slice(i, i + PARALLEL_CHUNKS).map(insertChunk));
 }
 
-/** Feedback scores seeded on the main tenant's rows: a third of them get `helpful`, a ninth `rating` as well. */
-const SCORED_EVERY = 3;
-
 /**
- * Scores on the main tenant's log rows, as applications would record them: `helpful` (boolean) on every third row
- * (300,000 of 1,000,000 rows seeded), the prompts' shares of true 60 %, 70 % and 80 % by their place in the endpoint;
- * `rating` (numeric 1 to 5) on every ninth row; then their hourly sums, as recording them would have kept.
+ * The tenant's score configs (`helpful` boolean, `rating` numeric 1..5, `tone` categorical), and one score on 30% of its
+ * rows, chosen by the row's number g (its request id is `seed-<g>`): g % 10 in (0, 1) `helpful` (true for 65, 75 or
+ * 85% of prompt versions 1, 2 and 3), g % 30 in (2, 12) `rating` (1..5), g % 30 = 22 `tone` (an admin's annotation).
+ * Each score carries its row's endpoint, prompt, version, key and time, as the service records them.
  */
-async function insertScores(db: DataSource, tenant: SeedTenant, say: (text: string) => void): Promise<void> {
-  const configs = await db.query<{ id: string; name: string }[]>(
-    `INSERT INTO score_configs (tenant_id, name, data_type, minimum, maximum)
-     VALUES ($1, 'helpful', 'boolean', NULL, NULL), ($1, 'rating', 'numeric', 1, 5) RETURNING id, name`,
-    [tenant.id],
-  );
-  const configId = (name: string) => configs.find((config) => config.name === name)!.id;
-  const scoreRows = (name: string, every: number, value: string) =>
-    db.query(
-      `INSERT INTO execution_scores (tenant_id, log_id, endpoint_id, prompt_id, prompt_version, key_id, executed_at,
-         name, config_id, data_type, value_number, source)
-       SELECT l.tenant_id, l.id, l.endpoint_id, l.prompt_id, l.prompt_version, l.key_id, l.created_at, $2, $3,
-         (SELECT data_type FROM score_configs WHERE id = $3), ${value}, 'api'
-       FROM (SELECT *, row_number() OVER (ORDER BY created_at) AS n, array_position($4::uuid[], prompt_id) AS p
-             FROM execution_logs WHERE tenant_id = $1) l
-       WHERE l.n % $5 = 0`,
-      [tenant.id, name, configId(name), tenant.promptIds, every],
-    );
-  // The prompt's place among its endpoint's three (p % 3) sets its share of true: 60, 70 or 80 %.
-  await scoreRows('helpful', SCORED_EVERY, `CASE WHEN random() < 0.6 + 0.1 * (l.p % 3) THEN 1 ELSE 0 END`);
-  await scoreRows('rating', SCORED_EVERY * 3, `1 + floor(random() * 5)`);
+async function insertScores(
+  app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>>,
+  db: DataSource,
+  tenant: SeedTenant,
+  say: (text: string) => void,
+): Promise<void> {
+  const configs = app.get(ScoreConfigsService);
+  const helpful = await configs.create(tenant.id, { name: 'helpful', dataType: 'boolean' });
+  const rating = await configs.create(tenant.id, { name: 'rating', dataType: 'numeric', minimum: 1, maximum: 5 });
+  const tone = await configs.create(tenant.id, {
+    name: 'tone',
+    dataType: 'categorical',
+    categories: ['formal', 'casual', 'rude'],
+  });
   await db.query(
-    `INSERT INTO execution_score_rollups (tenant_id, endpoint_id, prompt_id, hour, name, category, count, sum,
-       sum_of_squares)
-     ${scoreRollupSelectSql('s.tenant_id = $1')}`,
+    `INSERT INTO execution_scores (tenant_id, log_id, endpoint_id, prompt_id, prompt_version, key_id, executed_at, name,
+       config_id, data_type, value_number, value_category, comment, source, created_at, updated_at)
+     SELECT l.tenant_id, l.id, l.endpoint_id, l.prompt_id, l.prompt_version, l.key_id, l.created_at, c.name, c.id,
+       c.data_type,
+       CASE c.name WHEN 'helpful' THEN (random() < 0.55 + 0.1 * l.prompt_version)::int
+                   WHEN 'rating' THEN 1 + floor(random() * 5) END,
+       CASE c.name WHEN 'tone' THEN (ARRAY['formal', 'casual', 'rude'])[1 + l.g % 3] END,
+       NULL, CASE c.name WHEN 'tone' THEN 'annotation' ELSE 'api' END,
+       l.created_at + interval '1 minute', l.created_at + interval '1 minute'
+     FROM (SELECT *, substr(request_id, 6)::int AS g FROM execution_logs WHERE tenant_id = $1) l
+     JOIN score_configs c ON c.tenant_id = l.tenant_id AND c.name = CASE
+       WHEN l.g % 10 IN (0, 1) THEN 'helpful' WHEN l.g % 30 IN (2, 12) THEN 'rating' WHEN l.g % 30 = 22 THEN 'tone' END`,
     [tenant.id],
   );
-  say(`  ${tenant.slug}: scores seeded`);
+  const [{ count }] = await db.query<{ count: number }[]>(
+    'SELECT count(*)::int AS count FROM execution_scores WHERE tenant_id = $1',
+    [tenant.id],
+  );
+  say(`  ${tenant.slug}: ${count} scores (${[helpful, rating, tone].map((c) => c.name).join(', ')})`);
 }
 
 /** The service-call times, in ms (median of 5 after one warm-up), keyed by a short name. */
@@ -287,6 +297,9 @@ async function measure(
       'GET /logs?tag=team:team-3&tag=feature:feature-1',
       () => logs.list(tenant.id, { tag: ['team:team-3', 'feature:feature-1'] }),
     ],
+    ['logsScore', 'GET /logs?score=helpful (20% of rows)', () => logs.list(tenant.id, { score: ['helpful'] })],
+    ['logsScoreValue', 'GET /logs?score=helpful:false', () => logs.list(tenant.id, { score: ['helpful:false'] })],
+    ['logsScoreRare', 'GET /logs?score=tone:rude (1% of rows)', () => logs.list(tenant.id, { score: ['tone:rude'] })],
     ['statsEndpoint', 'GET /stats?endpointId (7 days, day)', () => stats.stats(tenant.id, { endpointId: endpoint })],
     [
       'statsEndpointHour',

@@ -45,6 +45,7 @@ const DETAIL_FIELDS = [
   'parsedOutput',
   'errorMessage',
   'attempts',
+  'scores',
 ].sort();
 const MINUTE = 60_000;
 

@@ -323,7 +323,8 @@ describe('the OpenAPI document', () => {
         maximum: MAX_INTEGER,
       });
       expect(parameter('listLogs', 'pageSize').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
-      // Whole-number fields are never plain numbers: those left are the decimals (temperature, prices, rates, bounds).
+      // Whole-number fields are never plain numbers: those left are the decimals (temperature, prices, rates, bounds,
+      // a score's value).
       const numbers = everySchema()
         .filter(([, schema]) => schema.type === 'number')
         .map(([where]) => where.split('.').pop());
@@ -340,6 +341,7 @@ describe('the OpenAPI document', () => {
           'inputPerMillionTokens',
           'outputPerMillionTokens',
           'perImage',
+          'value',
         ]),
       );
     });

@@ -170,6 +170,29 @@ describe('feedback scores in GET /admin/v1/stats', () => {
     expect((await stats(t, tenant, now)).totals.scores).toEqual({ name: 'rating', count: 0, mean: null });
   });
 
+  it('counts scores of executions days ago from the daily sums, a replacement once', async () => {
+    const endpoint = (await createEndpoint(t, tenant.admin)).id;
+    const days = [3, 3, 4].map((n) => logEntry(tenant.id, endpoint, { createdAt: hoursAgo(24 * n) }));
+    await writeLogs(t, days);
+    for (const [i, entry] of days.entries()) await score(t, tenant, entry.requestId, 'rating', i + 1);
+    await score(t, tenant, days[0].requestId, 'rating', 4);
+    // The default period (7 days before now) reads those whole days from the daily sums: 4, 2 and 3.
+    expect((await stats(t, tenant, `endpointId=${endpoint}&score=rating`)).totals.scores).toEqual({
+      name: 'rating',
+      count: 3,
+      mean: 3,
+    });
+    expect(
+      (
+        await stats(
+          t,
+          tenant,
+          `endpointId=${endpoint}&score=rating&interval=hour&from=${hoursAgo(24 * 3 + 1).toISOString()}`,
+        )
+      ).totals.scores,
+    ).toEqual({ name: 'rating', count: 2, mean: 3 });
+  });
+
   it('gives MCP get_stats the same score figures', async () => {
     const client = await connectMcp(t.url, tenant.admin);
     try {

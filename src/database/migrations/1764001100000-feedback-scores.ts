@@ -5,7 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * one score per execution log row and score name. A score keeps its execution's endpoint, prompt, version, key and
  * time (executed_at) so statistics count it in its execution's hour without reading the log row. Booleans are stored
  * as 0/1 and numbers as they are in value_number; categories in value_category. Scores go with their log row
- * (retention, permanent endpoint delete) and with their tenant; a config a score uses cannot be deleted.
+ * (retention, permanent endpoint delete) and with their tenant; a config a score uses cannot be deleted (NO ACTION,
+ * checked at the end of the statement, so deleting a tenant removes both).
  */
 export class FeedbackScores1764001100000 implements MigrationInterface {
   name = 'FeedbackScores1764001100000';
@@ -39,7 +40,7 @@ export class FeedbackScores1764001100000 implements MigrationInterface {
         key_id uuid,
         executed_at timestamptz NOT NULL,
         name varchar(64) NOT NULL,
-        config_id uuid NOT NULL REFERENCES score_configs (id) ON DELETE RESTRICT,
+        config_id uuid NOT NULL REFERENCES score_configs (id),
         data_type varchar(12) NOT NULL CHECK (data_type IN ('boolean', 'numeric', 'categorical')),
         value_number double precision,
         value_category varchar(64),

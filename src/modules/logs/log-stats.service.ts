@@ -65,41 +65,21 @@ export class LogStatsService {
     }
     const byPrompt = query.groupBy === 'prompt';
     const groupTag = query.groupBy?.startsWith('tag:') ? query.groupBy.slice('tag:'.length) : undefined;
-    const read = rollupReadOf(filter.tags, groupTag, byPrompt);
-    let figures: StatsFigures;
-    if (read === null) {
-      // Two tag keys at once (or a filter on one and groups by another): only the rows can answer.
-      figures = await this.exact(tenantId, filter, interval, byPrompt, groupTag);
-    } else {
-      const pieces = planPieces(from, to, interval);
-      const rolledUp = await this.rolledUp(tenantId, pieces, {
-        endpointId: query.endpointId,
-        interval,
-        byPrompt,
-        tag: read,
-        groupTag,
-      });
-      // The rolled-up total says how many executions the period holds: a small period's figures are read again from
-      // the rows, for exact percentiles.
-      const calls = rolledUp.rows.find((row) => row.bucket === null)?.calls ?? 0;
-      figures =
-        calls <= this.config.statsExactPercentileRows
-          ? await this.exact(tenantId, filter, interval, byPrompt, groupTag)
-          : rolledUp;
-    }
     const scoreRead =
       query.score === undefined
         ? undefined
         : { name: query.score, endpointId: query.endpointId, tags: filter.tags, byPrompt, groupTag };
-    const [scores, names] = await Promise.all([
-      scoreRead && this.scores.figures(tenantId, scorePiecesOf(from, to, interval), scoreRead),
-      byPrompt
-        ? this.prompts.namesOf(
-            tenantId,
-            figures.promptRows.map((row) => row.promptId),
-          )
-        : undefined,
+    // The score sums are read while the executions' figures are.
+    const [figures, scores] = await Promise.all([
+      this.figures(tenantId, filter, { from, to, interval, endpointId: query.endpointId, byPrompt, groupTag }),
+      scoreRead && this.scores.figures(tenantId, scorePiecesOf(from, to), scoreRead),
     ]);
+    const names = byPrompt
+      ? await this.prompts.namesOf(
+          tenantId,
+          figures.promptRows.map((row) => row.promptId),
+        )
+      : undefined;
     const stats = buildStats(
       { endpointId: query.endpointId ?? null, from, to, interval },
       figures.rows,
@@ -132,6 +112,41 @@ export class LogStatsService {
       groups.forEach((group, i) => (group.totals.scores = summaries[i]));
     }
     return { ...stats, groups };
+  }
+
+  /** The executions' figures of the period: from the rollups and the edge hours' rows, or from the rows alone. */
+  private async figures(
+    tenantId: string,
+    filter: LogFilter,
+    range: {
+      from: Date;
+      to: Date;
+      interval: StatsInterval;
+      endpointId: string | undefined;
+      byPrompt: boolean;
+      groupTag: string | undefined;
+    },
+  ): Promise<StatsFigures> {
+    const { from, to, interval, byPrompt, groupTag } = range;
+    const read = rollupReadOf(filter.tags, groupTag, byPrompt);
+    if (read === null) {
+      // Two tag keys at once (or a filter on one and groups by another): only the rows can answer.
+      return this.exact(tenantId, filter, interval, byPrompt, groupTag);
+    }
+    const pieces = planPieces(from, to, interval);
+    const rolledUp = await this.rolledUp(tenantId, pieces, {
+      endpointId: range.endpointId,
+      interval,
+      byPrompt,
+      tag: read,
+      groupTag,
+    });
+    // The rolled-up total says how many executions the period holds: a small period's figures are read again from
+    // the rows, for exact percentiles.
+    const calls = rolledUp.rows.find((row) => row.bucket === null)?.calls ?? 0;
+    return calls <= this.config.statsExactPercentileRows
+      ? this.exact(tenantId, filter, interval, byPrompt, groupTag)
+      : rolledUp;
   }
 
   private async rolledUp(
@@ -189,12 +204,12 @@ export class LogStatsService {
 }
 
 /**
- * The pieces of [from, to) for the score sums: whole hours (and days) from the hourly score rollups, the partial hours
- * at the edges from the scores themselves, as the execution figures are split.
+ * The pieces of [from, to) for the score sums: whole days and hours from the score rollups, the partial hours at the
+ * edges from the scores themselves (only totals are asked of them, so whole days are used whatever the interval).
  */
-function scorePiecesOf(from: Date, to: Date, interval: StatsInterval): ScorePiece[] {
-  return planPieces(from, to, interval).map((piece) => ({
-    fromRollups: piece.source !== 'logs',
+function scorePiecesOf(from: Date, to: Date): ScorePiece[] {
+  return planPieces(from, to, 'day').map((piece) => ({
+    source: piece.source === 'logs' ? 'scores' : piece.source,
     from: piece.from,
     to: piece.to,
   }));

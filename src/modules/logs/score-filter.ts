@@ -60,24 +60,26 @@ export function scoreConditions(filter: ScoreFilter | undefined, params: unknown
     params.push(value);
     return `$${params.length}`;
   };
-  const scored = (name: string, valueCondition?: string) =>
-    `EXISTS (SELECT 1 FROM execution_scores s WHERE s.log_id = ${logs}.id AND s.name = ${placeholder(name)}` +
-    `${valueCondition ? ` AND (${valueCondition})` : ''})`;
+  const scored = (name: string, valueConditions: () => string | undefined) => {
+    const nameMatch = `s.log_id = ${logs}.id AND s.name = ${placeholder(name)}`;
+    const values = valueConditions();
+    return `EXISTS (SELECT 1 FROM execution_scores s WHERE ${nameMatch}${values ? ` AND (${values})` : ''})`;
+  };
+  const valueMatch = (value: string) => {
+    const options = [`(s.data_type = 'categorical' AND s.value_category = ${placeholder(value)})`];
+    if (value === 'true' || value === 'false') {
+      options.push(`(s.data_type = 'boolean' AND s.value_number = ${placeholder(value === 'true' ? 1 : 0)})`);
+    }
+    const number = Number(value);
+    if (value.trim() !== '' && Number.isFinite(number)) {
+      options.push(`(s.data_type = 'numeric' AND s.value_number = ${placeholder(number)})`);
+    }
+    return options.join(' OR ');
+  };
   const conditions: string[] = [];
   for (const [name, values] of filter.values) {
-    const alternatives = values.map((value) => {
-      const options = [`(s.data_type = 'categorical' AND s.value_category = ${placeholder(value)})`];
-      if (value === 'true' || value === 'false') {
-        options.push(`(s.data_type = 'boolean' AND s.value_number = ${placeholder(value === 'true' ? 1 : 0)})`);
-      }
-      const number = Number(value);
-      if (value.trim() !== '' && Number.isFinite(number)) {
-        options.push(`(s.data_type = 'numeric' AND s.value_number = ${placeholder(number)})`);
-      }
-      return options.join(' OR ');
-    });
-    conditions.push(scored(name, alternatives.join(' OR ')));
+    conditions.push(scored(name, () => values.map(valueMatch).join(' OR ')));
   }
-  for (const name of filter.present) conditions.push(scored(name));
+  for (const name of filter.present) conditions.push(scored(name, () => undefined));
   return conditions;
 }

@@ -4,20 +4,39 @@ import { type TagFilter, tagConditions } from '../../common/tags/tag-filter-sql'
 
 /** The rollups' prompt id of executions without a prompt. */
 const NO_PROMPT = '00000000-0000-0000-0000-000000000000';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The start of the UTC hour or day holding `time` (an SQL timestamptz expression), whatever the session's time zone. */
+const utcStart = (unit: 'hour' | 'day', time: string) =>
+  `date_trunc('${unit}', ${time} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
 /**
- * What the rollups sum, from the scores of `where` (over execution_scores, aliased s): the scores of one name per
- * tenant, endpoint, prompt, UTC hour of the execution and category ('' for boolean and numeric scores). Scores recorded
- * by evaluation runs are left out: they belong to evaluation executions, which the statistics leave out.
+ * The hourly rows of the rollups, from the scores of `where` (over execution_scores, aliased s): the scores of one name
+ * per tenant, endpoint, prompt, UTC hour of the execution and category ('' for boolean and numeric scores), their
+ * count, sum and sum of squares. Scores recorded by evaluation runs are left out: they belong to evaluation
+ * executions, which the statistics leave out.
  */
-export function scoreRollupSelectSql(where: string): string {
-  return `SELECT s.tenant_id, s.endpoint_id, coalesce(s.prompt_id, '${NO_PROMPT}'::uuid) AS prompt_id,
-            date_trunc('hour', s.executed_at) AS hour, s.name, coalesce(s.value_category, '') AS category,
-            count(*) AS count, coalesce(sum(s.value_number), 0) AS sum,
-            coalesce(sum(s.value_number * s.value_number), 0) AS sum_of_squares
+export function scoreHourRollupsSql(where: string): string {
+  return `INSERT INTO execution_score_rollups (tenant_id, endpoint_id, prompt_id, span, start, name, category, count, sum,
+       sum_of_squares)
+     SELECT s.tenant_id, s.endpoint_id, coalesce(s.prompt_id, '${NO_PROMPT}'::uuid), 'hour',
+            ${utcStart('hour', 's.executed_at')}, s.name, coalesce(s.value_category, ''),
+            count(*), coalesce(sum(s.value_number), 0), coalesce(sum(s.value_number * s.value_number), 0)
      FROM execution_scores s
      WHERE s.source <> 'eval' AND (${where})
-     GROUP BY 1, 2, 3, 4, 5, 6`;
+     GROUP BY 1, 2, 3, 4, 5, 6, 7`;
+}
+
+/** The daily rows of the rollups, summed from the hourly rows of `where` (over execution_score_rollups, aliased r). */
+export function scoreDayRollupsSql(where: string): string {
+  return `INSERT INTO execution_score_rollups (tenant_id, endpoint_id, prompt_id, span, start, name, category, count, sum,
+       sum_of_squares)
+     SELECT r.tenant_id, r.endpoint_id, r.prompt_id, 'day', ${utcStart('day', 'r.start')}, r.name, r.category,
+            sum(r.count), sum(r.sum), sum(r.sum_of_squares)
+     FROM execution_score_rollups r
+     WHERE r.span = 'hour' AND (${where})
+     GROUP BY 1, 2, 3, 4, 5, 6, 7`;
 }
 
 /** Where a score is counted: its execution's endpoint, prompt and time, and its name. */
@@ -28,9 +47,9 @@ export interface ScoreCell {
   name: string;
 }
 
-/** A span of time [from, to) and whether the rollups (whole hours) or the scores themselves answer it. */
+/** A span of time [from, to) and what answers it: the scores themselves, or the hourly or daily rollups. */
 export interface ScorePiece {
-  fromRollups: boolean;
+  source: 'scores' | 'hour' | 'day';
   from: Date;
   to: Date;
 }
@@ -61,35 +80,41 @@ export class ScoreRollupsRepository {
   constructor(private readonly txHost: TransactionHost) {}
 
   /**
-   * Inside the transaction that records a score: sums its cell again from the scores, so a new score adds to it and a
-   * replaced one (another value, or another category) takes the old value out. A transaction-level advisory lock on
-   * the cell makes two recordings in one cell sum one after the other, the second seeing the first's score.
+   * Inside the transaction that records a score: sums its hour's cell again from the scores, and its day's cell from
+   * the hours, so a new score adds to them and a replaced one (another value, or another category) takes the old value
+   * out. A transaction-level advisory lock on the day's cell makes two recordings in one day sum one after the other,
+   * the second seeing the first's score.
    */
   async refresh(tenantId: string, cell: ScoreCell): Promise<void> {
     const tx = this.txHost.tx;
-    const hour = new Date(Math.floor(cell.executedAt.getTime() / 3_600_000) * 3_600_000);
+    const hour = new Date(Math.floor(cell.executedAt.getTime() / HOUR_MS) * HOUR_MS);
+    const day = new Date(Math.floor(cell.executedAt.getTime() / DAY_MS) * DAY_MS);
     const prompt = cell.promptId ?? NO_PROMPT;
-    const params = [tenantId, cell.endpointId, prompt, hour, cell.name];
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1 || $2 || $3 || $4::text || $5))`, [
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1 || $2 || $3 || $4 || $5))`, [
       tenantId,
       cell.endpointId,
       prompt,
-      hour.toISOString(),
+      day.toISOString(),
       cell.name,
     ]);
+    const key = `tenant_id = $1 AND endpoint_id = $2 AND prompt_id = $3 AND name = $4`;
+    const params = [tenantId, cell.endpointId, prompt, cell.name];
     await tx.query(
-      `DELETE FROM execution_score_rollups
-       WHERE tenant_id = $1 AND endpoint_id = $2 AND prompt_id = $3 AND hour = $4 AND name = $5`,
-      params,
+      `DELETE FROM execution_score_rollups WHERE ${key} AND ((span = 'hour' AND start = $5) OR (span = 'day' AND start = $6))`,
+      [...params, hour, day],
     );
     await tx.query(
-      `INSERT INTO execution_score_rollups (tenant_id, endpoint_id, prompt_id, hour, name, category, count, sum,
-         sum_of_squares)
-       ${scoreRollupSelectSql(
-         `s.tenant_id = $1 AND s.name = $5 AND s.executed_at >= $4 AND s.executed_at < $4::timestamptz + interval '1 hour'
-          AND s.endpoint_id = $2 AND coalesce(s.prompt_id, '${NO_PROMPT}'::uuid) = $3`,
-       )}`,
-      params,
+      scoreHourRollupsSql(
+        `s.tenant_id = $1 AND s.name = $4 AND s.executed_at >= $5 AND s.executed_at < $6
+         AND s.endpoint_id = $2 AND coalesce(s.prompt_id, '${NO_PROMPT}'::uuid) = $3`,
+      ),
+      [...params, hour, new Date(hour.getTime() + HOUR_MS)],
+    );
+    await tx.query(
+      scoreDayRollupsSql(
+        `r.tenant_id = $1 AND r.endpoint_id = $2 AND r.prompt_id = $3 AND r.name = $4 AND r.start >= $5 AND r.start < $6`,
+      ),
+      [...params, day, new Date(day.getTime() + DAY_MS)],
     );
   }
 
@@ -100,8 +125,8 @@ export class ScoreRollupsRepository {
    */
   async figures(tenantId: string, pieces: ScorePiece[], read: ScoreRead): Promise<ScoreFigures[]> {
     const needsLogs = read.tags !== undefined || read.groupTag !== undefined;
-    const rollupSpans = needsLogs ? [] : pieces.filter((piece) => piece.fromRollups);
-    const rowSpans = needsLogs ? pieces : pieces.filter((piece) => !piece.fromRollups);
+    const rollupSpans = needsLogs ? [] : pieces.filter((piece) => piece.source !== 'scores');
+    const rowSpans = needsLogs ? pieces : pieces.filter((piece) => piece.source === 'scores');
     const [fromRollups, fromRows] = await Promise.all([
       rollupSpans.length ? this.fromRollups(tenantId, rollupSpans, read) : [],
       rowSpans.length ? this.fromScores(tenantId, rowSpans, read) : [],
@@ -111,16 +136,23 @@ export class ScoreRollupsRepository {
 
   private async fromRollups(tenantId: string, spans: ScorePiece[], read: ScoreRead): Promise<ScoreFigures[]> {
     const params: unknown[] = [tenantId, read.name];
-    const conditions = ['tenant_id = $1', 'name = $2', spansCondition('hour', spans, params)];
+    let endpoint = '';
     if (read.endpointId) {
       params.push(read.endpointId);
-      conditions.push(`endpoint_id = $${params.length}`);
+      endpoint = ` AND endpoint_id = $${params.length}`;
     }
     const prompt = read.byPrompt ? 'prompt_id' : 'NULL::uuid';
+    // One range of the primary key (tenant, name, span, start) per piece.
+    const ranges = spans.map((span) => {
+      params.push(span.source, span.from, span.to);
+      const n = params.length;
+      return `SELECT ${prompt} AS prompt_id, category, count, sum, sum_of_squares FROM execution_score_rollups
+              WHERE tenant_id = $1 AND name = $2 AND span = $${n - 2} AND start >= $${n - 1} AND start < $${n}${endpoint}`;
+    });
     const rows = await this.txHost.tx.query<Record<string, unknown>[]>(
-      `SELECT ${prompt} AS prompt_id, NULL AS tag_value, category, sum(count) AS count, sum(sum) AS sum,
+      `SELECT prompt_id, NULL AS tag_value, category, sum(count) AS count, sum(sum) AS sum,
               sum(sum_of_squares) AS sum_of_squares
-       FROM execution_score_rollups WHERE ${conditions.join(' AND ')}
+       FROM (${ranges.join(' UNION ALL ')}) pieces
        GROUP BY 1, 2, 3`,
       params,
     );
@@ -159,11 +191,16 @@ export class ScoreRollupsRepository {
     return rows.map(figuresOf);
   }
 
-  /** Retention: the rollups of the hours before `cutoff`, whose executions (and so scores) are gone. */
+  /**
+   * Retention: the rollups of the hours, and of the whole days, before `cutoff` (a whole hour), whose executions (and
+   * so scores) are gone.
+   */
   async deleteBefore(cutoff: Date): Promise<void> {
-    await this.txHost.tx.query(`DELETE FROM execution_score_rollups WHERE hour < date_trunc('hour', $1::timestamptz)`, [
-      cutoff,
-    ]);
+    const day = new Date(Math.floor(cutoff.getTime() / DAY_MS) * DAY_MS);
+    await this.txHost.tx.query(
+      `DELETE FROM execution_score_rollups WHERE (span = 'hour' AND start < $1) OR (span = 'day' AND start < $2)`,
+      [cutoff, day],
+    );
   }
 }
 

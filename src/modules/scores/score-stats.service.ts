@@ -25,9 +25,12 @@ export class ScoreStatsService {
 
   /** The score's sums over the pieces; a name no config of the tenant has is 400 naming `score`. */
   async figures(tenantId: string, pieces: ScorePiece[], read: ScoreRead): Promise<ScoreStatsFigures> {
-    const config = (await this.configs.list(tenantId)).find((candidate) => candidate.name === read.name);
+    const [configs, figures] = await Promise.all([
+      this.configs.list(tenantId),
+      this.rollups.figures(tenantId, pieces, read),
+    ]);
+    const config = configs.find((candidate) => candidate.name === read.name);
     if (!config) throw new ValidationError(`score: no score config is named '${read.name}'`, 'score');
-    const figures = await this.rollups.figures(tenantId, pieces, read);
     return { name: config.name, dataType: config.dataType, categories: config.categories ?? [], figures };
   }
 
