@@ -237,7 +237,7 @@ async function insertScores(
        c.data_type,
        CASE c.name WHEN 'helpful' THEN (random() < 0.55 + 0.1 * l.prompt_version)::int
                    WHEN 'rating' THEN 1 + floor(random() * 5) END,
-       CASE c.name WHEN 'tone' THEN (ARRAY['formal', 'casual', 'rude'])[1 + l.g % 3] END,
+       CASE c.name WHEN 'tone' THEN (ARRAY['formal', 'casual', 'rude'])[1 + (l.g / 30) % 3] END,
        NULL, CASE c.name WHEN 'tone' THEN 'annotation' ELSE 'api' END,
        l.created_at + interval '1 minute', l.created_at + interval '1 minute'
      FROM (SELECT *, substr(request_id, 6)::int AS g FROM execution_logs WHERE tenant_id = $1) l

@@ -20,7 +20,9 @@ describe('score filters', () => {
   it('matches a value by the score type it can be: true/false for booleans, a number, a category', () => {
     const params: unknown[] = ['tenant'];
     const [condition] = scoreConditions(scoreFilterOf(['helpful:true']), params);
-    expect(condition).toContain('s.log_id = execution_logs.id AND s.name = $2');
+    expect(condition).toContain(
+      's.log_id = execution_logs.id AND s.tenant_id = execution_logs.tenant_id AND s.name = $2',
+    );
     expect(params).toEqual(['tenant', 'helpful', 'true', 1]);
     const numeric: unknown[] = [];
     scoreConditions(scoreFilterOf(['stars:4.5']), numeric);

@@ -51,7 +51,8 @@ export function scoreFilterOf(score: string[] | undefined): ScoreFilter | undefi
 
 /**
  * The SQL conditions of a filter on the rows of `logs` (the execution_logs alias), its values appended to `params`:
- * one EXISTS per name on the row's scores, which the unique (log_id, name) index answers. A value matches a boolean
+ * one EXISTS per name on the row's scores, which the unique (log_id, name) index answers (or, for a rare score, the
+ * tenant's scores of that name, by their own index). A value matches a boolean
  * score as `true` or `false`, a numeric one as the same number, a categorical one as the same text.
  */
 export function scoreConditions(filter: ScoreFilter | undefined, params: unknown[], logs = 'execution_logs'): string[] {
@@ -61,7 +62,7 @@ export function scoreConditions(filter: ScoreFilter | undefined, params: unknown
     return `$${params.length}`;
   };
   const scored = (name: string, valueConditions: () => string | undefined) => {
-    const nameMatch = `s.log_id = ${logs}.id AND s.name = ${placeholder(name)}`;
+    const nameMatch = `s.log_id = ${logs}.id AND s.tenant_id = ${logs}.tenant_id AND s.name = ${placeholder(name)}`;
     const values = valueConditions();
     return `EXISTS (SELECT 1 FROM execution_scores s WHERE ${nameMatch}${values ? ` AND (${values})` : ''})`;
   };
