@@ -54,6 +54,7 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
       ['log', `/logs/${run.body.data.logId}`],
       ['stats', '/stats'],
       ['models', '/models'],
+      ['score configs', '/settings/score-configs'],
     );
   }
 

@@ -41,6 +41,7 @@ beforeEach(() => {
   signInAs('ReadWrite');
   fakeApi()
     .reset()
+    .on('GET', '/admin/v1/score-configs', { data: [] })
     .on('GET', STATS, {
       data: {
         groups: [

@@ -7,10 +7,11 @@ import { Button, Loading, Problems } from '../../ui/controls';
 import { formatCost, formatMs, formatNumber } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { type Endpoint, useAction } from './endpoint-common';
+import { QualityCell, QualityPicker, qualityChoices, type ScoreConfig } from './split-quality';
 
 type Prompt = Schemas['PromptResponse'];
 type Split = NonNullable<Endpoint['trafficSplit']>;
-type Totals = Schemas['StatsTotalsResponse'];
+type GroupTotals = Schemas['StatsGroupTotalsResponse'];
 
 const VARIANTS = { min: 2, max: 5 };
 const WEIGHT = bounds.TrafficSplitVariantDto.weight;
@@ -47,16 +48,25 @@ export function TrafficSplitSection({
   const [editing, setEditing] = useState(false);
   const remove = useAction();
   const split = endpoint.trafficSplit;
+  const [scoreName, setScoreName] = useState('');
+  const configs = useLoad(() => unwrap(api.GET('/admin/v1/score-configs')), []);
+  const choices = qualityChoices(configs.data ?? []);
+  const scoreConfig = choices.find((choice) => choice.name === scoreName);
   const figures = useLoad(
     () =>
-      unwrap(api.GET('/admin/v1/stats', { params: { query: { endpointId: endpoint.id, groupBy: 'prompt' } } })).then(
+      unwrap(
+        api.GET('/admin/v1/stats', {
+          // With a score: each prompt's mean (or share of true), its interval and its verdict against the best other.
+          params: { query: { endpointId: endpoint.id, groupBy: 'prompt', score: scoreConfig?.name } },
+        }),
+      ).then(
         // Asked with groupBy=prompt: every group is a prompt's.
         (stats) =>
           new Map(
             (stats.groups ?? []).flatMap((group) => ('promptId' in group ? [[group.promptId, group] as const] : [])),
           ),
       ),
-    [endpoint.id, endpoint.updatedAt],
+    [endpoint.id, endpoint.updatedAt, scoreConfig?.name],
   );
   const live = prompts?.filter((prompt) => prompt.status === 'Live') ?? [];
   const nameOf = (promptId: string) => prompts?.find((prompt) => prompt.id === promptId)?.name ?? promptId;
@@ -109,14 +119,16 @@ export function TrafficSplitSection({
             <Link href={`/stats?endpointId=${endpoint.id}`}>Stats</Link>
             ).
           </p>
+          {choices.length > 0 && <QualityPicker choices={choices} value={scoreName} onChange={setScoreName} />}
           <FiguresTable
             rows={split.variants.map((variant) => ({
               promptId: variant.promptId,
               name: nameOf(variant.promptId),
               weight: variant.weight,
             }))}
-            figures={figures.data}
+            figures={figures.loading ? undefined : figures.data}
             endpointId={endpoint.id}
+            score={scoreConfig}
           />
           <Problems error={figures.error} />
         </>
@@ -135,10 +147,13 @@ function FiguresTable({
   rows,
   figures,
   endpointId,
+  score,
 }: {
   rows: { promptId: string; name: string; weight: number }[];
-  figures: Map<string, { totals: Totals }> | undefined;
+  figures: Map<string, { totals: GroupTotals }> | undefined;
   endpointId: string;
+  /** The score of the quality column; none without one. */
+  score: ScoreConfig | undefined;
 }) {
   return (
     <div className="table-wrap">
@@ -151,6 +166,7 @@ function FiguresTable({
             <th scope="col">Error rate</th>
             <th scope="col">p95 latency</th>
             <th scope="col">Cost</th>
+            {score && <th scope="col">Quality: {score.name}</th>}
           </tr>
         </thead>
         <tbody>
@@ -163,7 +179,7 @@ function FiguresTable({
                 </td>
                 <td>{row.weight} %</td>
                 {figures === undefined ? (
-                  <td colSpan={4}>
+                  <td colSpan={score ? 5 : 4}>
                     <Loading what="figures" />
                   </td>
                 ) : (
@@ -172,6 +188,7 @@ function FiguresTable({
                     <td>{totals?.errorRate == null ? '—' : `${(totals.errorRate * 100).toFixed(1)} %`}</td>
                     <td>{formatMs(totals?.latencyMs.p95)}</td>
                     <td>{formatCost(totals?.costUsd ?? 0)}</td>
+                    {score && <QualityCell score={totals?.scores} config={score} />}
                   </>
                 )}
               </tr>

@@ -8,6 +8,7 @@ import { sourceLabel, StatusBadge } from './log-format';
 import { formatTimestamp } from './time-range';
 import { sortedTags } from '../tags/rules';
 import { TagChips } from '../tags/tag-chips';
+import { LogScores } from '../scores/log-scores';
 
 /** How the log's prompt was chosen. */
 const ASSIGNMENT_LABEL = {
@@ -36,10 +37,10 @@ export default function LogDetail() {
       </section>
     );
   }
-  return <LogView log={log.data} back={back} />;
+  return <LogView log={log.data} back={back} onChanged={log.reload} />;
 }
 
-function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
+function LogView({ log, back, onChanged }: { log: LogDetailData; back: ReactNode; onChanged: () => void }) {
   // Names for the ids, when the endpoint and prompt still exist (a deleted one keeps its id on screen).
   const endpoint = useLoad(
     () => unwrap(api.GET('/admin/v1/endpoints/{id}', { params: { path: { id: log.endpointId } } })),
@@ -138,6 +139,10 @@ function LogView({ log, back }: { log: LogDetailData; back: ReactNode }) {
           “…[truncated N bytes]”.
         </p>
       )}
+
+      <LogSection title="Scores">
+        <LogScores logId={log.id} scores={log.scores} onScored={onChanged} />
+      </LogSection>
 
       {log.attempts.length > 0 && (
         <LogSection title="Attempts">
