@@ -187,6 +187,28 @@ describe('spend budgets', () => {
       expect((await t.http.delete(`/admin/v1/budgets/${id}`).set(auth(tenant.readOnly))).status).toBe(403);
       expect((await t.http.get(`/admin/v1/budgets/${id}`).set(auth(tenant.endpointKey))).status).toBe(403);
     });
+
+    it("refuses a tenant's 101st budget, also to creations that race for the last places", async () => {
+      const tagBudget = (n: number) =>
+        createBudget(
+          { name: `race ${n}`, scope: { type: 'tag', tag: `race:v${n}` }, period: 'day', limitUsd: 1 },
+          other.admin,
+        );
+      const existing = (await t.http.get('/admin/v1/budgets').set(auth(other.admin))).body.data.length;
+      const created: string[] = [];
+      for (let n = existing; n < 97; n++) {
+        const answer = await tagBudget(n);
+        expect(answer.status).toBe(201);
+        created.push(answer.body.data.id);
+      }
+      const racing = await Promise.all([97, 98, 99, 100, 101, 102].map(tagBudget));
+      expect(racing.filter((answer) => answer.status === 201)).toHaveLength(3);
+      for (const refused of racing.filter((answer) => answer.status !== 201))
+        expectFailure(refused, 409, ['A tenant may have at most 100 budgets: delete one first']);
+      expect((await t.http.get('/admin/v1/budgets').set(auth(other.admin))).body.data).toHaveLength(100);
+      created.push(...racing.filter((answer) => answer.status === 201).map((answer) => answer.body.data.id));
+      for (const id of created) await t.http.delete(`/admin/v1/budgets/${id}`).set(auth(other.admin));
+    });
   });
 
   it('lists the budgets with their status from the CLI', async () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { TransactionHost } from '../../database/transactions';
 import { BudgetEntity } from './budget.entity';
 
 export type NewBudget = Pick<BudgetEntity, 'name' | 'scopeType' | 'scopeRef' | 'period' | 'limitUsd' | 'enabled'>;
@@ -8,7 +8,17 @@ export type BudgetChanges = Partial<NewBudget>;
 
 @Injectable()
 export class BudgetsRepository {
-  constructor(@InjectRepository(BudgetEntity) private readonly budgets: Repository<BudgetEntity>) {}
+  constructor(private readonly txHost: TransactionHost) {}
+
+  /** The open transaction's, when there is one. */
+  private get budgets(): Repository<BudgetEntity> {
+    return this.txHost.tx.getRepository(BudgetEntity);
+  }
+
+  /** Inside a transaction: makes the tenant's budget creations take turns until it ends (a transaction-level lock). */
+  async lockTenantBudgets(tenantId: string): Promise<void> {
+    await this.budgets.query(`SELECT pg_advisory_xact_lock(hashtextextended('budgets:' || $1, 0))`, [tenantId]);
+  }
 
   /** Every budget of the tenant (at most 100), oldest first. */
   listAll(tenantId: string): Promise<BudgetEntity[]> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/time/clock';
+import { TransactionHost } from '../../database/transactions';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
 import { TENANT_BUDGETS_TOPIC } from '../invalidation/topics';
@@ -21,6 +22,7 @@ import { type BudgetResponse, toBudgetResponse } from './dto/budget.response';
 @Injectable()
 export class BudgetsService {
   constructor(
+    private readonly txHost: TransactionHost,
     private readonly budgets: BudgetsRepository,
     private readonly spending: BudgetSpendingService,
     private readonly keys: KeysService,
@@ -40,15 +42,19 @@ export class BudgetsService {
 
   async create(tenantId: string, input: CreateBudgetDto): Promise<BudgetResponse> {
     const scopeRef = await this.checkScope(tenantId, input.scope);
-    if ((await this.budgets.countAll(tenantId)) >= MAX_BUDGETS_PER_TENANT) throw BudgetErrors.tooMany();
-    await this.checkScopeFree(tenantId, input.scope, scopeRef, input.period, null);
-    const created = await this.budgets.create(tenantId, {
-      name: input.name,
-      scopeType: input.scope.type,
-      scopeRef,
-      period: input.period,
-      limitUsd: String(input.limitUsd),
-      enabled: input.enabled ?? true,
+    const created = await this.txHost.withTransaction(async () => {
+      // Creations of one tenant take turns, so two at once cannot both pass the count.
+      await this.budgets.lockTenantBudgets(tenantId);
+      if ((await this.budgets.countAll(tenantId)) >= MAX_BUDGETS_PER_TENANT) throw BudgetErrors.tooMany();
+      await this.checkScopeFree(tenantId, input.scope, scopeRef, input.period, null);
+      return this.budgets.create(tenantId, {
+        name: input.name,
+        scopeType: input.scope.type,
+        scopeRef,
+        period: input.period,
+        limitUsd: String(input.limitUsd),
+        enabled: input.enabled ?? true,
+      });
     });
     await this.bus.publish(TENANT_BUDGETS_TOPIC, tenantId);
     return this.get(tenantId, created.id);
