@@ -262,13 +262,22 @@ describe('spend budgets', () => {
       const key = (
         await t.http.post('/admin/v1/keys').set(auth(tenant.admin)).send({ name: 'partner', type: 'endpoint' })
       ).body.data;
+      // An id written in capitals names the same key: stored as calls name it, enforced, one budget per scope.
       const keyBudget = await createBudget({
         name: 'partner',
-        scope: { type: 'key', keyId: key.id },
+        scope: { type: 'key', keyId: key.id.toUpperCase() },
         period: 'day',
         limitUsd: 0.1,
       });
       expect(keyBudget.status).toBe(201);
+      expect(keyBudget.body.data.scope).toEqual({ type: 'key', keyId: key.id });
+      const again = await createBudget({
+        name: 'again',
+        scope: { type: 'key', keyId: key.id },
+        period: 'day',
+        limitUsd: 1,
+      });
+      expect(again.status).toBe(409);
       const byKey = await t.http.post(endpoint.path).set(auth(key.key)).send({ text: 'hi' });
       expectBudgetRefusal(byKey);
       expect((await execute(endpoint.path)).status).toBe(200);

@@ -108,6 +108,11 @@ describe('feedback scores', () => {
         'minimum must be a finite number',
       ],
       [
+        'numeric with a bound so large its sums of squares would overflow',
+        { name: 'x1', dataType: 'numeric', minimum: 1e308, maximum: 1.7976931348623157e308 },
+        'maximum must be from -1000000000000000 to 1000000000000000',
+      ],
+      [
         'bounds on a boolean config',
         { name: 'x1', dataType: 'boolean', minimum: 0, maximum: 1 },
         'minimum applies to numeric scores only',

@@ -121,6 +121,11 @@ describe('request tags', () => {
       ],
       ['a header over 2 KiB', `a=${'v'.repeat(2100)}`, 'X-Tags is longer than 2048 bytes'],
       ['an empty entry', 'a=1,,b=2', 'X-Tags has an empty entry: each tag is key=value'],
+      [
+        'a raw UTF-8 value (not percent-encoded)',
+        Buffer.from('city=Köln').toString('latin1'),
+        'X-Tags has a character that is not printable ASCII at position 7: percent-encode it as UTF-8',
+      ],
     ];
     it.each(refusals)(
       'refuses %s with 400 naming the tag, before the model is called, without a log row',

@@ -21,6 +21,15 @@ describe('parseTagsHeader', () => {
     });
   });
 
+  it('refuses raw non-ASCII bytes (read as Latin-1, they would be stored garbled): they must be percent-encoded', () => {
+    // 'Köln' sent as raw UTF-8 arrives as the Latin-1 reading of its bytes.
+    expect(parseTagsHeader(`city=${Buffer.from('Köln').toString('latin1')}`)).toEqual({
+      problem: 'X-Tags has a character that is not printable ASCII at position 7: percent-encode it as UTF-8',
+    });
+    expect(parseTagsHeader('a=1,\tb=2').problem).toMatch(/position 5/);
+    expect(parseTagsHeader('city=K%C3%B6ln')).toEqual({ tags: { city: 'Köln' } });
+  });
+
   it('splits an entry at its first equals sign', () => {
     expect(parseTagsHeader('expr=a=b')).toEqual({ tags: { expr: 'a=b' } });
   });

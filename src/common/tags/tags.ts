@@ -32,6 +32,9 @@ export function tagValueProblem(key: string, value: string): string | null {
   return null;
 }
 
+/** A character an X-Tags header may not carry as it is (a value's others are percent-encoded). */
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+
 /**
  * Parses `X-Tags: key=value[,key=value...]`: entries separated by commas (spaces around them ignored), each split at
  * its first `=`; `%`, `,` and `=` (and any other character) may be percent-encoded in a value, which is decoded as
@@ -44,6 +47,13 @@ export function parseTagsHeader(header: string | undefined): TagsParse {
     return { problem: `${TAGS_HEADER} is longer than ${MAX_TAGS_HEADER_BYTES} bytes` };
   }
   if (header.trim() === '') return { tags: NO_TAGS };
+  // HTTP carries header bytes, not text: a raw non-ASCII byte would be read as Latin-1 and stored garbled.
+  const unencoded = NOT_PRINTABLE_ASCII.exec(header);
+  if (unencoded) {
+    return {
+      problem: `${TAGS_HEADER} has a character that is not printable ASCII at position ${unencoded.index + 1}: percent-encode it as UTF-8`,
+    };
+  }
   const entries = header.split(',');
   const tags: Tags = {};
   for (const [index, raw] of entries.entries()) {

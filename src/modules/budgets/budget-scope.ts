@@ -42,10 +42,14 @@ export function scopeProblems(scope: BudgetScope): string[] {
   return problems;
 }
 
-/** The stored reference of a scope: the id or tag it names, '' for the tenant. */
+/**
+ * The stored reference of a scope: the id or tag it names, '' for the tenant. Ids are stored in lower case, as calls
+ * name their key and endpoint, so a budget written with an id in capitals applies (and counts as the same scope).
+ */
 export function scopeRefOf(scope: BudgetScope): string {
   const field = FIELD_OF[scope.type];
-  return field ? scope[field]! : '';
+  if (!field) return '';
+  return field === 'tag' ? scope.tag! : scope[field]!.toLowerCase();
 }
 
 /** The scope as the API reads it back from its stored type and reference. */

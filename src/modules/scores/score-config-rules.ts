@@ -8,6 +8,11 @@ export const MIN_CATEGORIES = 2;
 export const MAX_CATEGORIES = 20;
 export const MAX_CATEGORY_LENGTH = 64;
 export const MAX_SCORE_DESCRIPTION_LENGTH = 1000;
+/**
+ * A numeric config's bounds lie within ±this, so its scores, their sums and their sums of squares (which the statistics
+ * keep per hour and day) stay exact enough and far from overflowing a double.
+ */
+export const MAX_SCORE_BOUND = 1e15;
 
 /** The type-dependent part of a config: what its values may be. */
 export interface ScoreConfigShape {

@@ -1,10 +1,22 @@
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsNumber, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ApiEnum } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import {
   MAX_CATEGORIES,
   MAX_CATEGORY_LENGTH,
+  MAX_SCORE_BOUND,
   MAX_SCORE_DESCRIPTION_LENGTH,
   SCORE_NAME_PATTERN,
 } from '../score-config-rules';
@@ -30,11 +42,15 @@ export class CreateScoreConfigDto {
   /** Numeric scores: the smallest value (required for them, absent or null otherwise). */
   @IsOptional()
   @IsNumber(FINITE, { message: 'minimum must be a finite number' })
+  @Min(-MAX_SCORE_BOUND, { message: `minimum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
+  @Max(MAX_SCORE_BOUND, { message: `minimum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
   minimum?: number | null;
 
   /** Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise). */
   @IsOptional()
   @IsNumber(FINITE, { message: 'maximum must be a finite number' })
+  @Min(-MAX_SCORE_BOUND, { message: `maximum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
+  @Max(MAX_SCORE_BOUND, { message: `maximum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
   maximum?: number | null;
 
   /** Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
