@@ -237,6 +237,7 @@ describe('MCP client setups', () => {
         'list_models',
         'list_logs',
         'get_log',
+        'score_execution',
         'get_stats',
       ]);
     });

@@ -46,7 +46,8 @@ const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => JsonSchema>
   }),
   isTagFilter: () => ({ type: 'string', pattern: `^${TAG_KEY_PATTERN.source.slice(1, -1)}:` }),
   isTagKey: () => ({ type: 'string', pattern: TAG_KEY_PATTERN.source }),
-  isScoreValue: () => ({ type: ['boolean', 'number', 'string'] }),
+  // One branch per type, not a type array, which some MCP clients refuse.
+  isScoreValue: () => ({ anyOf: [{ type: 'boolean' }, { type: 'number' }, { type: 'string' }] }),
   isScoreFilter: () => ({ type: 'string', pattern: '^[a-z][a-z0-9_.-]{0,63}(:.{1,64})?$' }),
 };
 
