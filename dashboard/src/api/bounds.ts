@@ -252,6 +252,14 @@ export const bounds = {
     "name": {
       "maxLength": 64
     },
+    "minimum": {
+      "minimum": -1000000000000000,
+      "maximum": 1000000000000000
+    },
+    "maximum": {
+      "minimum": -1000000000000000,
+      "maximum": 1000000000000000
+    },
     "categories": {
       "maxItems": 20
     },
@@ -262,6 +270,14 @@ export const bounds = {
   "UpdateScoreConfigDto": {
     "name": {
       "maxLength": 64
+    },
+    "minimum": {
+      "minimum": -1000000000000000,
+      "maximum": 1000000000000000
+    },
+    "maximum": {
+      "minimum": -1000000000000000,
+      "maximum": 1000000000000000
     },
     "categories": {
       "maxItems": 20

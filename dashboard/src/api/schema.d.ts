@@ -1696,12 +1696,12 @@ export interface components {
             name: string;
             /** @description `boolean` (true or false), `numeric` (a number from `minimum` to `maximum`) or `categorical` (one of `categories`). */
             dataType: components["schemas"]["ScoreDataType"];
-            /** @description Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
-            categories?: string[] | null;
             /** @description Numeric scores: the smallest value (required for them, absent or null otherwise). */
             minimum?: number | null;
             /** @description Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise). */
             maximum?: number | null;
+            /** @description Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
+            categories?: string[] | null;
             /** @description Free text, at most 1000 characters. */
             description?: string;
         };
@@ -1710,12 +1710,12 @@ export interface components {
             name?: string;
             /** @description `boolean` (true or false), `numeric` (a number from `minimum` to `maximum`) or `categorical` (one of `categories`). */
             dataType?: components["schemas"]["ScoreDataType"];
-            /** @description Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
-            categories?: string[] | null;
             /** @description Numeric scores: the smallest value (required for them, absent or null otherwise). */
             minimum?: number | null;
             /** @description Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise). */
             maximum?: number | null;
+            /** @description Categorical scores: 2 to 20 distinct values of 1 to 64 characters (required for them, absent or null otherwise). */
+            categories?: string[] | null;
             /** @description Free text, at most 1000 characters. */
             description?: string;
         };

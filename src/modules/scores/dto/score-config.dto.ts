@@ -39,14 +39,30 @@ export class CreateScoreConfigDto {
   @IsIn(SCORE_DATA_TYPES)
   dataType: ScoreDataType;
 
-  /** Numeric scores: the smallest value (required for them, absent or null otherwise). */
+  // An explicit schema: with @Min and @Max on them, the metadata the build generates leaves these out of the document.
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    required: false,
+    minimum: -MAX_SCORE_BOUND,
+    maximum: MAX_SCORE_BOUND,
+    description: 'Numeric scores: the smallest value (required for them, absent or null otherwise).',
+  })
   @IsOptional()
   @IsNumber(FINITE, { message: 'minimum must be a finite number' })
   @Min(-MAX_SCORE_BOUND, { message: `minimum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
   @Max(MAX_SCORE_BOUND, { message: `minimum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
   minimum?: number | null;
 
-  /** Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise). */
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    required: false,
+    minimum: -MAX_SCORE_BOUND,
+    maximum: MAX_SCORE_BOUND,
+    description:
+      'Numeric scores: the largest value, greater than `minimum` (required for them, absent or null otherwise).',
+  })
   @IsOptional()
   @IsNumber(FINITE, { message: 'maximum must be a finite number' })
   @Min(-MAX_SCORE_BOUND, { message: `maximum must be from -${MAX_SCORE_BOUND} to ${MAX_SCORE_BOUND}` })
