@@ -22,7 +22,26 @@ interface Service {
   exited: Promise<number | null>;
 }
 
+/**
+ * Starts the service on `dataDir`. A free port can be taken by another suite's service between the check and the
+ * child's listen, and /health would then answer from that one: the service is ours when it knows this file's admin
+ * key (each data directory has its own keys); otherwise it is started again on another port.
+ */
 async function start(dataDir: string): Promise<Service> {
+  for (let attempt = 1; ; attempt++) {
+    const service = await startOnce(dataDir);
+    const ours = await fetch(`${service.base}/admin/v1/endpoints`, { headers: { 'x-api-key': ADMIN_KEY } }).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ours && service.child.exitCode === null) return service;
+    await killAndWait(service.child, service.exited);
+    if (attempt === 3)
+      throw new Error(`the service on ${dataDir} never answered as itself: ${service.stderr.join('')}`);
+  }
+}
+
+async function startOnce(dataDir: string): Promise<Service> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
