@@ -59,6 +59,34 @@ describe('ExecutionStreamSink', () => {
     expect(sent).toHaveLength(2);
   });
 
+  it('a piece read after the interval, before its timer ran, flushes once: the timer sends nothing after it', () => {
+    jest.useFakeTimers();
+    // The clock the sink reads, moved by hand: a busy loop reads pieces after a timer's time, before the timer runs.
+    let nowMs = 0;
+    jest.spyOn(performance, 'now').mockImplementation(() => nowMs);
+    const { sink, sent } = sinkOf(true);
+    sink.piece({ type: 'delta', text: '{"a":"x' });
+    nowMs = 10;
+    jest.advanceTimersByTime(10);
+    sink.piece({ type: 'delta', text: 'y' });
+    // Due at 50; read at 55, before that timer ran: sent at once.
+    nowMs = 55;
+    sink.piece({ type: 'delta', text: 'z' });
+    nowMs = 56;
+    sink.piece({ type: 'delta', text: 'w' });
+    expect(sent).toEqual([
+      ['partial', { output: { a: 'x' } }],
+      ['partial', { output: { a: 'xyz' } }],
+    ]);
+    // The timer set for 50 sends nothing; the next partial is due at 105.
+    jest.advanceTimersByTime(40);
+    expect(sent).toHaveLength(2);
+    nowMs = 105;
+    jest.advanceTimersByTime(49);
+    expect(sent.at(-1)).toEqual(['partial', { output: { a: 'xyzw' } }]);
+    expect(sent).toHaveLength(3);
+  });
+
   it('reads the JSON text of a structured answer and builds the object only when a partial is due', () => {
     jest.useFakeTimers();
     const { sink, sent } = sinkOf(true);

@@ -225,6 +225,8 @@ export class ExecutionStreamSink implements ExecutionObserver {
   }
 
   private flushPartial(): void {
+    // A piece read while the timer was due can flush first: the timer must not send a second partial right after.
+    if (this.partialTimer) clearTimeout(this.partialTimer);
     this.partialTimer = null;
     const pending = this.pendingPartial;
     if (pending) {
