@@ -569,10 +569,6 @@ function delay(ms: number, req: http.IncomingMessage): Promise<boolean> {
 }
 
 /**
- * A models file (MODELS_FILE) with one OpenAI-compatible provider, `local`, whose model `llama-test` is answered by
- * `fake`; `remove()` deletes it.
- */
-/**
  * A priced model of the fake server (with `priced`): a thousandth of a dollar per input token and per output token,
  * so a call's cost in dollars is its tokens / 1000.
  */
@@ -585,7 +581,7 @@ export const PRICED_MODEL = {
 /**
  * A MODELS_FILE with `llama-test` on the fake server's OpenAI-compatible route; with `unconfigured`, also a provider
  * whose key variable is unset (`keyless-model`), so its models are listed but cannot be called; with `priced`, also
- * PRICED_MODEL on the same route.
+ * PRICED_MODEL on the same route. `remove()` deletes it.
  */
 export function localModelsFile(
   fake: FakeLlmServer,

@@ -7,18 +7,21 @@ import {
   RateLimiter,
   type RateLimitSurface,
 } from './rate-limiter';
-import { perMinuteLimitsOf, surfaceWindows } from './surface-windows';
+import { type PerMinuteLimits, perMinuteLimitsOf, surfaceWindows } from './surface-windows';
 import { WindowAdmission } from './window-admission';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 
 /** Rate limits outside an HTTP guard (MCP tool calls): the guards' windows, in the guards' storage. */
 @Injectable()
 export class RateLimitService extends RateLimiter {
+  private readonly perMinute: PerMinuteLimits;
+
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly storage: KeyThrottlerStorage,
   ) {
     super();
+    this.perMinute = perMinuteLimitsOf(config);
   }
 
   async consumeFor(
@@ -27,7 +30,7 @@ export class RateLimitService extends RateLimiter {
     endpoint?: EndpointRateLimits | null,
   ): Promise<RateLimitDecision> {
     const admission = new WindowAdmission(this.storage);
-    for (const window of surfaceWindows(perMinuteLimitsOf(this.config), surfaces, principal, endpoint)) {
+    for (const window of surfaceWindows(this.perMinute, surfaces, principal, endpoint)) {
       admission.count(window);
     }
     return admission.decision();

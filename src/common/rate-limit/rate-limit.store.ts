@@ -1,5 +1,5 @@
 import { KeyThrottlerStorage, type ThrottlerStorageRecord } from './rate-limiter';
-import { type RedisClient, withinRedisDeadline } from '../redis/redis-client';
+import { type RedisClient, RedisScripts, withinRedisDeadline } from '../redis/redis-client';
 import { hitWindow, isLive, storageRecord, type WindowCounter } from './rate-windows';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -94,7 +94,7 @@ const hashTagOf = (key: string): string => /\{[^}]*\}/.exec(key)?.[0] ?? key;
  * answering.
  */
 export class RedisThrottlerStorage extends KeyThrottlerStorage {
-  private readonly shas = new Map<string, string>();
+  private readonly scripts: RedisScripts;
   private queued: QueuedIncrement[] = [];
 
   constructor(
@@ -103,6 +103,7 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
     private readonly onFallback: (error: Error) => void,
   ) {
     super();
+    this.scripts = new RedisScripts(client);
   }
 
   /** Fixed windows, as in memory: a full window refuses until it resets, whatever blockDuration says. */
@@ -161,19 +162,7 @@ export class RedisThrottlerStorage extends KeyThrottlerStorage {
 
   private async run(script: string, keys: string[], args: string[]): Promise<number[]> {
     if (!this.client.isReady) throw new Error('not connected');
-    return withinRedisDeadline(this.evaluate(script, { keys: keys.map((key) => KEY_PREFIX + key), arguments: args }));
-  }
-  private async evaluate(script: string, options: { keys: string[]; arguments: string[] }): Promise<number[]> {
-    const sha = this.shas.get(script);
-    if (sha) {
-      try {
-        return (await this.client.evalSha(sha, options)) as number[];
-      } catch (error) {
-        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-      }
-    }
-    const loaded = await this.client.scriptLoad(script);
-    this.shas.set(script, loaded);
-    return (await this.client.evalSha(loaded, options)) as number[];
+    const keyed = keys.map((key) => KEY_PREFIX + key);
+    return withinRedisDeadline(this.scripts.run(script, { keys: keyed, arguments: args }) as Promise<number[]>);
   }
 }

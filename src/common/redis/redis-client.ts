@@ -35,6 +35,30 @@ export function withinRedisDeadline<T>(work: Promise<T>, ms = REDIS_COMMAND_TIME
   return settleWithin(work, ms, `Redis did not answer within ${ms} ms`);
 }
 
+/**
+ * Runs Lua scripts by their digest (EVALSHA): each script is loaded on its first use, and again when Redis answers
+ * NOSCRIPT (it restarted or its scripts were flushed), so a call sends the script's text once per load only.
+ */
+export class RedisScripts {
+  private readonly shas = new Map<string, string>();
+
+  constructor(private readonly client: RedisClient) {}
+
+  async run(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
+    const sha = this.shas.get(script);
+    if (sha) {
+      try {
+        return await this.client.evalSha(sha, options);
+      } catch (error) {
+        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+      }
+    }
+    const loaded = await this.client.scriptLoad(script);
+    this.shas.set(script, loaded);
+    return this.client.evalSha(loaded, options);
+  }
+}
+
 function newClient(url: string, name: string) {
   return createClient({
     url,

@@ -1,5 +1,6 @@
 import { tagKeyProblem, tagValueProblem } from '../../common/tags/tags';
 import type { Tags } from '../../common/tags/tags';
+import type { SpendScope } from '../logs/execution-log-reads.service';
 
 /** What a budget covers: one key's calls, one endpoint's, the whole tenant's, or the calls that carry one tag. */
 export type BudgetScopeType = 'key' | 'endpoint' | 'tenant' | 'tag';
@@ -34,9 +35,8 @@ export function scopeProblems(scope: BudgetScope): string[] {
     if (field !== own && present) problems.push(`scope.${field} is not allowed for a ${scope.type} scope`);
   }
   if (own === 'tag' && typeof scope.tag === 'string') {
-    const colon = scope.tag.indexOf(':');
-    const [key, value] = [scope.tag.slice(0, colon), scope.tag.slice(colon + 1)];
-    const problem = colon < 0 ? 'must be key:value' : (tagKeyProblem(key) ?? tagValueProblem(key, value));
+    const tag = splitTag(scope.tag);
+    const problem = tag ? (tagKeyProblem(tag.key) ?? tagValueProblem(tag.key, tag.value)) : 'must be key:value';
     if (problem) problems.push(`scope.tag: ${problem}`);
   }
   return problems;
@@ -75,8 +75,28 @@ export function scopeCovers(type: BudgetScopeType, ref: string, party: SpendingP
     case 'endpoint':
       return ref === party.endpointId;
     case 'tag': {
-      const separator = ref.indexOf(':');
-      return party.tags[ref.slice(0, separator)] === ref.slice(separator + 1);
+      const { key, value } = splitTag(ref)!;
+      return party.tags[key] === value;
     }
   }
+}
+
+/** The same scope as a filter of the execution logs: the rows whose spending it counts. */
+export function spendScopeOf(type: BudgetScopeType, ref: string): SpendScope {
+  switch (type) {
+    case 'tenant':
+      return {};
+    case 'key':
+      return { keyId: ref };
+    case 'endpoint':
+      return { endpointId: ref };
+    case 'tag':
+      return { tag: splitTag(ref)! };
+  }
+}
+
+/** A tag `key:value` split at its first colon (tag keys hold none); null when it has none. */
+function splitTag(text: string): { key: string; value: string } | null {
+  const colon = text.indexOf(':');
+  return colon < 0 ? null : { key: text.slice(0, colon), value: text.slice(colon + 1) };
 }

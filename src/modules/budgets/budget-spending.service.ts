@@ -6,13 +6,19 @@ import { type BudgetGauges, Metrics } from '../../common/metrics/metrics';
 import { Clock } from '../../common/time/clock';
 import { InvalidationBus } from '../invalidation/invalidation-bus';
 import { TENANT_BUDGETS_TOPIC } from '../invalidation/topics';
-import { ExecutionLogReadsService, type SpendScope } from '../logs/execution-log-reads.service';
+import { ExecutionLogReadsService } from '../logs/execution-log-reads.service';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
 import type { ModelInfo } from '../models/model';
 import { type ActiveBudget, ledgerLineOf, toActiveBudget } from './active-budget';
 import { BudgetLedger, type LedgerLine, type LedgerTotals } from './budget-ledger';
 import { type PeriodWindow, secondsToPeriodEnd } from './budget-period';
-import { BUDGET_SCOPE_TYPES, type BudgetScopeType, scopeCovers, type SpendingParty } from './budget-scope';
+import {
+  BUDGET_SCOPE_TYPES,
+  type BudgetScopeType,
+  scopeCovers,
+  type SpendingParty,
+  spendScopeOf,
+} from './budget-scope';
 import { BudgetsRepository } from './budgets.repository';
 import { inputTokensOf } from './input-tokens';
 import { type AttemptShape, unitsToUsd, usdToUnits, worstCaseUnits } from './worst-case-cost';
@@ -33,7 +39,8 @@ export interface AttemptSpend {
   /** When the execution started: the period it is counted in (its log row's createdAt). */
   startedAt: Date;
   model: ModelInfo;
-  attempt: AttemptShape;
+  /** What the attempt sends: asked for only when a budget covers the call. */
+  attempt: () => AttemptShape;
   /** The endpoint's timeout: the reservation's lease is that plus 30 s. */
   timeoutSeconds: number;
 }
@@ -57,10 +64,11 @@ export interface BudgetFigures {
   window: PeriodWindow;
   spentUsd: number;
   reservedUsd: number;
+  remainingUsd: number;
 }
 
 /** The lease beyond the endpoint's timeout: a reservation of an instance that died is released this long after it. */
-export const LEASE_MARGIN_MS = 30_000;
+const LEASE_MARGIN_MS = 30_000;
 
 /**
  * Reserves each attempt's worst-case cost against every enabled budget that covers the call, before the attempt
@@ -107,7 +115,7 @@ export class BudgetSpendingService implements OnModuleDestroy {
    * The tenant's budgets (enabled or not), from a short-lived cache. A reload that fails (the database away) keeps
    * the list this instance had, so calls go on being checked against it; with none, the failure is the call's.
    */
-  budgetsOf(tenantId: string): Promise<ActiveBudget[]> {
+  private budgetsOf(tenantId: string): Promise<ActiveBudget[]> {
     const cached = this.budgets.get(tenantId);
     const nowMs = this.clock.now();
     if (cached && nowMs - cached.loadedAt < BUDGETS_TTL_MS) return cached.list;
@@ -137,7 +145,7 @@ export class BudgetSpendingService implements OnModuleDestroy {
       (budget) => budget.enabled && scopeCovers(budget.scopeType, budget.scopeRef, spend.party),
     );
     if (covering.length === 0) return null;
-    const units = worstCaseUnits(spend.model, spend.attempt, inputTokensOf);
+    const units = worstCaseUnits(spend.model, spend.attempt(), inputTokensOf);
     const entries = covering.map((budget) => ({ budget, ...ledgerLineOf(budget, spend.startedAt) }));
     const lines = entries.map((entry) => entry.line);
     const id = randomUUID();
@@ -208,18 +216,12 @@ export class BudgetSpendingService implements OnModuleDestroy {
         await Promise.all(missing.map(({ budget, line, window }) => this.seed(budget, line, window)));
         totals = await this.ledger.totals(keys);
       }
-      return entries.map(({ window }, i) => ({
-        window,
-        spentUsd: unitsToUsd(totals[i]?.spent ?? 0),
-        reservedUsd: unitsToUsd(totals[i]?.reserved ?? 0),
-      }));
+      return entries.map(({ budget, window }, i) => figures(budget, window, totals[i] ?? { spent: 0, reserved: 0 }));
     } catch {
       return Promise.all(
-        entries.map(async ({ budget, window }) => ({
-          window,
-          spentUsd: unitsToUsd(await this.spentFromLogs(budget, window)),
-          reservedUsd: 0,
-        })),
+        entries.map(async ({ budget, window }) =>
+          figures(budget, window, { spent: await this.spentFromLogs(budget, window), reserved: 0 }),
+        ),
       );
     }
   }
@@ -239,7 +241,8 @@ export class BudgetSpendingService implements OnModuleDestroy {
   }
 
   private async spentFromLogs(budget: ActiveBudget, window: PeriodWindow): Promise<number> {
-    return usdToUnits(await this.logReads.spentUsd(budget.tenantId, spendScopeOf(budget), window.start, window.end));
+    const scope = spendScopeOf(budget.scopeType, budget.scopeRef);
+    return usdToUnits(await this.logReads.spentUsd(budget.tenantId, scope, window.start, window.end));
   }
 
   /**
@@ -280,23 +283,22 @@ function zeroes(): Record<BudgetScopeType, number> {
   return Object.fromEntries(BUDGET_SCOPE_TYPES.map((type) => [type, 0])) as Record<BudgetScopeType, number>;
 }
 
-function spendScopeOf(budget: ActiveBudget): SpendScope {
-  switch (budget.scopeType) {
-    case 'tenant':
-      return {};
-    case 'key':
-      return { keyId: budget.scopeRef };
-    case 'endpoint':
-      return { endpointId: budget.scopeRef };
-    case 'tag': {
-      const colon = budget.scopeRef.indexOf(':');
-      return { tag: { key: budget.scopeRef.slice(0, colon), value: budget.scopeRef.slice(colon + 1) } };
-    }
-  }
+/** What a budget has left: its limit minus what it spent and what is reserved against it, never below 0 (units). */
+function unitsLeft(budget: ActiveBudget, { spent, reserved }: LedgerTotals): number {
+  return Math.max(0, budget.limitUnits - spent - reserved);
+}
+
+function figures(budget: ActiveBudget, window: PeriodWindow, totals: LedgerTotals): BudgetFigures {
+  return {
+    window,
+    spentUsd: unitsToUsd(totals.spent),
+    reservedUsd: unitsToUsd(totals.reserved),
+    remainingUsd: unitsToUsd(unitsLeft(budget, totals)),
+  };
 }
 
 function refusal(budget: ActiveBudget, totals: LedgerTotals, units: number, retryAfter: number): BudgetExceededError {
-  const left = Math.max(0, budget.limitUnits - totals.spent - totals.reserved);
+  const left = unitsLeft(budget, totals);
   const dollars = (value: number) =>
     `$${unitsToUsd(value)
       .toFixed(6)

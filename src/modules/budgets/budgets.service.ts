@@ -118,9 +118,7 @@ export class BudgetsService {
     const at = new Date(this.clock.epochNow());
     const figures = await this.spending.figuresOf(budgets.map(toActiveBudget), at);
     return budgets.map((budget, i) => {
-      const { window, spentUsd, reservedUsd } = figures[i];
-      const limitUsd = Number(budget.limitUsd);
-      const remainingUsd = Math.max(0, Math.round((limitUsd - spentUsd - reservedUsd) * 1e9) / 1e9);
+      const { window, spentUsd, reservedUsd, remainingUsd } = figures[i];
       return toBudgetResponse(budget, {
         periodStart: window.start,
         periodEnd: window.end,

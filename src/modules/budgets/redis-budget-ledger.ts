@@ -1,5 +1,4 @@
-import type { RedisClient } from '../../common/redis/redis-client';
-import { withinRedisDeadline } from '../../common/redis/redis-client';
+import { type RedisClient, RedisScripts, withinRedisDeadline } from '../../common/redis/redis-client';
 import { BudgetLedger, type LedgerLine, type LedgerTotals, type ReserveResult } from './budget-ledger';
 
 /*
@@ -108,10 +107,11 @@ const LEDGER_DEADLINE_MS = 2_000;
  * Redis away or slower than its deadline: the operation fails (the caller decides; see BudgetSpendingService).
  */
 export class RedisBudgetLedger extends BudgetLedger {
-  private readonly shas = new Map<string, string>();
+  private readonly scripts: RedisScripts;
 
   constructor(private readonly client: RedisClient) {
     super();
+    this.scripts = new RedisScripts(client);
   }
 
   async reserve(lines: LedgerLine[], reservationId: string, units: number, leaseMs: number): Promise<ReserveResult> {
@@ -149,23 +149,7 @@ export class RedisBudgetLedger extends BudgetLedger {
 
   private async run(script: string, keys: string[], args: string[]): Promise<(string | number)[]> {
     if (!this.client.isReady) throw new Error('Redis is not connected');
-    return withinRedisDeadline(this.evaluate(script, { keys, arguments: args }), LEDGER_DEADLINE_MS);
-  }
-
-  private async evaluate(
-    script: string,
-    options: { keys: string[]; arguments: string[] },
-  ): Promise<(string | number)[]> {
-    const sha = this.shas.get(script);
-    if (sha) {
-      try {
-        return (await this.client.evalSha(sha, options)) as (string | number)[];
-      } catch (error) {
-        if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
-      }
-    }
-    const loaded = await this.client.scriptLoad(script);
-    this.shas.set(script, loaded);
-    return (await this.client.evalSha(loaded, options)) as (string | number)[];
+    const reply = this.scripts.run(script, { keys, arguments: args }) as Promise<(string | number)[]>;
+    return withinRedisDeadline(reply, LEDGER_DEADLINE_MS);
   }
 }

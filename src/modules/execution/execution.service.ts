@@ -283,8 +283,6 @@ export class ExecutionService {
     const model = this.models.find(planned.llmModel);
     if (!model) return null;
     const { endpoint, outputFields } = call.definition;
-    const imageField = imageOutputField(outputFields);
-    const images = imageField ? imageCountOf(imageSettingsOf(imageField, planned.customParameters)) : null;
     return this.spending.reserve({
       tenantId: call.principal.tenantId,
       party: {
@@ -294,11 +292,14 @@ export class ExecutionService {
       },
       startedAt: record.startedAt,
       model,
-      attempt: {
-        prompt: record.renderedPrompt!,
-        inputImages: record.inputs!.images.length,
-        maxTokens: planned.maxTokens,
-        images,
+      attempt: () => {
+        const imageField = imageOutputField(outputFields);
+        return {
+          prompt: record.renderedPrompt!,
+          inputImages: record.inputs!.images.length,
+          maxTokens: planned.maxTokens,
+          images: imageField ? imageCountOf(imageSettingsOf(imageField, planned.customParameters)) : null,
+        };
       },
       timeoutSeconds: endpoint.timeoutSeconds,
     });

@@ -85,7 +85,8 @@ function upsertsOf(tables: RollupTables) {
     errors: (param: number) => errors[0] + param + errors[1],
   };
 }
-const UPSERTS = new Map([PLAIN, PER_TAG].map((tables) => [tables, upsertsOf(tables)]));
+const PLAIN_UPSERTS = upsertsOf(PLAIN);
+const PER_TAG_UPSERTS = upsertsOf(PER_TAG);
 
 /**
  * The statement that stores a batch: one multi-row INSERT of the rows (each carries its own tenantId), with the
@@ -95,8 +96,8 @@ const UPSERTS = new Map([PLAIN, PER_TAG].map((tables) => [tables, upsertsOf(tabl
 export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const statements = [
-    ...rollupUpserts(rollUp(rows), PLAIN, params),
-    ...rollupUpserts(rollUpTags(rows), PER_TAG, params),
+    ...rollupUpserts(rollUp(rows), PLAIN_UPSERTS, params),
+    ...rollupUpserts(rollUpTags(rows), PER_TAG_UPSERTS, params),
   ];
   const withClause = statements.length
     ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
@@ -153,9 +154,12 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
  * without a transaction around them. Parameters are appended to `params`. Rows are upserted in key order (the
  * groups come sorted), so concurrent writers never wait for each other in a cycle.
  */
-function rollupUpserts(groups: (RollupGroup | TagRollupGroup)[], tables: RollupTables, params: unknown[]): string[] {
+function rollupUpserts(
+  groups: (RollupGroup | TagRollupGroup)[],
+  upserts: ReturnType<typeof upsertsOf>,
+  params: unknown[],
+): string[] {
   if (groups.length === 0) return [];
-  const upserts = UPSERTS.get(tables)!;
   const records: Record<string, unknown>[] = [];
   const errorRecords: Record<string, unknown>[] = [];
   for (const group of groups) {

@@ -222,7 +222,7 @@ function operationOf(
         },
       },
     },
-    responses: { '200': success, ...errorResponses() },
+    responses: { '200': success, ...errorResponses(ERROR_RESPONSES, executionErrorHeaders) },
   };
 }
 
@@ -256,9 +256,24 @@ function successDescription({ outputFields }: EndpointDefinition): string {
   return "The model's answer.";
 }
 
-function errorResponses(): Record<string, unknown> {
+/** The prompt and model headers of an execution's error answers that come after the prompt or the model was chosen. */
+function executionErrorHeaders(status: string): Record<string, unknown> {
+  return {
+    ...(AFTER_PROMPT.includes(status) ? refs(PROMPT_HEADERS) : {}),
+    ...(AFTER_MODEL.includes(status) ? refs(MODEL_HEADERS) : {}),
+  };
+}
+
+/**
+ * The error answers of an operation, one per `[status, description]` row: each with its request id, the rate-limit
+ * headers once the limits were counted, `Retry-After` where a retry is asked for, and the operation's own headers.
+ */
+function errorResponses(
+  rows: [status: string, description: string][],
+  ownHeaders: (status: string) => Record<string, unknown> = () => ({}),
+): Record<string, unknown> {
   return Object.fromEntries(
-    ERROR_RESPONSES.map(([status, description]) => [
+    rows.map(([status, description]) => [
       status,
       {
         description,
@@ -266,8 +281,7 @@ function errorResponses(): Record<string, unknown> {
           'X-Request-Id': headerRef('X-Request-Id'),
           ...(BEFORE_RATE_LIMITS.includes(status) ? {} : refs(RATE_LIMIT_HEADERS)),
           ...(RETRY_LATER_STATUSES.includes(Number(status)) ? { 'Retry-After': headerRef('Retry-After') } : {}),
-          ...(AFTER_PROMPT.includes(status) ? refs(PROMPT_HEADERS) : {}),
-          ...(AFTER_MODEL.includes(status) ? refs(MODEL_HEADERS) : {}),
+          ...ownHeaders(status),
         },
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
       },
@@ -469,20 +483,7 @@ function scoreOperation(): OpenApiOperation {
     responses: {
       '200': answer('The score replaced an earlier one of the same name.'),
       '201': answer("The execution's first score of this name."),
-      ...Object.fromEntries(
-        SCORE_ERRORS.map(([status, description]) => [
-          status,
-          {
-            description,
-            headers: {
-              'X-Request-Id': headerRef('X-Request-Id'),
-              ...(BEFORE_RATE_LIMITS.includes(status) ? {} : refs(RATE_LIMIT_HEADERS)),
-              ...(RETRY_LATER_STATUSES.includes(Number(status)) ? { 'Retry-After': headerRef('Retry-After') } : {}),
-            },
-            content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } },
-          },
-        ]),
-      ),
+      ...errorResponses(SCORE_ERRORS),
     },
   };
 }

@@ -6,7 +6,8 @@ import { useWriteBlock } from '../../session';
 import { Button, Loading, PageHeader, Pager, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
-import { type Endpoint, useAction, VisibilityBadge } from './endpoint-common';
+import { useAction } from '../../ui/use-action';
+import { type Endpoint, VisibilityBadge } from './endpoint-common';
 import { PermanentDeleteDialog } from './permanent-delete';
 import './endpoints.css';
 

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { api, ApiError, type Schemas, unwrapPage } from '../../api/client';
 import { bounds } from '../../api/bounds';
 import { CopyButton, messageOf } from '../../ui/controls';
@@ -157,28 +156,4 @@ export function FormProblems({ messages }: { messages: string[] }) {
       </ul>
     </div>
   );
-}
-
-/** A flag that is on while an async action runs, and the action's failure. */
-export function useAction(): {
-  busy: boolean;
-  error: unknown;
-  setError: (error: unknown) => void;
-  run: <T>(action: () => Promise<T>) => Promise<T | undefined>;
-} {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
-    setBusy(true);
-    setError(null);
-    try {
-      return await action();
-    } catch (failure) {
-      setError(failure);
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { busy, error, setError, run };
 }

@@ -6,11 +6,11 @@ import { useWriteBlock } from '../../session';
 import { Button, ConfirmDialog, JsonView, Loading, PageHeader, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
+import { useAction } from '../../ui/use-action';
 import {
   CommandBlock,
   type Endpoint,
   serviceBase,
-  useAction,
   VISIBILITY_HINT,
   VISIBILITY_LABEL,
   VisibilityBadge,

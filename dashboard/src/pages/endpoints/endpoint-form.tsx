@@ -2,6 +2,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { useWriteBlock } from '../../session';
 import { Button, Field } from '../../ui/controls';
+import { useAction } from '../../ui/use-action';
 import {
   type Endpoint,
   ENDPOINT_LIMITS,
@@ -10,7 +11,6 @@ import {
   PATH_RULE,
   problemsByField,
   slugOf,
-  useAction,
   useCategories,
   type Visibility,
   VISIBILITY_HINT,

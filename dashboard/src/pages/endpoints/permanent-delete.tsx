@@ -1,6 +1,7 @@
 import { api, unwrap } from '../../api/client';
 import { ConfirmDialog } from '../../ui/controls';
-import { type Endpoint, useAction } from './endpoint-common';
+import { useAction } from '../../ui/use-action';
+import type { Endpoint } from './endpoint-common';
 
 /**
  * Deleting an endpoint for good, after its name is typed: the dialog says everything that goes with it, since none of

@@ -6,8 +6,10 @@ import { useWriteBlock } from '../../session';
 import { Button, Loading, Problems } from '../../ui/controls';
 import { formatCost, formatMs, formatNumber } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
-import { type Endpoint, useAction } from './endpoint-common';
-import { QualityCell, QualityPicker, qualityChoices, type ScoreConfig } from './split-quality';
+import { useAction } from '../../ui/use-action';
+import type { Endpoint } from './endpoint-common';
+import { QualityCell, QualityPicker } from './split-quality';
+import { qualityChoices, type ScoreConfig } from './split-quality/rules';
 
 type Prompt = Schemas['PromptResponse'];
 type Split = NonNullable<Endpoint['trafficSplit']>;

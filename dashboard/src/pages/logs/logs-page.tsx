@@ -10,6 +10,7 @@ import { type EndpointName, endpointLabel, loadEndpointNames, loadPromptNames, t
 import { DateTimeField } from './date-time-field';
 import { formatShortTimestamp, isoOrUndefined, oneOf } from './time-range';
 import {
+  callsHref,
   describeTagFilters,
   filterTags,
   hasTagFilters,
@@ -18,7 +19,6 @@ import {
   type TagFilters,
   tagFiltersOf,
   tagQuery,
-  tagSearch,
   withoutTagFilter,
   withTagFilter,
 } from '../tags/rules';
@@ -90,14 +90,11 @@ export default function LogsPage() {
   const tagFilters: TagFilters = { tag: filters.tag ?? [], hasTag: filters.hasTag ?? [] };
   const applyTags = (next: TagFilters) => apply(tagQuery(next));
   const pickTag = (tag: Tag) => applyTags(withTagFilter(tagFilters, tag));
-  const statsQuery = [filters.endpointId ? `endpointId=${filters.endpointId}` : '', tagSearch(tagFilters)]
-    .filter(Boolean)
-    .join('&');
 
   return (
     <section>
       <PageHeader title="Logs">
-        <Link href={statsQuery ? `/stats?${statsQuery}` : '/stats'}>Stats for these calls</Link>
+        <Link href={callsHref('/stats', filters.endpointId, tagFilters)}>Stats for these calls</Link>
       </PageHeader>
 
       <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>

@@ -9,11 +9,11 @@ export type ScoreDataType = ScoreConfig['dataType'];
 export type ScoreConfigBody = Schemas['CreateScoreConfigDto'];
 
 /** A score's name: a lowercase letter, then up to 63 lowercase letters, digits, `_`, `.` or `-`. */
-export const SCORE_NAME_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+const SCORE_NAME_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 export const SCORE_NAME_RULE = 'A lowercase letter followed by up to 63 lowercase letters, digits, _, . or -';
-export const MIN_CATEGORIES = 2;
+const MIN_CATEGORIES = 2;
 export const MAX_CATEGORIES = bounds.CreateScoreConfigDto.categories.maxItems;
-export const MAX_CATEGORY_LENGTH = 64;
+const MAX_CATEGORY_LENGTH = 64;
 export const MAX_DESCRIPTION_LENGTH = bounds.CreateScoreConfigDto.description.maxLength;
 
 export const DATA_TYPES: { value: ScoreDataType; label: string; hint: string }[] = [

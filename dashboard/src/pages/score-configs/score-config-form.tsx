@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import { Button, Field, Problems } from '../../ui/controls';
+import { useAction } from '../../ui/use-action';
 import {
   checkDraft,
   DATA_TYPES,
@@ -29,7 +30,7 @@ export function ScoreConfigForm({
 }) {
   const [draft, setDraft] = useState<ScoreConfigDraft>(() => draftOf(config));
   const [problems, setProblems] = useState<DraftProblems>({});
-  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  const saving = useAction();
   const change = (field: DraftField, value: string) => {
     setDraft((previous) => ({ ...previous, [field]: value }));
     setProblems((previous) => ({ ...previous, [field]: undefined }));
@@ -40,18 +41,12 @@ export function ScoreConfigForm({
     event.preventDefault();
     const checked = checkDraft(draft);
     if ('problems' in checked) return setProblems(checked.problems);
-    setState({ busy: true, error: null });
-    try {
-      const saved = config
-        ? await unwrap(
-            api.PUT('/admin/v1/score-configs/{id}', { params: { path: { id: config.id } }, body: checked.body }),
-          )
-        : await unwrap(api.POST('/admin/v1/score-configs', { body: checked.body }));
-      setState({ busy: false, error: null });
-      onSaved(saved);
-    } catch (error) {
-      setState({ busy: false, error });
-    }
+    const saved = await saving.run(() =>
+      config
+        ? unwrap(api.PUT('/admin/v1/score-configs/{id}', { params: { path: { id: config.id } }, body: checked.body }))
+        : unwrap(api.POST('/admin/v1/score-configs', { body: checked.body })),
+    );
+    if (saved) onSaved(saved);
   }
 
   const title = config ? `Edit the score config ${config.name}` : 'New score config';
@@ -139,9 +134,9 @@ export function ScoreConfigForm({
           />
         )}
       </Field>
-      <Problems error={state.error} />
+      <Problems error={saving.error} />
       <div className="form-actions">
-        <Button type="submit" kind="primary" disabled={state.busy}>
+        <Button type="submit" kind="primary" disabled={saving.busy}>
           {config ? 'Save changes' : 'Create score config'}
         </Button>
         <Button onClick={onCancel}>Cancel</Button>

@@ -4,6 +4,7 @@ import { useWriteBlock } from '../../session';
 import { Button, ConfirmDialog, Loading, PageHeader, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
+import { useAction } from '../../ui/use-action';
 import { dataTypeLabel, describeValues, type ScoreConfig } from './rules';
 import { ScoreConfigForm } from './score-config-form';
 import './score-configs.css';
@@ -18,21 +19,18 @@ export default function ScoreConfigsPage() {
   /** The form on screen: a new config, one being edited, or none. */
   const [editing, setEditing] = useState<ScoreConfig | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ScoreConfig | null>(null);
-  const [deleteState, setDeleteState] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
+  const removal = useAction();
   const [notice, setNotice] = useState<string | null>(null);
 
   async function remove() {
     if (!deleting) return;
-    setDeleteState({ busy: true, error: null });
-    try {
-      await unwrap(api.DELETE('/admin/v1/score-configs/{id}', { params: { path: { id: deleting.id } } }));
-      setNotice(`Deleted the score config ${deleting.name}.`);
-      setDeleting(null);
-      setDeleteState({ busy: false, error: null });
-      configs.reload();
-    } catch (error) {
-      setDeleteState({ busy: false, error });
-    }
+    const done = await removal.run(() =>
+      unwrap(api.DELETE('/admin/v1/score-configs/{id}', { params: { path: { id: deleting.id } } })),
+    );
+    if (done === undefined) return;
+    setNotice(`Deleted the score config ${deleting.name}.`);
+    setDeleting(null);
+    configs.reload();
   }
 
   return (
@@ -120,7 +118,7 @@ export default function ScoreConfigsPage() {
                       blocked={blocked}
                       onClick={() => {
                         setNotice(null);
-                        setDeleteState({ busy: false, error: null });
+                        removal.setError(null);
                         setDeleting(config);
                       }}
                     >
@@ -138,8 +136,8 @@ export default function ScoreConfigsPage() {
         open={deleting !== null}
         title={`Delete the score config “${deleting?.name ?? ''}”?`}
         actionLabel="Delete score config"
-        busy={deleteState.busy}
-        error={deleteState.error}
+        busy={removal.busy}
+        error={removal.error}
         onCancel={() => setDeleting(null)}
         onConfirm={remove}
       >

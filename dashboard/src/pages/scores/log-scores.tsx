@@ -5,6 +5,7 @@ import { useWriteBlock } from '../../session';
 import { Button, Field, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
+import { useAction } from '../../ui/use-action';
 import {
   annotationChoices,
   EMPTY_VALUE,
@@ -66,11 +67,8 @@ function AnnotateForm({ logId, scores, onScored }: { logId: string; scores: LogS
   const [value, setValue] = useState(EMPTY_VALUE);
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const [state, setState] = useState<{ busy: boolean; error: unknown; done: string | null }>({
-    busy: false,
-    error: null,
-    done: null,
-  });
+  const adding = useAction();
+  const [done, setDone] = useState<string | null>(null);
   const choices = annotationChoices(configs.data ?? [], scores);
   const config = choices.find((choice) => choice.config.name === name)?.config;
   const replacing = scores.some((score) => score.name === name);
@@ -80,25 +78,20 @@ function AnnotateForm({ logId, scores, onScored }: { logId: string; scores: LogS
     if (!config) return;
     const parsed = scoreValueOf(config, value);
     if ('problem' in parsed) return setProblem(parsed.problem);
-    setState({ busy: true, error: null, done: null });
-    try {
-      await unwrap(
+    setDone(null);
+    const saved = await adding.run(() =>
+      unwrap(
         api.POST('/admin/v1/logs/{id}/scores', {
           params: { path: { id: logId } },
           body: { name: config.name, value: parsed.value, comment: comment.trim() === '' ? null : comment },
         }),
-      );
-      setState({
-        busy: false,
-        error: null,
-        done: `${replacing ? 'Replaced' : 'Added'} the score ${config.name}: ${formatScoreValue(parsed.value)}.`,
-      });
-      setValue(EMPTY_VALUE);
-      setComment('');
-      onScored();
-    } catch (error) {
-      setState({ busy: false, error, done: null });
-    }
+      ),
+    );
+    if (saved === undefined) return;
+    setDone(`${replacing ? 'Replaced' : 'Added'} the score ${config.name}: ${formatScoreValue(parsed.value)}.`);
+    setValue(EMPTY_VALUE);
+    setComment('');
+    onScored();
   }
 
   if (configs.data && configs.data.length === 0) {
@@ -159,11 +152,11 @@ function AnnotateForm({ logId, scores, onScored }: { logId: string; scores: LogS
           )}
         </Field>
       )}
-      <Problems error={state.error} />
-      <p role="status" className={state.done ? 'notice' : 'visually-hidden'}>
-        {state.done}
+      <Problems error={adding.error} />
+      <p role="status" className={done ? 'notice' : 'visually-hidden'}>
+        {done}
       </p>
-      <Button type="submit" kind="primary" blocked={blocked} disabled={!config || value === EMPTY_VALUE || state.busy}>
+      <Button type="submit" kind="primary" blocked={blocked} disabled={!config || value === EMPTY_VALUE || adding.busy}>
         {replacing ? 'Replace score' : 'Add score'}
       </Button>
     </form>

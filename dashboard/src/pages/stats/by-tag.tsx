@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import type { Schemas } from '../../api/client';
 import { Button, Field, Loading } from '../../ui/controls';
 import { formatCost, formatMs, formatNumber } from '../../ui/format';
-import { tagGroupLabel, tagKeyProblem, tagSearch, type TagFilters, tagText } from '../tags/rules';
+import { callsHref, tagGroupLabel, tagKeyProblem, type TagFilters, tagText } from '../tags/rules';
 import { formatRate } from './stats-format';
 
 type TagGroup = Schemas['StatsTagGroupResponse'];
@@ -73,10 +73,8 @@ export function ByTag({
   filters: TagFilters;
   endpointId: string | undefined;
 }) {
-  const logsOf = (value: string) => {
-    const search = tagSearch({ ...filters, tag: [...filters.tag, tagText({ key: tagKey, value })] });
-    return `/logs?${endpointId ? `endpointId=${endpointId}&` : ''}${search}`;
-  };
+  const logsOf = (value: string) =>
+    callsHref('/logs', endpointId, { ...filters, tag: [...filters.tag, tagText({ key: tagKey, value })] });
   return (
     <section className="panel stats-by-tag" aria-labelledby="stats-by-tag-title">
       <h2 id="stats-by-tag-title">

@@ -11,7 +11,9 @@ import { isoOrUndefined, oneOf } from '../logs/time-range';
 import { type ChartSeries, TimeChart } from './time-chart';
 import { formatCount, formatRate, formatShare, formatUsd } from './stats-format';
 import {
+  callsHref,
   filterTags,
+  groupByTag,
   groupByTagOf,
   type TagFilters,
   tagFiltersOf,
@@ -54,6 +56,7 @@ export default function StatsPage() {
   const to = isoOrUndefined(query.get('to'));
   const tagFilters = tagFiltersOf(query);
   const groupTag = groupByTagOf(query.get('groupBy'));
+  const tagGroupBy = groupByTag(groupTag);
 
   const endpoints = useLoad(loadEndpointNames, []);
   const stats = useLoad(
@@ -68,7 +71,7 @@ export default function StatsPage() {
               interval,
               from,
               to,
-              groupBy: groupTag ? `tag:${groupTag}` : endpointId ? 'prompt' : undefined,
+              groupBy: tagGroupBy ?? (endpointId ? 'prompt' : undefined),
               ...tagQuery(tagFilters),
             },
           },
@@ -82,7 +85,7 @@ export default function StatsPage() {
     interval: interval === 'day' ? undefined : interval,
     from,
     to,
-    groupBy: groupTag ? `tag:${groupTag}` : undefined,
+    groupBy: tagGroupBy,
     ...tagQuery(tagFilters),
   };
   const apply = (next: Partial<typeof current>) => setQuery({ ...current, ...next });
@@ -96,12 +99,11 @@ export default function StatsPage() {
   };
 
   const applyTags = (next: TagFilters) => apply(tagQuery(next));
-  const logsQuery = [endpointId ? `endpointId=${endpointId}` : '', tagSearch(tagFilters)].filter(Boolean).join('&');
 
   return (
     <section>
       <PageHeader title="Stats">
-        <Link href={logsQuery ? `/logs?${logsQuery}` : '/logs'}>The calls in Logs</Link>
+        <Link href={callsHref('/logs', endpointId, tagFilters)}>The calls in Logs</Link>
       </PageHeader>
 
       <form className="filters stats-filters" aria-label="What to show" onSubmit={(event) => event.preventDefault()}>
@@ -158,7 +160,7 @@ export default function StatsPage() {
         <GroupByTagForm
           key={groupTag ?? ''}
           tagKey={groupTag}
-          onChange={(key) => apply({ groupBy: key ? `tag:${key}` : undefined })}
+          onChange={(key) => apply({ groupBy: groupByTag(key) })}
         />
       </div>
       <TagFilterChips tags={filterTags(tagFilters)} onRemove={(tag) => applyTags(withoutTagFilter(tagFilters, tag))} />

@@ -1,6 +1,8 @@
 import {
+  callsHref,
   describeTagFilters,
   filterTags,
+  groupByTag,
   groupByTagOf,
   NO_TAG_FILTERS,
   OTHER_TAG_GROUP,
@@ -65,6 +67,14 @@ describe('tag filters in the route query', () => {
     expect(tagSearch(NO_TAG_FILTERS)).toBe('');
   });
 
+  it('links to the calls of an endpoint that the filters keep, and to the page alone without either', () => {
+    const filters = { tag: ['team:support'], hasTag: [] };
+    expect(callsHref('/logs', 'e1', filters)).toBe('/logs?endpointId=e1&tag=team%3Asupport');
+    expect(callsHref('/logs', undefined, filters)).toBe('/logs?tag=team%3Asupport');
+    expect(callsHref('/stats', 'e1', NO_TAG_FILTERS)).toBe('/stats?endpointId=e1');
+    expect(callsHref('/stats', undefined, NO_TAG_FILTERS)).toBe('/stats');
+  });
+
   it('shows the filters as tags and says what they ask in words', () => {
     const filters = { tag: ['team:support', 'team:sales', 'region:eu'], hasTag: ['env'] };
     expect(filterTags(filters).map(tagText)).toEqual(['team:support', 'team:sales', 'region:eu', 'env']);
@@ -94,5 +104,11 @@ describe('tags of a log row and by-tag groups', () => {
     expect(groupByTagOf('tag:')).toBeUndefined();
     expect(groupByTagOf('tag:Team')).toBeUndefined();
     expect(groupByTagOf(null)).toBeUndefined();
+  });
+
+  it('writes groupBy=tag:<key> for a key, and nothing without one', () => {
+    expect(groupByTag('team')).toBe('tag:team');
+    expect(groupByTagOf(groupByTag('team') ?? null)).toBe('team');
+    expect(groupByTag(undefined)).toBeUndefined();
   });
 });

@@ -3,9 +3,9 @@
 // groups of a by-tag breakdown.
 
 /** A tag key: a lowercase letter, then up to 39 lowercase letters, digits, `_`, `.` or `-` (as the service checks). */
-export const TAG_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,39}$/;
-export const TAG_KEY_RULE = 'a lowercase letter followed by up to 39 lowercase letters, digits, _, . or -';
-export const MAX_TAG_VALUE_LENGTH = 128;
+const TAG_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,39}$/;
+const TAG_KEY_RULE = 'a lowercase letter followed by up to 39 lowercase letters, digits, _, . or -';
+const MAX_TAG_VALUE_LENGTH = 128;
 
 /** A tag of a log row, or a filter asking for it: `value` null asks for the key with any value (`hasTag`). */
 export interface Tag {
@@ -30,7 +30,7 @@ export function tagKeyProblem(key: string): string | null {
 }
 
 /** What is wrong with a tag value, or null: 1 to 128 characters. */
-export function tagValueProblem(value: string): string | null {
+function tagValueProblem(value: string): string | null {
   if (value.length === 0) return 'A tag value has 1 to 128 characters.';
   return [...value].length > MAX_TAG_VALUE_LENGTH
     ? `A tag value has at most ${MAX_TAG_VALUE_LENGTH} characters.`
@@ -140,9 +140,23 @@ export function tagSearch(filters: TagFilters): string {
   return query.toString();
 }
 
+/** A link to Logs or Stats (`path`): the calls of `endpointId` (of every endpoint when none) that the filters keep. */
+export function callsHref(path: string, endpointId: string | undefined, filters: TagFilters): string {
+  const search = [endpointId ? `endpointId=${endpointId}` : '', tagSearch(filters)].filter(Boolean).join('&');
+  return search ? `${path}?${search}` : path;
+}
+
+/** What a `groupBy` query value that breaks the figures down by a tag's values starts with. */
+const GROUP_BY_TAG = 'tag:';
+
+/** The `groupBy` query value that breaks the figures down by the values of `key`; undefined without a key. */
+export function groupByTag(key: string | undefined): string | undefined {
+  return key ? `${GROUP_BY_TAG}${key}` : undefined;
+}
+
 /** The tag key of a `groupBy=tag:<key>` query value, or undefined for any other value. */
 export function groupByTagOf(groupBy: string | null): string | undefined {
-  if (!groupBy?.startsWith('tag:')) return undefined;
-  const key = groupBy.slice('tag:'.length);
+  if (!groupBy?.startsWith(GROUP_BY_TAG)) return undefined;
+  const key = groupBy.slice(GROUP_BY_TAG.length);
   return tagKeyProblem(key) ? undefined : key;
 }

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useWriteBlock } from '../../../session';
 import { Button, Field } from '../../../ui/controls';
-import { FormProblems, problemsByField, useAction } from '../endpoint-common';
+import { useAction } from '../../../ui/use-action';
+import { FormProblems, problemsByField } from '../endpoint-common';
 import { focusFirstProblem } from '../endpoint-form';
 import { FIELD_LIMITS, type Problems } from './rules';
 

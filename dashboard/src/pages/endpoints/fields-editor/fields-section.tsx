@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode, useState } from 'react';
 import { useWriteBlock } from '../../../session';
 import { Button, ConfirmDialog } from '../../../ui/controls';
-import { useAction } from '../endpoint-common';
+import { useAction } from '../../../ui/use-action';
 import { FieldRowActions } from './field-rows';
 
 /**

@@ -2,9 +2,6 @@ import { Field } from '../../../ui/controls';
 import { describeQuality, type GroupScore, type ScoreConfig, VERDICT_LABEL } from './rules';
 import './split-quality.css';
 
-export { qualityChoices } from './rules';
-export type { ScoreConfig } from './rules';
-
 /** Chooses the score by which the split's prompts are compared; none for no quality column. */
 export function QualityPicker({
   choices,

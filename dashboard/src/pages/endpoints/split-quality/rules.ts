@@ -8,7 +8,7 @@ export type GroupScore = Schemas['StatsGroupScoreResponse'];
 export type Verdict = Schemas['ScoreVerdict'];
 
 /** How many scores each side needs before the service gives a verdict other than inconclusive. */
-export const VERDICT_MIN_SCORES = 30;
+const VERDICT_MIN_SCORES = 30;
 
 export const VERDICT_LABEL: Record<Verdict, string> = {
   better: 'Better',
