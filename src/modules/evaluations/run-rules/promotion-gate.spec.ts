@@ -99,9 +99,9 @@ describe('gateDecision', () => {
     });
     const justUnder = gateDecision(input({ run: run({ summary: { passRate: 0.89996, regressions: 0 } }) }));
     expect(justUnder).toEqual({ open: false, reasons: ['The pass rate 0.8999 is below the required 0.9.'] });
-    const gate = { datasetId: 'dataset-1', minPassRate: 0.3, maxRegressions: 0 };
-    const exact = gateDecision(input({ gate, run: run({ summary: { passRate: 29 / 100, regressions: 0 } }) }));
-    expect(exact).toEqual({ open: false, reasons: ['The pass rate 0.29 is below the required 0.3.'] });
+    const gate = { datasetId: 'dataset-1', minPassRate: 0.6, maxRegressions: 0 };
+    const exact = gateDecision(input({ gate, run: run({ summary: { passRate: 57 / 100, regressions: 0 } }) }));
+    expect(exact).toEqual({ open: false, reasons: ['The pass rate 0.57 is below the required 0.6.'] });
   });
 
   it('stays closed over the regressions allowed', () => {

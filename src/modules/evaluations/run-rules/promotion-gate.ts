@@ -97,7 +97,7 @@ function describe(ref: PromptVersionRef | null, none: string): string {
 /**
  * A pass rate as messages show it: cut (not rounded) to four decimals, so a rate just under its threshold never
  * shows as equal to it (0.89996 shows as 0.8999, not 0.9). The small allowance keeps a rate whose product falls a hair
- * under a whole number (0.29 × 10,000 is 2899.9999999999995) from showing one step lower.
+ * under a whole number (0.57 × 10,000 is 5699.999999999999) from showing one step lower.
  */
 function rateText(rate: number): string {
   return String(Math.floor(rate * 10_000 + 1e-6) / 10_000);
