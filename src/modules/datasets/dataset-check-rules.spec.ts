@@ -1,4 +1,3 @@
-import { compileCheckPattern } from './check-pattern';
 import { parseChecks } from './dataset-check-rules';
 
 describe('parseChecks', () => {
@@ -79,13 +78,5 @@ describe('parseChecks', () => {
       { field: 'checks.1.value', message: 'checks.1.value does not apply to regex checks' },
       { field: 'checks.1.pattern', message: expect.stringMatching(/^checks\.1\.pattern is not a valid/) },
     ]);
-  });
-});
-
-describe('compileCheckPattern', () => {
-  it('compiles in Unicode mode', () => {
-    expect(compileCheckPattern('^\\p{Lu}').test('Éclair')).toBe(true);
-    // Outside Unicode mode this is an identity escape; in it, a syntax error.
-    expect(() => compileCheckPattern('\\-')).toThrow(SyntaxError);
   });
 });

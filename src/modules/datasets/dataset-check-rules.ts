@@ -1,4 +1,4 @@
-import { compileCheckPattern } from './check-pattern';
+import { compilePattern } from './check-pattern';
 import {
   DATASET_CHECK_TYPES,
   type DatasetCheck,
@@ -119,11 +119,8 @@ function parseCheck(raw: unknown, at: string): CheckParse {
       case 'regex': {
         const pattern = text('pattern', MAX_REGEX_LENGTH);
         if (pattern !== '') {
-          try {
-            compileCheckPattern(pattern);
-          } catch (error) {
-            problem('pattern', `is not a valid regular expression: ${(error as Error).message}`);
-          }
+          const compiled = compilePattern(pattern);
+          if (!compiled.ok) problem('pattern', `is not a valid regular expression: ${compiled.message}`);
         }
         return { type: checkType, pattern };
       }

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { CheckResult, DatasetCheck, DatasetCheckType } from '../../datasets/dataset-check';
 import { conformOutput, type OutputFieldRule } from '../../execution/output-schema';
 import { clip, jsonTextOf, MAX_QUOTED_LENGTH, quote, reason } from './check-reason';
-import { type CompiledPattern, compilePattern, matches } from './check-regex';
+import { type CompiledPattern, compilePattern, matches } from '../../datasets/check-pattern';
 
 /** The checks that run on an output alone; a judge check asks a model and is run by the evaluation runner. */
 export type OutputCheck = Exclude<DatasetCheck, { type: 'judge' }>;
@@ -34,7 +34,7 @@ export interface CheckSubject {
  *   expected output and equals the output's value there;
  * - `contains` / `not_contains`: the output's JSON text holds (or does not hold) `value`; a string output is matched
  *   as its JSON text too, in double quotes and with JSON escapes. Without `caseSensitive` both are lower-cased;
- * - `regex`: the pattern (RE2 syntax, see check-regex.ts) matches the output's JSON text somewhere;
+ * - `regex`: the pattern (RE2 syntax, see datasets/check-pattern.ts) matches the output's JSON text somewhere;
  * - `max_latency_ms`: the call took at most `value` milliseconds;
  * - `max_cost_usd`: the call cost at most `value` dollars. A call whose cost is unknown (the model has no price)
  *   passes, with the reason "cost unknown": the ceiling guards spending that can be measured, and failing every item of

@@ -1,4 +1,4 @@
-import { compilePattern, matches, type CheckMatcher } from './check-regex';
+import { compilePattern, matches, type CheckMatcher } from './check-pattern';
 
 function matcherOf(pattern: string): CheckMatcher {
   const compiled = compilePattern(pattern);
