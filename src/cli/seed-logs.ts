@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     await db.query('VACUUM ANALYZE execution_log_error_rollups');
     await db.query('VACUUM ANALYZE execution_log_tag_rollups');
     await db.query('VACUUM ANALYZE execution_log_tag_error_rollups');
+    await db.query('VACUUM ANALYZE execution_log_tag_value_rollups');
     await db.query('VACUUM ANALYZE execution_scores');
     await db.query('VACUUM ANALYZE execution_score_rollups');
     const vacuumed = Date.now();

@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { LogRetentionService } from '../../src/modules/logs/log-retention.service';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
-import { ExecutionLogRollupsRepository } from '../../src/modules/logs/execution-log-rollups.repository';
+import {
+  ExecutionLogRollupsRepository,
+  tagValueRollupsSql,
+} from '../../src/modules/logs/execution-log-rollups.repository';
 import { MAX_RELATIVE_ERROR } from '../../src/modules/logs/latency-histogram';
 import { costNanos } from '../../src/modules/logs/log-rollup';
+import { HISTOGRAM_COLUMNS, SUM_COLUMNS } from '../../src/modules/logs/rollup-columns';
 import type { NewExecutionLog } from '../../src/modules/logs/new-execution-log';
 import { createEndpoint, logEntry } from '../support/log-fixtures';
 import { useTestApp } from '../support/app-suite';
@@ -278,6 +282,102 @@ describe('rollups and deleted logs', () => {
     const res = await t.http.delete(`/admin/v1/endpoints/${endpoint}?permanent=true`).set(auth(tenant.admin));
     expect(res.status).toBeLessThan(300);
     expect(await rollupCalls('endpoint_id = $1', [endpoint])).toEqual({ hours: 0, days: 0, errors: 0 });
+  });
+});
+
+describe('tenant-wide tag rollups', () => {
+  let t: TestApp;
+  let tenant: SeededTenant;
+  beforeAll(async () => {
+    t = await createTestApp({ statsExactPercentileRows: 0, logRetentionDays: 30 });
+    tenant = await seedTenant(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** The tag rollups summed over the endpoints, and the tenant-wide ones, as text to compare. */
+  const bothSums = async () => {
+    const db = t.app.get(DataSource);
+    const columns = [...SUM_COLUMNS, ...HISTOGRAM_COLUMNS];
+    const perEndpoint = await db.query(
+      `SELECT tag_key, span, start, tag_value, ${columns.map((c) => `sum(${c})::text AS ${c}`).join(', ')},
+         max(latency_max_ms) AS latency_max_ms
+       FROM execution_log_tag_rollups WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+      [tenant.id],
+    );
+    const tenantWide = await db.query(
+      `SELECT tag_key, span, start, tag_value, ${columns.map((c) => `${c}::text AS ${c}`).join(', ')}, latency_max_ms
+       FROM execution_log_tag_value_rollups WHERE tenant_id = $1 ORDER BY 1, 2, 3, 4`,
+      [tenant.id],
+    );
+    return { perEndpoint, tenantWide };
+  };
+  const expectSameSums = async (rowCount: number) => {
+    const { perEndpoint, tenantWide } = await bothSums();
+    expect(tenantWide).toEqual(perEndpoint);
+    // Each row counted once under each of its two tags, in its hour and in its day.
+    expect(tenantWide.reduce((sum: number, row: { calls: string }) => sum + Number(row.calls), 0)).toBe(4 * rowCount);
+  };
+
+  it('hold the sums of the tag rollups over the endpoints, after a permanent endpoint delete and retention too', async () => {
+    const endpoints = [
+      await createEndpoint(t, tenant, 'wide-a'),
+      await createEndpoint(t, tenant, 'wide-b'),
+      await createEndpoint(t, tenant, 'wide-c'),
+    ];
+    const now = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR + 17 * 60_000;
+    const rows: NewExecutionLog[] = [];
+    for (let i = 0; i < 90; i++) {
+      const endpointId = endpoints[i % 3];
+      rows.push(
+        logEntry(tenant.id, endpointId, {
+          // Some beyond the retention period; the rest in a few hours and days, often the same across endpoints.
+          createdAt: new Date(now - (i % 10 === 0 ? 31 * DAY : (i % 4) * DAY + (i % 3) * HOUR)),
+          // The second endpoint has the slowest executions of every value, so its delete lowers their largest latency.
+          latencyMs: endpointId === endpoints[1] ? 5000 + i : 100 + i * 7,
+          status: i % 8 === 0 ? 'error' : 'success',
+          errorCode: i % 8 === 0 ? 'timeout' : null,
+          costUsd: 0.0001 * (i + 1),
+          tags: { team: `t${i % 2}`, customer: `c${i % 5}` },
+        }),
+      );
+    }
+    const logs = t.app.get(ExecutionLogsService);
+    for (const row of rows) logs.record(row);
+    await logs.flush();
+    await expectSameSums(rows.length);
+    // The migration's back-fill, summed from the tag rollups, gives the rows the writer kept.
+    const db = t.app.get(DataSource);
+    const written = (await bothSums()).tenantWide;
+    await db.query('DELETE FROM execution_log_tag_value_rollups WHERE tenant_id = $1', [tenant.id]);
+    await db.query(tagValueRollupsSql('tenant_id = $1'), [tenant.id]);
+    expect((await bothSums()).tenantWide).toEqual(written);
+
+    const groups = async () => {
+      const query = `from=${new Date(now - 40 * DAY).toISOString()}&to=${new Date(now + HOUR).toISOString()}`;
+      const res = await t.http.get(`/admin/v1/stats?${query}&groupBy=tag:customer`).set(auth(tenant.admin));
+      expect(res.status).toBe(200);
+      return Object.fromEntries(res.body.data.groups.map((group: any) => [group.tag.value, group.totals.calls]));
+    };
+    const expected = (kept: NewExecutionLog[]) => {
+      const calls: Record<string, number> = {};
+      for (const row of kept) calls[row.tags.customer] = (calls[row.tags.customer] ?? 0) + 1;
+      return { ...calls, null: 0 };
+    };
+    expect(await groups()).toEqual(expected(rows));
+
+    const res = await t.http.delete(`/admin/v1/endpoints/${endpoints[1]}?permanent=true`).set(auth(tenant.admin));
+    expect(res.status).toBeLessThan(300);
+    const kept = rows.filter((row) => row.endpointId !== endpoints[1]);
+    await expectSameSums(kept.length);
+    expect(await groups()).toEqual(expected(kept));
+
+    await t.app.get(LogRetentionService).sweep(new Date(now));
+    const retained = kept.filter((row) => row.createdAt.getTime() >= now - 30 * DAY);
+    expect(retained.length).toBeLessThan(kept.length);
+    await expectSameSums(retained.length);
+    expect(await groups()).toEqual(expected(retained));
   });
 });
 

@@ -12,6 +12,7 @@ import {
   ROLLUP_VALUE_COLUMNS,
   SUM_COLUMNS,
   TAG_ROLLUP_KEY as TAG_KEY,
+  TAG_VALUE_ROLLUP_KEY as TAG_VALUE_KEY,
 } from './rollup-columns';
 import { tagConditions } from './tag-filter';
 
@@ -20,6 +21,7 @@ const ROLLUP_TABLES = [
   'execution_log_error_rollups',
   'execution_log_tag_rollups',
   'execution_log_tag_error_rollups',
+  'execution_log_tag_value_rollups',
 ];
 
 /** A period of one kind of source: raw log rows, hourly rollups or daily rollups. */
@@ -157,7 +159,7 @@ export class ExecutionLogRollupsRepository {
       const selects = rolled.map((piece) => {
         params.push(piece.source, piece.from, piece.to);
         const n = params.length;
-        return `SELECT ${byValue ? 'tag_value' : 'NULL::text'} AS tag_value, calls FROM execution_log_tag_rollups
+        return `SELECT ${byValue ? 'tag_value' : 'NULL::text'} AS tag_value, calls FROM ${tagSumsTable(read, byValue)}
           WHERE ${base} AND span = $${n - 2} AND start >= $${n - 1} AND start < $${n}`;
       });
       queries.push(
@@ -225,6 +227,14 @@ export class ExecutionLogRollupsRepository {
        GROUP BY tenant_id, tag_key, tag_value, endpoint_id, error_code`,
       [dayStart, nextDay],
     );
+    await this.db.query(
+      `INSERT INTO execution_log_tag_value_rollups (${TAG_VALUE_KEY}, ${ROLLUP_VALUE_COLUMNS})
+       SELECT tenant_id, tag_key, 'day', $1::timestamptz, tag_value,
+         ${SUM_COLUMNS.map((c) => `sum(${c})`).join(', ')}, max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
+       FROM execution_log_tag_value_rollups WHERE span = 'hour' AND start >= $1 AND start < $2
+       GROUP BY tenant_id, tag_key, tag_value`,
+      [dayStart, nextDay],
+    );
   }
 
   /**
@@ -234,10 +244,11 @@ export class ExecutionLogRollupsRepository {
   async buildFromLogs(tenantIds: string[]): Promise<void> {
     for (const sql of rollupsFromLogsSql('WHERE tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
     for (const sql of tagRollupsFromLogsSql('tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
+    await this.db.query(tagValueRollupsSql('tenant_id = ANY($1::uuid[])'), [tenantIds]);
   }
 
   private async rollupFigures(tenantId: string, pieces: RollupPiece[], read: RollupRead): Promise<RollupFigures[]> {
-    const { where, params } = rollupWhere(tenantId, pieces, read);
+    const { from, params } = rollupRows(tenantId, pieces, read);
     const rows: Record<string, unknown>[] = await this.db.query(
       `SELECT bucket, prompt_id, tag_value, ${SUM_COLUMNS.join(', ')}, latency_max_ms, ${SPARSE_HISTOGRAM} AS latency
        FROM (
@@ -245,7 +256,7 @@ export class ExecutionLogRollupsRepository {
            ${read.byTagValue ? 'tag_value' : 'NULL::text'} AS tag_value,
            ${SUM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}, max(latency_max_ms) AS latency_max_ms,
            ${HISTOGRAM_COLUMNS.map((c) => `sum(${c}) AS ${c}`).join(', ')}
-         FROM ${read.tag ? 'execution_log_tag_rollups' : 'execution_log_rollups'} WHERE ${where} GROUP BY 1, 2, 3) sums`,
+         FROM ${from} GROUP BY 1, 2, 3) sums`,
       params,
     );
     return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
@@ -270,6 +281,17 @@ export class ExecutionLogRollupsRepository {
     );
     return rows.map((row) => ({ ...sumsOf(row), latency: histogramOf(row) }));
   }
+}
+
+/**
+ * The table a read of tag sums (its executions or its figures) is answered from: without an endpoint, for all of a
+ * key's values or per value (groups by the key), the tenant-wide tag rollups, one row per value and hour or day; else
+ * the tag rollups, whose index per value finds a few given values' rows however many values the key has.
+ */
+function tagSumsTable(read: TagCallsRead, byValue: boolean): string {
+  return read.endpointId === undefined && (read.tag.values === null || byValue)
+    ? 'execution_log_tag_value_rollups'
+    : 'execution_log_tag_rollups';
 }
 
 /** The histogram as `bucket:count` pairs of its non-empty buckets (one short text instead of 145 columns). */
@@ -305,6 +327,32 @@ const promptOf = (value: unknown) => (value === null || value === NO_PROMPT ? nu
 /** The bucket of a row: its UTC hour or day, or none when the figures are read per tag value over the period. */
 function bucketOf(read: RollupRead, column: string): string {
   return read.byTagValue ? 'NULL::timestamptz' : `date_trunc('${read.interval}', ${column}, 'UTC')`;
+}
+
+/**
+ * The rollup rows of a read's pieces. From the tenant-wide tag rollups, one range read of their primary key per piece
+ * (UNION ALL, so none becomes a read of every key's rows of the period); else the rows of one condition.
+ */
+function rollupRows(tenantId: string, pieces: RollupPiece[], read: RollupRead): { from: string; params: unknown[] } {
+  const table = read.tag
+    ? tagSumsTable({ endpointId: read.endpointId, tag: read.tag }, read.byTagValue === true)
+    : 'execution_log_rollups';
+  if (table !== 'execution_log_tag_value_rollups') {
+    const { where, params } = rollupWhere(tenantId, pieces, read);
+    return { from: `${table} WHERE ${where}`, params };
+  }
+  const params: unknown[] = [tenantId, read.tag!.key];
+  let base = 'tenant_id = $1 AND tag_key = $2';
+  if (read.tag!.values) {
+    params.push(read.tag!.values);
+    base += ` AND tag_value = ANY($${params.length}::text[])`;
+  }
+  const selects = pieces.map((piece) => {
+    params.push(piece.source, piece.from, piece.to);
+    const n = params.length;
+    return `SELECT * FROM ${table} WHERE ${base} AND span = $${n - 2} AND start >= $${n - 1} AND start < $${n}`;
+  });
+  return { from: `(${selects.join(' UNION ALL ')}) AS r`, params };
 }
 
 function rollupWhere(tenantId: string, pieces: RollupPiece[], read: RollupRead): { where: string; params: unknown[] } {
@@ -402,6 +450,17 @@ export function rollupsFromLogsSql(where: string): string[] {
      CROSS JOIN LATERAL (VALUES ('hour', hour), ('day', day)) AS s(span, start)
      GROUP BY tenant_id, span, start, endpoint_id, prompt_id, error_code`,
   ];
+}
+
+/**
+ * The statement that sums the tag rollups matching `where` over their endpoints into the tenant-wide tag rollups (the
+ * migration's backfill and the seeding tool).
+ */
+export function tagValueRollupsSql(where: string): string {
+  return `INSERT INTO execution_log_tag_value_rollups (${TAG_VALUE_KEY}, ${ROLLUP_VALUE_COLUMNS})
+     SELECT tenant_id, tag_key, span, start, tag_value, ${SUM_COLUMNS.map((c) => `sum(${c})`).join(', ')},
+       max(latency_max_ms), ${HISTOGRAM_COLUMNS.map((c) => `sum(${c})`).join(', ')}
+     FROM execution_log_tag_rollups WHERE ${where} GROUP BY tenant_id, tag_key, span, start, tag_value`;
 }
 
 /**

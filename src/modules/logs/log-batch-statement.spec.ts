@@ -56,4 +56,24 @@ describe('logBatchStatement', () => {
     ]);
     expect(params.at(-1)).toBe('{"team":"search"}');
   });
+
+  it('adds them to the tenant-wide tag rollups once per value over the endpoints, without errors per code', () => {
+    const tags = { team: 'search' };
+    const tagsJson = JSON.stringify(tags);
+    const { sql, params } = logBatchStatement([
+      row({ tags, tagsJson, latencyMs: 100 }),
+      row({ id: 'id-2', endpointId: 'endpoint-2', tags, tagsJson, latencyMs: 900, status: 'error', errorCode: 'x' }),
+    ]);
+    expect(sql).toContain(
+      'INSERT INTO execution_log_tag_value_rollups AS r (tenant_id, tag_key, span, start, tag_value, calls,',
+    );
+    expect(sql).toContain('ON CONFLICT (tenant_id, tag_key, span, start, tag_value) DO UPDATE');
+    const sums = params.map((param) => (typeof param === 'string' && param.startsWith('[') ? JSON.parse(param) : []));
+    const tenantWide = sums.find((records: any[]) => records.length && !('endpoint_id' in records[0]));
+    expect(tenantWide.map((g: any) => [g.tag_key, g.span, g.tag_value, g.calls, g.errors, g.latency_max_ms])).toEqual([
+      ['team', 'day', 'search', 2, 1, 900],
+      ['team', 'hour', 'search', 2, 1, 900],
+    ]);
+    expect(Object.values(tenantWide[0].h as Record<string, number>).reduce((a, b) => a + b)).toBe(2);
+  });
 });

@@ -1,4 +1,4 @@
-import { rollUp, rollUpTags, type RollupGroup, type TagRollupGroup, nanosText } from './log-rollup';
+import { acrossEndpoints, rollUp, rollUpTags, type RollupGroup, type TagRollupGroup, nanosText } from './log-rollup';
 import type { PreparedLog } from './log-row';
 import {
   HISTOGRAM_COLUMNS,
@@ -6,6 +6,7 @@ import {
   ROLLUP_VALUE_COLUMNS,
   SUM_COLUMNS,
   TAG_ROLLUP_KEY,
+  TAG_VALUE_ROLLUP_KEY,
 } from './rollup-columns';
 
 /** The execution_logs columns, in the order of each row's values. */
@@ -43,7 +44,10 @@ const INSERT_COLUMNS = [
   'tags',
 ];
 const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts', 'tags']);
-/** The rollup tables a batch adds to: the plain ones, and those per tag key and value. */
+/**
+ * The rollup tables a batch adds to: the plain ones, those per tag key and value, and the tenant-wide sums per tag key
+ * and value (over the endpoints, without errors per code).
+ */
 const PLAIN = { sums: 'execution_log_rollups', errors: 'execution_log_error_rollups', key: KEY, tagColumns: '' };
 const PER_TAG = {
   sums: 'execution_log_tag_rollups',
@@ -51,7 +55,13 @@ const PER_TAG = {
   key: TAG_ROLLUP_KEY,
   tagColumns: 'tag_key varchar, tag_value varchar, ',
 };
-type RollupTables = typeof PLAIN;
+const PER_TAG_VALUE = {
+  sums: 'execution_log_tag_value_rollups',
+  errors: undefined,
+  key: TAG_VALUE_ROLLUP_KEY,
+  tagColumns: 'tag_key varchar, tag_value varchar, ',
+};
+type RollupTables = typeof PLAIN | typeof PER_TAG_VALUE;
 
 /**
  * The upserts of a table pair's sums and error counts, each around the number of its JSON parameter (the same text for
@@ -82,11 +92,12 @@ function upsertsOf(tables: RollupTables) {
   ];
   return {
     sums: (param: number) => sums[0] + param + sums[1],
-    errors: (param: number) => errors[0] + param + errors[1],
+    errors: tables.errors === undefined ? undefined : (param: number) => errors[0] + param + errors[1],
   };
 }
 const PLAIN_UPSERTS = upsertsOf(PLAIN);
 const PER_TAG_UPSERTS = upsertsOf(PER_TAG);
+const PER_TAG_VALUE_UPSERTS = upsertsOf(PER_TAG_VALUE);
 
 /**
  * The statement that stores a batch: one multi-row INSERT of the rows (each carries its own tenantId), with the
@@ -95,9 +106,11 @@ const PER_TAG_UPSERTS = upsertsOf(PER_TAG);
  */
 export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
+  const tagGroups = rollUpTags(rows);
   const statements = [
     ...rollupUpserts(rollUp(rows), PLAIN_UPSERTS, params),
-    ...rollupUpserts(rollUpTags(rows), PER_TAG_UPSERTS, params),
+    ...rollupUpserts(tagGroups, PER_TAG_UPSERTS, params),
+    ...rollupUpserts(acrossEndpoints(tagGroups), PER_TAG_VALUE_UPSERTS, params),
   ];
   const withClause = statements.length
     ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
@@ -166,8 +179,10 @@ function rollupUpserts(
     // The columns that name a group's row, in the sums and in the error counts alike.
     const key: Record<string, unknown> = 'tagKey' in group ? { tag_key: group.tagKey, tag_value: group.tagValue } : {};
     key.tenant_id = group.tenantId;
-    key.endpoint_id = group.endpointId;
-    key.prompt_id = group.promptId;
+    if (upserts.errors) {
+      key.endpoint_id = group.endpointId;
+      key.prompt_id = group.promptId;
+    }
     key.span = group.span;
     key.start = group.start.toISOString();
     records.push({
@@ -186,7 +201,7 @@ function rollupUpserts(
   }
   params.push(JSON.stringify(records));
   const statements = [upserts.sums(params.length)];
-  if (errorRecords.length === 0) return statements;
+  if (errorRecords.length === 0 || !upserts.errors) return statements;
   params.push(JSON.stringify(errorRecords));
   statements.push(upserts.errors(params.length));
   return statements;

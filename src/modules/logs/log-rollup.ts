@@ -166,6 +166,37 @@ export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
   );
 }
 
+/**
+ * The tag groups summed over their endpoints, for the tenant-wide tag rollups (errors per code are not kept there), in
+ * their key order (tenant, tag key, span, start, tag value). rollUpTags orders a value's groups of an hour or day next to
+ * each other (the endpoint last), so adjacent groups are merged.
+ */
+export function acrossEndpoints(groups: TagRollupGroup[]): TagRollupGroup[] {
+  const merged: TagRollupGroup[] = [];
+  for (const group of groups) {
+    const last = merged[merged.length - 1];
+    if (
+      last &&
+      last.tenantId === group.tenantId &&
+      last.tagKey === group.tagKey &&
+      last.span === group.span &&
+      last.start.getTime() === group.start.getTime() &&
+      last.tagValue === group.tagValue
+    ) {
+      last.calls += group.calls;
+      last.errors += group.errors;
+      last.cacheHits += group.cacheHits;
+      last.inputTokens += group.inputTokens;
+      last.outputTokens += group.outputTokens;
+      last.costNanos += group.costNanos;
+      if (group.latencyMaxMs > last.latencyMaxMs) last.latencyMaxMs = group.latencyMaxMs;
+      for (const bucket in group.latencyCounts)
+        last.latencyCounts[bucket] = (last.latencyCounts[bucket] ?? 0) + group.latencyCounts[bucket];
+    } else merged.push({ ...group, latencyCounts: { ...group.latencyCounts }, errorCodes: new Map() });
+  }
+  return merged;
+}
+
 function compareKeys(a: RollupGroup, b: RollupGroup): number {
   return (
     compare(a.tenantId, b.tenantId) ||

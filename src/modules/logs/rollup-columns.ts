@@ -7,6 +7,8 @@ export const HISTOGRAM_COLUMNS = Array.from({ length: BUCKET_COUNT }, (_, i) => 
 export const ROLLUP_KEY = 'tenant_id, span, start, endpoint_id, prompt_id';
 /** The key of the tag rollups, in the order of their primary key. */
 export const TAG_ROLLUP_KEY = 'tenant_id, tag_key, span, start, tag_value, endpoint_id';
+/** The key of the tenant-wide tag rollups (the tag rollups summed over the endpoints), in the order of their primary key. */
+export const TAG_VALUE_ROLLUP_KEY = 'tenant_id, tag_key, span, start, tag_value';
 export const SUM_COLUMNS = ['calls', 'errors', 'cache_hits', 'input_tokens', 'output_tokens', 'cost_usd'];
 /** The columns of a rollup row after its key. */
 export const ROLLUP_VALUE_COLUMNS = [...SUM_COLUMNS, 'latency_max_ms', ...HISTOGRAM_COLUMNS].join(', ');
