@@ -173,6 +173,11 @@ describe('Dashboard: evaluation datasets', () => {
     await check(4).getByLabel('Text').fill('sorry');
     await check(4).getByLabel('Type').selectOption('not_contains');
     await check(4).getByLabel('Case-sensitive').uncheck();
+    await checks.getByRole('button', { name: 'Add check' }).click();
+    await check(5).getByLabel('Type').selectOption('judge');
+    await check(5).getByLabel('Model').selectOption('mock-echo');
+    await check(5).getByLabel('Rubric').fill('Is {{ output }} the capital of {{ inputs.country }}?');
+    await check(5).getByLabel('Threshold').fill('0.8');
     await checks.getByRole('button', { name: 'Save checks' }).click();
 
     // The pattern does not compile: said at its field, and nothing is saved.
@@ -184,22 +189,29 @@ describe('Dashboard: evaluation datasets', () => {
     await check(2).getByLabel('Pattern').fill('[A-Z][a-z]+');
     await expect(check(2).locator('.field-error').count()).resolves.toBe(0);
     await checks.getByRole('button', { name: 'Save checks' }).click();
-    await status('Saved 4 checks.');
-    await factsShow(/Checks\s+4/);
+    await status('Saved 5 checks.');
+    await factsShow(/Checks\s+5/);
 
     // One removed, and the rest read back as saved.
     await check(3).getByRole('button', { name: 'Remove check 3' }).click();
     await checks.getByRole('button', { name: 'Save checks' }).click();
-    await status('Saved 3 checks.');
-    await factsShow(/Checks\s+3/);
+    await status('Saved 4 checks.');
+    await factsShow(/Checks\s+4/);
     const saved = await h.t.http.get(`/admin/v1/endpoints/${endpointId}/datasets`).set(h.admin()).expect(200);
     expect(saved.body.data[0].checks).toEqual([
       { type: 'field_equals', path: 'capital' },
       { type: 'regex', pattern: '[A-Z][a-z]+' },
       { type: 'not_contains', value: 'sorry', caseSensitive: false },
+      {
+        type: 'judge',
+        llmModel: 'mock-echo',
+        rubric: 'Is {{ output }} the capital of {{ inputs.country }}?',
+        threshold: 0.8,
+      },
     ]);
     await page().reload();
-    await check(3).waitFor();
+    await check(4).waitFor();
+    await expect(check(4).getByLabel('Model').inputValue()).resolves.toBe('mock-echo');
     await expect(check(3).getByLabel('Type').inputValue()).resolves.toBe('not_contains');
     await expect(check(3).getByLabel('Case-sensitive').isChecked()).resolves.toBe(false);
     await screenshot(page(), 'evaluate-datasets');

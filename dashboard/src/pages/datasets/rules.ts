@@ -223,8 +223,7 @@ export function checkBodyOf(draft: CheckDraft): DatasetCheck {
         };
     }
   })();
-  // The generated type marks the parameters that have defaults as always present; the service refuses a parameter
-  // of another type, so each check holds its own type's only.
+  // A number half typed goes as text, which the generated type does not allow: the service names it at its field.
   return body as unknown as DatasetCheck;
 }
 
