@@ -1,5 +1,5 @@
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
-import { expectAccessible, goTo, screenshot, useDashboard } from './support/dashboard';
+import { expectAccessible, expectReadOnlyBlocked, goTo, screenshot, signIn, useDashboard } from './support/dashboard';
 
 /**
  * Evaluation datasets on an endpoint's Evaluate tab: one created, items added by hand (the test runner's input form)
@@ -237,6 +237,27 @@ describe('Dashboard: evaluation datasets', () => {
     await page().getByRole('heading', { level: 1, name: 'Capitals of the world' }).waitFor();
     await itemRows().nth(3).waitFor();
     await expect(itemRows().nth(3).innerText()).resolves.toMatch(/4\s+\{"country":"Peru"\}\s+\S*Capital of Peru\?/);
+  });
+
+  it('shows a ReadOnly key the dataset and the copy from Logs with every change disabled, saying why', async () => {
+    const listed = await h.t.http.get(`/admin/v1/endpoints/${endpointId}/datasets`).set(h.admin()).expect(200);
+    const datasetId = listed.body.data[0].id as string;
+    await h.withPage(async (readOnlyPage) => {
+      await signIn(readOnlyPage, h.baseUrl, h.tenant.readOnly, `/endpoints/${endpointId}/datasets/${datasetId}`);
+      await readOnlyPage.locator('table.dataset-items tbody tr').nth(3).waitFor();
+      for (const name of ['Edit', 'Delete', 'Add item', 'Import JSONL', 'Delete item 1', 'Add check', 'Save checks'])
+        await expectReadOnlyBlocked(readOnlyPage.getByRole('button', { name, exact: true }));
+      const checks = readOnlyPage.getByRole('form', { name: 'Checks' });
+      await expect(
+        checks.getByRole('group', { name: 'Check 1', exact: true }).getByLabel('Path').isDisabled(),
+      ).resolves.toBe(true);
+
+      await goTo(readOnlyPage, `/endpoints/${endpointId}/evaluate`);
+      await expectReadOnlyBlocked(readOnlyPage.getByRole('button', { name: 'New dataset' }));
+      await goTo(readOnlyPage, `/logs/${logId}`);
+      const section = readOnlyPage.getByRole('region', { name: 'Add to a dataset' });
+      await expectReadOnlyBlocked(section.getByRole('button', { name: 'Add to dataset' }));
+    });
   });
 
   it('deletes the dataset after a confirmation', async () => {
