@@ -25,6 +25,7 @@ const StatsPage = lazy(() => import('./pages/stats/stats-page'));
 const ModelsPage = lazy(() => import('./pages/models/models-page'));
 const ScoreConfigsPage = lazy(() => import('./pages/score-configs/score-configs-page'));
 const BudgetsPage = lazy(() => import('./pages/budgets/budgets-page'));
+const DatasetPage = lazy(() => import('./pages/datasets/dataset-page'));
 
 export function App() {
   return (
@@ -36,7 +37,13 @@ export function App() {
               <Route path="/endpoints" component={EndpointList} />
               <Route path="/endpoints/new" component={EndpointCreate} />
               <Route path="/endpoints/deleted" component={DeletedEndpoints} />
-              <Route path="/endpoints/:id" component={EndpointDetail} />
+              <Route path="/endpoints/:id">
+                <EndpointDetail />
+              </Route>
+              <Route path="/endpoints/:id/evaluate">
+                <EndpointDetail view="evaluate" />
+              </Route>
+              <Route path="/endpoints/:id/datasets/:datasetId" component={DatasetPage} />
               <Route path="/endpoints/:id/prompts/new" component={PromptCreate} />
               <Route path="/endpoints/:id/prompts/:promptId" component={PromptPage} />
               <Route path="/endpoints/:id/prompts/:promptId/versions" component={VersionsPage} />

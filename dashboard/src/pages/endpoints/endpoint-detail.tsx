@@ -21,11 +21,18 @@ import { PermanentDeleteDialog } from './permanent-delete';
 import { TrafficSplitSection } from './traffic-split';
 import './endpoints.css';
 import { allPromptsOf } from '../runner/test-run';
+import { EvaluateTab } from '../datasets/evaluate-tab';
 
 type Prompt = Schemas['PromptResponse'];
 
-/** An endpoint's page: how to call it, its settings, its fields, its prompts, and deleting it. */
-export default function EndpointDetail() {
+/** The endpoint page's views: its overview (`/endpoints/:id`) and its evaluation datasets (`/endpoints/:id/evaluate`). */
+export type EndpointView = 'overview' | 'evaluate';
+
+/**
+ * An endpoint's page: how to call it, its settings, its fields, its prompts, and deleting it; its datasets on the
+ * Evaluate tab.
+ */
+export default function EndpointDetail({ view = 'overview' }: { view?: EndpointView }) {
   const { id = '' } = useParams<{ id: string }>();
   const loaded = useLoad(() => unwrap(api.GET('/admin/v1/endpoints/{id}', { params: { path: { id } } })), [id]);
   const endpoint = loaded.data?.id === id ? loaded.data : undefined;
@@ -41,7 +48,29 @@ export default function EndpointDetail() {
       </section>
     );
   }
-  return <EndpointPage endpoint={endpoint} reload={loaded.reload} />;
+  return <EndpointPage endpoint={endpoint} reload={loaded.reload} view={view} />;
+}
+
+const VIEWS: { view: EndpointView; label: string; href: (id: string) => string }[] = [
+  { view: 'overview', label: 'Overview', href: (id) => `/endpoints/${id}` },
+  { view: 'evaluate', label: 'Evaluate', href: (id) => `/endpoints/${id}/evaluate` },
+];
+
+/** The endpoint page's views as tabs, each a link of its own (so a view can be shared and reloaded). */
+function ViewTabs({ endpointId, view }: { endpointId: string; view: EndpointView }) {
+  return (
+    <nav className="view-tabs" aria-label="Endpoint views">
+      <ul>
+        {VIEWS.map((item) => (
+          <li key={item.view}>
+            <Link href={item.href(endpointId)} aria-current={item.view === view ? 'page' : undefined}>
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 }
 
 function Missing() {
@@ -56,7 +85,7 @@ function Missing() {
   );
 }
 
-function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => void }) {
+function EndpointPage({ endpoint, reload, view }: { endpoint: Endpoint; reload: () => void; view: EndpointView }) {
   const blocked = useWriteBlock();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState<'soft' | 'permanent' | null>(null);
@@ -88,72 +117,77 @@ function EndpointPage({ endpoint, reload }: { endpoint: Endpoint; reload: () => 
         {endpoint.category && <span className="badge">{endpoint.category}</span>}
       </p>
       {endpoint.description && <p className="lead">{endpoint.description}</p>}
+      <ViewTabs endpointId={endpoint.id} view={view} />
 
-      <div className="endpoint-columns">
-        <div className="endpoint-main">
-          {editing && (
-            <section className="panel" aria-labelledby="settings-title">
-              <h2 id="settings-title">Settings</h2>
-              <EndpointForm
-                endpoint={endpoint}
-                onCancel={() => setEditing(false)}
-                onSaved={() => {
-                  setEditing(false);
-                  reload();
-                }}
-              />
-            </section>
-          )}
-          <InputFieldsSection endpoint={endpoint} onChanged={reload} />
-          <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
-          <PromptsSection endpoint={endpoint} prompts={active} archived={archived} error={prompts.error} />
-          <TrafficSplitSection
-            endpoint={endpoint}
-            prompts={prompts.data}
-            onChanged={() => {
-              reload();
-              prompts.reload();
-            }}
-          />
-        </div>
-
-        <div className="endpoint-aside">
-          <CallIt endpoint={endpoint} />
-          {!editing && (
-            <section className="panel" aria-labelledby="settings-title">
-              <div className="section-header">
+      {view === 'evaluate' ? (
+        <EvaluateTab endpoint={endpoint} />
+      ) : (
+        <div className="endpoint-columns">
+          <div className="endpoint-main">
+            {editing && (
+              <section className="panel" aria-labelledby="settings-title">
                 <h2 id="settings-title">Settings</h2>
-                <div className="actions">
-                  <Button blocked={blocked} onClick={() => setEditing(true)}>
-                    Edit settings
-                  </Button>
+                <EndpointForm
+                  endpoint={endpoint}
+                  onCancel={() => setEditing(false)}
+                  onSaved={() => {
+                    setEditing(false);
+                    reload();
+                  }}
+                />
+              </section>
+            )}
+            <InputFieldsSection endpoint={endpoint} onChanged={reload} />
+            <OutputFieldsSection endpoint={endpoint} onChanged={reload} />
+            <PromptsSection endpoint={endpoint} prompts={active} archived={archived} error={prompts.error} />
+            <TrafficSplitSection
+              endpoint={endpoint}
+              prompts={prompts.data}
+              onChanged={() => {
+                reload();
+                prompts.reload();
+              }}
+            />
+          </div>
+
+          <div className="endpoint-aside">
+            <CallIt endpoint={endpoint} />
+            {!editing && (
+              <section className="panel" aria-labelledby="settings-title">
+                <div className="section-header">
+                  <h2 id="settings-title">Settings</h2>
+                  <div className="actions">
+                    <Button blocked={blocked} onClick={() => setEditing(true)}>
+                      Edit settings
+                    </Button>
+                  </div>
                 </div>
+                <Settings endpoint={endpoint} />
+              </section>
+            )}
+            <section className="panel danger-zone" aria-labelledby="danger-title">
+              <h2 id="danger-title">Delete</h2>
+              <p>
+                <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its
+                prompts and logs are kept, and it can be restored from{' '}
+                <Link href="/endpoints/deleted">Deleted endpoints</Link>.
+              </p>
+              <p>
+                <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its
+                cached responses. This cannot be undone.
+              </p>
+              <div className="form-actions start">
+                <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
+                  Delete
+                </Button>
+                <Button kind="danger" blocked={blocked} onClick={() => setDeleting('permanent')}>
+                  Delete for good…
+                </Button>
               </div>
-              <Settings endpoint={endpoint} />
             </section>
-          )}
-          <section className="panel danger-zone" aria-labelledby="danger-title">
-            <h2 id="danger-title">Delete</h2>
-            <p>
-              <strong>Delete</strong> takes the endpoint out of service and out of the list, and frees its path; its
-              prompts and logs are kept, and it can be restored from{' '}
-              <Link href="/endpoints/deleted">Deleted endpoints</Link>.
-            </p>
-            <p>
-              <strong>Delete for good</strong> removes it with its prompts, their versions, its execution logs and its
-              cached responses. This cannot be undone.
-            </p>
-            <div className="form-actions start">
-              <Button kind="danger" blocked={blocked} onClick={() => setDeleting('soft')}>
-                Delete
-              </Button>
-              <Button kind="danger" blocked={blocked} onClick={() => setDeleting('permanent')}>
-                Delete for good…
-              </Button>
-            </div>
-          </section>
+          </div>
         </div>
-      </div>
+      )}
 
       <ConfirmDialog
         open={deleting === 'soft'}

@@ -9,6 +9,7 @@ import { formatTimestamp } from './time-range';
 import { sortedTags } from '../tags/rules';
 import { TagChips } from '../tags/tag-chips';
 import { LogScores } from '../scores/log-scores';
+import { AddToDataset } from '../datasets/add-to-dataset';
 
 /** How the log's prompt was chosen. */
 const ASSIGNMENT_LABEL = {
@@ -143,6 +144,7 @@ function LogView({ log, back, onChanged }: { log: LogDetailData; back: ReactNode
       <LogSection title="Scores">
         <LogScores logId={log.id} scores={log.scores} onScored={onChanged} />
       </LogSection>
+      <AddToDataset log={log} />
 
       {log.attempts.length > 0 && (
         <LogSection title="Attempts">
