@@ -151,6 +151,7 @@ describe('admin authentication and permissions', () => {
       ['POST', '/admin/v1/endpoints/{id}/output-fields', { name: 'other', dataType: 'string' }],
       ['PUT', '/admin/v1/endpoints/{id}/output-fields/{fieldId}', { description: 'changed' }],
       ['DELETE', '/admin/v1/endpoints/{id}/output-fields/{fieldId}', {}],
+      ['POST', '/admin/v1/endpoints/{id}/datasets', { name: 'sneaky' }],
       ['POST', '/admin/v1/keys', { name: 'sneaky', type: 'admin' }],
       ['PUT', '/admin/v1/keys/{id}', { name: 'renamed' }],
       ['POST', '/admin/v1/keys/{id}/revoke', {}],
