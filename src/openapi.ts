@@ -48,6 +48,11 @@ const TAGS: [name: string, description: string][] = [
     'Spend budgets: a limit in dollars per UTC day or month on what a key, an endpoint, a tag or the whole tenant ' +
       'spends, each read with its current period: spent, reserved by calls in flight, and remaining.',
   ],
+  [
+    'evaluations',
+    "Evaluation runs: a dataset's items run with a candidate prompt version and a baseline, each answer checked, " +
+      "compared item by item and summed up; the evidence an endpoint's promotion gate asks for.",
+  ],
   ['health', 'Liveness and readiness probes. They need no key.'],
 ];
 

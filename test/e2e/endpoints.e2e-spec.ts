@@ -19,6 +19,7 @@ const ENDPOINT_FIELDS = [
   'timeoutSeconds',
   'defaultPromptId',
   'trafficSplit',
+  'promotionGate',
   'inputFields',
   'outputFields',
   'createdAt',
