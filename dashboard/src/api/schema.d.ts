@@ -2050,22 +2050,16 @@ export interface components {
             path?: string;
             /** @description contains and not_contains: the text (1 to 1000 characters); max_latency_ms: an integer from 1 to 600000; max_cost_usd: dollars, above 0 and at most 1000. */
             value?: string | number;
-            /**
-             * @description contains and not_contains
-             * @default true
-             */
-            caseSensitive: boolean;
+            /** @description contains and not_contains: whether case matters (default true) */
+            caseSensitive?: boolean;
             /** @description regex: a regular expression (JavaScript syntax, Unicode mode) */
             pattern?: string;
             /** @description judge: a model of the model list */
             llmModel?: string;
             /** @description judge: a Liquid template */
             rubric?: string;
-            /**
-             * @description judge
-             * @default 0.5
-             */
-            threshold: number;
+            /** @description judge: the lowest score that passes (default 0.5) */
+            threshold?: number;
         };
         DatasetResponse: {
             /** Format: uuid */
@@ -4958,6 +4952,16 @@ export interface operations {
             };
             /** @description The prompt is not a Draft, or the endpoint's promotion gate is not passed (a message per reason) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
