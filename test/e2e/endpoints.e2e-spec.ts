@@ -63,6 +63,7 @@ describe('endpoints admin API', () => {
         timeoutSeconds: 60,
         defaultPromptId: null,
         trafficSplit: null,
+        promotionGate: null,
         inputFields: [],
         outputFields: [],
         createdAt: expect.any(String),

@@ -31,7 +31,9 @@ describe('evaluation runs across instances, one of them killed', () => {
     const modelsFile = path.join(workDir, 'models.json');
     fs.writeFileSync(
       modelsFile,
-      JSON.stringify({ providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-eval' }] }] }),
+      JSON.stringify({
+        providers: [{ name: 'local', baseUrl: `${fake.url}/local/v1`, models: [{ id: 'llama-eval' }] }],
+      }),
     );
     const env = {
       DATABASE_URL: postgres.url(DATABASE),
