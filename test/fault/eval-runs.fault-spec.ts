@@ -101,11 +101,18 @@ describe('evaluation runs across instances, one of them killed', () => {
       setTimeout(() => inFlight--, 300);
       return { text: 'right', delayMs: 300 };
     });
-    const run = await admin(a.base, ADMIN_KEY, 'POST', `/admin/v1/datasets/${datasetId}/runs`, {
-      promptId,
-      baseline: 'none',
-      concurrency: 10,
-    });
+    const run = await admin(
+      a.base,
+      ADMIN_KEY,
+      'POST',
+      `/admin/v1/datasets/${datasetId}/runs`,
+      {
+        promptId,
+        baseline: 'none',
+        concurrency: 10,
+      },
+      [202],
+    );
     const done = await eventually(
       async () => {
         const current = await admin(b.base, ADMIN_KEY, 'GET', `/admin/v1/eval-runs/${run.id}`);
@@ -132,11 +139,18 @@ describe('evaluation runs across instances, one of them killed', () => {
     const datasetId = await dataset('takeover', 12);
     fake.requests.length = 0;
     fake.replyBy(() => ({ text: 'right', delayMs: 2_000 }));
-    const run = await admin(a.base, ADMIN_KEY, 'POST', `/admin/v1/datasets/${datasetId}/runs`, {
-      promptId,
-      baseline: 'none',
-      concurrency: 10,
-    });
+    const run = await admin(
+      a.base,
+      ADMIN_KEY,
+      'POST',
+      `/admin/v1/datasets/${datasetId}/runs`,
+      {
+        promptId,
+        baseline: 'none',
+        concurrency: 10,
+      },
+      [202],
+    );
     // Both instances hold claims of the run: B is killed with items in flight.
     await eventually(async () => (await claimsBy(run.id)).length === 2, 'both instances to hold claims', {
       timeoutMs: 30_000,
