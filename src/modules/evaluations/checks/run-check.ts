@@ -45,10 +45,9 @@ export interface CheckSubject {
  */
 export function runCheck(check: OutputCheck, subject: CheckSubject): CheckResult {
   if (subject.failure) return failedCallResult(check.type, subject.failure);
-  const problem = problemOf(check, subject);
-  if (problem === null) return { type: check.type, pass: true, reason: null };
-  if (problem.pass) return { type: check.type, pass: true, reason: reason(problem.note) };
-  return { type: check.type, pass: false, reason: reason(problem.note) };
+  const outcome = outcomeOf(check, subject);
+  if (outcome === null) return { type: check.type, pass: true, reason: null };
+  return { type: check.type, pass: outcome.pass, reason: reason(outcome.note) };
 }
 
 /** The result of any check (the judge's included) on a call that failed: it fails, with the failure's message. */
@@ -61,7 +60,7 @@ type Outcome = null | { pass: boolean; note: string };
 
 const fail = (note: string): Outcome => ({ pass: false, note });
 
-function problemOf(check: OutputCheck, subject: CheckSubject): Outcome {
+function outcomeOf(check: OutputCheck, subject: CheckSubject): Outcome {
   const { output, expectedOutput } = subject;
   switch (check.type) {
     case 'schema':
