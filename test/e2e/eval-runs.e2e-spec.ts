@@ -73,6 +73,9 @@ describe('evaluation runs', () => {
 
   it('a run of the default prompt against itself passes every item with no regression, logged with source Eval', async () => {
     const { endpoint, good, datasetId } = await world();
+    // Check results are recorded as scores under the score configs the tenant declared for them.
+    const config = await post('/score-configs', { name: 'eval.contains', dataType: 'boolean' });
+    expect([201, 409]).toContain(config.status);
     const run = await start(datasetId, { promptId: good.id });
     expect(run).toMatchObject({
       id: expect.stringMatching(UUID),
@@ -119,6 +122,7 @@ describe('evaluation runs', () => {
       return res.status === 200 && res.body.data;
     }, 'the log row');
     expect(log).toMatchObject({ source: 'Eval', promptId: good.id, tags: { eval_run: run.id } });
+    expect(log.scores).toEqual([expect.objectContaining({ name: 'eval.contains', value: true, source: 'eval' })]);
 
     // The statistics leave the evaluation's executions out unless asked for them.
     const stats = await get(`/stats?endpointId=${endpoint.id}`);
