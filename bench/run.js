@@ -17,8 +17,9 @@
  *            DATABASE_URL, times them, removes them; no service is started)
  *          --stats-tenant SLUG (with --stats-only: time a tenant an earlier `seed:logs` left in place, seeding nothing)
  *          --scale (also seed 10,000 endpoints and 100,000 keys first, to show the hot path does not slow down)
- *          --scenarios cacheHit,cacheMiss,tags,budgeted,load,sequential,streaming (a subset, e.g. to profile one
- *            path; `tags` and `budgeted` each compare a miss with and without request tags, or an endpoint budget)
+ *          --scenarios cacheHit,cacheMiss,tags,budgeted,load,sequential,eval,streaming (a subset, e.g. to profile
+ *            one path; `tags` and `budgeted` each compare a miss with and without request tags, or an endpoint
+ *            budget; `eval` times evaluation runs of 100 items on a 200 ms provider, see bench/eval-run.js)
  *          --open-streams N (1000: the streams held open at once for the streaming memory figure)
  *          --profile DIR (write a V8 CPU profile of the service per adapter into DIR, for `node bench/profile-summary.js`)
  *          --telemetry (instead: the hot path with metrics and tracing on and off, see bench/telemetry.js)
@@ -41,11 +42,14 @@ const STATS_ROWS = Number(args['stats-rows'] ?? 1_000_000);
 /** How long the restarted service is left alone before its idle memory is read. */
 const IDLE_SETTLE_MS = 3_000;
 const SCENARIOS = new Set(
-  String(args.scenarios ?? 'cacheHit,cacheMiss,tags,budgeted,load,sequential,streaming').split(','),
+  String(args.scenarios ?? 'cacheHit,cacheMiss,tags,budgeted,load,sequential,eval,streaming').split(','),
 );
 const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
 const { rssMbOf, trackRss } = require('./process-memory');
+const { measureEval, overheadMsPerUnit, EVAL_ITEMS, EVAL_CONCURRENCY, EVAL_PROVIDER_DELAY_MS } = require('./eval-run');
+/** Calls of one tenant's evaluation runs the service lets run at once (its EVAL_MAX_CONCURRENCY, default 8). */
+const EVAL_MAX_CONCURRENCY = Number(process.env.EVAL_MAX_CONCURRENCY ?? 8);
 // A tenant and admin key of this run's own, so runs can share one PostgreSQL database.
 const RUN_ID = Date.now().toString(36);
 const newAdminKey = () =>
@@ -347,7 +351,7 @@ function serviceEnv(mode, extra) {
   return env;
 }
 
-async function runAdapter(mode, adapter, modelsFile) {
+async function runAdapter(mode, adapter, modelsFile, evalProvider) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-'));
   ADMIN_KEY = newAdminKey();
   const env = serviceEnv(mode, {
@@ -357,6 +361,8 @@ async function runAdapter(mode, adapter, modelsFile) {
     DATA_DIR: dataDir,
     // The open-streams scenario holds OPEN_STREAMS streams of one key at once: the key's limit must not refuse them.
     MAX_STREAMS_PER_KEY: String(Math.max(100, OPEN_STREAMS + 100)),
+    // The eval scenario reads its runs every 25 ms while they run: the admin limit must not refuse those reads.
+    ADMIN_RATE_LIMIT_PER_MINUTE: '100000',
   });
   // The first start: on a fresh data directory, the embedded database is created (initdb, migrations) here.
   const service = await startService(adapter, env);
@@ -395,6 +401,14 @@ async function runAdapter(mode, adapter, modelsFile) {
     results.seqService = SCENARIOS.has('sequential')
       ? await measure({ ...post(routes['bench-miss']), connections: 1 }, undefined, pid)
       : skipped;
+    results.eval = SCENARIOS.has('eval')
+      ? await measureEval(
+          (method, route, body) => api(service.url, method, route, body),
+          pid,
+          evalProvider.port,
+          'bench-eval',
+        )
+      : undefined;
     if (SCENARIOS.has('streaming')) {
       const streamed = (route) => ({ ...post(route), url: `${post(route).url}?stream=true`, marker: 'event: delta' });
       results.stream = await measureStream(streamed(routes['bench-slow']), pid);
@@ -616,12 +630,28 @@ function targets(baseline, runs, stats) {
           `≤ ${limit} %`,
           ifKnown(cost.addedPct <= limit, cost.addedPct),
         );
+    if (r.eval) {
+      const { alone, aloneAgain } = r.eval;
+      add(
+        `${name}: eval run, ${EVAL_ITEMS} items, concurrency ${EVAL_CONCURRENCY}, ${EVAL_PROVIDER_DELAY_MS} ms provider, baseline none`,
+        `${fmt(alone.wallMs / 1000, 2)} s`,
+        '< 4 s',
+        ifKnown(alone.wallMs < 4000, alone.wallMs),
+      );
+      add(
+        `${name}: the same eval run again (answers kept)`,
+        `${aloneAgain.providerCalls} provider calls, ${fmt(aloneAgain.wallMs / 1000, 2)} s`,
+        '0 calls',
+        aloneAgain.providerCalls === 0 && r.eval.comparedAgain.providerCalls === 0,
+      );
+    }
     const rssLimit = mode === 'embedded' ? 300 : 250;
     add(
       `${name}: RSS under load`,
-      `${fmt(r.rssUnderLoadMb)} MB`,
+      `${fmt(r.rssUnderLoadMb || NaN)} MB`,
       `< ${rssLimit} MB`,
-      ifKnown(r.rssUnderLoadMb > 0 && r.rssUnderLoadMb < rssLimit, r.rssUnderLoadMb),
+      // 0 when no scenario under load ran (--scenarios without cacheHit, cacheMiss and load): not run.
+      ifKnown(r.rssUnderLoadMb < rssLimit, r.rssUnderLoadMb || NaN),
     );
   }
   if (stats) {
@@ -730,6 +760,7 @@ function figures(baseline, runs, stats) {
         cpu(r.seqService).slice(2),
         `+${fmt(r.seqService.p50 - baseline.seqDirect.p50, 3)} ms p50 / +${fmt(r.seqService.p99 - baseline.seqDirect.p99, 3)} ms p99`,
       ]);
+    if (r.eval) rows.push(...evalFigures(name, r.eval));
     if (SCENARIOS.has('streaming')) {
       rows.push([
         `${name}: streamed, 50 conn`,
@@ -752,6 +783,29 @@ function figures(baseline, runs, stats) {
   }
   rows.push(...statsFigures(stats));
   return table(['scenario', 'throughput', 'ratio', 'latency, memory'], rows);
+}
+
+/**
+ * The rows of the figures table for the evaluation runs: each run's wall time and the provider calls it made (with the
+ * most in flight at once), the service's CPU per unit of work (an item on one side), and the overhead per unit worked
+ * out from the wall time, with the places the run may use (its concurrency, capped by EVAL_MAX_CONCURRENCY).
+ */
+function evalFigures(name, results) {
+  const inFlight = Math.min(EVAL_CONCURRENCY, EVAL_MAX_CONCURRENCY);
+  const runs = [
+    [results.alone, 'baseline none, new answers'],
+    [results.aloneAgain, 'baseline none, again (answers kept)'],
+    [results.compared, 'baseline default, fresh (both sides call)'],
+    [results.comparedAgain, 'baseline default, again (answers kept)'],
+  ];
+  return runs.map(([run, what]) => [
+    `${name}: eval ${EVAL_ITEMS} items × c${EVAL_CONCURRENCY} (${EVAL_PROVIDER_DELAY_MS} ms provider), ${what}`,
+    `${fmt(run.wallMs)} ms (run ${fmt(run.runMs)} ms)`,
+    `${run.units} units, ${fmt(run.cpuMsPerUnit, 2)} ms CPU per unit`,
+    `${run.providerCalls} provider calls (≤ ${run.peakInFlight} at once); overhead per unit ` +
+      `${fmt(overheadMsPerUnit(run, inFlight), 1)} ms at ${inFlight} in flight ` +
+      `(${fmt(overheadMsPerUnit(run, EVAL_CONCURRENCY), 1)} ms at ${EVAL_CONCURRENCY})`,
+  ]);
 }
 
 /** The rows of the figures table for the reads at scale (none when they did not run). */
@@ -804,9 +858,15 @@ async function main() {
     { UPSTREAM_DELAY_MS: '50', UPSTREAM_CHUNK_DELAY_MS: '250' },
     CLIENT_CORE,
   );
+  // The evaluation scenario's provider, answering in EVAL_PROVIDER_DELAY_MS; it counts the calls made to it.
+  const evalProvider = await startScript(
+    path.join(__dirname, 'upstream.js'),
+    { UPSTREAM_DELAY_MS: String(EVAL_PROVIDER_DELAY_MS) },
+    CLIENT_CORE,
+  );
   const bare = await startScript(path.join(__dirname, 'bare.js'), {}, SERVER_CORE);
   const modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-models-')), 'models.json');
-  fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port, long.port)));
+  fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port, long.port, evalProvider.port)));
 
   const upstreamBody = JSON.stringify({
     model: 'bench-model',
@@ -838,7 +898,8 @@ async function main() {
   };
   const runs = [];
   for (const mode of MODES)
-    for (const adapter of ADAPTERS) runs.push({ mode, adapter, r: await runAdapter(mode, adapter, modelsFile) });
+    for (const adapter of ADAPTERS)
+      runs.push({ mode, adapter, r: await runAdapter(mode, adapter, modelsFile, evalProvider) });
   const stats = MODES.includes('postgres') && STATS_ROWS > 0 ? statsAtScale(STATS_ROWS) : undefined;
   // Every figure, as measured, for a later look (the tables below round them).
   fs.writeFileSync(path.join(os.tmpdir(), 'promptgate-bench-last.json'), JSON.stringify({ baseline, runs, stats }));
@@ -855,8 +916,8 @@ async function main() {
   if (args.write) writeBenchmarks(report);
 }
 
-/** The MODELS_FILE the service reads: two OpenAI-compatible providers on the fake upstreams. */
-function benchModels(instantPort, slowPort, longPort) {
+/** The MODELS_FILE the service reads: OpenAI-compatible providers on the fake upstreams. */
+function benchModels(instantPort, slowPort, longPort, evalPort) {
   return {
     providers: [
       {
@@ -880,6 +941,12 @@ function benchModels(instantPort, slowPort, longPort) {
         baseUrl: `http://127.0.0.1:${longPort}/v1`,
         apiKey: 'bench',
         models: [{ id: 'bench-long' }],
+      },
+      {
+        name: 'bench-eval',
+        baseUrl: `http://127.0.0.1:${evalPort}/v1`,
+        apiKey: 'bench',
+        models: [{ id: 'bench-eval' }],
       },
     ],
   };

@@ -2,7 +2,9 @@
 // A minimal OpenAI-compatible provider for benchmarks: POST /v1/chat/completions answers a fixed completion after
 // `UPSTREAM_DELAY_MS`; a request with `"stream":true` gets the same answer as chat completion chunks instead: the first
 // after UPSTREAM_DELAY_MS, then UPSTREAM_CHUNKS chunks UPSTREAM_CHUNK_DELAY_MS apart, the usage and `[DONE]`. Run as
-// a child process so it can be pinned to its own core.
+// a child process so it can be pinned to its own core. GET /calls answers the completions it was asked for so far and
+// the most it had in flight at once since the last GET /calls, so a benchmark can tell how many calls a step made and
+// how many ran together.
 const http = require('node:http');
 
 const delayMs = Number(process.env.UPSTREAM_DELAY_MS ?? 0);
@@ -51,7 +53,19 @@ function stream(response) {
   setTimeout(next, delayMs);
 }
 
+let calls = 0;
+let inFlight = 0;
+let peakInFlight = 0;
+
 const server = http.createServer((request, response) => {
+  if (request.method === 'GET' && request.url === '/calls') {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ calls, peakInFlight }));
+    peakInFlight = inFlight;
+    return;
+  }
+  calls++;
+  peakInFlight = Math.max(peakInFlight, ++inFlight);
+  response.once('close', () => inFlight--);
   let streamed = false;
   request.on('data', (data) => {
     streamed ||= data.includes('"stream":true');
