@@ -276,19 +276,27 @@ export class EvalRunsRepository {
   /**
    * Locks a running run and tells whether every row of it is done (then the caller completes it in the same
    * transaction). Waiting for the lock orders the instances finishing a run's last rows: the last one to lock sees them
-   * all done.
+   * all done. A run with rows still open is not locked at all: every finished row would otherwise hold the run row
+   * that claims skip when locked, and the run's free places would be refilled in batches rather than one by one. (Each
+   * row's finish is committed before this is asked, so of two instances finishing the last two rows, at least the
+   * later one sees none open.)
    */
   async lockIfAllDone(runId: string): Promise<{ tenantId: string } | null> {
+    if (await this.hasOpenRows(runId)) return null;
     const [run] = await this.db.query<{ tenantId: string }[]>(
       `SELECT tenant_id AS "tenantId" FROM eval_runs WHERE id = $1 AND status = 'running' FOR UPDATE`,
       [runId],
     );
     if (!run) return null;
+    return (await this.hasOpenRows(runId)) ? null : run;
+  }
+
+  private async hasOpenRows(runId: string): Promise<boolean> {
     const [open] = await this.db.query<unknown[]>(
       `SELECT 1 FROM eval_run_items WHERE run_id = $1 AND status <> 'done' LIMIT 1`,
       [runId],
     );
-    return open ? null : run;
+    return open !== undefined;
   }
 
   async complete(runId: string, summary: unknown): Promise<void> {
