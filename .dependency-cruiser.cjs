@@ -117,6 +117,23 @@ module.exports = {
       },
     },
     {
+      name: 'datasets-uses-its-sources-only',
+      severity: 'error',
+      comment:
+        "A dataset belongs to an endpoint, copies executions read through the logs, checks items' inputs with " +
+        "execution's input validator (a pure function), judge models against the model list and rubrics with the " +
+        "prompts' Liquid parser; it reaches no other module.",
+      from: { path: '^src/modules/datasets/' },
+      to: {
+        path: '^src/modules/',
+        pathNot: [
+          '^src/modules/(datasets|endpoints|logs|models)/',
+          '^src/modules/execution/input-validation\\.ts$',
+          '^src/modules/prompts/(prompts\\.module|template/template\\.service)\\.ts$',
+        ],
+      },
+    },
+    {
       name: 'keys-uses-tenants-endpoints-only',
       severity: 'error',
       comment:

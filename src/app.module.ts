@@ -8,6 +8,7 @@ import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { BudgetsModule } from './modules/budgets/budgets.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
+import { DatasetsModule } from './modules/datasets/datasets.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { ExecutionModule } from './modules/execution/execution.module';
@@ -55,6 +56,7 @@ export class AppModule {
         LogsModule,
         ScoresModule,
         BudgetsModule,
+        DatasetsModule,
         HealthModule,
         MetricsModule,
         DashboardModule,

@@ -1,4 +1,6 @@
 import { BudgetEntity } from '../modules/budgets/budget.entity';
+import { DatasetItemEntity } from '../modules/datasets/dataset-item.entity';
+import { DatasetEntity } from '../modules/datasets/dataset.entity';
 import { EndpointEntity } from '../modules/endpoints/endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoint-field.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
@@ -22,4 +24,6 @@ export const ENTITIES = [
   ScoreConfigEntity,
   ExecutionScoreEntity,
   BudgetEntity,
+  DatasetEntity,
+  DatasetItemEntity,
 ];

@@ -13,6 +13,7 @@ import { FeedbackScores1764001100000 } from './1764001100000-feedback-scores';
 import { ScoreRollups1764001200000 } from './1764001200000-score-rollups';
 import { TagRollupReads1764001300000 } from './1764001300000-tag-rollup-reads';
 import { Budgets1764001400000 } from './1764001400000-budgets';
+import { Datasets1764001500000 } from './1764001500000-datasets';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ScoreRollups1764001200000,
   TagRollupReads1764001300000,
   Budgets1764001400000,
+  Datasets1764001500000,
 ];

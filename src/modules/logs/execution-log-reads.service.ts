@@ -24,6 +24,18 @@ export interface SpendScope {
   tag?: { key: string; value: string };
 }
 
+/** What a copy of a logged execution reads of its row. */
+export interface LoggedExecutionCopy {
+  id: string;
+  endpointId: string;
+  status: 'success' | 'error';
+  inputs: unknown;
+  /** The parsed output (null when the execution failed). */
+  output: unknown;
+  /** Which of inputs, renderedPrompt, rawResponse and parsedOutput were cut to the log's size limit. */
+  truncatedFields: string[];
+}
+
 /** GET /logs counts matching rows up to this many; an exact count over millions of rows would cost a full range scan. */
 export const TOTAL_CAP = 10_000;
 
@@ -86,6 +98,22 @@ export class ExecutionLogReadsService {
     const filter: LogFilter = { from, to, keyId: scope.keyId, endpointId: scope.endpointId };
     if (scope.tag) filter.tags = { values: new Map([[scope.tag.key, [scope.tag.value]]]), present: [] };
     return Number(await this.logs.costTotal(tenantId, filter));
+  }
+
+  /**
+   * The tenant's executions of these ids, for copying them (into a dataset): each one's endpoint, status, inputs,
+   * parsed output and the fields the log cut to its size limit. Ids the tenant has no row of are left out.
+   */
+  async executionsForCopy(tenantId: string, ids: string[]): Promise<LoggedExecutionCopy[]> {
+    const rows = await this.logs.findForCopy(tenantId, ids);
+    return rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpointId,
+      status: row.status,
+      inputs: row.inputs,
+      output: row.parsedOutput,
+      truncatedFields: row.truncatedFields,
+    }));
   }
 
   async get(tenantId: string, id: string): Promise<ExecutionLogDetailResponse> {

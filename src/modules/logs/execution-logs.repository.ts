@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ExecutionLogEntity } from './execution-log.entity';
 import type { ExecutionSource, PromptAssignment } from './new-execution-log';
 import type { PreparedLog } from './log-row';
@@ -173,6 +173,20 @@ export class ExecutionLogsRepository {
 
   findOne(tenantId: string, id: string): Promise<ExecutionLogEntity | null> {
     return this.logs.findOneBy({ tenantId, id });
+  }
+
+  /** The tenant's rows of these ids (those it has), with what a copy of the execution needs. */
+  findForCopy(
+    tenantId: string,
+    ids: string[],
+  ): Promise<
+    Pick<ExecutionLogEntity, 'id' | 'endpointId' | 'status' | 'inputs' | 'parsedOutput' | 'truncatedFields'>[]
+  > {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.logs.find({
+      select: { id: true, endpointId: true, status: true, inputs: true, parsedOutput: true, truncatedFields: true },
+      where: { tenantId, id: In(ids) },
+    });
   }
 
   /**

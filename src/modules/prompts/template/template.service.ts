@@ -66,10 +66,18 @@ export class TemplateService implements OnApplicationShutdown {
   /** A template that can be saved: within the size limit and valid Liquid syntax (a 400 naming `template`). */
   assertSavable(template: string): void {
     this.assertWithinSizeLimit(template);
+    this.assertParses(template, 'template');
+  }
+
+  /**
+   * A template that parses as Liquid, whatever it is for (a prompt's template, an evaluation judge's rubric): a 400
+   * naming `field` with the syntax error and its position otherwise. Its size is the caller's to bound.
+   */
+  assertParses(template: string, field: string): void {
     const problem = syntaxProblem(this.engine, template);
     if (problem) {
       const position = problem.line !== null ? ` (line ${problem.line}, column ${problem.column})` : '';
-      throw new ValidationError(`template is not valid Liquid: ${problem.message}${position}`, 'template');
+      throw new ValidationError(`${field} is not valid Liquid: ${problem.message}${position}`, field);
     }
   }
 

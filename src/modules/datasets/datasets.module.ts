@@ -1,0 +1,33 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { LogsModule } from '../logs/logs.module';
+import { ModelsModule } from '../models/models.module';
+import { PromptsModule } from '../prompts/prompts.module';
+import { DatasetItemEntity } from './dataset-item.entity';
+import { DatasetEntity } from './dataset.entity';
+import { DatasetItemsController } from './dataset-items.controller';
+import { DatasetItemsRepository } from './dataset-items.repository';
+import { DatasetItemsService } from './dataset-items.service';
+import { DatasetsController } from './datasets.controller';
+import { DatasetsRepository } from './datasets.repository';
+import { DatasetsService } from './datasets.service';
+
+// Owns datasets and dataset_items: the test inputs of an endpoint and the checks run on their outputs
+// (/admin/v1/endpoints/{id}/datasets, /admin/v1/datasets/{id}, /admin/v1/datasets/{id}/items).
+// Exports DatasetsService, which evaluation runs read a dataset's checks and its items at a version through. It checks
+// inputs with execution's input validator (a pure function), judge models against the model list, rubrics with the
+// prompts' Liquid parser, and copies executions read through the logs module.
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([DatasetEntity, DatasetItemEntity]),
+    EndpointsModule,
+    ModelsModule,
+    PromptsModule,
+    LogsModule,
+  ],
+  controllers: [DatasetsController, DatasetItemsController],
+  providers: [DatasetsRepository, DatasetItemsRepository, DatasetsService, DatasetItemsService],
+  exports: [DatasetsService],
+})
+export class DatasetsModule {}
