@@ -48,6 +48,11 @@ const TAGS: [name: string, description: string][] = [
     'Spend budgets: a limit in dollars per UTC day or month on what a key, an endpoint, a tag or the whole tenant ' +
       'spends, each read with its current period: spent, reserved by calls in flight, and remaining.',
   ],
+  [
+    'datasets',
+    'Datasets of an endpoint: test inputs with an expected output and tags, and the checks run on each output. Each ' +
+      'change of the items is a new version of the dataset; an evaluation reads the items of the version it started on.',
+  ],
   ['health', 'Liveness and readiness probes. They need no key.'],
 ];
 

@@ -325,7 +325,7 @@ describe('the OpenAPI document', () => {
       });
       expect(parameter('listLogs', 'pageSize').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
       // Whole-number fields are never plain numbers: those left are the decimals (temperature, prices, rates, bounds,
-      // a score's value, a score's mean and the bounds of its interval).
+      // a score's value, a score's mean and the bounds of its interval, a judge check's threshold).
       const numbers = everySchema()
         .filter(([, schema]) => schema.type === 'number')
         .map(([where]) => where.split('.').pop());
@@ -348,6 +348,7 @@ describe('the OpenAPI document', () => {
           'limitUsd',
           'spentUsd',
           'reservedUsd',
+          'threshold',
           'remainingUsd',
         ]),
       );

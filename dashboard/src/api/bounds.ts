@@ -310,5 +310,39 @@ export const bounds = {
       "minLength": 1,
       "maxLength": 200
     }
+  },
+  "CreateDatasetDto": {
+    "checks": {
+      "maxItems": 20
+    },
+    "name": {
+      "minLength": 1,
+      "maxLength": 100
+    },
+    "description": {
+      "maxLength": 2000
+    }
+  },
+  "UpdateDatasetDto": {
+    "checks": {
+      "maxItems": 20
+    },
+    "name": {
+      "minLength": 1,
+      "maxLength": 100
+    },
+    "description": {
+      "maxLength": 2000
+    }
+  },
+  "AddDatasetItemsDto": {
+    "items": {
+      "maxItems": 500
+    }
+  },
+  "AddItemsFromLogsDto": {
+    "logIds": {
+      "maxItems": 500
+    }
   }
 } as const;

@@ -42,7 +42,7 @@ export class DatasetCheckSchema {
   })
   value?: string | number;
 
-  @ApiProperty({ required: false, default: true, description: 'contains and not_contains' })
+  @ApiProperty({ required: false, description: 'contains and not_contains: whether case matters (default true)' })
   caseSensitive?: boolean;
 
   @ApiProperty({
@@ -59,6 +59,11 @@ export class DatasetCheckSchema {
   @ApiProperty({ required: false, minLength: 1, maxLength: MAX_RUBRIC_LENGTH, description: 'judge: a Liquid template' })
   rubric?: string;
 
-  @ApiProperty({ required: false, minimum: 0, maximum: 1, default: 0.5, description: 'judge' })
+  @ApiProperty({
+    required: false,
+    minimum: 0,
+    maximum: 1,
+    description: 'judge: the lowest score that passes (default 0.5)',
+  })
   threshold?: number;
 }
