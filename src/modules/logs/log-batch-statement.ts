@@ -95,9 +95,11 @@ const PER_TAG_UPSERTS = upsertsOf(PER_TAG);
  */
 export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
+  // Evaluation runs' executions are left out of the rollups: the statistics count them only when asked for them.
+  const counted = rows.filter((row) => row.source !== 'Eval');
   const statements = [
-    ...rollupUpserts(rollUp(rows), PLAIN_UPSERTS, params),
-    ...rollupUpserts(rollUpTags(rows), PER_TAG_UPSERTS, params),
+    ...rollupUpserts(rollUp(counted), PLAIN_UPSERTS, params),
+    ...rollupUpserts(rollUpTags(counted), PER_TAG_UPSERTS, params),
   ];
   const withClause = statements.length
     ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
