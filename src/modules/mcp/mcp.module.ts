@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { BudgetsModule } from '../budgets/budgets.module';
 import { DatasetsModule } from '../datasets/datasets.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
+import { EvaluationsModule } from '../evaluations/evaluations.module';
 import { ExecutionModule } from '../execution/execution.module';
 import { KeysModule } from '../keys/keys.module';
 import { LogsModule } from '../logs/logs.module';
@@ -40,6 +41,7 @@ const TOOL_GROUPS = [
     BudgetsModule,
     DatasetsModule,
     EndpointsModule,
+    EvaluationsModule,
     PromptsModule,
     ModelsModule,
     LogsModule,
