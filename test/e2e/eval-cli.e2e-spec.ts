@@ -16,6 +16,21 @@ const CLI_MAIN = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 /** The text a request to the fake provider carries (its rendered prompt among it). */
 const sent = (request: ReceivedRequest) => JSON.stringify(request.body);
 
+/** The built CLI (`npm test` builds it first), run as an operator runs it, with `env`. */
+function runBuilt(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, ...argv], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /**
  * `eval run` on the command line: a run of a dataset for a prompt version against the endpoint's default, waited for
  * and reported, with the exit code a CI job fails on. In this process (on the services) and over HTTP (the admin
@@ -165,6 +180,26 @@ describe('eval run on the command line', () => {
     });
   });
 
+  // The built CLI with DATABASE_URL opens the database itself and runs the evaluation in its own process (the
+  // embedded database of these tests lives in the test process, so this needs PostgreSQL).
+  (process.env.DATABASE_URL ? it : it.skip)(
+    'runs in its own process on DATABASE_URL, with its exit code (skipped on the embedded database)',
+    async () => {
+      const { datasetId, candidateId } = await setup();
+      // Its own process calls the models too: the same models file, naming the fake provider.
+      const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', MODELS_FILE: t.config.modelsFile };
+      delete env.INITIAL_ADMIN_KEY;
+      const regressed = await runBuilt([...args(datasetId, candidateId, '--version', '1')], env);
+      expect(regressed.stderr).toBe('');
+      expect(regressed.code).toBe(1);
+      expect(regressed.stdout).toMatch(/Regressed items \(1\):/);
+      const unknown = await runBuilt(args(datasetId, randomUUID()), env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/^Error: .*not found/);
+    },
+    60_000,
+  );
+
   describe('over HTTP', () => {
     it('exits 1 and 0 as in process, through the admin API', async () => {
       const { datasetId, candidateId } = await setup();
@@ -217,18 +252,10 @@ describe('eval run on the command line', () => {
 
     it('runs from `npm run cli` (the built entry) without a database, with its exit code', async () => {
       const { datasetId, candidateId } = await setup();
-      const run = (argv: string[]) =>
-        new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-          // No DATABASE_URL and a data directory nobody has: the command must not need either.
-          const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path.join(ROOT, 'no-such-data-dir') };
-          delete env.DATABASE_URL;
-          const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, ...argv], { cwd: ROOT, env });
-          let stdout = '';
-          let stderr = '';
-          child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-          child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-          child.on('exit', (code) => resolve({ code, stdout, stderr }));
-        });
+      // No DATABASE_URL and a data directory nobody has: the command must not need either.
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path.join(ROOT, 'no-such-data-dir') };
+      delete env.DATABASE_URL;
+      const run = (argv: string[]) => runBuilt(argv, env);
       const regressed = await run([...args(datasetId, candidateId, '--version', '1'), ...overHttp()]);
       expect(regressed.code).toBe(1);
       expect(regressed.stdout).toMatch(/Regressed items \(1\):/);
