@@ -15,9 +15,9 @@ export class LocalEvalRunSource implements EvalRunSource {
 
   async checkTenant(slug: string): Promise<void> {
     const tenant = await this.app.get(TenantsService).getBySlug(slug);
-    // The command line runs as the tenant's operator, with no key: the run records none.
+    // The command line runs as the tenant's operator, with no key: the run records none (its key is nullable).
     this.principal = {
-      keyId: null,
+      keyId: null as unknown as string,
       tenantId: tenant.id,
       tenantSlug: tenant.slug,
       type: 'admin',
@@ -26,7 +26,7 @@ export class LocalEvalRunSource implements EvalRunSource {
       endpointIds: null,
       rateLimits: { perMinute: 0, perHour: 0, perDay: 0 },
       defaultTags: {},
-    } as unknown as Principal;
+    };
   }
 
   dataset(datasetId: string): Promise<DatasetView> {
