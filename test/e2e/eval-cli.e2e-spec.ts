@@ -130,6 +130,28 @@ describe('eval run on the command line', () => {
       expect(out).not.toMatch(/Regressed items/);
     });
 
+    it("holds the run to the endpoint's promotion gate when the gate names the dataset", async () => {
+      const { endpointId, datasetId, candidateId } = await setup();
+      const gated = await t.http
+        .put(`/admin/v1/endpoints/${endpointId}`)
+        .set(auth(tenant.admin))
+        .send({ promotionGate: { datasetId, minPassRate: 0.5, maxRegressions: 1 } });
+      expect(gated.status).toBe(200);
+      const result = await runCliCommand(t.app, args(datasetId, candidateId, '--version', '1'));
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout.join('\n')).toMatch(
+        /Thresholds \(the endpoint's promotion gate\): pass rate at least 50 %, at most 1 regressions: met/,
+      );
+      const stricter = await t.http
+        .put(`/admin/v1/endpoints/${endpointId}`)
+        .set(auth(tenant.admin))
+        .send({ promotionGate: { datasetId, minPassRate: 0.5, maxRegressions: 0 } });
+      expect(stricter.status).toBe(200);
+      const failed = await runCliCommand(t.app, args(datasetId, candidateId, '--version', '1'));
+      expect(failed.exitCode).toBe(1);
+      expect(failed.stdout).toContain('  The run has 1 regression (at most 0 allowed).');
+    });
+
     it('exits 2 with a message on stderr for an unknown tenant, dataset or prompt, or bad options', async () => {
       const { datasetId, candidateId } = await setup();
       const unknownTenant = await runCliCommand(t.app, [
