@@ -98,8 +98,8 @@ async function untilEnded(source: EvalRunSource, started: RunView, wait: EvalRun
   while (!ENDED_STATUSES.includes(run.status)) {
     if (Date.now() >= deadline) {
       throw new EvalRunFailure(
-        `Run ${run.id} is still ${run.status} after ${Math.round(wait.timeoutMs / 1000)} s; it goes on in the ` +
-          `service (GET /admin/v1/eval-runs/${run.id} follows it)`,
+        `Run ${run.id} is still ${run.status} after ${Math.round(wait.timeoutMs / 1000)} s and was not cancelled ` +
+          `(GET /admin/v1/eval-runs/${run.id} follows it)`,
       );
     }
     await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())));
