@@ -8,6 +8,9 @@ import { CreateKeyDto } from '../modules/keys/dto/create-key.dto';
 import { KeysService } from '../modules/keys/keys.service';
 import { BudgetsService } from '../modules/budgets/budgets.service';
 import { TenantsService } from '../modules/tenants/tenants.service';
+import { evalRun, type EvalRunArgs, type EvalRunWait } from './eval-run';
+import { HttpEvalRunSource } from './eval-run-http';
+import { LocalEvalRunSource } from './eval-run-local';
 
 export interface CliResult {
   exitCode: number;
@@ -21,7 +24,8 @@ export const USAGE = `Usage:
   npm run cli -- key create --tenant <slug> --type admin|endpoint [--permission ReadWrite|ReadOnly] [--environment live|test] [--name TEXT] [--tag key=value ...]
   npm run cli -- key list --tenant <slug>
   npm run cli -- key revoke --tenant <slug> <key-id>
-  npm run cli -- budget list --tenant <slug>`;
+  npm run cli -- budget list --tenant <slug>
+  npm run cli -- eval run --tenant <slug> --dataset <id> --prompt <id> [--version N] [--timeout SECONDS] [--base-url URL --admin-key KEY]`;
 
 const OPTIONS = {
   name: { type: 'string' },
@@ -31,10 +35,29 @@ const OPTIONS = {
   permission: { type: 'string' },
   environment: { type: 'string' },
   tag: { type: 'string', multiple: true },
+  dataset: { type: 'string' },
+  prompt: { type: 'string' },
+  version: { type: 'string' },
+  timeout: { type: 'string' },
+  'base-url': { type: 'string' },
+  'admin-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 class UsageError extends Error {}
+
+/** How long `eval run` waits for its run by default, and at most (`--timeout`, in seconds). */
+const EVAL_TIMEOUT_SECONDS = { default: 3600, max: 86_400 };
+/** How `eval run` polls: often at first, then less, in this process and over HTTP (where polls count as requests). */
+const EVAL_POLL_MS = { local: { first: 100, max: 1000 }, http: { first: 250, max: 5000 } };
+
+/**
+ * Whether the command runs against a running service's admin API (`eval run --base-url …`), needing neither the
+ * database nor the control socket.
+ */
+export function isRemoteCommand(argv: string[]): boolean {
+  return argv.some((arg) => arg === '--base-url' || arg.startsWith('--base-url='));
+}
 
 /** `--tag key=value` options (split at the first `=`) as a key's default tags; the DTO checks keys and values. */
 function defaultTagsOf(options: string[]): Record<string, string> {
@@ -49,17 +72,22 @@ function defaultTagsOf(options: string[]): Record<string, string> {
   return tags;
 }
 
-/** The CLI's commands, run against the same services as the REST API (in this process or the running service). */
-export async function runCliCommand(app: INestApplicationContext, argv: string[]): Promise<CliResult> {
+/**
+ * The CLI's commands, run against the same services as the REST API (in this process or the running service); a
+ * remote command (isRemoteCommand) runs without them, over HTTP.
+ */
+export async function runCliCommand(app: INestApplicationContext | undefined, argv: string[]): Promise<CliResult> {
   const stdout: string[] = [];
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
     const [resource, action, ...rest] = positionals;
     if (values.help || !resource)
       return { exitCode: values.help ? 0 : 2, stdout: values.help ? [USAGE] : [], stderr: values.help ? [] : [USAGE] };
+    const command = `${resource} ${action ?? ''}`.trim();
+    if (command === 'eval run') return await evalRunCommand(app, values);
+    if (!app) throw new UsageError(`${command} has no --base-url option`);
     const tenants = app.get(TenantsService);
     const keys = app.get(KeysService);
-    const command = `${resource} ${action ?? ''}`.trim();
     switch (command) {
       case 'tenant create': {
         const tenant = await tenants.create(requireArg(rest[0], '<slug>'), { name: values.name, plan: values.plan });
@@ -137,6 +165,53 @@ export async function runCliCommand(app: INestApplicationContext, argv: string[]
     if (error instanceof AppError) return { exitCode: 1, stdout, stderr: [`Error: ${error.message}`] };
     return { exitCode: 1, stdout, stderr: [`Error: ${(error as Error).message ?? error}`] };
   }
+}
+
+/**
+ * `eval run`: its options checked (a usage error exits 2), then the run made and followed in this process or, with
+ * `--base-url` and `--admin-key`, over the admin API.
+ */
+async function evalRunCommand(
+  app: INestApplicationContext | undefined,
+  values: { [name: string]: string | boolean | string[] | undefined },
+): Promise<CliResult> {
+  const text = (name: string) => values[name] as string | undefined;
+  const args: EvalRunArgs = {
+    tenant: requireArg(text('tenant'), '--tenant'),
+    datasetId: requireUuid(text('dataset'), '--dataset'),
+    promptId: requireUuid(text('prompt'), '--prompt'),
+    versionNumber: optionalInteger(text('version'), '--version', 1, 2_147_483_647),
+  };
+  const timeoutSeconds =
+    optionalInteger(text('timeout'), '--timeout', 1, EVAL_TIMEOUT_SECONDS.max) ?? EVAL_TIMEOUT_SECONDS.default;
+  const baseUrl = text('base-url');
+  const adminKey = text('admin-key');
+  if ((baseUrl === undefined) !== (adminKey === undefined)) {
+    throw new UsageError('--base-url and --admin-key go together');
+  }
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
+    throw new UsageError(`--base-url must be an http:// or https:// URL, not '${baseUrl}'`);
+  }
+  const poll = baseUrl !== undefined ? EVAL_POLL_MS.http : EVAL_POLL_MS.local;
+  const wait: EvalRunWait = { firstPollMs: poll.first, maxPollMs: poll.max, timeoutMs: timeoutSeconds * 1000 };
+  if (baseUrl !== undefined) return evalRun(new HttpEvalRunSource(baseUrl, adminKey!), args, wait);
+  if (!app) throw new UsageError('eval run needs the database, or --base-url and --admin-key');
+  return evalRun(new LocalEvalRunSource(app), args, wait);
+}
+
+function requireUuid(value: string | undefined, name: string): string {
+  const id = requireArg(value, name);
+  if (!isUUID(id)) throw new UsageError(`${name} must be an id (a UUID), not '${id.slice(0, 64)}'`);
+  return id;
+}
+
+function optionalInteger(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  if (!(number >= min && number <= max)) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${value.slice(0, 64)}'`);
+  }
+  return number;
 }
 
 function requireArg(value: string | undefined, name: string): string {

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { DataDirInUseError, EmbeddedDatabase } from '../database/embedded-database';
-import { CliResult, runCliCommand } from './cli-commands';
+import { CliResult, isRemoteCommand, runCliCommand } from './cli-commands';
 import { sendToRunningService } from './control-server';
 
 /**
@@ -11,6 +11,8 @@ import { sendToRunningService } from './control-server';
  * running service over its control socket, or, when no service runs, opens the data directory itself.
  */
 async function main(argv: string[]): Promise<number> {
+  // A command for a running service's admin API (eval run --base-url) needs no database and no configuration.
+  if (isRemoteCommand(argv)) return print(await runCliCommand(undefined, argv));
   // Opening the data directory itself, the CLI creates files there that must stay its user's only.
   process.umask(0o077);
   const config = loadConfig(process.env, { logLevel: 'warn' });
@@ -33,6 +35,10 @@ async function main(argv: string[]): Promise<number> {
       await app.close();
     }
   }
+  return print(result);
+}
+
+function print(result: CliResult): number {
   for (const line of result.stdout) process.stdout.write(`${line}\n`);
   for (const line of result.stderr) process.stderr.write(`${line}\n`);
   return result.exitCode;

@@ -15,7 +15,8 @@ import { DatasetsService } from './datasets.service';
 
 // Owns datasets and dataset_items: the test inputs of an endpoint and the checks run on their outputs
 // (/admin/v1/endpoints/{id}/datasets, /admin/v1/datasets/{id}, /admin/v1/datasets/{id}/items).
-// Exports DatasetsService, which evaluation runs read a dataset's checks and its items at a version through. It checks
+// Exports DatasetsService, which evaluation runs read a dataset's checks and its items at a version through, and
+// DatasetItemsService, which the MCP tools add items through. It checks
 // inputs with execution's input validator (a pure function), judge models against the model list, rubrics with the
 // prompts' Liquid parser, and copies executions read through the logs module.
 @Module({
@@ -28,6 +29,6 @@ import { DatasetsService } from './datasets.service';
   ],
   controllers: [DatasetsController, DatasetItemsController],
   providers: [DatasetsRepository, DatasetItemsRepository, DatasetsService, DatasetItemsService],
-  exports: [DatasetsService],
+  exports: [DatasetsService, DatasetItemsService],
 })
 export class DatasetsModule {}
