@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/errors/app-error';
 import type { CheckResult } from '../datasets/dataset-check';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ModelsService } from '../models/models.service';
@@ -62,7 +63,9 @@ export class EvalJudgeService {
       const costUsd = this.models.costOf(model.id, answer.usage) ?? 0;
       return { result: judgeCheckResult(answer.object, check.threshold), costUsd };
     } catch (error) {
-      return failed(`The judge call failed: ${(error as Error).message}`, 0);
+      // The service's own errors say what failed in words fit for the caller; anything else is not repeated.
+      const why = error instanceof AppError ? error.message : 'the provider did not answer';
+      return failed(`The judge call failed: ${why}`, 0);
     }
   }
 }
