@@ -9,6 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { BudgetsModule } from './modules/budgets/budgets.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
 import { DatasetsModule } from './modules/datasets/datasets.module';
+import { EvaluationsModule } from './modules/evaluations/evaluations.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { ExecutionModule } from './modules/execution/execution.module';
@@ -57,6 +58,7 @@ export class AppModule {
         ScoresModule,
         BudgetsModule,
         DatasetsModule,
+        EvaluationsModule,
         HealthModule,
         MetricsModule,
         DashboardModule,

@@ -7,6 +7,7 @@ import { EndpointsService } from '../../src/modules/endpoints/endpoints.service'
 import { ClientDeparture } from '../../src/modules/execution/client-departure';
 import type {
   ApiCall,
+  EvalCall,
   ExecutionCall,
   ExecutionObserver,
   ObservedPrompt,
@@ -175,6 +176,56 @@ describe('ExecutionService (medium)', () => {
       const outcome = await service.run(call);
       expect(outcome).toMatchObject({ status: 'success', cache: null });
       expect(await logRowOf(call)).toMatchObject({ source: 'Internal', cached: false });
+    });
+  });
+
+  describe('an evaluation item', () => {
+    it('runs the prompt version it is given, without the cache or a provider-call slot, logged with source Eval and its tags', async () => {
+      const { definition, promptId, slug } = await endpointWith({ cacheEnabled: true, cacheDurationSeconds: 60 });
+      const pinned = {
+        id: promptId,
+        endpointId: definition.endpoint.id,
+        name: 'Evaluated',
+        slug,
+        status: 'Draft' as const,
+        version: 7,
+        template: 'Evaluate {{ inputs.text }}',
+        llmModel: 'gpt-4o-mini',
+        temperature: 0,
+        maxTokens: 100,
+        customParameters: {},
+        retries: 0,
+        fallbackModels: [],
+      };
+      const call: EvalCall = {
+        kind: 'eval',
+        principal,
+        definition,
+        requestId: `eval-${++sequence}`,
+        body: { text: 'e' },
+        tags: { eval_run: 'run-1' },
+        prompt: pinned,
+      };
+      const slots = providerCalls.inFlight(principal);
+      client.answer('gpt-4o-mini', { text: 'first' }, { text: 'second' });
+      const started = service.runForEvaluation(call);
+      await client.nextCall();
+      expect(providerCalls.inFlight(principal)).toEqual(slots);
+      const first = await started;
+      expect(first.outcome).toMatchObject({ status: 'success', cache: null, renderedPrompt: 'Evaluate e' });
+      const again = await service.runForEvaluation({ ...call, requestId: `eval-${++sequence}` });
+      expect(again.outcome).toMatchObject({ status: 'success', cache: null, body: 'second' });
+      expect(client.calls).toHaveLength(2);
+      await logs.flush();
+      const row = await logReads.get(tenant.id, first.logId);
+      expect(row).toMatchObject({
+        source: 'Eval',
+        promptId,
+        promptVersion: 7,
+        assignment: 'pinned',
+        cached: false,
+        tags: { eval_run: 'run-1' },
+      });
     });
   });
 

@@ -344,5 +344,25 @@ export const bounds = {
     "logIds": {
       "maxItems": 500
     }
+  },
+  "PromptVersionRefDto": {
+    "versionNumber": {
+      "minimum": 1,
+      "maximum": 2147483647
+    }
+  },
+  "CreateEvalRunDto": {
+    "versionNumber": {
+      "minimum": 1,
+      "maximum": 2147483647
+    },
+    "concurrency": {
+      "minimum": 1,
+      "maximum": 10
+    },
+    "repeats": {
+      "minimum": 1,
+      "maximum": 5
+    }
   }
 } as const;

@@ -761,6 +761,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/datasets/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a dataset against a prompt version
+         * @description Starts a run of the dataset at its current version (202): the candidate prompt version, and the baseline it is
+         *     compared with, run on every item in the background; GET /admin/v1/eval-runs/{id} follows it.
+         */
+        post: operations["createEvalRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/eval-runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an evaluation run with its summary */
+        get: operations["getEvalRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/eval-runs/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an evaluation run's items and verdicts
+         * @description Every item of the run in dataset order: each side's answers and check results, and the verdict.
+         */
+        get: operations["listEvalRunItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/eval-runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an evaluation run
+         * @description No further item of the run starts; those in flight finish and are recorded.
+         */
+        post: operations["cancelEvalRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/endpoints/{id}/eval-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's evaluation runs
+         * @description The endpoint's runs, newest first (the 100 newest).
+         */
+        get: operations["listEndpointEvalRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1429,7 +1527,7 @@ export interface components {
             changedSettings: components["schemas"]["SettingChangeResponse"][];
         };
         /** @enum {string} */
-        ExecutionSource: "Api" | "TestPage" | "Internal";
+        ExecutionSource: "Api" | "TestPage" | "Internal" | "Eval";
         /** @enum {string} */
         ExecutionStatus: "success" | "error";
         ExecutionLogResponse: {
@@ -1450,7 +1548,7 @@ export interface components {
              * @enum {string|null}
              */
             assignment: "default" | "pinned" | "split" | null;
-            /** @description `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
+            /** @description `Api` (the execution API), `TestPage` (the test runner), `Internal` (MCP's run_endpoint) or `Eval` (an evaluation run). */
             source: components["schemas"]["ExecutionSource"];
             /** Format: uuid */
             keyId: string | null;
@@ -1559,7 +1657,7 @@ export interface components {
              * @enum {string|null}
              */
             assignment: "default" | "pinned" | "split" | null;
-            /** @description `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
+            /** @description `Api` (the execution API), `TestPage` (the test runner), `Internal` (MCP's run_endpoint) or `Eval` (an evaluation run). */
             source: components["schemas"]["ExecutionSource"];
             /** Format: uuid */
             keyId: string | null;
@@ -1776,6 +1874,8 @@ export interface components {
             totals: components["schemas"]["StatsTotalsResponse"];
             series: components["schemas"]["StatsBucketResponse"][];
         };
+        /** @enum {string} */
+        StatsSource: "Eval";
         /** @enum {string} */
         ScoreDataType: "boolean" | "numeric" | "categorical";
         ScoreConfigResponse: {
@@ -2000,6 +2100,141 @@ export interface components {
             logIds: string[];
             /** @description Also copies each execution's output as the item's `expectedOutput` (default false: none). */
             withOutput?: boolean;
+        };
+        /** @enum {string} */
+        EvalRunStatus: "queued" | "running" | "completed" | "failed" | "cancelled";
+        EvalPromptVersionResponse: {
+            /** Format: uuid */
+            promptId: string;
+            versionNumber: number;
+        };
+        EvalRunSummaryResponse: {
+            /** @description The dataset's items at the run's version. */
+            items: number;
+            /** @description Items the candidate passes (with repeats: most of its repeats pass). */
+            passed: number;
+            failed: number;
+            /** @description passed / items, 0–1. */
+            passRate: number;
+            /** @description The baseline's share of passed items; null without a baseline. */
+            baselinePassRate: number | null;
+            /** @description Items the baseline passes and the candidate fails. */
+            regressions: number;
+            /** @description Items the candidate passes and the baseline fails. */
+            improvements: number;
+            /** @description From the first claimed item to the end (so far, while running); null before it started. */
+            durationMs: number | null;
+            /** @description What the run's model calls cost (answers from the store cost nothing again), judges included. */
+            costUsd: number;
+        };
+        EvalRunResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpointId: string;
+            /** Format: uuid */
+            datasetId: string;
+            /** @description The dataset's version the run read its items at. */
+            datasetVersion: number;
+            status: components["schemas"]["EvalRunStatus"];
+            /** @description Null when the run compares with nothing. */
+            baseline: components["schemas"]["EvalPromptVersionResponse"] | null;
+            concurrency: number;
+            repeats: number;
+            candidate: components["schemas"]["EvalPromptVersionResponse"];
+            fresh: boolean;
+            summary: components["schemas"]["EvalRunSummaryResponse"];
+            /** @description Why a failed run could not run; null otherwise. */
+            errorMessage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        PromptVersionRefDto: {
+            versionNumber: number;
+            /**
+             * Format: uuid
+             * @description A prompt of the dataset's endpoint.
+             */
+            promptId: string;
+        };
+        CreateEvalRunDto: {
+            /** @description The candidate's version; default its current version. */
+            versionNumber?: number;
+            /**
+             * @description What the candidate is compared with: `default` (the endpoint's default prompt at its current version; none when
+             *     the endpoint has no default), `none`, or `{promptId, versionNumber}`. Default `default`.
+             */
+            baseline?: ("default" | "none") | components["schemas"]["PromptVersionRefDto"];
+            /** @description Calls of the run in flight at once, 1–10. Default 4. */
+            concurrency?: number;
+            /** @description Times each item runs on each side, 1–5; with more than one, an item passes when most of them pass. Default 1. */
+            repeats?: number;
+            /**
+             * Format: uuid
+             * @description The candidate: a prompt of the dataset's endpoint, in any status but Archived.
+             */
+            promptId: string;
+            /** @description Calls the models again even for answers the store already keeps. Default false. */
+            fresh?: boolean;
+        };
+        EvalCheckResultResponse: {
+            type: components["schemas"]["DatasetCheckType"];
+            pass: boolean;
+            /** @description Why it failed (or the judge's reason); null when a check passed without one. */
+            reason: string | null;
+        };
+        EvalSideAnswerResponse: {
+            repeat: number;
+            /** @description The execution body (null when the call failed or has not run). */
+            output: unknown;
+            latencyMs: number | null;
+            /**
+             * Format: uuid
+             * @description The execution log row of the answer (source Eval).
+             */
+            logId: string | null;
+            /** @description Null until it has run. */
+            passed: boolean | null;
+            checks: components["schemas"]["EvalCheckResultResponse"][];
+            /** @description The execution's error when the call failed. */
+            errorMessage: string | null;
+            costUsd: number | null;
+            /** @description True when the answer came from the evaluation answer store (no provider call). */
+            cached: boolean | null;
+        };
+        EvalSideResponse: {
+            /** @description The first repeat's answer. */
+            output: unknown;
+            latencyMs: number | null;
+            /** Format: uuid */
+            logId: string | null;
+            /** @description Whether the side passes: with repeats, when most of them pass; null until every repeat ran. */
+            passed: boolean | null;
+            checks: components["schemas"]["EvalCheckResultResponse"][];
+            errorMessage: string | null;
+            costUsd: number | null;
+            cached: boolean | null;
+            /** @description Every repeat's answer. */
+            repeats: components["schemas"]["EvalSideAnswerResponse"][];
+        };
+        EvalRunItemResponse: {
+            /** Format: uuid */
+            itemId: string;
+            /** @description The item's place in the dataset at the run's version, from 0. */
+            position: number;
+            inputs: unknown;
+            expectedOutput: unknown;
+            /**
+             * @description `regressed`: the baseline passes and the candidate fails; null until both sides ran.
+             * @enum {string|null}
+             */
+            verdict: "improved" | "regressed" | "unchanged_pass" | "unchanged_fail" | null;
+            baseline: components["schemas"]["EvalSideResponse"] | null;
+            candidate: components["schemas"]["EvalSideResponse"];
         };
         HealthResponse: {
             /**
@@ -5634,7 +5869,7 @@ export interface operations {
     listLogs: {
         parameters: {
             query?: {
-                /** @description `Api`, `TestPage` or `Internal`. */
+                /** @description `Api`, `TestPage`, `Internal` or `Eval` (evaluation runs). */
                 source?: components["schemas"]["ExecutionSource"];
                 /** @description `success` or `error`. */
                 status?: components["schemas"]["ExecutionStatus"];
@@ -5963,6 +6198,11 @@ export interface operations {
                  *     null) for the other values and the executions without the tag.
                  */
                 groupBy?: string;
+                /**
+                 * @description `Eval`: the statistics of evaluation runs' executions alone. Without it they are left out, and every other
+                 *     source counts.
+                 */
+                source?: components["schemas"]["StatsSource"];
                 /** @description Only executions tagged key:value. Repeatable: the same key repeated means either value, different keys must all match. */
                 tag?: string[];
                 /** @description Only executions carrying this tag key, whatever its value. Repeatable: every key must be present. */
@@ -8017,6 +8257,520 @@ export interface operations {
                 };
             };
             /** @description No dataset with this id in the tenant, or no such item in its current version */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    createEvalRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEvalRunDto"];
+            };
+        };
+        responses: {
+            /** @description Succeeded */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["EvalRunResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No dataset, prompt or version with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The dataset has no items, or a prompt of the run is Archived */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getEvalRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["EvalRunResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No evaluation run with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    listEvalRunItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["EvalRunItemResponse"][];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No evaluation run with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    cancelEvalRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["EvalRunResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key (the admin API takes admin keys), or a ReadOnly admin key (this route changes data) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No evaluation run with this id in the tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The run has already ended */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    listEndpointEvalRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["EvalRunResponse"][];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No endpoint with this id in the tenant */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -60,6 +60,14 @@ export class NotFoundError extends AppError {
 
 export class ConflictError extends AppError {
   readonly code = 'conflict';
+  /** One message per reason the request conflicts: the error's own message unless several are given. */
+  readonly messages: string[];
+
+  constructor(messages: string | string[], reason?: AppErrorReason, options?: ErrorOptions) {
+    const list = Array.isArray(messages) ? messages : [messages];
+    super(list.join('; '), reason, options);
+    this.messages = list;
+  }
 }
 
 export class PayloadTooLargeError extends AppError {

@@ -74,7 +74,7 @@ const USUAL_MEANING: Record<FailureStatus, string> = {
 
 export interface EnvelopeOptions {
   /** The success status; 200 by default. */
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** Headers of the success answer besides X-Request-Id and the X-RateLimit-* trio (a paged list's Link). */
   headers?: Record<string, HeaderObject | ReferenceObject>;
   /** The route changes data, so a ReadOnly admin key is refused (403). */

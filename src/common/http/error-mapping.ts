@@ -1,5 +1,12 @@
 import { HttpException } from '@nestjs/common';
-import { AppError, RateLimitError, RetryLaterError, statusOf, ValidationError } from '../errors/app-error';
+import {
+  AppError,
+  ConflictError,
+  RateLimitError,
+  RetryLaterError,
+  statusOf,
+  ValidationError,
+} from '../errors/app-error';
 import { fromDatabaseError } from '../errors/database-errors';
 import { publicCodeOf } from '../errors/execution-error-codes';
 import { withoutNetworkDetails } from '../errors/network-details';
@@ -42,7 +49,7 @@ export function describeFailure(thrown: unknown): Failure {
   if (error instanceof AppError) {
     const failure: Failure = {
       status: statusOf(error),
-      messages: error instanceof ValidationError ? error.messages : [error.message],
+      messages: error instanceof ValidationError || error instanceof ConflictError ? error.messages : [error.message],
       error: publicCodeOf(error),
       message: error.message,
       headers: {},

@@ -42,6 +42,14 @@ export const executionSlice = defineSlice({
           "Time an event stream waits on a client that reads nothing of it (its connection's buffer full) before the stream is closed and its provider call stopped; logged as `client_closed`.",
       },
     ),
+    EVAL_MAX_CONCURRENCY: int(
+      { min: 1, max: 100 },
+      {
+        default: 8,
+        meaning:
+          "Calls of one tenant's evaluation runs that may be in flight at once on an instance (1 to 100), whatever each run's own `concurrency`.",
+      },
+    ),
   },
   config: (values) => ({
     /** Wall-clock budget of one template render. */
@@ -54,5 +62,7 @@ export const executionSlice = defineSlice({
     maxImagesPerCall: values.MAX_IMAGES_PER_CALL,
     /** An event stream whose client reads nothing for this long, while more waits to be sent, is closed. */
     streamWriteTimeoutMs: values.STREAM_WRITE_TIMEOUT_MS,
+    /** Calls of one tenant's evaluation runs in flight at once on this instance. */
+    evalMaxConcurrency: values.EVAL_MAX_CONCURRENCY,
   }),
 });

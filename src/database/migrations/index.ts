@@ -14,6 +14,7 @@ import { ScoreRollups1764001200000 } from './1764001200000-score-rollups';
 import { TagRollupReads1764001300000 } from './1764001300000-tag-rollup-reads';
 import { Budgets1764001400000 } from './1764001400000-budgets';
 import { Datasets1764001500000 } from './1764001500000-datasets';
+import { EvaluationRuns1764001600000 } from './1764001600000-evaluation-runs';
 import { TagValueRollups1764001700000 } from './1764001700000-tag-value-rollups';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   TagRollupReads1764001300000,
   Budgets1764001400000,
   Datasets1764001500000,
+  EvaluationRuns1764001600000,
   TagValueRollups1764001700000,
 ];

@@ -3,6 +3,7 @@ import type { Tags } from '../../common/tags/tags';
 import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import type { LlmClient, TextRequest, TextResult } from '../llm/llm-client';
 import type { ExecutionSource } from '../logs/new-execution-log';
+import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import type { CacheStatus } from './execution-outcome';
 import type { ClientDeparture } from './client-departure';
 
@@ -52,10 +53,25 @@ export interface TestRunCall extends CallBase {
   promptId: string;
 }
 
-/** One execution, by who asked for it: the kind decides the prompt selection, the cache and the log row's source. */
-export type ExecutionCall = ApiCall | McpCall | TestRunCall;
+/**
+ * One item of an evaluation run: the prompt version the run names (pinned, any status), without the response cache and
+ * without the key's rate limits or provider-call slots (the run bounds its own calls); spend budgets apply as to any
+ * call. Logged with source Eval; the run's tag (`eval_run=<id>`) comes in `tags`.
+ */
+export interface EvalCall extends CallBase {
+  kind: 'eval';
+  prompt: ExecutablePrompt;
+}
 
-const SOURCES: Record<ExecutionCall['kind'], ExecutionSource> = { api: 'Api', mcp: 'Internal', testRun: 'TestPage' };
+/** One execution, by who asked for it: the kind decides the prompt selection, the cache and the log row's source. */
+export type ExecutionCall = ApiCall | McpCall | TestRunCall | EvalCall;
+
+const SOURCES: Record<ExecutionCall['kind'], ExecutionSource> = {
+  api: 'Api',
+  mcp: 'Internal',
+  testRun: 'TestPage',
+  eval: 'Eval',
+};
 
 /** The log row's `source` of a call. */
 export function sourceOf(call: ExecutionCall): ExecutionSource {

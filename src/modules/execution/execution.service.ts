@@ -23,7 +23,7 @@ import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { PromptSelectionService } from '../prompts/prompt-selection.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
-import { type ExecutionCall, sourceOf } from './execution-call';
+import { type EvalCall, type ExecutionCall, sourceOf } from './execution-call';
 import { type ExecutionOutcome, loggableInputs, toExecutionLog } from './execution-outcome';
 import { ExecutionRecord } from './execution-record';
 import { type PlannedAttempt, planAttempts } from './attempt-plan';
@@ -107,6 +107,14 @@ export class ExecutionService {
     return toTestRunResponse(outcome.body, log, logId);
   }
 
+  /**
+   * An evaluation run's item: the outcome, what its log row records and the row's id (the row is queued; it is
+   * written within the log writer's batch interval).
+   */
+  runForEvaluation(call: EvalCall): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
+    return this.runLogged(call);
+  }
+
   /** The stages, then the log row (exactly one, whatever the outcome). */
   private async runLogged(
     call: ExecutionCall,
@@ -151,6 +159,11 @@ export class ExecutionService {
   /** Select the prompt: a test run's is the one it names (pinned); otherwise the prompts module selects it. */
   private async select(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
     const { principal, definition } = call;
+    if (call.kind === 'eval') {
+      record.prompt = call.prompt;
+      record.assignment = 'pinned';
+      return;
+    }
     if (call.kind === 'testRun') {
       record.prompt = await this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.promptId);
       record.assignment = 'pinned';
@@ -279,7 +292,8 @@ export class ExecutionService {
     record: ExecutionRecord,
     planned: PlannedAttempt,
   ): Promise<SpendReservation | null> {
-    record.releaseSlot ??= this.providerCalls.acquire(call.principal);
+    // An evaluation run bounds its own calls (per run and per tenant), so it takes none of its key's slots.
+    if (call.kind !== 'eval') record.releaseSlot ??= this.providerCalls.acquire(call.principal);
     const model = this.models.find(planned.llmModel);
     if (!model) return null;
     const { endpoint, outputFields } = call.definition;

@@ -24,6 +24,12 @@ const ROLLUP_TABLES = [
   'execution_log_tag_value_rollups',
 ];
 
+/**
+ * The rows the rollups count: every execution but those of evaluation runs, which the statistics leave out (they read
+ * an evaluation's rows only when asked for source=Eval, from the rows themselves).
+ */
+export const COUNTED_IN_STATS = "source <> 'Eval'";
+
 /** A period of one kind of source: raw log rows, hourly rollups or daily rollups. */
 export interface RollupPiece {
   source: 'logs' | RollupSpan;
@@ -242,8 +248,10 @@ export class ExecutionLogRollupsRepository {
    * the writer's upsert.
    */
   async buildFromLogs(tenantIds: string[]): Promise<void> {
-    for (const sql of rollupsFromLogsSql('WHERE tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
-    for (const sql of tagRollupsFromLogsSql('tenant_id = ANY($1::uuid[])')) await this.db.query(sql, [tenantIds]);
+    const where = 'WHERE tenant_id = ANY($1::uuid[])';
+    for (const sql of rollupsFromLogsSql(where, COUNTED_IN_STATS)) await this.db.query(sql, [tenantIds]);
+    for (const sql of tagRollupsFromLogsSql('tenant_id = ANY($1::uuid[])', COUNTED_IN_STATS))
+      await this.db.query(sql, [tenantIds]);
     await this.db.query(tagValueRollupsSql('tenant_id = ANY($1::uuid[])'), [tenantIds]);
   }
 
@@ -394,7 +402,7 @@ function logRanges(
   const params: unknown[] = [tenantId];
   if (endpointId) params.push(endpointId);
   const conditions = [
-    `tenant_id = $1${endpointId ? ' AND endpoint_id = $2' : ''}${condition ? ` AND ${condition}` : ''}`,
+    `tenant_id = $1${endpointId ? ' AND endpoint_id = $2' : ''} AND ${COUNTED_IN_STATS}${condition ? ` AND ${condition}` : ''}`,
   ];
   let tagValue = 'NULL::text';
   if (tag) {
@@ -421,8 +429,10 @@ function logRanges(
 /**
  * The statements that build rollups from existing log rows matching `where` (the migration's backfill and the seeding
  * tool): hourly sums per latency bucket, turned into one row per hour with its histogram; days summed from the hours.
+ * `logCondition` narrows the log rows read (the rollups have no column of their own for it).
  */
-export function rollupsFromLogsSql(where: string): string[] {
+export function rollupsFromLogsSql(where: string, logCondition?: string): string[] {
+  const logWhere = logCondition ? `${where ? `${where} AND` : 'WHERE'} ${logCondition}` : where;
   const hourSums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
   return [
     `INSERT INTO execution_log_rollups (${COLUMNS})
@@ -434,7 +444,7 @@ export function rollupsFromLogsSql(where: string): string[] {
          count(*) AS calls, count(*) FILTER (WHERE status = 'error') AS errors, count(*) FILTER (WHERE cached) AS cache_hits,
          coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens,
          coalesce(sum(cost_usd), 0) AS cost_usd, max(latency_ms) AS latency_max_ms
-       FROM execution_logs ${where} GROUP BY 1, 2, 3, 4, 5) fine
+       FROM execution_logs ${logWhere} GROUP BY 1, 2, 3, 4, 5) fine
      GROUP BY tenant_id, start, endpoint_id, prompt_id`,
     `INSERT INTO execution_log_rollups (${COLUMNS})
      SELECT tenant_id, 'day', date_trunc('day', start, 'UTC'), endpoint_id, prompt_id, ${hourSums}, max(latency_max_ms),
@@ -446,7 +456,7 @@ export function rollupsFromLogsSql(where: string): string[] {
        SELECT tenant_id, endpoint_id, coalesce(prompt_id, '${NO_PROMPT}') AS prompt_id,
          coalesce(error_code, 'unknown') AS error_code, date_trunc('hour', created_at, 'UTC') AS hour,
          date_trunc('day', created_at, 'UTC') AS day
-       FROM execution_logs ${where ? `${where} AND` : 'WHERE'} status = 'error') e
+       FROM execution_logs ${logWhere ? `${logWhere} AND` : 'WHERE'} status = 'error') e
      CROSS JOIN LATERAL (VALUES ('hour', hour), ('day', day)) AS s(span, start)
      GROUP BY tenant_id, span, start, endpoint_id, prompt_id, error_code`,
   ];
@@ -465,11 +475,11 @@ export function tagValueRollupsSql(where: string): string {
 
 /**
  * The statements that build the tag rollups from existing log rows matching `where` (the seeding tool): each row
- * counted once under each of its tags, as the writer's upsert counts it.
+ * counted once under each of its tags, as the writer's upsert counts it. `logCondition` narrows the log rows read.
  */
-export function tagRollupsFromLogsSql(where: string): string[] {
+export function tagRollupsFromLogsSql(where: string, logCondition?: string): string[] {
   const hourSums = SUM_COLUMNS.map((c) => `sum(${c})`).join(', ');
-  const tagged = `execution_logs l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(tag_key, tag_value) WHERE ${where}`;
+  const tagged = `execution_logs l CROSS JOIN LATERAL jsonb_each_text(l.tags) AS t(tag_key, tag_value) WHERE ${where}${logCondition ? ` AND ${logCondition}` : ''}`;
   return [
     `INSERT INTO execution_log_tag_rollups (${TAG_KEY}, ${ROLLUP_VALUE_COLUMNS})
      SELECT tenant_id, tag_key, 'hour', start, tag_value, endpoint_id, ${hourSums}, max(latency_max_ms),

@@ -12,6 +12,8 @@ export interface LogFilter {
   endpointId?: string;
   keyId?: string;
   source?: ExecutionSource;
+  /** Leaves out the rows of `source` (the statistics leave out evaluation runs unless asked for them). */
+  notSource?: ExecutionSource;
   status?: 'success' | 'error';
   promptId?: string;
   assignment?: PromptAssignment;
@@ -324,6 +326,7 @@ function whereClause(tenantId: string, filter: LogFilter): { where: string; para
   if (filter.assignment) add('assignment = ?', filter.assignment);
   if (filter.requestId) add('request_id = ?', filter.requestId);
   if (filter.source) add('source = ?', filter.source);
+  if (filter.notSource) add('source <> ?', filter.notSource);
   if (filter.status) add('status = ?', filter.status);
   if (filter.from) add('created_at >= ?', filter.from);
   if (filter.to) add('created_at < ?', filter.to);

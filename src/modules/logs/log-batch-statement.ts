@@ -106,9 +106,11 @@ const PER_TAG_VALUE_UPSERTS = upsertsOf(PER_TAG_VALUE);
  */
 export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const tagGroups = rollUpTags(rows);
+  // Evaluation runs' executions are left out of the rollups: the statistics count them only when asked for them.
+  const counted = rows.filter((row) => row.source !== 'Eval');
+  const tagGroups = rollUpTags(counted);
   const statements = [
-    ...rollupUpserts(rollUp(rows), PLAIN_UPSERTS, params),
+    ...rollupUpserts(rollUp(counted), PLAIN_UPSERTS, params),
     ...rollupUpserts(tagGroups, PER_TAG_UPSERTS, params),
     ...rollupUpserts(acrossEndpoints(tagGroups), PER_TAG_VALUE_UPSERTS, params),
   ];

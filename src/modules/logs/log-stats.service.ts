@@ -58,6 +58,9 @@ export class LogStatsService {
       tag: query.tag,
       hasTag: query.hasTag,
     });
+    // Evaluation runs' executions count only when asked for, and then alone; the rollups never hold them.
+    if (query.source === 'Eval') filter.source = 'Eval';
+    else filter.notSource = 'Eval';
     if (bucketCount(from, to, interval) > MAX_BUCKETS) {
       throw new ValidationError(
         `interval=${interval} gives more than ${MAX_BUCKETS} buckets between from and to; use interval=day or a shorter period`,
@@ -130,8 +133,9 @@ export class LogStatsService {
   ): Promise<StatsFigures> {
     const { from, to, interval, byPrompt, groupTag } = range;
     const read = rollupReadOf(filter.tags, groupTag, byPrompt);
-    if (read === null) {
-      // Two tag keys at once (or a filter on one and groups by another): only the rows can answer.
+    if (read === null || filter.source === 'Eval') {
+      // Two tag keys at once (or a filter on one and groups by another), or evaluation runs' executions (the rollups
+      // leave them out): only the rows can answer.
       return this.exact(tenantId, filter, interval, byPrompt, groupTag);
     }
     const pieces = planPieces(from, to, interval);

@@ -2,8 +2,8 @@ import type { KeyEnvironment } from '../../common/auth/principal';
 import type { Tags } from '../../common/tags/tags';
 import type { PromptAssignment } from '../prompts/prompt-assignment';
 
-export type ExecutionSource = 'Api' | 'TestPage' | 'Internal';
-export const EXECUTION_SOURCES: ExecutionSource[] = ['Api', 'TestPage', 'Internal'];
+export type ExecutionSource = 'Api' | 'TestPage' | 'Internal' | 'Eval';
+export const EXECUTION_SOURCES: ExecutionSource[] = ['Api', 'TestPage', 'Internal', 'Eval'];
 export { PROMPT_ASSIGNMENTS, type PromptAssignment } from '../prompts/prompt-assignment';
 export type ExecutionStatus = 'success' | 'error';
 export const EXECUTION_STATUSES: ExecutionStatus[] = ['success', 'error'];

@@ -65,7 +65,7 @@ export class ExecutionLogResponse {
    */
   @ApiNullableEnum(PROMPT_ASSIGNMENTS)
   assignment: PromptAssignment | null;
-  /** `Api` (the execution API), `TestPage` (the test runner) or `Internal` (MCP's run_endpoint). */
+  /** `Api` (the execution API), `TestPage` (the test runner), `Internal` (MCP's run_endpoint) or `Eval` (an evaluation run). */
   @ApiEnum('ExecutionSource', EXECUTION_SOURCES)
   source: ExecutionSource;
   @ApiUuid()

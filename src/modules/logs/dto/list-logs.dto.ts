@@ -25,7 +25,7 @@ export class ListLogsQuery {
   @IsUUID('all')
   endpointId?: string;
 
-  /** `Api`, `TestPage` or `Internal`. */
+  /** `Api`, `TestPage`, `Internal` or `Eval` (evaluation runs). */
   @ApiEnum('ExecutionSource', EXECUTION_SOURCES)
   @Omittable()
   @IsIn(EXECUTION_SOURCES)

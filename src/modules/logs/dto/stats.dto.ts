@@ -7,6 +7,9 @@ import { SCORE_NAME_PATTERN } from '../../scores/score-config-rules';
 import { HasTagFilterQuery, TagFilterQuery } from './tag-filter.decorators';
 import type { StatsInterval } from '../execution-logs.repository';
 
+/** The one source the statistics read on request: evaluation runs' executions, otherwise left out. */
+export type StatsSource = 'Eval';
+export const STATS_SOURCES: StatsSource[] = ['Eval'];
 export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
 /** `prompt`, or `tag:<key>`. */
 export type StatsGroupBy = 'prompt' | `tag:${string}`;
@@ -42,6 +45,15 @@ export class StatsQuery {
   @Omittable()
   @Matches(GROUP_BY_PATTERN, { message: 'groupBy must be prompt or tag:<key>' })
   groupBy?: StatsGroupBy;
+
+  /**
+   * `Eval`: the statistics of evaluation runs' executions alone. Without it they are left out, and every other
+   * source counts.
+   */
+  @ApiEnum('StatsSource', STATS_SOURCES)
+  @Omittable()
+  @IsIn(STATS_SOURCES)
+  source?: StatsSource;
 
   @TagFilterQuery()
   tag?: string[];

@@ -1,0 +1,42 @@
+import { Module } from '@nestjs/common';
+import { DatasetsModule } from '../datasets/datasets.module';
+import { EndpointsModule } from '../endpoints/endpoints.module';
+import { ExecutionModule } from '../execution/execution.module';
+import { LlmModule } from '../llm/llm.module';
+import { LogsModule } from '../logs/logs.module';
+import { ModelsModule } from '../models/models.module';
+import { PromptsModule } from '../prompts/prompts.module';
+import { VersionsModule } from '../versions/versions.module';
+import { EvalItemService } from './eval-item.service';
+import { EvalJudgeService } from './eval-judge.service';
+import { EvalPromptsService } from './eval-prompts.service';
+import { EvalRunnerService } from './eval-runner.service';
+import { EvalRunsController } from './eval-runs.controller';
+import { EvalRunsRepository } from './eval-runs.repository';
+import { EvalRunsService } from './eval-runs.service';
+
+// Owns eval_runs, eval_run_items and eval_answers: evaluation runs of datasets, their background runner and the
+// promotion gate's evidence. Exports EvalRunsService.
+@Module({
+  imports: [
+    DatasetsModule,
+    EndpointsModule,
+    PromptsModule,
+    VersionsModule,
+    ExecutionModule,
+    LogsModule,
+    ModelsModule,
+    LlmModule,
+  ],
+  controllers: [EvalRunsController],
+  providers: [
+    EvalRunsRepository,
+    EvalRunsService,
+    EvalPromptsService,
+    EvalRunnerService,
+    EvalItemService,
+    EvalJudgeService,
+  ],
+  exports: [EvalRunsService],
+})
+export class EvaluationsModule {}
