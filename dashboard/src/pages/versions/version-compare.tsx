@@ -196,11 +196,22 @@ function LineHeader({ short, name }: { short: string; name: string }) {
   );
 }
 
-function UnifiedDiff({ lines, fromName, toName }: { lines: DiffLine[]; fromName: string; toName: string }) {
+/** A unified diff of `what` (the template unless said otherwise), from `fromName`'s text to `toName`'s. */
+export function UnifiedDiff({
+  lines,
+  fromName,
+  toName,
+  what = 'the template',
+}: {
+  lines: DiffLine[];
+  fromName: string;
+  toName: string;
+  what?: string;
+}) {
   return (
     <table className="diff unified">
       <caption className="visually-hidden">
-        Unified diff of the template from {fromName} to {toName}
+        Unified diff of {what} from {fromName} to {toName}
       </caption>
       <thead>
         <tr>
