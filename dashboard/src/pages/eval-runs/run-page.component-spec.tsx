@@ -144,14 +144,16 @@ it('shows the regressions side by side with the outputs’ diff, and every item 
       .getAllByRole('row')
       .map((row) => row.textContent),
   ).toEqual([
-    'BaselineLine in BaselineCandidateLine in CandidateLine',
+    'BLine in BaselineCLine in CandidateLine',
     '1−Removed: The capital is Paris',
     '1+Added: The capital is Lyon',
   ]);
 
   await user.click(screen.getByRole('button', { name: 'All items (2)' }));
   expect(screen.getAllByRole('article')).toHaveLength(2);
-  expect(screen.getByRole('article', { name: 'Item 2' })).toHaveTextContent('The outputs are the same');
+  expect(screen.getByRole('article', { name: 'Item 2' })).toHaveTextContent(
+    "The candidate's output is the same as the baseline's.",
+  );
 });
 
 it('cancels a queued run and shows it cancelled', async () => {

@@ -273,19 +273,23 @@ function ItemResult({ item, hasBaseline }: { item: EvalRunItem; hasBaseline: boo
         <SideResult name="Candidate" side={item.candidate} />
         {item.baseline && <SideResult name="Baseline" side={item.baseline} />}
       </div>
-      {baseline !== null && item.baseline?.passed !== null && item.candidate.passed !== null && (
-        <details className="run-diff" open={baseline !== candidate}>
-          <summary>{baseline === candidate ? 'The outputs are the same' : 'Output diff, baseline → candidate'}</summary>
-          {baseline !== candidate && (
+      {baseline !== null &&
+        item.baseline?.passed !== null &&
+        item.candidate.passed !== null &&
+        (baseline === candidate ? (
+          <p className="muted">The candidate's output is the same as the baseline's.</p>
+        ) : (
+          <details className="run-diff" open>
+            <summary>Output diff, baseline → candidate</summary>
             <UnifiedDiff
               lines={outputDiff(baseline, candidate)}
               fromName="Baseline"
               toName="Candidate"
+              short={{ from: 'B', to: 'C' }}
               what={`item ${number}'s output`}
             />
-          )}
-        </details>
-      )}
+          </details>
+        ))}
     </article>
   );
 }

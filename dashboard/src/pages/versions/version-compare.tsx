@@ -196,17 +196,22 @@ function LineHeader({ short, name }: { short: string; name: string }) {
   );
 }
 
-/** A unified diff of `what` (the template unless said otherwise), from `fromName`'s text to `toName`'s. */
+/**
+ * A unified diff of `what` (the template unless said otherwise), from `fromName`'s text to `toName`'s; `short` names
+ * the line-number columns on screen (by default `v1`, `v2` from `Version 1`, `Version 2`).
+ */
 export function UnifiedDiff({
   lines,
   fromName,
   toName,
   what = 'the template',
+  short = { from: fromName.replace('Version ', 'v'), to: toName.replace('Version ', 'v') },
 }: {
   lines: DiffLine[];
   fromName: string;
   toName: string;
   what?: string;
+  short?: { from: string; to: string };
 }) {
   return (
     <table className="diff unified">
@@ -216,10 +221,10 @@ export function UnifiedDiff({
       <thead>
         <tr>
           <th scope="col" className="line-number">
-            <LineHeader short={fromName.replace('Version ', 'v')} name={fromName} />
+            <LineHeader short={short.from} name={fromName} />
           </th>
           <th scope="col" className="line-number">
-            <LineHeader short={toName.replace('Version ', 'v')} name={toName} />
+            <LineHeader short={short.to} name={toName} />
           </th>
           <th scope="col">Line</th>
         </tr>
