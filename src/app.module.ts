@@ -9,7 +9,7 @@ import { DatabaseModule } from './database/database.module';
 import { BudgetsModule } from './modules/budgets/budgets.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
 import { DatasetsModule } from './modules/datasets/datasets.module';
-import { EvaluationsModule } from './modules/evaluations/evaluations.module';
+import { EvaluationsModule, PromotionGateModule } from './modules/evaluations/evaluations.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
 import { ExecutionModule } from './modules/execution/execution.module';
@@ -59,6 +59,7 @@ export class AppModule {
         BudgetsModule,
         DatasetsModule,
         EvaluationsModule,
+        PromotionGateModule,
         HealthModule,
         MetricsModule,
         DashboardModule,

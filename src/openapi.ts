@@ -53,6 +53,11 @@ const TAGS: [name: string, description: string][] = [
     'Datasets of an endpoint: test inputs with an expected output and tags, and the checks run on each output. Each ' +
       'change of the items is a new version of the dataset; an evaluation reads the items of the version it started on.',
   ],
+  [
+    'evaluations',
+    "Evaluation runs: a dataset's items run with a candidate prompt version and a baseline, each answer checked, " +
+      "compared item by item and summed up; the evidence an endpoint's promotion gate asks for.",
+  ],
   ['health', 'Liveness and readiness probes. They need no key.'],
 ];
 

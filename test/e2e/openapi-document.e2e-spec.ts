@@ -335,6 +335,9 @@ describe('the OpenAPI document', () => {
           'maximum',
           'temperature',
           'costUsd',
+          'passRate',
+          'baselinePassRate',
+          'minPassRate',
           'p50',
           'p95',
           'errorRate',
@@ -357,7 +360,7 @@ describe('the OpenAPI document', () => {
     it('name their enums and formats', () => {
       expect(resolve(parameter('listLogs', 'source').schema)).toEqual({
         type: 'string',
-        enum: ['Api', 'TestPage', 'Internal'],
+        enum: ['Api', 'TestPage', 'Internal', 'Eval'],
       });
       expect(resolve(parameter('listLogs', 'status').schema)).toEqual({ type: 'string', enum: ['success', 'error'] });
       expect(resolve(parameter('getStats', 'interval').schema)).toEqual({ type: 'string', enum: ['hour', 'day'] });
@@ -366,7 +369,7 @@ describe('the OpenAPI document', () => {
           expect(parameter(operation, end).schema).toEqual({ type: 'string', format: 'date-time' });
       }
       const log = schemas().ExecutionLogResponse.properties;
-      expect(resolve(log.source.allOf?.[0] ?? log.source).enum).toEqual(['Api', 'TestPage', 'Internal']);
+      expect(resolve(log.source.allOf?.[0] ?? log.source).enum).toEqual(['Api', 'TestPage', 'Internal', 'Eval']);
       expect(resolve(log.status).enum).toEqual(['success', 'error']);
       expect(log.keyEnvironment).toMatchObject({ type: 'string', nullable: true, enum: ['live', 'test', null] });
       expect(log.errorCode).toMatchObject({

@@ -59,6 +59,7 @@ describe('prompt versions, default prompt and execution lookups', () => {
         fallbackModels: [],
         changeNotes: 'second',
         archived: false,
+        gate: null,
         createdAt: expect.any(String),
       });
       expect((await t.http.get(`/admin/v1/prompts/${prompt.id}/versions/3`).set(auth(tenant.admin))).status).toBe(404);

@@ -91,6 +91,16 @@ export const bounds = {
       "maxLength": 107
     }
   },
+  "PromotionGateDto": {
+    "maxRegressions": {
+      "minimum": 0,
+      "maximum": 2147483647
+    },
+    "minPassRate": {
+      "minimum": 0,
+      "maximum": 1
+    }
+  },
   "UpdateEndpointDto": {
     "rateLimitPerMinute": {
       "minimum": 1,
@@ -239,6 +249,12 @@ export const bounds = {
       "maxLength": 2000
     }
   },
+  "PromotePromptDto": {
+    "reason": {
+      "minLength": 1,
+      "maxLength": 500
+    }
+  },
   "ScoreLogDto": {
     "name": {
       "minLength": 1,
@@ -343,12 +359,6 @@ export const bounds = {
   "AddItemsFromLogsDto": {
     "logIds": {
       "maxItems": 500
-    }
-  },
-  "PromptVersionRefDto": {
-    "versionNumber": {
-      "minimum": 1,
-      "maximum": 2147483647
     }
   },
   "CreateEvalRunDto": {

@@ -1088,6 +1088,12 @@ export interface components {
         };
         /** @enum {string} */
         Visibility: "Public" | "Private";
+        PromotionGateResponse: {
+            /** Format: uuid */
+            datasetId: string;
+            minPassRate: number;
+            maxRegressions: number;
+        };
         TrafficSplitVariantResponse: {
             /** Format: uuid */
             promptId: string;
@@ -1146,6 +1152,8 @@ export interface components {
              * @description The endpoint's default Live prompt; null when none.
              */
             defaultPromptId: string | null;
+            /** @description What promoting one of its prompts needs; null when nothing. */
+            promotionGate: components["schemas"]["PromotionGateResponse"] | null;
             name: string;
             /** @description Execution path, `/api/v1/<slug>`. */
             path: string;
@@ -1208,6 +1216,17 @@ export interface components {
              */
             stickyBy: string;
         };
+        PromotionGateDto: {
+            /** @description The most regressions the run may have. Default 0. */
+            maxRegressions?: number;
+            /**
+             * Format: uuid
+             * @description A dataset of the endpoint.
+             */
+            datasetId: string;
+            /** @description The least share of items the run must pass, 0–1. Default 1. */
+            minPassRate?: number;
+        };
         UpdateEndpointDto: {
             /** @description Requests per minute allowed to each key, 1..2147483647; null for none of its own (an endpoint: no limit; a key: the default, 60). */
             rateLimitPerMinute?: number | null;
@@ -1236,6 +1255,11 @@ export interface components {
              *     removes the split (the default prompt answers again).
              */
             trafficSplit?: components["schemas"]["TrafficSplitDto"] | null;
+            /**
+             * @description What promoting one of its prompts needs: a completed evaluation run of the dataset meeting both thresholds (see
+             *     POST /admin/v1/prompts/{id}/promote); null removes the gate.
+             */
+            promotionGate?: components["schemas"]["PromotionGateDto"] | null;
         };
         CreateInputFieldDto: {
             /** @description Key in the request body; read in templates as `inputs.<name>`. */
@@ -1453,6 +1477,15 @@ export interface components {
             /** @description Describes this save; recorded on the version it creates. */
             changeNotes?: string | null;
         };
+        PromotePromptDto: {
+            /**
+             * @description Promotes past the endpoint's promotion gate even when no evaluation run passes it (ReadWrite admin keys; MCP
+             *     cannot force). Needs `reason`; the version records `gate: {forced: true, reason, runId}`.
+             */
+            force?: boolean;
+            /** @description Why the gate is forced; required with `force: true`. */
+            reason?: string;
+        };
         VersionFallbackModelResponse: {
             temperature?: number;
             maxTokens?: number;
@@ -1461,6 +1494,17 @@ export interface components {
                 [key: string]: unknown;
             };
             llmModel: string;
+        };
+        VersionGateResponse: {
+            /** @description Why it was forced (only when forced). */
+            reason?: string;
+            /**
+             * Format: uuid
+             * @description The evaluation run that passed the gate (when forced: the newest run considered, null when none).
+             */
+            runId: string | null;
+            /** @description True when it was promoted past the gate (`force`). */
+            forced: boolean;
         };
         PromptVersionResponse: {
             /** Format: uuid */
@@ -1474,6 +1518,8 @@ export interface components {
             retries: number;
             /** @description The fallback models of this version: each `{llmModel, temperature?, maxTokens?, customParameters?}`. */
             fallbackModels: components["schemas"]["VersionFallbackModelResponse"][];
+            /** @description How the version's promotion passed the endpoint's promotion gate; null when it was not promoted through one. */
+            gate: components["schemas"]["VersionGateResponse"] | null;
             template: string;
             llmModel: string;
             customParameters: {
@@ -2153,14 +2199,6 @@ export interface components {
             /** Format: date-time */
             finishedAt: string | null;
         };
-        PromptVersionRefDto: {
-            versionNumber: number;
-            /**
-             * Format: uuid
-             * @description A prompt of the dataset's endpoint.
-             */
-            promptId: string;
-        };
         CreateEvalRunDto: {
             /** @description The candidate's version; default its current version. */
             versionNumber?: number;
@@ -2168,7 +2206,11 @@ export interface components {
              * @description What the candidate is compared with: `default` (the endpoint's default prompt at its current version; none when
              *     the endpoint has no default), `none`, or `{promptId, versionNumber}`. Default `default`.
              */
-            baseline?: ("default" | "none") | components["schemas"]["PromptVersionRefDto"];
+            baseline?: ("default" | "none") | {
+                /** Format: uuid */
+                promptId: string;
+                versionNumber: number;
+            };
             /** @description Calls of the run in flight at once, 1–10. Default 4. */
             concurrency?: number;
             /** @description Times each item runs on each side, 1–5; with more than one, an item passes when most of them pass. Default 1. */
@@ -4844,7 +4886,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PromotePromptDto"];
+            };
+        };
         responses: {
             /** @description Succeeded */
             200: {
@@ -4904,8 +4950,18 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description The prompt is not a Draft */
+            /** @description The prompt is not a Draft, or the endpoint's promotion gate is not passed (a message per reason) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

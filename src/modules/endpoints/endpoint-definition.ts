@@ -1,3 +1,4 @@
+import type { PromotionGateSettings } from './promotion-gate-settings';
 import type { EndpointEntity, Visibility } from './endpoint.entity';
 import type { TrafficSplit } from './traffic-split';
 import type { InputDataType, InputFieldEntity, OutputDataType, OutputFieldEntity } from './endpoint-field.entity';
@@ -18,6 +19,8 @@ export interface Endpoint {
   defaultPromptId: string | null;
   /** The split of its traffic between Live prompts; null when the default prompt answers. */
   trafficSplit: TrafficSplit | null;
+  /** What a promotion of one of its prompts needs; null when none. */
+  promotionGate: PromotionGateSettings | null;
 }
 
 /** An input field: the rules execution checks inputs against and the names the template validator knows. */
@@ -80,6 +83,7 @@ export function toEndpoint(entity: EndpointEntity): Endpoint {
     timeoutSeconds: entity.timeoutSeconds,
     defaultPromptId: entity.defaultPromptId,
     trafficSplit: toTrafficSplit(entity.trafficSplit),
+    promotionGate: entity.promotionGate ? { ...entity.promotionGate } : null,
   };
 }
 

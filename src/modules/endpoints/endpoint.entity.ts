@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { RateLimitColumns } from '../../common/rate-limit/rate-limit-settings';
+import type { PromotionGateSettings } from './promotion-gate-settings';
 import type { TrafficSplit } from './traffic-split';
 
 export type Visibility = 'Public' | 'Private';
@@ -20,6 +21,8 @@ export class EndpointEntity extends RateLimitColumns {
   @Column({ type: 'uuid', nullable: true }) defaultPromptId: string | null;
   /** Changed only together with a check of its prompts (EndpointsService.setTrafficSplit). */
   @Column({ type: 'jsonb', nullable: true }) trafficSplit: TrafficSplit | null;
+  /** What a promotion of one of its prompts needs; null when none. */
+  @Column({ type: 'jsonb', nullable: true }) promotionGate: PromotionGateSettings | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ type: 'timestamptz' }) updatedAt: Date;
   @Column({ type: 'timestamptz', nullable: true }) deletedAt: Date | null;

@@ -9,6 +9,7 @@ import { type Endpoint, type EndpointDefinition, toEndpoint, toEndpointDefinitio
 import type { EndpointEntity } from './endpoint.entity';
 import { EndpointFieldsRepository } from './endpoint-fields.repository';
 import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
+import { promotionGateOf } from './promotion-gate-settings';
 import { SplitPrompts } from './split-prompts';
 import { normalizeSplit, splitProblems, type TrafficSplit } from './traffic-split';
 import { TransactionHost } from '../../database/transactions';
@@ -17,7 +18,10 @@ import { EndpointErrors } from './endpoints.errors';
 export type NewEndpoint = Pick<EndpointValues, 'name' | 'path'> & Partial<EndpointValues>;
 
 /** An update: any of the settings, and the traffic split (null removes it). */
-export type EndpointChanges = Partial<EndpointValues> & { trafficSplit?: TrafficSplit | null };
+export type EndpointChanges = Omit<Partial<EndpointValues>, 'promotionGate'> & {
+  trafficSplit?: TrafficSplit | null;
+  promotionGate?: { datasetId: string; minPassRate?: number; maxRegressions?: number } | null;
+};
 
 /** A warm instance answers execution without a database round trip for the endpoint: execution's hot path. */
 const DEFINITION_CACHE = { max: 10_000, ttlMs: 10 * 60_000 };
@@ -38,6 +42,7 @@ const DEFAULTS: Omit<EndpointValues, 'name' | 'path'> = {
   cacheDurationSeconds: 300,
   ...NO_RATE_LIMITS,
   timeoutSeconds: 60,
+  promotionGate: null,
 };
 
 @Injectable()
@@ -148,11 +153,12 @@ export class EndpointsService {
   }
 
   async update(tenantId: string, id: string, changes: EndpointChanges): Promise<EndpointResponse> {
-    const { trafficSplit, ...settings } = changes;
+    const { trafficSplit, promotionGate, ...settings } = changes;
     const split = trafficSplit ? normalizeSplit(trafficSplit) : trafficSplit;
     if (split) assertSplitShape(split);
     const endpoint = await this.requireActiveEntity(tenantId, id);
-    const values = stripUndefined(settings);
+    const values: Partial<EndpointValues> = stripUndefined(settings);
+    if (promotionGate !== undefined) values.promotionGate = promotionGateOf(promotionGate);
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
     if (split !== undefined) {
       await this.txHost.withTransaction(async () => {

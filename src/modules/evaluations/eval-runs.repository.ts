@@ -130,21 +130,22 @@ export class EvalRunsRepository {
     return rows.map(normalizeRun);
   }
 
-  /** The newest completed run of the dataset for the prompt version (the promotion gate's evidence). */
-  async latestCompleted(
+  /** The newest completed runs of the dataset for the prompt version, newest first (the promotion gate's evidence). */
+  async completedRuns(
     tenantId: string,
     datasetId: string,
     promptId: string,
     versionNumber: number,
-  ): Promise<EvalRun | null> {
-    const [row] = await this.db.query<EvalRun[]>(
+    limit: number,
+  ): Promise<EvalRun[]> {
+    const rows = await this.db.query<EvalRun[]>(
       `SELECT ${RUN_COLUMNS} FROM eval_runs
        WHERE tenant_id = $1 AND dataset_id = $2 AND candidate_prompt_id = $3 AND candidate_version = $4
          AND status = 'completed'
-       ORDER BY finished_at DESC, id DESC LIMIT 1`,
-      [tenantId, datasetId, promptId, versionNumber],
+       ORDER BY finished_at DESC, id DESC LIMIT $5`,
+      [tenantId, datasetId, promptId, versionNumber, limit],
     );
-    return row ? normalizeRun(row) : null;
+    return rows.map(normalizeRun);
   }
 
   async items(tenantId: string, runId: string): Promise<EvalRunItemRow[]> {

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { DatasetsModule } from '../datasets/datasets.module';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { ExecutionModule } from '../execution/execution.module';
@@ -8,7 +8,9 @@ import { ModelsModule } from '../models/models.module';
 import { PromptsModule } from '../prompts/prompts.module';
 import { VersionsModule } from '../versions/versions.module';
 import { EvalItemService } from './eval-item.service';
+import { PromotionGate } from '../prompts/promotion-gate';
 import { EvalJudgeService } from './eval-judge.service';
+import { EvalPromotionGateService } from './eval-promotion-gate.service';
 import { EvalPromptsService } from './eval-prompts.service';
 import { EvalRunnerService } from './eval-runner.service';
 import { EvalRunsController } from './eval-runs.controller';
@@ -16,7 +18,7 @@ import { EvalRunsRepository } from './eval-runs.repository';
 import { EvalRunsService } from './eval-runs.service';
 
 // Owns eval_runs, eval_run_items and eval_answers: evaluation runs of datasets, their background runner and the
-// promotion gate's evidence. Exports EvalRunsService.
+// promotion gate's evidence. Exports EvalRunsService and EvalPromotionGateService (the PromotionGate port).
 @Module({
   imports: [
     DatasetsModule,
@@ -36,7 +38,21 @@ import { EvalRunsService } from './eval-runs.service';
     EvalRunnerService,
     EvalItemService,
     EvalJudgeService,
+    EvalPromotionGateService,
   ],
-  exports: [EvalRunsService],
+  exports: [EvalRunsService, EvalPromotionGateService],
 })
 export class EvaluationsModule {}
+
+/**
+ * The PromotionGate port through which the prompts module promotes. Global, as the endpoints' SplitPrompts port is:
+ * prompts cannot import this module (evaluations build on execution, which builds on prompts), and Nest gives it the
+ * port this way instead.
+ */
+@Global()
+@Module({
+  imports: [EvaluationsModule],
+  providers: [{ provide: PromotionGate, useExisting: EvalPromotionGateService }],
+  exports: [PromotionGate],
+})
+export class PromotionGateModule {}

@@ -4,6 +4,17 @@ import { splitLists } from '../endpoints/traffic-split';
 import type { PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
 import { PromptsService } from './prompts.service';
+import type { Endpoint } from '../endpoints/endpoint-definition';
+import type { VersionGate } from '../versions/prompt-version';
+import { VersionsService } from '../versions/versions.service';
+import type { PromptEntity } from './prompt.entity';
+import { PromotionGate } from './promotion-gate';
+
+/** A promotion's options: `force` promotes past the endpoint's promotion gate, recording `reason`. */
+export interface PromoteOptions {
+  force: boolean;
+  reason?: string;
+}
 import { TransactionHost } from '../../database/transactions';
 import { PromptErrors } from './prompts.errors';
 
@@ -20,10 +31,16 @@ export class PromptLifecycleService {
     private readonly prompts: PromptsService,
     private readonly endpoints: EndpointsService,
     private readonly txHost: TransactionHost,
+    private readonly versions: VersionsService,
+    private readonly gate: PromotionGate,
   ) {}
 
-  promote(tenantId: string, id: string): Promise<PromptResponse> {
-    return this.apply(tenantId, id, 'promote');
+  /**
+   * Draft to Live. With an endpoint promotion gate, only when an evaluation run passes it (409 with a message per
+   * reason otherwise), unless `force` with a reason; the version records how the gate was passed.
+   */
+  promote(tenantId: string, id: string, options: PromoteOptions = { force: false }): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'promote', options);
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */
@@ -46,7 +63,12 @@ export class PromptLifecycleService {
     return this.apply(tenantId, id, 'unarchive');
   }
 
-  private async apply(tenantId: string, id: string, action: PromptAction): Promise<PromptResponse> {
+  private async apply(
+    tenantId: string,
+    id: string,
+    action: PromptAction,
+    promotion: PromoteOptions = { force: false },
+  ): Promise<PromptResponse> {
     const { prompt: found } = await this.prompts.require(tenantId, id);
     await this.txHost.withTransaction(async () => {
       const endpoint = await this.endpoints.lockForDefaultChange(tenantId, found.endpointId);
@@ -55,11 +77,36 @@ export class PromptLifecycleService {
       const decision = decideTransition(action, prompt.status, isDefault, splitLists(endpoint.trafficSplit, id));
       if (!decision.allowed) throw PromptErrors.transitionRefused(decision.reason);
       if (action === 'unarchive') await this.prompts.ensureNameFree(prompt, prompt.name);
+      const gate = action === 'promote' ? await this.passGate(tenantId, endpoint, prompt, promotion) : null;
       if (decision.clearsDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, null);
       if (decision.to !== prompt.status) await this.prompts.setStatus(tenantId, id, decision.to);
       if (action === 'setDefault' && !isDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, id);
+      if (gate) await this.versions.recordGate(tenantId, id, prompt.currentVersion, gate);
     });
     await this.endpoints.notifyChanged(found.endpointId);
     return this.prompts.get(tenantId, id);
+  }
+
+  /**
+   * The endpoint's promotion gate, for a promotion (under the endpoint's and the prompt's row locks): null without a
+   * gate; what the version records when a run passes it or the promotion is forced; a 409 with the reasons otherwise.
+   */
+  private async passGate(
+    tenantId: string,
+    endpoint: Endpoint,
+    prompt: PromptEntity,
+    promotion: PromoteOptions,
+  ): Promise<VersionGate | null> {
+    if (!endpoint.promotionGate) return null;
+    const defaultPrompt = endpoint.defaultPromptId ? await this.prompts.lock(tenantId, endpoint.defaultPromptId) : null;
+    const verdict = await this.gate.check(
+      tenantId,
+      endpoint.promotionGate,
+      { promptId: prompt.id, versionNumber: prompt.currentVersion },
+      defaultPrompt && { promptId: defaultPrompt.id, versionNumber: defaultPrompt.currentVersion },
+    );
+    if (verdict.problems.length === 0) return { forced: false, runId: verdict.runId };
+    if (promotion.force) return { forced: true, reason: promotion.reason ?? '', runId: verdict.runId };
+    throw PromptErrors.gateNotPassed(verdict.problems);
   }
 }

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { UuidParam } from '../../common/http/api-schema.decorators';
 import { CreatePromptDto, ListPromptsQuery, UpdatePromptDto, ValidateTemplateDto } from './dto/prompt.dto';
+import { PromotePromptDto } from './dto/promote-prompt.dto';
 import { PromptResponse, TemplateValidationResponse } from './dto/prompt.response';
 import { PromptLifecycleService } from './prompt-lifecycle.service';
 import { PromptsService } from './prompts.service';
@@ -98,12 +99,22 @@ export class PromptsController {
   @Post(':id/promote')
   @HttpCode(200)
   @ApiOperation({ operationId: 'promotePrompt', summary: 'Promote a Draft prompt to Live' })
+  @ApiBody({ type: PromotePromptDto, required: false })
   @ApiEnvelope(PromptResponse, {
     write: true,
-    failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not a Draft' },
+    failures: {
+      400: true,
+      404: NOT_FOUND,
+      413: true,
+      409: "The prompt is not a Draft, or the endpoint's promotion gate is not passed (a message per reason)",
+    },
   })
-  promote(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
-    return this.lifecycle.promote(principal.tenantId, id);
+  promote(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('id') id: string,
+    @Body() dto: PromotePromptDto,
+  ): Promise<PromptResponse> {
+    return this.lifecycle.promote(principal.tenantId, id, { force: dto?.force === true, reason: dto?.reason });
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */

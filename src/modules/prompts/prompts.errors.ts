@@ -18,6 +18,8 @@ export const PromptErrors = {
   defaultNotLive: (name: string) => new ConflictError(`The default prompt '${name}' is not Live`, 'prompt_not_live'),
   notOnEndpoint: (promptId: string, endpointId: string) =>
     new NotFoundError(`Prompt ${promptId} not found on endpoint ${endpointId}`, 'prompt_not_found'),
+  /** The endpoint's promotion gate is not passed: a message per reason. */
+  gateNotPassed: (problems: string[]) => new ConflictError(problems),
   archivedNotTestable: (name: string) =>
     new ConflictError(`Prompt '${name}' is Archived: unarchive it to test it`, 'prompt_archived'),
 } satisfies ErrorFactories;

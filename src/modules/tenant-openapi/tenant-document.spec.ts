@@ -41,6 +41,7 @@ const definition = (
     timeoutSeconds: 60,
     defaultPromptId: null,
     trafficSplit: null,
+    promotionGate: null,
   },
   inputFields,
   outputFields,

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { VersionGate } from './version-gate';
 import type { FallbackModel } from './version-compare';
 
 export type VersionStatus = 'Draft' | 'Live' | 'Archived';
@@ -21,5 +22,7 @@ export class PromptVersionEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" }) fallbackModels: FallbackModel[];
   @Column({ type: 'text', nullable: true }) changeNotes: string | null;
   @Column() archived: boolean;
+  /** How the version's promotion passed its endpoint's promotion gate; null when it was not promoted through one. */
+  @Column({ type: 'jsonb', nullable: true }) gate: VersionGate | null;
   @CreateDateColumn({ type: 'timestamptz' }) createdAt: Date;
 }

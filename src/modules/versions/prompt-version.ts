@@ -1,5 +1,8 @@
 import type { PromptVersionEntity, VersionStatus } from './prompt-version.entity';
 import type { VersionContent } from './version-compare';
+import type { VersionGate } from './version-gate';
+
+export type { VersionGate };
 
 /** A saved version as the prompts module sees it: its content and history fields, never its row. */
 export interface PromptVersion extends VersionContent {
@@ -8,6 +11,7 @@ export interface PromptVersion extends VersionContent {
   status: VersionStatus;
   changeNotes: string | null;
   archived: boolean;
+  gate: VersionGate | null;
   createdAt: Date;
 }
 
@@ -25,6 +29,7 @@ export function toPromptVersion(entity: PromptVersionEntity): PromptVersion {
     fallbackModels: entity.fallbackModels,
     changeNotes: entity.changeNotes,
     archived: entity.archived,
+    gate: entity.gate ?? null,
     createdAt: entity.createdAt,
   };
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual, Repository } from 'typeorm';
+import type { VersionGate } from './prompt-version';
 import { PromptVersionEntity } from './prompt-version.entity';
 import { TransactionHost } from '../../database/transactions';
 
 export type NewVersionValues = Omit<
   PromptVersionEntity,
-  'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt'
+  'id' | 'tenantId' | 'promptId' | 'versionNumber' | 'archived' | 'createdAt' | 'gate'
 >;
 
 @Injectable()
@@ -36,7 +37,13 @@ export class VersionsRepository {
     values: NewVersionValues,
   ): Promise<PromptVersionEntity> {
     const repository = this.versions;
-    return repository.save(repository.create({ ...values, tenantId, promptId, versionNumber, archived: false }));
+    return repository.save(
+      repository.create({ ...values, tenantId, promptId, versionNumber, archived: false, gate: null }),
+    );
+  }
+
+  async setGate(tenantId: string, promptId: string, versionNumber: number, gate: VersionGate): Promise<void> {
+    await this.versions.update({ tenantId, promptId, versionNumber }, { gate });
   }
 
   /** Marks every version up to `versionNumber` as archived (retention); nothing is deleted. */

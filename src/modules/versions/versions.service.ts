@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Plan } from '../tenants/plans';
 import { TenantsService } from '../tenants/tenants.service';
-import { type PromptVersion, toPromptVersion } from './prompt-version';
+import { type PromptVersion, toPromptVersion, type VersionGate } from './prompt-version';
 import type { VersionStatus } from './prompt-version.entity';
 import { compareVersions, VersionComparison, VersionContent } from './version-compare';
 import { VersionsRepository } from './versions.repository';
@@ -55,6 +55,11 @@ export class VersionsService {
       }
       return toPromptVersion(saved);
     });
+  }
+
+  /** Records how the version's promotion passed the promotion gate, inside the promotion's transaction. */
+  recordGate(tenantId: string, promptId: string, versionNumber: number, gate: VersionGate): Promise<void> {
+    return this.txHost.withinTransaction(() => this.versions.setGate(tenantId, promptId, versionNumber, gate));
   }
 
   async list(tenantId: string, promptId: string): Promise<PromptVersion[]> {

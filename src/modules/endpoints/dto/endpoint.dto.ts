@@ -4,7 +4,9 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
+  IsUUID,
   IsString,
   Matches,
   Max,
@@ -14,11 +16,34 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import { ListPageQuery } from '../../../common/http/paging';
 import { RateLimitSettingsDto } from '../../../common/rate-limit/rate-limit-settings.dto';
 import { type Visibility, VISIBILITIES } from '../endpoint.entity';
 import { TrafficSplitDto } from './traffic-split.dto';
+
+/** An endpoint's promotion gate. */
+export class PromotionGateDto {
+  /** A dataset of the endpoint. */
+  @IsUUID('all')
+  datasetId: string;
+
+  /** The least share of items the run must pass, 0–1. Default 1. */
+  @Omittable()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(1)
+  minPassRate?: number;
+
+  /** The most regressions the run may have. Default 0. */
+  @ApiInteger()
+  @Omittable()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INTEGER)
+  maxRegressions?: number;
+}
 
 export const PATH_PATTERN = /^\/api\/v1\/[a-z0-9][a-z0-9-_/]*$/;
 
@@ -88,6 +113,16 @@ export class UpdateEndpointDto extends PartialType(CreateEndpointDto, { skipNull
   @ValidateNested()
   @Type(() => TrafficSplitDto)
   trafficSplit?: TrafficSplitDto | null;
+
+  /**
+   * What promoting one of its prompts needs: a completed evaluation run of the dataset meeting both thresholds (see
+   * POST /admin/v1/prompts/{id}/promote); null removes the gate.
+   */
+  @ApiProperty({ type: () => PromotionGateDto, nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => PromotionGateDto)
+  promotionGate?: PromotionGateDto | null;
 }
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);

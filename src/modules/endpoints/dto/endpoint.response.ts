@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { ApiAnyJson, ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { rateLimitSettingsOf } from '../../../common/rate-limit/rate-limit-settings';
@@ -57,6 +58,16 @@ export class TrafficSplitResponse {
   stickyBy: string;
 }
 
+/** An endpoint's promotion gate. */
+export class PromotionGateResponse {
+  @ApiUuid()
+  datasetId: string;
+  @ApiProperty({ minimum: 0, maximum: 1 })
+  minPassRate: number;
+  @ApiInteger({ minimum: 0, maximum: MAX_INTEGER })
+  maxRegressions: number;
+}
+
 /** An endpoint; its own per-key rate limits are the shared rate-limit settings. */
 export class EndpointResponse extends RateLimitSettingsResponse {
   @ApiUuid()
@@ -80,6 +91,9 @@ export class EndpointResponse extends RateLimitSettingsResponse {
   defaultPromptId: string | null;
   /** How requests without `?prompt=` are split between Live prompts; null when the default prompt answers them. */
   trafficSplit: TrafficSplitResponse | null;
+  /** What promoting one of its prompts needs; null when nothing. */
+  @ApiProperty({ type: () => PromotionGateResponse, nullable: true })
+  promotionGate: PromotionGateResponse | null;
   inputFields: InputFieldResponse[];
   outputFields: OutputFieldResponse[];
   createdAt: Date;
@@ -114,6 +128,13 @@ export function toEndpointResponse(
     timeoutSeconds: endpoint.timeoutSeconds,
     defaultPromptId: endpoint.defaultPromptId,
     trafficSplit: toTrafficSplit(endpoint.trafficSplit),
+    promotionGate: endpoint.promotionGate
+      ? {
+          datasetId: endpoint.promotionGate.datasetId,
+          minPassRate: endpoint.promotionGate.minPassRate,
+          maxRegressions: endpoint.promotionGate.maxRegressions,
+        }
+      : null,
     inputFields: inputFields.map(toInputFieldResponse),
     outputFields: outputFields.map(toOutputFieldResponse),
     createdAt: endpoint.createdAt,

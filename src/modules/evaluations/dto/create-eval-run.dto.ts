@@ -1,24 +1,10 @@
-import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 
-/** A prompt version named by its prompt and number. */
-export class PromptVersionRefDto {
-  /** A prompt of the dataset's endpoint. */
-  @IsUUID('all')
-  promptId: string;
-
-  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
-  @IsInt()
-  @Min(1)
-  @Max(MAX_INTEGER)
-  versionNumber: number;
-}
-
 /** Body of POST /admin/v1/datasets/{id}/runs. */
-@ApiExtraModels(PromptVersionRefDto)
 export class CreateEvalRunDto {
   /** The candidate: a prompt of the dataset's endpoint, in any status but Archived. */
   @IsUUID('all')
@@ -38,7 +24,18 @@ export class CreateEvalRunDto {
    */
   @ApiProperty({
     required: false,
-    oneOf: [{ type: 'string', enum: ['default', 'none'] }, { $ref: '#/components/schemas/PromptVersionRefDto' }],
+    oneOf: [
+      { type: 'string', enum: ['default', 'none'] },
+      {
+        type: 'object',
+        properties: {
+          promptId: { type: 'string', format: 'uuid' },
+          versionNumber: { type: 'integer', minimum: 1, maximum: MAX_INTEGER },
+        },
+        required: ['promptId', 'versionNumber'],
+        additionalProperties: false,
+      },
+    ],
   })
   @Omittable()
   @Allow()

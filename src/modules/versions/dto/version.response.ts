@@ -16,6 +16,18 @@ export class VersionFallbackModelResponse implements FallbackModel {
   customParameters?: Record<string, unknown>;
 }
 
+/** How a promotion passed the promotion gate. */
+export class VersionGateResponse {
+  /** True when it was promoted past the gate (`force`). */
+  forced: boolean;
+  /** Why it was forced (only when forced). */
+  @ApiProperty({ required: false })
+  reason?: string;
+  /** The evaluation run that passed the gate (when forced: the newest run considered, null when none). */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  runId: string | null;
+}
+
 export class PromptVersionResponse {
   @ApiUuid()
   promptId: string;
@@ -40,6 +52,9 @@ export class PromptVersionResponse {
   changeNotes: string | null;
   /** True once pushed out by the plan's version history limit; still fetchable. */
   archived: boolean;
+  /** How the version's promotion passed the endpoint's promotion gate; null when it was not promoted through one. */
+  @ApiProperty({ type: () => VersionGateResponse, nullable: true })
+  gate: VersionGateResponse | null;
   createdAt: Date;
 }
 
@@ -57,6 +72,13 @@ export function toPromptVersionResponse(version: PromptVersion): PromptVersionRe
     fallbackModels: version.fallbackModels,
     changeNotes: version.changeNotes,
     archived: version.archived,
+    gate: version.gate
+      ? {
+          forced: version.gate.forced,
+          ...(version.gate.forced ? { reason: version.gate.reason ?? '' } : {}),
+          runId: version.gate.runId,
+        }
+      : null,
     createdAt: version.createdAt,
   };
 }
