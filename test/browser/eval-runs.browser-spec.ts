@@ -3,7 +3,8 @@ import { expectAccessible, expectReadOnlyBlocked, goTo, screenshot, signIn, useD
 /**
  * Evaluation runs on the dashboard: a dataset run from its page with a Draft prompt against the endpoint's default,
  * followed until it completes, its summary and the regression it found shown side by side; a run started from a
- * prompt's page; and a slow run cancelled.
+ * prompt's page; a slow run cancelled; and the endpoint's promotion gate, set on its Evaluate tab, closed on the
+ * prompt's Promote and passed with a reason.
  */
 describe('Dashboard: evaluation runs', () => {
   const h = useDashboard({ setUp: () => seed() });
@@ -180,6 +181,55 @@ describe('Dashboard: evaluation runs', () => {
     await page().getByRole('progressbar').waitFor({ state: 'detached' });
     await expect(page().getByRole('button', { name: 'Cancel run' }).count()).resolves.toBe(0);
     await expectAccessible(page());
+  });
+
+  it('sets the endpoint’s promotion gate on its Evaluate tab', async () => {
+    await goTo(page(), `/endpoints/${endpointId}/evaluate`);
+    const gate = page().getByRole('region', { name: 'Promotion gate' });
+    await gate.getByText(/^No gate: any Draft prompt/).waitFor();
+    const form = gate.getByRole('form', { name: 'Promotion gate' });
+    await expect(form.getByLabel('Minimum pass rate (%)').isDisabled()).resolves.toBe(true);
+    await form.getByLabel('Dataset').selectOption({ label: 'Capitals of the world' });
+    await form.getByLabel('Minimum pass rate (%)').fill('100');
+    await form.getByLabel('Maximum regressions').fill('0');
+    await form.getByRole('button', { name: 'Save gate' }).click();
+    await gate.getByRole('status').getByText('Saved the promotion gate.').waitFor();
+    await gate
+      .getByText(
+        /^Promoting a prompt needs a completed run of “Capitals of the world”.* at least 100% .* no regressions\.$/,
+      )
+      .waitFor();
+    const saved = await h.t.http.get(`/admin/v1/endpoints/${endpointId}`).set(h.admin()).expect(200);
+    expect(saved.body.data.promotionGate).toEqual({ datasetId, minPassRate: 1, maxRegressions: 0 });
+    await expectAccessible(page(), { keyboard: true });
+  });
+
+  it('shows the gate on Promote, its reasons when closed, and promotes anyway with a reason', async () => {
+    await goTo(page(), `/endpoints/${endpointId}/prompts/${candidateId}`);
+    const note = page().getByRole('note', { name: 'Promotion gate' });
+    await note.getByText(/Newest run of version 1: Completed, pass rate 50%, 1 regression\./).waitFor();
+    await page().getByRole('button', { name: 'Promote to Live' }).click();
+    const refusal = page().locator('.gate-refusal');
+    await refusal.getByRole('alert').getByText('The promotion gate is closed:').waitFor();
+    await expect(refusal.getByRole('alert').getByRole('listitem').allInnerTexts()).resolves.toEqual([
+      'Pass rate 0.5 below 1',
+      '1 regression (at most 0 allowed)',
+    ]);
+    await expectAccessible(page(), { keyboard: true });
+
+    const force = page().getByRole('form', { name: 'Promote anyway' });
+    await force.getByRole('button', { name: 'Promote anyway' }).click();
+    await force.getByText('Promoting past the gate needs a reason.').waitFor();
+    await force.getByLabel('Reason for promoting anyway').fill('Peru is out of scope this week');
+    await force.getByRole('button', { name: 'Promote anyway' }).click();
+    await page()
+      .getByRole('status')
+      .getByText('Promoted past the promotion gate: the prompt is Live, and its version records why.')
+      .waitFor();
+    await page().locator('.prompt-status .badge.live').waitFor();
+    await expect(page().locator('.gate-refusal').count()).resolves.toBe(0);
+    const version = await h.t.http.get(`/admin/v1/prompts/${candidateId}/versions/1`).set(h.admin()).expect(200);
+    expect(version.body.data.gate).toMatchObject({ forced: true, reason: 'Peru is out of scope this week' });
   });
 
   it('shows a ReadOnly key the runs with every start and cancel disabled, saying why', async () => {

@@ -151,7 +151,7 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
           </>
         )}
       </div>
-      <PromptActions prompt={saved} writeBlock={writeBlock} onChanged={setSaved} />
+      <PromptActions prompt={saved} writeBlock={writeBlock} onChanged={setSaved} gate={endpoint.promotionGate} />
       <RunAgainstDefault key={`${saved.id}:${saved.currentVersion}`} prompt={saved} />
 
       <div className="playground">
