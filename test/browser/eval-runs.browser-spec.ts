@@ -230,6 +230,12 @@ describe('Dashboard: evaluation runs', () => {
     await expect(page().locator('.gate-refusal').count()).resolves.toBe(0);
     const version = await h.t.http.get(`/admin/v1/prompts/${candidateId}/versions/1`).set(h.admin()).expect(200);
     expect(version.body.data.gate).toMatchObject({ forced: true, reason: 'Peru is out of scope this week' });
+    // The version's page says how it passed the gate, with the run the gate looked at.
+    await goTo(page(), `/endpoints/${endpointId}/prompts/${candidateId}/versions/1`);
+    const facts = page().locator('.version-facts');
+    await facts.getByText(/Promoted anyway: Peru is out of scope this week/).waitFor();
+    await facts.getByRole('link', { name: '(the newest run)' }).click();
+    await page().getByRole('heading', { level: 1, name: 'Run of Capitals of the world' }).waitFor();
   });
 
   it('shows a ReadOnly key the runs with every start and cancel disabled, saying why', async () => {
