@@ -73,6 +73,9 @@ describe('evaluation runs', () => {
 
   it('a run of the default prompt against itself passes every item with no regression, logged with source Eval', async () => {
     const { endpoint, good, datasetId } = await world();
+    // Check results are recorded as scores under the score configs the tenant declared for them.
+    const config = await post('/score-configs', { name: 'eval.contains', dataType: 'boolean' });
+    expect([201, 409]).toContain(config.status);
     const run = await start(datasetId, { promptId: good.id });
     expect(run).toMatchObject({
       id: expect.stringMatching(UUID),
@@ -119,6 +122,7 @@ describe('evaluation runs', () => {
       return res.status === 200 && res.body.data;
     }, 'the log row');
     expect(log).toMatchObject({ source: 'Eval', promptId: good.id, tags: { eval_run: run.id } });
+    expect(log.scores).toEqual([expect.objectContaining({ name: 'eval.contains', value: true, source: 'eval' })]);
 
     // The statistics leave the evaluation's executions out unless asked for them.
     const stats = await get(`/stats?endpointId=${endpoint.id}`);
@@ -172,6 +176,40 @@ describe('evaluation runs', () => {
       (await start(datasetId, { promptId: good.id, baseline: { promptId: bad.id, versionNumber: 1 } })).id,
     );
     expect(improved.summary).toMatchObject({ improvements: 2, regressions: 0, baselinePassRate: 0 });
+  });
+
+  it('a judge check asks the judge model for {pass, score, reason} and passes at or above its threshold', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+    });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Answer {{ inputs.text }}',
+      llmModel: 'llama-test',
+    });
+    const created = await post(`/endpoints/${endpoint.id}/datasets`, {
+      name: `judged-${randomUUID().slice(0, 8)}`,
+      checks: [
+        { type: 'judge', llmModel: 'llama-test', rubric: 'Grade {{ output }} for {{ inputs.text }}', threshold: 0.8 },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const datasetId = created.body.data.id;
+    const items = [{ inputs: { text: 'good' } }, { inputs: { text: 'poor' } }];
+    expect((await post(`/datasets/${datasetId}/items`, { items })).status).toBe(201);
+    fake.replyBy((request) => {
+      const text = promptOf(request);
+      if (!text.includes('Grade')) return { text: 'right' };
+      const score = text.includes('for good') ? 0.9 : 0.3;
+      return { text: JSON.stringify({ pass: true, score, reason: `scored ${score}` }) };
+    });
+    const run = await finished((await start(datasetId, { promptId: prompt.id, baseline: 'none' })).id);
+    expect(run.summary).toMatchObject({ items: 2, passed: 1, failed: 1 });
+    const [good, poor] = (await get(`/eval-runs/${run.id}/items`)).body.data;
+    expect(good.candidate.checks).toEqual([{ type: 'judge', pass: true, reason: 'scored 0.9' }]);
+    expect(poor.candidate.checks[0]).toMatchObject({ type: 'judge', pass: false });
+    expect(poor.candidate.checks[0].reason).toContain('below the threshold 0.8');
+    // Two answers and two judgements.
+    expect(fake.requests).toHaveLength(4);
   });
 
   it('with repeats, an item passes when most of its repeats pass', async () => {

@@ -40,11 +40,12 @@ describe('promotion gate', () => {
       checks: [{ type: 'contains', value: 'right' }],
     });
     const datasetId = dataset.body.data.id as string;
+    const datasetName = dataset.body.data.name as string;
     const items = [{ inputs: { text: `a-${randomUUID()}` } }, { inputs: { text: `b-${randomUUID()}` } }];
     expect((await post(`/datasets/${datasetId}/items`, { items })).status).toBe(201);
     const updated = await put(`/endpoints/${endpoint.id}`, { promotionGate: { datasetId, ...gate } });
     expect(updated.status).toBe(200);
-    return { endpoint, base, datasetId, updated: updated.body.data };
+    return { endpoint, base, datasetId, datasetName, updated: updated.body.data };
   }
 
   const draft = (endpointId: string, template: string) =>
@@ -77,10 +78,10 @@ describe('promotion gate', () => {
   });
 
   it('a passing run of the current version lets the prompt be promoted, and the version records it', async () => {
-    const { endpoint, datasetId } = await gated({ minPassRate: 0.9 });
+    const { endpoint, datasetId, datasetName } = await gated({ minPassRate: 0.9 });
     const candidate = await draft(endpoint.id, 'Answer again {{ inputs.text }}');
     expectFailure(await post(`/prompts/${candidate.id}/promote`), 409, [
-      `No completed evaluation run of dataset ${datasetId} for version 1 of the prompt`,
+      `No completed evaluation run of dataset "${datasetName}" for version 1 of this prompt: run the dataset on that version first.`,
     ]);
     const run = await runOf(datasetId, candidate.id);
     const promoted = await post(`/prompts/${candidate.id}/promote`);
@@ -95,13 +96,15 @@ describe('promotion gate', () => {
     const stale = await draft(endpoint.id, 'Stale {{ inputs.text }}');
     await runOf(datasetId, stale.id);
     expect((await post(`/datasets/${datasetId}/items`, { items: [{ inputs: { text: 'c' } }] })).status).toBe(201);
-    expectFailure(await post(`/prompts/${stale.id}/promote`), 409, ['The run used dataset version 1 and it is now 2']);
+    expectFailure(await post(`/prompts/${stale.id}/promote`), 409, [
+      'The run used dataset version 1 and it is now 2: run it again.',
+    ]);
 
     const bad = await draft(endpoint.id, `${BAD} {{ inputs.text }}`);
     await runOf(datasetId, bad.id);
     expectFailure(await post(`/prompts/${bad.id}/promote`), 409, [
-      'Pass rate 0 below 0.9',
-      '3 regressions (at most 0 allowed)',
+      'The pass rate 0 is below the required 0.9.',
+      'The run has 3 regressions (at most 0 allowed).',
     ]);
 
     const before = await draft(endpoint.id, 'Before the default changed {{ inputs.text }}');
@@ -112,7 +115,7 @@ describe('promotion gate', () => {
     expect((await post(`/prompts/${next.id}/set-default`)).status).toBe(200);
     const problems = (await post(`/prompts/${before.id}/promote`)).body.messages;
     expect(problems).toEqual([
-      `The endpoint's default changed since the run: it compared with prompt ${base.id} version 1, the default is now prompt ${next.id} version 1`,
+      `The default prompt changed since the run: the run compared with version 1 of prompt ${base.id}, and the default is now version 1 of prompt ${next.id}.`,
     ]);
   });
 

@@ -15,6 +15,7 @@ import type { EvalRun, StoredAnswer } from './eval-run';
 import { EvalJudgeService } from './eval-judge.service';
 import { EvalPromptsService } from './eval-prompts.service';
 import { type ClaimedItem, EvalRunsRepository, type ItemResultValues } from './eval-runs.repository';
+import { judgeRubricScope } from './checks/judge';
 import { type CheckSubject, failedCallResult, runCheck } from './checks/run-check';
 
 /** Runs whose settings are kept in memory per instance (the items of a run share them). */
@@ -84,11 +85,14 @@ export class EvalItemService {
       } else if (answer.failure !== null) {
         results.push(failedCallResult('judge', answer.failure));
       } else {
-        const judged = await this.judge.judge(check, {
-          inputs: item.inputs,
-          output: answer.output,
-          expected: item.expectedOutput,
-        });
+        const judged = await this.judge.judge(
+          check,
+          judgeRubricScope({
+            inputs: item.inputs as Record<string, unknown>,
+            output: answer.output,
+            expectedOutput: item.expectedOutput,
+          }),
+        );
         results.push(judged.result);
         judgeCostUsd += judged.costUsd;
       }

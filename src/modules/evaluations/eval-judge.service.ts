@@ -3,24 +3,13 @@ import type { CheckResult } from '../datasets/dataset-check';
 import { LlmRegistry } from '../llm/llm-registry';
 import { ModelsService } from '../models/models.service';
 import { createLiquidEngine } from '../prompts/template/liquid-template';
+import { judgeCheckResult, judgeOutputSchema, type JudgeRubricScope } from './checks/judge';
 
 /** How long a judge's answer may take. */
 const JUDGE_TIMEOUT_MS = 60_000;
 const JUDGE_MAX_TOKENS = 512;
 /** A rubric renders within these bounds (time and size), like a prompt template. */
 const RUBRIC_LIMITS = { timeoutMs: 100, maxOutputBytes: 256 * 1024 };
-
-/** The structured answer a judge gives. */
-const VERDICT_SCHEMA = {
-  type: 'object',
-  properties: {
-    pass: { type: 'boolean' },
-    score: { type: 'number', minimum: 0, maximum: 1 },
-    reason: { type: 'string' },
-  },
-  required: ['pass', 'score', 'reason'],
-  additionalProperties: false,
-} as const;
 
 export interface JudgeCheck {
   llmModel: string;
@@ -49,10 +38,7 @@ export class EvalJudgeService {
     private readonly llm: LlmRegistry,
   ) {}
 
-  async judge(
-    check: JudgeCheck,
-    subject: { inputs: unknown; output: unknown; expected: unknown },
-  ): Promise<JudgeOutcome> {
+  async judge(check: JudgeCheck, scope: JudgeRubricScope): Promise<JudgeOutcome> {
     const model = this.models.find(check.llmModel);
     const provider = model && this.models.provider(model.provider);
     if (!model || !provider?.configured) {
@@ -60,7 +46,7 @@ export class EvalJudgeService {
     }
     let prompt: string;
     try {
-      prompt = this.engine.parseAndRenderSync(check.rubric, subject) as string;
+      prompt = this.engine.parseAndRenderSync(check.rubric, { ...scope }) as string;
     } catch (error) {
       return failed(`The rubric did not render: ${(error as Error).message}`, 0);
     }
@@ -70,16 +56,11 @@ export class EvalJudgeService {
         prompt,
         temperature: 0,
         maxOutputTokens: JUDGE_MAX_TOKENS,
-        schema: { jsonSchema: VERDICT_SCHEMA, strict: true },
+        schema: { jsonSchema: judgeOutputSchema.jsonSchema, strict: judgeOutputSchema.strict },
         abortSignal: AbortSignal.timeout(JUDGE_TIMEOUT_MS),
       });
       const costUsd = this.models.costOf(model.id, answer.usage) ?? 0;
-      const verdict = answer.object as { pass?: unknown; score?: unknown; reason?: unknown } | undefined;
-      if (!verdict || typeof verdict.pass !== 'boolean' || typeof verdict.score !== 'number') {
-        return failed('The judge did not answer {pass, score, reason}', costUsd);
-      }
-      const reason = typeof verdict.reason === 'string' ? verdict.reason : null;
-      return { result: { type: 'judge', pass: verdict.pass && verdict.score >= check.threshold, reason }, costUsd };
+      return { result: judgeCheckResult(answer.object, check.threshold), costUsd };
     } catch (error) {
       return failed(`The judge call failed: ${(error as Error).message}`, 0);
     }

@@ -4,14 +4,15 @@ import { DatasetsService } from '../datasets/datasets.service';
 import type { PromotionGateSettings } from '../endpoints/promotion-gate-settings';
 import { type GatedVersion, type GateVerdict, PromotionGate } from '../prompts/promotion-gate';
 import { EvalRunsRepository } from './eval-runs.repository';
-import { gateProblems } from './gate-decision';
+import type { EvalRun } from './eval-run';
+import { type GateRun, gateDecision } from './run-rules/promotion-gate';
 
 /** Completed runs of a version looked at for one that passes the gate. */
 const RUNS_CONSIDERED = 20;
 
 /**
  * The promotion gate, from the evaluation runs: the newest completed run of the gate's dataset for the version that
- * passes it; when none does, the reasons the newest one does not (or that there is none).
+ * opens it (see gateDecision); when none does, the reasons the newest one does not (or that there is none).
  */
 @Injectable()
 export class EvalPromotionGateService extends PromotionGate {
@@ -28,13 +29,23 @@ export class EvalPromotionGateService extends PromotionGate {
     candidate: GatedVersion,
     currentDefault: GatedVersion | null,
   ): Promise<GateVerdict> {
-    let datasetVersion: number;
+    let dataset: { name: string; version: number };
     try {
-      datasetVersion = (await this.datasets.findForRun(tenantId, gate.datasetId)).version;
+      dataset = await this.datasets.findForRun(tenantId, gate.datasetId);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return { runId: null, problems: [`The promotion gate's dataset ${gate.datasetId} no longer exists`] };
+      return { runId: null, problems: [`The promotion gate's dataset ${gate.datasetId} no longer exists.`] };
     }
+    const decide = (run: EvalRun | null) =>
+      gateDecision({
+        gate,
+        datasetName: dataset.name,
+        datasetVersion: dataset.version,
+        promptId: candidate.promptId,
+        promptVersion: candidate.versionNumber,
+        defaultPrompt: currentDefault,
+        run: run && gateRunOf(run),
+      });
     const runs = await this.runs.completedRuns(
       tenantId,
       gate.datasetId,
@@ -42,17 +53,24 @@ export class EvalPromotionGateService extends PromotionGate {
       candidate.versionNumber,
       RUNS_CONSIDERED,
     );
-    if (runs.length === 0) {
-      return {
-        runId: null,
-        problems: [
-          `No completed evaluation run of dataset ${gate.datasetId} for version ${candidate.versionNumber} of the prompt`,
-        ],
-      };
-    }
     for (const run of runs) {
-      if (gateProblems(run, gate, datasetVersion, currentDefault).length === 0) return { runId: run.id, problems: [] };
+      const decision = decide(run);
+      if (decision.open) return { runId: decision.runId, problems: [] };
     }
-    return { runId: runs[0].id, problems: gateProblems(runs[0], gate, datasetVersion, currentDefault) };
+    const newest = runs[0] ?? null;
+    const decision = decide(newest);
+    return { runId: newest?.id ?? null, problems: decision.open ? [] : decision.reasons };
   }
+}
+
+/** A completed run as the gate's decision reads it. */
+function gateRunOf(run: EvalRun): GateRun {
+  return {
+    id: run.id,
+    datasetVersion: run.datasetVersion,
+    candidate: { promptId: run.candidatePromptId, versionNumber: run.candidateVersion },
+    baseline:
+      run.baselinePromptId === null ? null : { promptId: run.baselinePromptId, versionNumber: run.baselineVersion! },
+    summary: { passRate: run.summary?.passRate ?? 0, regressions: run.summary?.regressions ?? 0 },
+  };
 }

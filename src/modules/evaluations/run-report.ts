@@ -1,6 +1,7 @@
 import type { CheckResult } from '../datasets/dataset-check';
 import type { EvalRun, EvalRunItemRow, EvalRunSummary, EvalSide } from './eval-run';
-import { itemPasses, summarize, type Verdict, verdictOf } from './run-outcome';
+import { type ItemVerdict as Verdict, itemPasses, verdictOf } from './run-rules/item-verdict';
+import { summarize } from './run-rules/run-summary';
 
 /** One side's answer to one repeat of an item. */
 export interface SideAnswer {
@@ -58,29 +59,27 @@ export function itemReports(rows: EvalRunItemRow[]): ItemReport[] {
     });
 }
 
-/** The run's summary from its rows: a row not run yet counts as not passing. */
+/**
+ * The run's summary from its rows: a row not run yet counts as not passing. What the run spent is what its calls cost
+ * (an answer from the store cost nothing this time) and its judges' calls.
+ */
 export function summaryOf(run: EvalRun, rows: EvalRunItemRow[], now: Date): EvalRunSummary {
-  const reports = itemReports(rows);
-  const hasBaseline = run.baselinePromptId !== null;
-  const figures = summarize(
-    reports.map((report) => ({
-      candidatePasses: report.candidate.passed === true,
-      baselinePasses: report.baseline ? report.baseline.passed === true : null,
-    })),
-    hasBaseline,
-  );
-  // What the run spent: the calls it made (an answer from the store cost nothing this time) and its judges' calls.
-  const nanos = rows.reduce(
-    (sum, row) =>
-      sum + (row.cached ? 0 : Math.round((row.costUsd ?? 0) * 1e9)) + Math.round((row.judgeCostUsd ?? 0) * 1e9),
-    0,
-  );
+  const costs = new Map<number, number>();
+  for (const row of rows) {
+    const cost = (row.cached ? 0 : (row.costUsd ?? 0)) + (row.judgeCostUsd ?? 0);
+    costs.set(row.position, (costs.get(row.position) ?? 0) + cost);
+  }
   const end = run.finishedAt ?? now;
-  return {
-    ...figures,
-    costUsd: nanos / 1e9,
-    durationMs: run.startedAt ? Math.max(0, new Date(end).getTime() - new Date(run.startedAt).getTime()) : null,
-  };
+  const durationMs = run.startedAt ? new Date(end).getTime() - new Date(run.startedAt).getTime() : 0;
+  const summary = summarize(
+    itemReports(rows).map((report) => ({
+      candidatePass: report.candidate.passed === true,
+      baselinePass: report.baseline ? report.baseline.passed === true : null,
+      costUsd: costs.get(report.position) ?? 0,
+    })),
+    { hasBaseline: run.baselinePromptId !== null, durationMs },
+  );
+  return { ...summary, durationMs: run.startedAt ? summary.durationMs : null };
 }
 
 function sideOf(rows: EvalRunItemRow[], side: EvalSide): SideReport | null {

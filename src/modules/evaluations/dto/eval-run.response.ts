@@ -4,7 +4,9 @@ import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { DATASET_CHECK_TYPES, type CheckResult, type DatasetCheckType } from '../../datasets/dataset-check';
 import { EVAL_RUN_STATUSES, type EvalRun, type EvalRunStatus, type EvalRunSummary } from '../eval-run';
 import type { ItemReport, SideAnswer, SideReport } from '../run-report';
-import { VERDICTS, type Verdict } from '../run-outcome';
+import type { ItemVerdict as Verdict } from '../run-rules/item-verdict';
+
+const VERDICTS: Verdict[] = ['improved', 'regressed', 'unchanged_pass', 'unchanged_fail'];
 
 export class EvalPromptVersionResponse {
   @ApiUuid()
