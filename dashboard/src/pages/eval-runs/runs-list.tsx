@@ -89,7 +89,7 @@ export function RunsTable({ runs, names }: { runs: EvalRun[]; names: ReadonlyMap
               Pass rate
             </th>
             <th scope="col" className="number">
-              Baseline
+              Baseline pass rate
             </th>
             <th scope="col" className="number">
               Regressions
