@@ -52,8 +52,9 @@ export function RunForm({
 
   const prompts = choices.data?.prompts ?? [];
   const datasets = choices.data?.datasets ?? [];
-  // Until one is picked, the first prompt and dataset listed are the choice.
-  const chosenPrompt = prompts.find((one) => one.id === promptId) ?? prompts[0];
+  // Until one is picked, the first prompt that is not the default (the baseline) and the first dataset are the choice.
+  const chosenPrompt =
+    prompts.find((one) => one.id === promptId) ?? prompts.find((one) => !one.isDefault) ?? prompts[0];
   const chosenDataset = datasets.find((one) => one.id === datasetId) ?? datasets[0];
   const versions = useLoad(
     () =>
