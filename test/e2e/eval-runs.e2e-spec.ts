@@ -212,6 +212,27 @@ describe('evaluation runs', () => {
     expect(fake.requests).toHaveLength(4);
   });
 
+  it('the schema check is always on for an endpoint with output fields', async () => {
+    const endpoint = await createEndpoint(t, tenant.admin, {
+      inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
+      outputs: [{ name: 'answer', dataType: 'string', description: 'The answer' }],
+    });
+    const prompt = await createPrompt(t, tenant.admin, endpoint.id, {
+      template: 'Answer {{ inputs.text }}',
+      llmModel: 'llama-test',
+    });
+    const created = await post(`/endpoints/${endpoint.id}/datasets`, { name: `schema-${randomUUID().slice(0, 8)}` });
+    const datasetId = created.body.data.id;
+    expect((await post(`/datasets/${datasetId}/items`, { items: [{ inputs: { text: 'x' } }] })).status).toBe(201);
+    fake.replyBy(() => ({ text: JSON.stringify({ answer: 'yes' }) }));
+    const run = await finished((await start(datasetId, { promptId: prompt.id, baseline: 'none' })).id);
+    const [item] = (await get(`/eval-runs/${run.id}/items`)).body.data;
+    expect(item.candidate).toMatchObject({
+      output: { answer: 'yes' },
+      checks: [{ type: 'schema', pass: true, reason: null }],
+    });
+  });
+
   it('with repeats, an item passes when most of its repeats pass', async () => {
     const { good, datasetId } = await world(1);
     let calls = 0;

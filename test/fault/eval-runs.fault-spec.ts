@@ -11,9 +11,9 @@ const DATABASE = 'promptgate_fault_eval_runs';
 
 /**
  * Evaluation runs on two instances sharing one PostgreSQL: every unit of work (item × repeat × side) is claimed in the
- * database, so each runs exactly once, within the run's concurrency over both instances; and when an instance is
- * SIGKILLed with items in flight, the other takes its rows over once their lease expires and completes the run well
- * within a minute.
+ * database, so each runs exactly once, on the instance that started the run; and when that instance is SIGKILLed with
+ * items in flight, the other takes the run and its rows over once their leases expire and completes it well within a
+ * minute.
  */
 describe('evaluation runs across instances, one of them killed', () => {
   let postgres: OwnPostgres;
@@ -41,7 +41,7 @@ describe('evaluation runs across instances, one of them killed', () => {
       INITIAL_TENANT: 'evaluations',
       MODELS_FILE: modelsFile,
       ADMIN_RATE_LIMIT_PER_MINUTE: '100000',
-      // Half of a run's concurrency of 10 per instance: both instances take part in every run.
+      // Each instance holds a tenant's runs to 5 calls in flight, below a run's concurrency of 10.
       EVAL_MAX_CONCURRENCY: '5',
     };
     a = await startService(env);
@@ -91,8 +91,8 @@ describe('evaluation runs across instances, one of them killed', () => {
       [runId],
     );
 
-  it('runs each item once over both instances, within the run concurrency', async () => {
-    const datasetId = await dataset('once', 40);
+  it('runs each item of the runs of both instances once, each run on the instance that started it', async () => {
+    const [first, second] = await Promise.all([dataset('once-a', 30), dataset('once-b', 30)]);
     let inFlight = 0;
     let mostInFlight = 0;
     fake.replyBy(() => {
@@ -101,38 +101,35 @@ describe('evaluation runs across instances, one of them killed', () => {
       setTimeout(() => inFlight--, 300);
       return { text: 'right', delayMs: 300 };
     });
-    const run = await admin(
-      a.base,
-      ADMIN_KEY,
-      'POST',
-      `/admin/v1/datasets/${datasetId}/runs`,
-      {
-        promptId,
-        baseline: 'none',
-        concurrency: 10,
-      },
-      [202],
-    );
-    const done = await eventually(
-      async () => {
-        const current = await admin(b.base, ADMIN_KEY, 'GET', `/admin/v1/eval-runs/${run.id}`);
-        return current.status === 'completed' && current;
-      },
-      'the run to complete',
-      { timeoutMs: 60_000 },
-    );
-    expect(done.summary).toMatchObject({ items: 40, passed: 40, failed: 0 });
+    const body = { promptId, baseline: 'none', concurrency: 10 };
+    const [runA, runB] = await Promise.all([
+      admin(a.base, ADMIN_KEY, 'POST', `/admin/v1/datasets/${first}/runs`, body, [202]),
+      admin(b.base, ADMIN_KEY, 'POST', `/admin/v1/datasets/${second}/runs`, body, [202]),
+    ]);
+    for (const run of [runA, runB]) {
+      const done = await eventually(
+        async () => {
+          const current = await admin(a.base, ADMIN_KEY, 'GET', `/admin/v1/eval-runs/${run.id}`);
+          return current.status === 'completed' && current;
+        },
+        'the run to complete',
+        { timeoutMs: 60_000 },
+      );
+      expect(done.summary).toMatchObject({ items: 30, passed: 30, failed: 0 });
+    }
     const prompts = fake.requests.map((request) => JSON.stringify(request.body));
-    expect(prompts).toHaveLength(40);
-    for (let i = 0; i < 40; i++) expect(prompts.filter((p) => p.includes(`once-item-${i}"`))).toHaveLength(1);
+    expect(prompts).toHaveLength(60);
+    for (const name of ['once-a', 'once-b'])
+      for (let i = 0; i < 30; i++) expect(prompts.filter((p) => p.includes(`${name}-item-${i}"`))).toHaveLength(1);
+    // Each instance holds a tenant's runs to EVAL_MAX_CONCURRENCY calls: 5 each.
     expect(mostInFlight).toBeLessThanOrEqual(10);
-    // Both instances claimed rows of the run.
-    const [{ instances: claimers }] = await postgres.query<{ instances: string }>(
+    const claimers = await postgres.query<{ run_id: string; instances: string }>(
       DATABASE,
-      `SELECT count(DISTINCT claimed_by) AS instances FROM eval_run_items WHERE run_id = $1`,
-      [run.id],
+      `SELECT run_id, count(DISTINCT claimed_by) AS instances FROM eval_run_items WHERE run_id = ANY($1::uuid[])
+       GROUP BY run_id`,
+      [[runA.id, runB.id]],
     );
-    expect(Number(claimers)).toBe(2);
+    expect(claimers.map((row) => Number(row.instances))).toEqual([1, 1]);
   });
 
   it('takes over the rows of a killed instance within a minute and completes the run', async () => {
@@ -140,7 +137,7 @@ describe('evaluation runs across instances, one of them killed', () => {
     fake.requests.length = 0;
     fake.replyBy(() => ({ text: 'right', delayMs: 2_000 }));
     const run = await admin(
-      a.base,
+      b.base,
       ADMIN_KEY,
       'POST',
       `/admin/v1/datasets/${datasetId}/runs`,
@@ -151,10 +148,8 @@ describe('evaluation runs across instances, one of them killed', () => {
       },
       [202],
     );
-    // Both instances hold claims of the run: B is killed with items in flight.
-    await eventually(async () => (await claimsBy(run.id)).length === 2, 'both instances to hold claims', {
-      timeoutMs: 30_000,
-    });
+    // B started the run and runs it: it is killed with items in flight.
+    await eventually(async () => (await claimsBy(run.id)).length === 1, 'B to hold claims', { timeoutMs: 30_000 });
     b.child.kill('SIGKILL');
     const killedAt = Date.now();
     const done = await eventually(

@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Evaluation runs. `eval_runs` holds a run of a dataset (at the version it started on) with a candidate prompt version
- * and an optional baseline; `eval_run_items` one row per dataset item, repeat and side (candidate or baseline), the unit
+ * and an optional baseline, and the instance that runs it (`owner`, until `owner_until`, a lease it renews; another
+ * instance takes the run over once it expires); `eval_run_items` one row per dataset item, repeat and side (candidate or baseline), the unit
  * of work an instance claims: `pending`, then `claimed` by one instance until `claimed_until` (a lease it renews while
  * the item runs; an expired claim is claimable again), then `done` with its output and check results. `eval_answers`
  * keeps the answers of evaluated prompt versions by a hash of the version, its settings, the inputs and the repeat, so
@@ -31,6 +32,8 @@ export class EvaluationRuns1764001600000 implements MigrationInterface {
         status varchar(10) NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
         summary jsonb,
         error_message text,
+        owner varchar(64),
+        owner_until timestamptz,
         created_at timestamptz NOT NULL DEFAULT now(),
         started_at timestamptz,
         finished_at timestamptz

@@ -11,6 +11,7 @@ import { ExecutionLogsService } from '../logs/execution-logs.service';
 import { LogScoresService } from '../logs/log-scores.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { answerKey } from './answer-key';
+import { checksToRun } from './checks-to-run';
 import type { EvalRun, StoredAnswer } from './eval-run';
 import { EvalJudgeService } from './eval-judge.service';
 import { EvalPromptsService } from './eval-prompts.service';
@@ -187,7 +188,7 @@ export class EvalItemService {
       fields: fieldsFingerprint({ inputFields, outputFields }),
       candidate,
       baseline,
-      checks: dataset.checks,
+      checks: checksToRun(dataset.checks, outputFields),
     };
   }
 }

@@ -22,10 +22,10 @@ const RUNS_PER_POLL = 50;
 const SHUTDOWN_WAIT_MS = 10_000;
 
 /**
- * The background runner of evaluation runs, on every instance. Work is claimed in the database, row by row (see
- * EvalRunsRepository.claim): with several instances on one PostgreSQL each unit of work runs once, within the run's
- * `concurrency` across all instances, and the rows of an instance that stopped are taken over once their lease
- * expires. Queue libraries (pg-boss, graphile-worker) need a server PostgreSQL and cannot run on the embedded
+ * The background runner of evaluation runs, on every instance. A run is run by the instance that created it (its
+ * owner, a lease renewed every RENEW_MS); work is claimed in the database, row by row (see EvalRunsRepository.claim):
+ * with several instances on one PostgreSQL each unit of work runs once, within the run's `concurrency`, and the run
+ * and the rows of an instance that stopped are taken over by another once their leases expire (within a minute). Queue libraries (pg-boss, graphile-worker) need a server PostgreSQL and cannot run on the embedded
  * database, so the claims are written by hand, in SQL that both accept. Each instance also holds a tenant's runs to
  * EVAL_MAX_CONCURRENCY calls in flight on it.
  */
@@ -146,9 +146,8 @@ export class EvalRunnerService implements OnApplicationBootstrap {
     });
   }
 
-  /** Renews the leases of the rows this instance is running. */
+  /** Renews the leases of the runs this instance owns and of the rows it is running. */
   private async renew(): Promise<void> {
-    if (this.running.size === 0) return;
     await this.runs.renew(this.instance, [...this.running.keys()], CLAIM_LEASE_SECONDS).catch((error) =>
       this.logger.write('warn', 'Evaluation claim renewal failed', {
         context: 'Evaluations',

@@ -58,11 +58,13 @@ export class EvalRunsRepository {
     return this.txHost.tx;
   }
 
-  async insertRun(tenantId: string, run: NewEvalRun): Promise<EvalRun> {
+  /** A new run, owned by `owner` (the instance that created it) for `leaseSeconds`. */
+  async insertRun(tenantId: string, run: NewEvalRun, owner: string, leaseSeconds: number): Promise<EvalRun> {
     const [row] = await this.db.query<EvalRun[]>(
       `INSERT INTO eval_runs (tenant_id, endpoint_id, dataset_id, dataset_version, key_id, candidate_prompt_id,
-         candidate_version, baseline_prompt_id, baseline_version, concurrency, repeats, fresh, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'queued') RETURNING ${RUN_COLUMNS}`,
+         candidate_version, baseline_prompt_id, baseline_version, concurrency, repeats, fresh, status, owner, owner_until)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'queued', $13, now() + make_interval(secs => $14))
+       RETURNING ${RUN_COLUMNS}`,
       [
         tenantId,
         run.endpointId,
@@ -76,6 +78,8 @@ export class EvalRunsRepository {
         run.concurrency,
         run.repeats,
         run.fresh,
+        owner,
+        leaseSeconds,
       ],
     );
     return row;
@@ -180,15 +184,22 @@ export class EvalRunsRepository {
 
   /**
    * Claims up to `max` open rows of the run for `instance` until now + `leaseSeconds`, within the run's concurrency:
-   * the claims of every instance that have not expired count against it. Must run in a transaction (the run's row lock
-   * is held until it commits). Nothing when the run has ended or another instance is claiming for it right now.
+   * the claims of every instance that have not expired count against it. A run is claimed from by its owner only; an
+   * instance takes a run over (becomes its owner) once the owner's lease has expired. Must run in a transaction (the
+   * run's row lock is held until it commits). Nothing when the run has ended, another instance owns it, or another
+   * instance is claiming for it right now.
    */
   async claim(runId: string, instance: string, max: number, leaseSeconds: number): Promise<ClaimedItem[]> {
-    const [run] = await this.db.query<{ concurrency: number }[]>(
-      `SELECT concurrency FROM eval_runs WHERE id = $1 AND status IN ('queued', 'running') FOR UPDATE SKIP LOCKED`,
+    const [run] = await this.db.query<{ concurrency: number; owner: string | null; owned: boolean }[]>(
+      `SELECT concurrency, owner, owner_until > now() AS owned FROM eval_runs
+       WHERE id = $1 AND status IN ('queued', 'running') FOR UPDATE SKIP LOCKED`,
       [runId],
     );
-    if (!run) return [];
+    if (!run || (run.owner !== instance && run.owned)) return [];
+    await this.db.query(
+      `UPDATE eval_runs SET owner = $2, owner_until = now() + make_interval(secs => $3) WHERE id = $1`,
+      [runId, instance, leaseSeconds],
+    );
     const [{ live }] = await this.db.query<{ live: string }[]>(
       `SELECT count(*) AS live FROM eval_run_items WHERE run_id = $1 AND status = 'claimed' AND claimed_until > now()`,
       [runId],
@@ -218,8 +229,13 @@ export class EvalRunsRepository {
     return claimed.map((row) => ({ ...row, position: Number(row.position), repeat: Number(row.repeat) }));
   }
 
-  /** Extends the leases of the rows `instance` still holds. */
+  /** Extends the leases of the runs `instance` owns and of the rows it still holds. */
   async renew(instance: string, ids: string[], leaseSeconds: number): Promise<void> {
+    await this.db.query(
+      `UPDATE eval_runs SET owner_until = now() + make_interval(secs => $2)
+       WHERE owner = $1 AND status IN ('queued', 'running')`,
+      [instance, leaseSeconds],
+    );
     if (ids.length === 0) return;
     await this.db.query(
       `UPDATE eval_run_items SET claimed_until = now() + make_interval(secs => $3)

@@ -13,7 +13,7 @@ import {
 } from './dto/eval-run.response';
 import type { EvalRun, EvalSide, PromptVersionRef } from './eval-run';
 import { EvalPromptsService } from './eval-prompts.service';
-import { EvalRunnerService } from './eval-runner.service';
+import { CLAIM_LEASE_SECONDS, EvalRunnerService } from './eval-runner.service';
 import { EvalRunsRepository } from './eval-runs.repository';
 import { EvalRunErrors } from './eval-runs.errors';
 import { itemReports, summaryOf } from './run-report';
@@ -72,17 +72,22 @@ export class EvalRunsService {
     const repeats = dto.repeats ?? DEFAULTS.repeats;
     const sides: EvalSide[] = baseline ? ['candidate', 'baseline'] : ['candidate'];
     const run = await this.txHost.withTransaction(async () => {
-      const created = await this.runs.insertRun(tenantId, {
-        endpointId: dataset.endpointId,
-        datasetId,
-        datasetVersion: dataset.version,
-        keyId: principal.keyId,
-        candidate,
-        baseline,
-        concurrency: dto.concurrency ?? DEFAULTS.concurrency,
-        repeats,
-        fresh: dto.fresh ?? DEFAULTS.fresh,
-      });
+      const created = await this.runs.insertRun(
+        tenantId,
+        {
+          endpointId: dataset.endpointId,
+          datasetId,
+          datasetVersion: dataset.version,
+          keyId: principal.keyId,
+          candidate,
+          baseline,
+          concurrency: dto.concurrency ?? DEFAULTS.concurrency,
+          repeats,
+          fresh: dto.fresh ?? DEFAULTS.fresh,
+        },
+        this.runner.instance,
+        CLAIM_LEASE_SECONDS,
+      );
       const rows = items.flatMap((item, position) =>
         Array.from({ length: repeats }, (_, repeat) =>
           sides.map((side) => ({
