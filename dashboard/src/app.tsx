@@ -26,6 +26,7 @@ const ModelsPage = lazy(() => import('./pages/models/models-page'));
 const ScoreConfigsPage = lazy(() => import('./pages/score-configs/score-configs-page'));
 const BudgetsPage = lazy(() => import('./pages/budgets/budgets-page'));
 const DatasetPage = lazy(() => import('./pages/datasets/dataset-page'));
+const RunPage = lazy(() => import('./pages/eval-runs/run-page'));
 
 export function App() {
   return (
@@ -44,6 +45,7 @@ export function App() {
                 <EndpointDetail view="evaluate" />
               </Route>
               <Route path="/endpoints/:id/datasets/:datasetId" component={DatasetPage} />
+              <Route path="/endpoints/:id/eval-runs/:runId" component={RunPage} />
               <Route path="/endpoints/:id/prompts/new" component={PromptCreate} />
               <Route path="/endpoints/:id/prompts/:promptId" component={PromptPage} />
               <Route path="/endpoints/:id/prompts/:promptId/versions" component={VersionsPage} />

@@ -9,13 +9,14 @@ import { useAction } from '../../ui/use-action';
 import { useLoad } from '../../ui/use-load';
 import { ChecksEditor } from './checks-editor';
 import { DatasetItems } from './dataset-items';
+import { DatasetRuns } from '../eval-runs/runs-list';
 import { DatasetForm } from './evaluate-tab';
 import type { Dataset } from './rules';
 import type { Endpoint } from '../endpoints/endpoint-common';
 import '../endpoints/endpoints.css';
 import './datasets.css';
 
-/** A dataset of an endpoint: its items, its checks, its name and description changed, and deleting it. */
+/** A dataset of an endpoint: its runs (and a new one started), its items, its checks, its name and description changed, and deleting it. */
 export default function DatasetPage() {
   const { id = '', datasetId = '' } = useParams<{ id: string; datasetId: string }>();
   const loaded = useLoad(async () => {
@@ -120,6 +121,7 @@ function DatasetView({ endpoint, dataset, reload }: { endpoint: Endpoint; datase
         </div>
       </dl>
 
+      <DatasetRuns endpoint={endpoint} dataset={dataset} />
       <DatasetItems dataset={dataset} endpoint={endpoint} onChanged={reload} />
       <ChecksEditor key={dataset.id} dataset={dataset} onSaved={reload} />
 

@@ -6,8 +6,9 @@ import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, Problems } from '../../ui/controls';
 import { formatDate, formatNumber } from '../../ui/format';
 import { useAction } from '../../ui/use-action';
-import { useLoad } from '../../ui/use-load';
+import { type Loaded, useLoad } from '../../ui/use-load';
 import { type Endpoint, FormProblems, problemsByField } from '../endpoints/endpoint-common';
+import { PromotionGateForm } from '../eval-runs/promotion-gate';
 import { type Dataset, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH } from './rules';
 import './datasets.css';
 
@@ -17,15 +18,37 @@ export const datasetHref = (dataset: Pick<Dataset, 'id' | 'endpointId'>) =>
 
 /**
  * The endpoint's Evaluate tab: its datasets (named sets of inputs, each with what the output should be and the checks
- * run on every output), a new one created by name, and each opened on its own page.
+ * run on every output), a new one created by name, each opened on its own page, and the endpoint's promotion gate.
  */
-export function EvaluateTab({ endpoint }: { endpoint: Endpoint }) {
-  const blocked = useWriteBlock();
+export function EvaluateTab({ endpoint, onChanged }: { endpoint: Endpoint; onChanged?: () => void }) {
   const datasets = useLoad(
     () => unwrap(api.GET('/admin/v1/endpoints/{id}/datasets', { params: { path: { id: endpoint.id } } })),
     [endpoint.id],
   );
   const [creating, setCreating] = useState(false);
+  return (
+    <>
+      <DatasetList endpoint={endpoint} datasets={datasets} creating={creating} setCreating={setCreating} />
+      {datasets.data && (
+        <PromotionGateForm endpoint={endpoint} datasets={datasets.data} onSaved={() => onChanged?.()} />
+      )}
+    </>
+  );
+}
+
+/** The endpoint's datasets, and the form that creates one. */
+function DatasetList({
+  endpoint,
+  datasets,
+  creating,
+  setCreating,
+}: {
+  endpoint: Endpoint;
+  datasets: Loaded<Dataset[]>;
+  creating: boolean;
+  setCreating: (creating: boolean) => void;
+}) {
+  const blocked = useWriteBlock();
   return (
     <section className="panel" aria-labelledby="datasets-title">
       <div className="section-header">

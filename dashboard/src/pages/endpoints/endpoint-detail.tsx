@@ -120,7 +120,7 @@ function EndpointPage({ endpoint, reload, view }: { endpoint: Endpoint; reload: 
       <ViewTabs endpointId={endpoint.id} view={view} />
 
       {view === 'evaluate' ? (
-        <EvaluateTab endpoint={endpoint} />
+        <EvaluateTab endpoint={endpoint} onChanged={reload} />
       ) : (
         <div className="endpoint-columns">
           <div className="endpoint-main">

@@ -1,24 +1,26 @@
 import { useState } from 'react';
-import { api, unwrap } from '../../api/client';
+import { api, ApiError, unwrap } from '../../api/client';
 import { navigate } from '../../router';
 import { Button, Problems } from '../../ui/controls';
+import { GateRefusal, GateState, type PromotionGate } from '../eval-runs/promotion-gate';
 import type { Prompt } from './prompt-draft';
 
 type Transition = 'promote' | 'demote' | 'set-default' | 'archive' | 'unarchive';
 
-const DONE: Record<Transition, string> = {
+const DONE: Record<Transition | 'force', string> = {
   promote: 'Promoted: the prompt is Live.',
+  force: 'Promoted past the promotion gate: the prompt is Live, and its version records why.',
   demote: 'Demoted: the prompt is a Draft again.',
   'set-default': "This prompt is now the endpoint's default.",
   archive: 'Archived: the prompt is hidden from lists and cannot run through the API.',
   unarchive: 'Unarchived: the prompt is a Draft again.',
 };
 
-function transition(action: Transition, id: string) {
+function transition(action: Transition, id: string, reason?: string) {
   const params = { params: { path: { id } } };
   switch (action) {
     case 'promote':
-      return api.POST('/admin/v1/prompts/{id}/promote', params);
+      return api.POST('/admin/v1/prompts/{id}/promote', reason ? { ...params, body: { force: true, reason } } : params);
     case 'demote':
       return api.POST('/admin/v1/prompts/{id}/demote', params);
     case 'set-default':
@@ -33,30 +35,41 @@ function transition(action: Transition, id: string) {
 /**
  * The lifecycle actions that apply to the prompt's status: promote (Draft), demote (Live), set default (Live, not the
  * default already), archive (Draft or Live, not the default), unarchive (Archived), duplicate. An action the rules
- * refuse in advance is shown disabled with the reason; a refusal of the service (409) shows its message.
+ * refuse in advance is shown disabled with the reason; a refusal of the service (409) shows its message. Under the
+ * endpoint's promotion gate, Promote says what the gate asks; when the gate refuses, its reasons are listed with a
+ * promotion past it that records a reason.
  */
 export function PromptActions({
   prompt,
   writeBlock,
   onChanged,
+  gate = null,
 }: {
   prompt: Prompt;
   writeBlock: string | null;
   onChanged: (prompt: Prompt) => void;
+  /** The endpoint's promotion gate; null when it has none. */
+  gate?: PromotionGate | null;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string[] | null>(null);
 
-  async function act(action: Transition) {
+  /** Runs `action`; `forceReason` promotes past the promotion gate with that reason. */
+  async function act(action: Transition, forceReason?: string) {
     setBusy(true);
     setError(null);
     setDone(null);
     try {
-      onChanged(await unwrap(transition(action, prompt.id)));
-      setDone(DONE[action]);
+      onChanged(await unwrap(transition(action, prompt.id, forceReason)));
+      setRefusal(null);
+      setDone(DONE[forceReason ? 'force' : action]);
     } catch (failure) {
-      setError(failure);
+      // A Draft's promotion refused under a gate is the gate's refusal: its reasons, and the way past it.
+      if (action === 'promote' && gate && failure instanceof ApiError && failure.status === 409)
+        setRefusal(failure.messages);
+      else setError(failure);
     } finally {
       setBusy(false);
     }
@@ -138,6 +151,22 @@ export function PromptActions({
             <li>Demote: demoting the default leaves the endpoint without a default prompt.</li>
           )}
         </ul>
+      )}
+      {status === 'Draft' && gate && (
+        <GateState
+          gate={gate}
+          endpointId={prompt.endpointId}
+          promptId={prompt.id}
+          versionNumber={prompt.currentVersion}
+        />
+      )}
+      {status === 'Draft' && refusal && (
+        <GateRefusal
+          reasons={refusal}
+          writeBlock={writeBlock}
+          busy={busy}
+          onForce={(reason) => act('promote', reason)}
+        />
       )}
       <p role="status" className="action-done">
         {done}

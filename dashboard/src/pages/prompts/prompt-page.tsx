@@ -8,6 +8,7 @@ import { type Endpoint, endpointOf } from '../runner/test-run';
 import { TestRunner } from '../runner/test-runner';
 import { DraftDiff } from './draft-diff';
 import { PromptActions } from './prompt-actions';
+import { RunAgainstDefault } from '../eval-runs/run-against-default';
 import { changesOf, draftOf, draftProblems, type Model, type Prompt, type PromptDraft, updateOf } from './prompt-draft';
 import { PromptFields, splitServiceMessages } from './prompt-form';
 import { bounds } from '../../api/bounds';
@@ -150,7 +151,8 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
           </>
         )}
       </div>
-      <PromptActions prompt={saved} writeBlock={writeBlock} onChanged={setSaved} />
+      <PromptActions prompt={saved} writeBlock={writeBlock} onChanged={setSaved} gate={endpoint.promotionGate} />
+      <RunAgainstDefault key={`${saved.id}:${saved.currentVersion}`} prompt={saved} />
 
       <div className="playground">
         <div className="playground-editor">

@@ -196,19 +196,35 @@ function LineHeader({ short, name }: { short: string; name: string }) {
   );
 }
 
-function UnifiedDiff({ lines, fromName, toName }: { lines: DiffLine[]; fromName: string; toName: string }) {
+/**
+ * A unified diff of `what` (the template unless said otherwise), from `fromName`'s text to `toName`'s; `short` names
+ * the line-number columns on screen (by default `v1`, `v2` from `Version 1`, `Version 2`).
+ */
+export function UnifiedDiff({
+  lines,
+  fromName,
+  toName,
+  what = 'the template',
+  short = { from: fromName.replace('Version ', 'v'), to: toName.replace('Version ', 'v') },
+}: {
+  lines: DiffLine[];
+  fromName: string;
+  toName: string;
+  what?: string;
+  short?: { from: string; to: string };
+}) {
   return (
     <table className="diff unified">
       <caption className="visually-hidden">
-        Unified diff of the template from {fromName} to {toName}
+        Unified diff of {what} from {fromName} to {toName}
       </caption>
       <thead>
         <tr>
           <th scope="col" className="line-number">
-            <LineHeader short={fromName.replace('Version ', 'v')} name={fromName} />
+            <LineHeader short={short.from} name={fromName} />
           </th>
           <th scope="col" className="line-number">
-            <LineHeader short={toName.replace('Version ', 'v')} name={toName} />
+            <LineHeader short={short.to} name={toName} />
           </th>
           <th scope="col">Line</th>
         </tr>

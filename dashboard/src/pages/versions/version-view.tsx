@@ -97,6 +97,22 @@ export default function VersionView() {
               <dt>Change notes</dt>
               <dd>{version.changeNotes ?? <span className="muted">None</span>}</dd>
             </div>
+            {version.gate && (
+              <div>
+                <dt>Promotion gate</dt>
+                <dd>
+                  {version.gate.forced ? `Promoted anyway: ${version.gate.reason ?? ''}` : 'Passed by'}
+                  {version.gate.runId && (
+                    <>
+                      {' '}
+                      <Link href={`/endpoints/${endpointId}/eval-runs/${version.gate.runId}`}>
+                        {version.gate.forced ? '(the newest run)' : 'its evaluation run'}
+                      </Link>
+                    </>
+                  )}
+                </dd>
+              </div>
+            )}
           </dl>
           <h2>Template</h2>
           <JsonView value={version.template} label="Liquid template (read-only)" />
