@@ -3,7 +3,8 @@ import { expectAccessible, expectReadOnlyBlocked, goTo, screenshot, signIn, useD
 
 /**
  * Evaluation datasets on an endpoint's Evaluate tab: one created, items added by hand (the test runner's input form)
- * and imported as JSONL, its checks edited, and a logged call copied into it from its page in Logs.
+ * and imported as JSONL, its checks edited, a logged call copied into it from its page in Logs, and a test run's
+ * inputs and output added from the test runner.
  */
 describe('Dashboard: evaluation datasets', () => {
   const h = useDashboard({ setUp: () => seed() });
@@ -260,10 +261,38 @@ describe('Dashboard: evaluation datasets', () => {
     });
   });
 
+  it('adds a test run’s inputs and output to the dataset from the test runner’s result', async () => {
+    await goTo(page(), `/endpoints/${endpointId}/run`);
+    await page()
+      .getByRole('heading', { level: 1, name: /Test runner/ })
+      .waitFor();
+    await page().getByLabel('country (required)').fill('Chile');
+    await page().getByRole('button', { name: 'Run', exact: true }).click();
+    const result = page().locator('.test-run-result');
+    await result.getByText('Capital of Chile?').first().waitFor();
+    const section = result.getByRole('region', { name: 'Add to a dataset' });
+    await section.getByLabel('Dataset', { exact: true }).waitFor();
+    await expect(section.getByLabel('Dataset', { exact: true }).locator('option').allInnerTexts()).resolves.toEqual([
+      'Capitals of the world (4 items)',
+    ]);
+    await expect(section.getByLabel('Use its output as the expected output').isChecked()).resolves.toBe(true);
+    await section.getByRole('button', { name: 'Add to dataset' }).click();
+    await section
+      .getByRole('status')
+      .getByText(/Added to Capitals of the world: it holds 5 items\./)
+      .waitFor();
+    await expectAccessible(page(), { keyboard: true });
+
+    await section.getByRole('link', { name: 'Capitals of the world' }).click();
+    await page().getByRole('heading', { level: 1, name: 'Capitals of the world' }).waitFor();
+    await itemRows().nth(4).waitFor();
+    await expect(itemRows().nth(4).innerText()).resolves.toMatch(/5\s+\{"country":"Chile"\}\s+\S*Capital of Chile\?/);
+  });
+
   it('deletes the dataset after a confirmation', async () => {
     await page().getByRole('button', { name: 'Delete', exact: true }).click();
     const dialog = page().getByRole('dialog', { name: 'Delete the dataset “Capitals of the world”?' });
-    await dialog.getByText('Its 4 items and checks are deleted with it.').waitFor();
+    await dialog.getByText('Its 5 items and checks are deleted with it.').waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await page().getByRole('heading', { level: 1, name: 'Capitals of the world' }).waitFor();
     await page().getByRole('button', { name: 'Delete', exact: true }).click();

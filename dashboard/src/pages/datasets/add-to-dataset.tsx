@@ -18,22 +18,96 @@ type Log = Schemas['ExecutionLogDetailResponse'];
  * cut; the form says so rather than offering it.
  */
 export function AddToDataset({ log }: { log: Log }) {
+  const truncated = new Set(log.truncatedFields);
+  return (
+    <DatasetCopy
+      endpointId={log.endpointId}
+      heading="h2"
+      className="log-section"
+      inputsReason={
+        truncated.has('inputs')
+          ? 'The inputs were cut by the log size limit, so this call cannot become an item.'
+          : null
+      }
+      outputReason={
+        log.status !== 'success'
+          ? 'The call failed, so it has no output to copy.'
+          : truncated.has('parsedOutput')
+            ? 'The log kept only the start of the output, so it cannot be copied.'
+            : null
+      }
+      add={(datasetId, withOutput) =>
+        unwrap(
+          api.POST('/admin/v1/datasets/{id}/items/from-logs', {
+            params: { path: { id: datasetId } },
+            body: { logIds: [log.id], withOutput },
+          }),
+        )
+      }
+    />
+  );
+}
+
+/**
+ * A test run's inputs added to a dataset of its endpoint as an item, with its output as the expected output when
+ * wanted: the inputs as the runner sent them, so nothing waits for the run's log row to be written.
+ */
+export function AddRunToDataset({
+  endpointId,
+  inputs,
+  output,
+}: {
+  endpointId: string;
+  inputs: Record<string, unknown>;
+  output: unknown;
+}) {
+  return (
+    <DatasetCopy
+      endpointId={endpointId}
+      heading="h4"
+      className="run-dataset-copy"
+      inputsReason={null}
+      outputReason={null}
+      add={(datasetId, withOutput) =>
+        unwrap(
+          api.POST('/admin/v1/datasets/{id}/items', {
+            params: { path: { id: datasetId } },
+            body: { items: [{ inputs, expectedOutput: withOutput ? output : null }] },
+          }),
+        )
+      }
+    />
+  );
+}
+
+/**
+ * The form both copies share: the endpoint's datasets to choose from, whether the output becomes the expected output,
+ * and the answer. `inputsReason` says why nothing can be copied, `outputReason` why the output cannot.
+ */
+function DatasetCopy({
+  endpointId,
+  heading: Heading,
+  className,
+  inputsReason,
+  outputReason,
+  add: addItem,
+}: {
+  endpointId: string;
+  heading: 'h2' | 'h4';
+  className: string;
+  inputsReason: string | null;
+  outputReason: string | null;
+  add: (datasetId: string, withOutput: boolean) => Promise<{ itemCount: number }>;
+}) {
   const blocked = useWriteBlock();
   const titleId = useId();
-  const truncated = new Set(log.truncatedFields);
-  const inputsCut = truncated.has('inputs');
-  const outputReason =
-    log.status !== 'success'
-      ? 'The call failed, so it has no output to copy.'
-      : truncated.has('parsedOutput')
-        ? 'The log kept only the start of the output, so it cannot be copied.'
-        : null;
+  const inputsCut = inputsReason !== null;
   const datasets = useLoad(
     () =>
       inputsCut
         ? Promise.resolve<Dataset[]>([])
-        : unwrap(api.GET('/admin/v1/endpoints/{id}/datasets', { params: { path: { id: log.endpointId } } })),
-    [log.endpointId, inputsCut],
+        : unwrap(api.GET('/admin/v1/endpoints/{id}/datasets', { params: { path: { id: endpointId } } })),
+    [endpointId, inputsCut],
   );
   const [datasetId, setDatasetId] = useState('');
   const [withOutput, setWithOutput] = useState(outputReason === null);
@@ -45,14 +119,7 @@ export function AddToDataset({ log }: { log: Log }) {
     event.preventDefault();
     if (!chosen) return;
     setAdded(null);
-    const answer = await adding.run(() =>
-      unwrap(
-        api.POST('/admin/v1/datasets/{id}/items/from-logs', {
-          params: { path: { id: chosen.id } },
-          body: { logIds: [log.id], withOutput: withOutput && outputReason === null },
-        }),
-      ),
-    );
+    const answer = await adding.run(() => addItem(chosen.id, withOutput && outputReason === null));
     if (!answer) return;
     setAdded({ dataset: chosen, itemCount: answer.itemCount });
     // The list says how many items each dataset holds.
@@ -61,14 +128,14 @@ export function AddToDataset({ log }: { log: Log }) {
 
   let body;
   if (inputsCut) {
-    body = <p className="muted">The inputs were cut by the log size limit, so this call cannot become an item.</p>;
+    body = <p className="muted">{inputsReason}</p>;
   } else if (!datasets.data) {
     body = datasets.error ? <Problems error={datasets.error} /> : <Loading what="the endpoint's datasets" />;
   } else if (datasets.data.length === 0) {
     body = (
       <p className="muted">
         This endpoint has no datasets yet: create one on its{' '}
-        <Link href={`/endpoints/${log.endpointId}/evaluate`}>Evaluate</Link> tab.
+        <Link href={`/endpoints/${endpointId}/evaluate`}>Evaluate</Link> tab.
       </p>
     );
   } else {
@@ -103,8 +170,8 @@ export function AddToDataset({ log }: { log: Log }) {
   }
 
   return (
-    <section className="log-section" aria-labelledby={titleId}>
-      <h2 id={titleId}>Add to a dataset</h2>
+    <section className={className} aria-labelledby={titleId}>
+      <Heading id={titleId}>Add to a dataset</Heading>
       {body}
       <Problems error={adding.error} />
       <p role="status" className={added ? 'notice' : 'visually-hidden'}>

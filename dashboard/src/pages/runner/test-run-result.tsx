@@ -2,10 +2,24 @@ import { useId } from 'react';
 import { Link } from 'wouter';
 import { JsonView } from '../../ui/controls';
 import { formatCost, formatMs, formatNumber } from '../../ui/format';
+import { AddRunToDataset } from '../datasets/add-to-dataset';
 import { generatedImagesOf, type TestRun } from './test-run';
 
-/** A run's answer: the output (JSON pretty-printed, images drawn), the rendered prompt, tokens, cost, latency, log. */
-export function TestRunResult({ run, promptName }: { run: TestRun; promptName: string | null }) {
+/**
+ * A run's answer: the output (JSON pretty-printed, images drawn), the rendered prompt, tokens, cost, latency, log, and
+ * a form that adds the run's `inputs` (and its output, as the expected one) to a dataset of the endpoint.
+ */
+export function TestRunResult({
+  run,
+  promptName,
+  endpointId,
+  inputs,
+}: {
+  run: TestRun;
+  promptName: string | null;
+  endpointId: string;
+  inputs: Record<string, unknown>;
+}) {
   const titleId = useId();
   const images = generatedImagesOf(run.output);
   return (
@@ -59,6 +73,7 @@ export function TestRunResult({ run, promptName }: { run: TestRun; promptName: s
       )}
       <h4>Rendered prompt</h4>
       <JsonView value={run.renderedPrompt} label="Sent to the model" />
+      <AddRunToDataset endpointId={endpointId} inputs={inputs} output={run.output} />
     </section>
   );
 }

@@ -43,7 +43,7 @@ export function TestRunner({
     () => fixedPromptId ?? pickPrompt(prompts, promptId ?? null, endpoint.defaultPromptId),
   );
   const [running, setRunning] = useState(false);
-  const [run, setRun] = useState<TestRun | null>(null);
+  const [run, setRun] = useState<{ answer: TestRun; inputs: Record<string, unknown> } | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const generation = useRef(0);
   const titleId = useId();
@@ -68,7 +68,7 @@ export function TestRunner({
     setFailure(null);
     try {
       const answer = await runTest(endpoint.id, selected, inputs);
-      if (mine === generation.current) setRun(answer);
+      if (mine === generation.current) setRun({ answer, inputs });
     } catch (error) {
       if (mine === generation.current) {
         setRun(null);
@@ -152,8 +152,10 @@ export function TestRunner({
           <Problems error={failure} />
           {run && (
             <TestRunResult
-              run={run}
-              promptName={prompts.find((prompt) => prompt.id === run.promptId)?.name ?? current?.name ?? null}
+              run={run.answer}
+              promptName={prompts.find((prompt) => prompt.id === run.answer.promptId)?.name ?? current?.name ?? null}
+              endpointId={endpoint.id}
+              inputs={run.inputs}
             />
           )}
           {wide && !run && !failure && (
