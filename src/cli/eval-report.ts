@@ -1,27 +1,13 @@
-/** A prompt at one of its versions, as a run names its candidate and its baseline. */
-export interface RunPromptVersion {
-  promptId: string;
-  versionNumber: number;
-}
+import type { EvalRunSummary, PromptVersionRef } from '../modules/evaluations/eval-run';
 
 /** What `eval run` reads of a run: the admin API's run, in process or over HTTP. */
 export interface RunView {
   id: string;
   status: string;
   datasetVersion: number;
-  candidate: RunPromptVersion;
-  baseline: RunPromptVersion | null;
-  summary: {
-    items: number;
-    passed: number;
-    failed: number;
-    passRate: number;
-    baselinePassRate: number | null;
-    regressions: number;
-    improvements: number;
-    costUsd: number;
-    durationMs: number | null;
-  };
+  candidate: PromptVersionRef;
+  baseline: PromptVersionRef | null;
+  summary: EvalRunSummary;
   errorMessage: string | null;
 }
 
@@ -171,6 +157,6 @@ function cut(text: string, width: number): string {
   return oneLine.length <= width ? oneLine : `${oneLine.slice(0, width - 1)}…`;
 }
 
-function describe(ref: RunPromptVersion): string {
+function describe(ref: PromptVersionRef): string {
   return `version ${ref.versionNumber} of prompt ${ref.promptId}`;
 }

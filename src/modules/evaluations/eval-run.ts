@@ -1,4 +1,5 @@
 import type { CheckResult } from '../datasets/dataset-check';
+import type { RunSummary } from './run-rules/run-summary';
 
 export type EvalRunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export const EVAL_RUN_STATUSES: EvalRunStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
@@ -25,18 +26,11 @@ export interface NewEvalRun {
   fresh: boolean;
 }
 
-/** A run's figures: its items' passes and verdicts, what it spent and how long it took. */
-export interface EvalRunSummary {
-  items: number;
-  passed: number;
-  failed: number;
-  passRate: number;
-  baselinePassRate: number | null;
-  regressions: number;
-  improvements: number;
-  costUsd: number;
-  durationMs: number | null;
-}
+/**
+ * A run's figures: its items' passes and verdicts, what it spent and how long it took (null while it has not
+ * started).
+ */
+export type EvalRunSummary = Omit<RunSummary, 'durationMs'> & { durationMs: number | null };
 
 /** An eval_runs row. */
 export interface EvalRun {
