@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../common/auth/principal';
 import { AppError } from '../../common/errors/app-error';
 import { fieldsFingerprint } from '../cache/cache-key';
@@ -43,7 +44,7 @@ interface RunContext {
  */
 @Injectable()
 export class EvalItemService {
-  private readonly contexts = new Map<string, Promise<RunContext>>();
+  private readonly contexts = new LRUCache<string, Promise<RunContext>>({ max: CONTEXTS_KEPT });
 
   constructor(
     private readonly runs: EvalRunsRepository,
@@ -146,19 +147,25 @@ export class EvalItemService {
    * tenant that wants them in its score statistics declares them (boolean); the others are left out.
    */
   private async recordScores(tenantId: string, logId: string, results: CheckResult[]): Promise<void> {
-    const byType = new Map<string, boolean>();
-    for (const result of results) byType.set(result.type, (byType.get(result.type) ?? true) && result.pass);
-    if (byType.size === 0) return;
+    const byName = new Map<string, boolean>();
+    for (const result of results) {
+      const name = `eval.${result.type}`;
+      byName.set(name, (byName.get(name) ?? true) && result.pass);
+    }
+    if (byName.size === 0) return;
+    // Most tenants declare none of them: then neither the log queue is flushed nor a score attempted.
+    const declared = await this.scores.declaredNames(tenantId, [...byName.keys()]);
+    if (declared.size === 0) return;
     await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
-    for (const [type, pass] of byType) {
-      await this.scores.scoreLog(tenantId, logId, { name: `eval.${type}`, value: pass }, 'eval').catch(() => undefined);
+    for (const name of declared) {
+      // A config deleted meanwhile refuses its score: the others are still recorded.
+      await this.scores.scoreLog(tenantId, logId, { name, value: byName.get(name)! }, 'eval').catch(() => undefined);
     }
   }
 
   private contextOf(item: ClaimedItem): Promise<RunContext> {
     let context = this.contexts.get(item.runId);
     if (!context) {
-      if (this.contexts.size >= CONTEXTS_KEPT) this.contexts.delete(this.contexts.keys().next().value!);
       context = this.load(item.tenantId, item.runId);
       this.contexts.set(item.runId, context);
     }

@@ -78,6 +78,11 @@ export class ExecutionScoresService {
     });
   }
 
+  /** Which of `names` the tenant has declared a config of: scores of the others would be refused. */
+  declaredNames(tenantId: string, names: string[]): Promise<Set<string>> {
+    return this.configs.declaredOf(tenantId, names);
+  }
+
   /** A log row's scores, by name. */
   async scoresOfLog(tenantId: string, logId: string): Promise<RecordedScore[]> {
     const rows = await this.scores.findByLog(tenantId, logId);
