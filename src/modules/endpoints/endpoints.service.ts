@@ -9,6 +9,7 @@ import { type Endpoint, type EndpointDefinition, toEndpoint, toEndpointDefinitio
 import type { EndpointEntity } from './endpoint.entity';
 import { EndpointFieldsRepository } from './endpoint-fields.repository';
 import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
+import { GateDatasets } from './gate-datasets';
 import { promotionGateOf } from './promotion-gate-settings';
 import { SplitPrompts } from './split-prompts';
 import { normalizeSplit, splitProblems, type TrafficSplit } from './traffic-split';
@@ -57,6 +58,7 @@ export class EndpointsService {
     private readonly fields: EndpointFieldsRepository,
     private readonly bus: InvalidationBus,
     private readonly splitPrompts: SplitPrompts,
+    private readonly gateDatasets: GateDatasets,
     private readonly txHost: TransactionHost,
   ) {
     this.definitions = new InvalidatingCache<EndpointDefinition>(
@@ -158,6 +160,7 @@ export class EndpointsService {
     if (split) assertSplitShape(split);
     const endpoint = await this.requireActiveEntity(tenantId, id);
     const values: Partial<EndpointValues> = stripUndefined(settings);
+    if (promotionGate) await this.assertGateDataset(tenantId, id, promotionGate.datasetId);
     if (promotionGate !== undefined) values.promotionGate = promotionGateOf(promotionGate);
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
     if (split !== undefined) {
@@ -173,6 +176,16 @@ export class EndpointsService {
       await this.notifyDefinitionChanged(tenantId, id);
     }
     return this.get(tenantId, id);
+  }
+
+  /** A promotion gate names a dataset of the endpoint: any other id is a 400 naming `promotionGate.datasetId`. */
+  private async assertGateDataset(tenantId: string, endpointId: string, datasetId: string): Promise<void> {
+    if (!(await this.gateDatasets.isDatasetOf(tenantId, endpointId, datasetId))) {
+      throw new ValidationError(
+        `promotionGate.datasetId: no dataset ${datasetId} on this endpoint`,
+        'promotionGate.datasetId',
+      );
+    }
   }
 
   /**
