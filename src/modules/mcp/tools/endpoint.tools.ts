@@ -73,7 +73,7 @@ export class EndpointTools extends McpToolGroup {
         ids: { id },
         input: UpdateEndpointDto,
         output: 'object',
-        run: ({ principal, ids, input }) => endpoints.update(principal.tenantId, ids.id, input),
+        run: ({ principal, ids, input }) => endpoints.update(principal.tenantId, ids.id, input, principal.keyId),
       }),
       defineTool({
         name: 'delete_endpoint',
