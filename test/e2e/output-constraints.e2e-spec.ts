@@ -317,7 +317,7 @@ describe('output constraints and nested output fields', () => {
     it('the offline mock-echo model answers within the constraints', async () => {
       const endpoint = await createEndpoint(t, tenant.admin, {
         inputs: [{ name: 'text', dataType: 'string', isRequired: true }],
-        outputs: CONSTRAINED as { name: string; dataType: string }[],
+        outputs: CONSTRAINED,
       });
       await createPrompt(t, tenant.admin, endpoint.id, { template: 'Read: {{ inputs.text }}', llmModel: 'mock-echo' });
       const res = await execute(endpoint.path);
