@@ -4,6 +4,7 @@ import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { expectFailure } from '../support/envelope';
 import { logOf } from '../support/log-rows';
+import { connectMcp, toolJson } from '../support/mcp-client';
 
 /**
  * Output field constraints (`enum`, `minimum`, `maximum`, `maxLength`) and nested definitions (`properties`, `items`):
@@ -346,5 +347,38 @@ describe('output constraints and nested output fields', () => {
     expect(schema.properties.tags.items).toEqual({ type: 'string', enum: ['a', 'b'] });
     // A free-form object nested in a described one takes any properties.
     expect(schema.properties.meta.properties.raw).toEqual({ type: 'object', additionalProperties: true });
+  });
+
+  it('MCP field tools take the constraints and nested definitions, refused as REST refuses them', async () => {
+    const endpointId = await newEndpoint();
+    const client = await connectMcp(await t.app.getUrl(), tenant.admin);
+    try {
+      const { tools } = await client.listTools();
+      const add = tools.find((tool) => tool.name === 'add_output_field')!;
+      const properties = add.inputSchema.properties as Record<string, any>;
+      expect(properties.enum).toMatchObject({ anyOf: [{ type: 'array', maxItems: 100 }, { type: 'null' }] });
+      expect(properties.properties.anyOf[0].items).toMatchObject({
+        type: 'object',
+        required: expect.arrayContaining(['name', 'dataType']),
+      });
+
+      const created = await client.callTool({
+        name: 'add_output_field',
+        arguments: { endpointId, ...CONSTRAINED[3] },
+      });
+      expect(created.isError).toBeFalsy();
+      expect(toolJson(created).properties).toEqual([
+        { name: 'city', dataType: 'string', description: 'The city', ...none },
+        { name: 'zip', dataType: 'integer', description: '', ...none, minimum: 1000, maximum: 99999 },
+      ]);
+      const refused = await client.callTool({
+        name: 'add_output_field',
+        arguments: { endpointId, name: 'score', dataType: 'integer', enum: ['a'] },
+      });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('enum applies to string fields only, not integer');
+    } finally {
+      await client.close();
+    }
   });
 });
