@@ -1164,14 +1164,61 @@ export interface components {
             maximum: number | null;
         };
         /** @enum {string} */
+        NestedOutputDataType: "string" | "integer" | "number" | "boolean" | "object" | "array";
+        OutputItemResponse: {
+            /** @description string fields: the longest text the answer may hold. */
+            maxLength: number | null;
+            /** @description object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+            properties: components["schemas"]["NestedOutputFieldResponse"][] | null;
+            /** @description array fields: what every element is; null takes any JSON array. */
+            items: components["schemas"]["OutputItemResponse"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            description: string;
+            /** @description string fields: the only values the answer may hold. */
+            enum: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum: number | null;
+        };
+        NestedOutputFieldResponse: {
+            /** @description string fields: the longest text the answer may hold. */
+            maxLength: number | null;
+            /** @description object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+            properties: components["schemas"]["NestedOutputFieldResponse"][] | null;
+            /** @description array fields: what every element is; null takes any JSON array. */
+            items: components["schemas"]["OutputItemResponse"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            name: string;
+            description: string;
+            /** @description string fields: the only values the answer may hold. */
+            enum: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum: number | null;
+        };
+        /** @enum {string} */
         OutputDataType: "string" | "integer" | "number" | "boolean" | "object" | "array" | "image";
         OutputFieldResponse: {
+            /** @description string fields: the longest text the answer may hold. */
+            maxLength: number | null;
+            /** @description object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+            properties: components["schemas"]["NestedOutputFieldResponse"][] | null;
+            /** @description array fields: what every element is; null takes any JSON array. */
+            items: components["schemas"]["OutputItemResponse"] | null;
             /** Format: uuid */
             id: string;
             dataType: components["schemas"]["OutputDataType"];
             name: string;
             description: string;
             exampleValue: string | null;
+            /** @description string fields: the only values the answer may hold. */
+            enum: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum: number | null;
         };
         EndpointResponse: {
             /** @description Per-key requests per minute on this endpoint; null for no endpoint limit. */
@@ -1333,7 +1380,56 @@ export interface components {
             /** @description integer and number fields: the largest accepted value. */
             maximum?: number | null;
         };
+        OutputItemDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            description?: string;
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
+        };
+        NestedOutputFieldDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            /** @description Key in the object. */
+            name: string;
+            description?: string;
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
+        };
         CreateOutputFieldDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
             /** @description Key in the answer's JSON object. */
             name: string;
             /** @description An `image` output field makes the endpoint image-generating. */
@@ -1341,12 +1437,33 @@ export interface components {
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
         };
         UpdateOutputFieldDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
             /** @description Key in the answer's JSON object. */
             name?: string;
             /** @description An `image` output field makes the endpoint image-generating. */
             dataType?: components["schemas"]["OutputDataType"];
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;

@@ -17,6 +17,7 @@ import { Datasets1764001500000 } from './1764001500000-datasets';
 import { EvaluationRuns1764001600000 } from './1764001600000-evaluation-runs';
 import { TagValueRollups1764001700000 } from './1764001700000-tag-value-rollups';
 import { PromptEvents1764001800000 } from './1764001800000-prompt-events';
+import { OutputFieldConstraints1764001900000 } from './1764001900000-output-field-constraints';
 import { EvalScores1764002100000 } from './1764002100000-eval-scores';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
@@ -40,5 +41,6 @@ export const MIGRATIONS = [
   EvaluationRuns1764001600000,
   TagValueRollups1764001700000,
   PromptEvents1764001800000,
+  OutputFieldConstraints1764001900000,
   EvalScores1764002100000,
 ];
