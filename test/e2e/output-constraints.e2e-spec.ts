@@ -357,9 +357,10 @@ describe('output constraints and nested output fields', () => {
       const add = tools.find((tool) => tool.name === 'add_output_field')!;
       const properties = add.inputSchema.properties as Record<string, any>;
       expect(properties.enum).toMatchObject({ anyOf: [{ type: 'array', maxItems: 100 }, { type: 'null' }] });
-      expect(properties.properties.anyOf[0].items).toMatchObject({
+      // A nested field is described in brief (it repeats the field's own shape); it is still checked in full.
+      expect(properties.properties.anyOf[0].items).toEqual({
         type: 'object',
-        required: expect.arrayContaining(['name', 'dataType']),
+        description: 'A field: name, dataType, description and its constraints',
       });
 
       const created = await client.callTool({

@@ -1381,54 +1381,45 @@ export interface components {
             maximum?: number | null;
         };
         OutputItemDto: {
-            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            /** @description string: the longest text allowed. */
             maxLength?: number | null;
-            /**
-             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
-             *     JSON object is taken. Fields nest at most 3 levels.
-             */
+            /** @description object: its nested fields, 3 levels at most (without them, any object). */
             properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
-            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            /** @description array: what every element is (without it, any array). */
             items?: components["schemas"]["OutputItemDto"] | null;
             dataType: components["schemas"]["NestedOutputDataType"];
             description?: string;
-            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            /** @description string: the only values allowed (1 to 100). */
             enum?: string[] | null;
-            /** @description integer and number fields: the smallest value the answer may hold. */
+            /** @description integer, number: the smallest value allowed. */
             minimum?: number | null;
-            /** @description integer and number fields: the largest value the answer may hold. */
+            /** @description integer, number: the largest value allowed. */
             maximum?: number | null;
         };
         NestedOutputFieldDto: {
-            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            /** @description string: the longest text allowed. */
             maxLength?: number | null;
-            /**
-             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
-             *     JSON object is taken. Fields nest at most 3 levels.
-             */
+            /** @description object: its nested fields, 3 levels at most (without them, any object). */
             properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
-            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            /** @description array: what every element is (without it, any array). */
             items?: components["schemas"]["OutputItemDto"] | null;
             dataType: components["schemas"]["NestedOutputDataType"];
             /** @description Key in the object. */
             name: string;
             description?: string;
-            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            /** @description string: the only values allowed (1 to 100). */
             enum?: string[] | null;
-            /** @description integer and number fields: the smallest value the answer may hold. */
+            /** @description integer, number: the smallest value allowed. */
             minimum?: number | null;
-            /** @description integer and number fields: the largest value the answer may hold. */
+            /** @description integer, number: the largest value allowed. */
             maximum?: number | null;
         };
         CreateOutputFieldDto: {
-            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            /** @description string: the longest text allowed. */
             maxLength?: number | null;
-            /**
-             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
-             *     JSON object is taken. Fields nest at most 3 levels.
-             */
+            /** @description object: its nested fields, 3 levels at most (without them, any object). */
             properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
-            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            /** @description array: what every element is (without it, any array). */
             items?: components["schemas"]["OutputItemDto"] | null;
             /** @description Key in the answer's JSON object. */
             name: string;
@@ -1437,32 +1428,29 @@ export interface components {
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;
-            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            /** @description string: the only values allowed (1 to 100). */
             enum?: string[] | null;
-            /** @description integer and number fields: the smallest value the answer may hold. */
+            /** @description integer, number: the smallest value allowed. */
             minimum?: number | null;
-            /** @description integer and number fields: the largest value the answer may hold. */
+            /** @description integer, number: the largest value allowed. */
             maximum?: number | null;
         };
         UpdateOutputFieldDto: {
-            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            /** @description string: the longest text allowed. */
             maxLength?: number | null;
-            /**
-             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
-             *     JSON object is taken. Fields nest at most 3 levels.
-             */
+            /** @description object: its nested fields, 3 levels at most (without them, any object). */
             properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
-            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            /** @description array: what every element is (without it, any array). */
             items?: components["schemas"]["OutputItemDto"] | null;
             /** @description Key in the answer's JSON object. */
             name?: string;
             /** @description An `image` output field makes the endpoint image-generating. */
             dataType?: components["schemas"]["OutputDataType"];
-            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            /** @description string: the only values allowed (1 to 100). */
             enum?: string[] | null;
-            /** @description integer and number fields: the smallest value the answer may hold. */
+            /** @description integer, number: the smallest value allowed. */
             minimum?: number | null;
-            /** @description integer and number fields: the largest value the answer may hold. */
+            /** @description integer, number: the largest value allowed. */
             maximum?: number | null;
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */

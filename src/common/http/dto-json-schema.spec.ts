@@ -15,7 +15,7 @@ import {
 } from 'class-validator';
 import { Type } from 'class-transformer';
 import { ApiProperty, PartialType } from '@nestjs/swagger';
-import { dtoJsonSchema } from './dto-json-schema';
+import { BriefSchema, dtoJsonSchema } from './dto-json-schema';
 import { Omittable } from './optional.decorator';
 
 class SampleDto {
@@ -159,5 +159,29 @@ describe('dtoJsonSchema', () => {
         { type: 'null' },
       ],
     });
+  });
+
+  it('gives a nested DTO marked brief as an object with its description, in a list or alone', () => {
+    @BriefSchema('A child: the same shape as its parent.')
+    class ChildDto {
+      @IsInt()
+      weight: number;
+    }
+    class ParentDto {
+      @ApiProperty({ type: () => [ChildDto] })
+      @IsArray()
+      @ValidateNested({ each: true })
+      @Type(() => ChildDto)
+      children: ChildDto[];
+
+      @ApiProperty({ type: () => ChildDto })
+      @ValidateNested()
+      @Type(() => ChildDto)
+      only: ChildDto;
+    }
+    const brief = { type: 'object', description: 'A child: the same shape as its parent.' };
+    const schema = dtoJsonSchema(ParentDto);
+    expect(schema.properties.children).toEqual({ type: 'array', items: brief });
+    expect(schema.properties.only).toEqual(brief);
   });
 });

@@ -52,6 +52,20 @@ const CONSTRAINT_SCHEMAS: Record<string, (constraints: unknown[]) => JsonSchema>
 };
 
 /** The swagger metadata key of @ApiProperty, and the static method the Swagger CLI plugin adds to each DTO in `nest build`. */
+/** Where BriefSchema keeps a DTO's short description. */
+const BRIEF_SCHEMA = Symbol('briefSchema');
+
+/**
+ * A nested request DTO that these schemas give as an object with `description` instead of property by property: for a
+ * definition that repeats the shape of the one holding it (a field's nested fields), which would otherwise make a
+ * tool's schema several times longer and say nothing new. The request is still validated in full.
+ */
+export function BriefSchema(description: string): ClassDecorator {
+  return (target) => {
+    Object.defineProperty(target, BRIEF_SCHEMA, { value: description });
+  };
+}
+
 const API_PROPERTIES = DECORATORS.API_MODEL_PROPERTIES;
 const PLUGIN_METADATA = '_OPENAPI_METADATA_FACTORY';
 
@@ -98,6 +112,8 @@ function nestedSchemaOf(type: unknown, expanding: ReadonlySet<unknown>): JsonSch
   if (typeof resolved !== 'function') return null;
   const dto = resolved as new () => object;
   if (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length === 0) return null;
+  const brief = (dto as unknown as Record<symbol, unknown>)[BRIEF_SCHEMA];
+  if (typeof brief === 'string') return { type: 'object', description: brief };
   return expanding.has(dto) ? { type: 'object' } : dtoJsonSchema(dto, expanding);
 }
 

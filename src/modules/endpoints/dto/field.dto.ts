@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 import { ApiAnyJson, ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
+import { BriefSchema } from '../../../common/http/dto-json-schema';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { InputDataType, OutputDataType } from '../endpoint-field.entity';
 import { INPUT_DATA_TYPES, OUTPUT_DATA_TYPES } from '../endpoint-field.entity';
@@ -83,7 +84,7 @@ export class UpdateInputFieldDto extends PartialType(CreateInputFieldDto, { skip
  * type it does not apply to is refused.
  */
 class OutputValueRulesDto {
-  /** string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+  /** string: the only values allowed (1 to 100). */
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_ENUM_VALUES)
@@ -91,17 +92,17 @@ class OutputValueRulesDto {
   @MaxLength(MAX_ENUM_VALUE_LENGTH, { each: true })
   enum?: string[] | null;
 
-  /** integer and number fields: the smallest value the answer may hold. */
+  /** integer, number: the smallest value allowed. */
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   minimum?: number | null;
 
-  /** integer and number fields: the largest value the answer may hold. */
+  /** integer, number: the largest value allowed. */
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a finite number' })
   maximum?: number | null;
 
-  /** string fields: the longest text the answer may hold, 1..2147483647. */
+  /** string: the longest text allowed. */
   @ApiInteger()
   @IsOptional()
   @IsInt()
@@ -109,10 +110,7 @@ class OutputValueRulesDto {
   @Max(MAX_INTEGER)
   maxLength?: number | null;
 
-  /**
-   * object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
-   * JSON object is taken. Fields nest at most 3 levels.
-   */
+  /** object: its nested fields, 3 levels at most (without them, any object). */
   @ApiProperty({ type: () => [NestedOutputFieldDto], required: false, nullable: true })
   @IsOptional()
   @IsArray()
@@ -121,7 +119,7 @@ class OutputValueRulesDto {
   @Type(() => NestedOutputFieldDto)
   properties?: NestedOutputFieldDto[] | null;
 
-  /** array fields: the definition every element follows. Without it any JSON array is taken. */
+  /** array: what every element is (without it, any array). */
   @ApiProperty({ type: () => OutputItemDto, required: false, nullable: true })
   @IsOptional()
   @IsObject()
@@ -131,6 +129,7 @@ class OutputValueRulesDto {
 }
 
 /** A value inside an output field (the elements of an array field). */
+@BriefSchema('dataType, description and the constraints of a field')
 export class OutputItemDto extends OutputValueRulesDto {
   @ApiEnum('NestedOutputDataType', NESTED_OUTPUT_DATA_TYPES)
   @IsIn(NESTED_OUTPUT_DATA_TYPES)
@@ -143,6 +142,7 @@ export class OutputItemDto extends OutputValueRulesDto {
 }
 
 /** A property of an object output field. */
+@BriefSchema('A field: name, dataType, description and its constraints')
 export class NestedOutputFieldDto extends OutputItemDto {
   /** Key in the object. */
   @ApiProperty({ pattern: FIELD_NAME_PATTERN.source })

@@ -136,9 +136,8 @@ export class EndpointTools extends McpToolGroup {
         name: 'add_output_field',
         title: 'Add an output field',
         description:
-          'Adds a field of the JSON the endpoint answers; with output fields the model is asked for structured output. ' +
-          'A field may constrain its value (enum and maxLength on strings, minimum and maximum on numbers) and nest ' +
-          'definitions (properties of an object, items of an array, 3 levels at most); every answer is checked against them.',
+          'Adds a field of the JSON the endpoint answers (with output fields the model is asked for structured ' +
+          'output), with optional constraints and nested fields that every answer is checked against.',
         access: 'write',
         ids: { endpointId: id },
         input: CreateOutputFieldDto,
