@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { type BaseLocationHook, useSearch } from 'wouter';
 
 /**
@@ -14,10 +14,43 @@ const hashRoute = () => '/' + location.hash.replace(/^#?\/?/, '');
 const hashPath = () => hashRoute().split('?')[0];
 const hashSearch = () => hashRoute().split('?')[1] ?? '';
 
-export function navigate(to: string, { replace = false }: { replace?: boolean } = {}): void {
+/** The questions of the pages that ask before they are left (unsaved changes), the newest last. */
+const leaveQuestions = new Set<{ question: string }>();
+
+/**
+ * While `question` is not null, going to another page of the dashboard asks it first (and stays when the answer is
+ * no), and so does closing or reloading the tab (in the browser's own words). A change of the page's query alone
+ * (a filter) does not ask.
+ */
+export function useLeaveGuard(question: string | null): void {
+  useEffect(() => {
+    if (question === null) return;
+    const entry = { question };
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    leaveQuestions.add(entry);
+    addEventListener('beforeunload', warn);
+    return () => {
+      leaveQuestions.delete(entry);
+      removeEventListener('beforeunload', warn);
+    };
+  }, [question]);
+}
+
+/**
+ * Goes to `to` (a route, query included). Another page is asked of the leave guards first, unless `force` (the page
+ * itself leaving once its work is saved).
+ */
+export function navigate(
+  to: string,
+  { replace = false, force = false }: { replace?: boolean; force?: boolean } = {},
+): void {
   const url = new URL(location.href);
   url.hash = '/' + to.replace(/^#?\/?/, '');
   if (url.href === location.href) return;
+  const nextPath = '/' + url.hash.replace(/^#?\/?/, '').split('?')[0];
+  if (!force && nextPath !== hashPath()) {
+    for (const { question } of leaveQuestions) if (!confirm(question)) return;
+  }
   history[replace ? 'replaceState' : 'pushState'](null, '', url.href);
   dispatchEvent(new HashChangeEvent('hashchange'));
 }

@@ -244,6 +244,53 @@ describe('Dashboard: prompts and the test runner', () => {
     );
   });
 
+  it('keeps unsaved changes in the browser, asks before leaving with them, and restores them until saved or discarded', async () => {
+    const { endpoint, prompt } = await openDraft({ name: 'Kept', template: 'Summarize {{ inputs.text }}' });
+    await setTemplate('Summarize {{ inputs.text }} briefly.');
+    await page.locator('.badge.unsaved').waitFor();
+
+    // Leaving through the navigation asks first; "no" stays on the page, with the changes.
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.dismiss();
+      }),
+    );
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
+    expect(await asked).toBe('This prompt has unsaved changes. Leave the page? They stay kept in this browser.');
+    expect(await page.getByRole('heading', { level: 1, name: 'Kept' }).isVisible()).toBe(true);
+
+    // "Yes" leaves; coming back (or reloading) brings the changes back, said so.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Keys' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+    await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+    await page.getByText('Your unsaved changes from an earlier visit were restored.').waitFor();
+    expect(await editor().innerText()).toContain('briefly.');
+    await page.reload();
+    await page.getByText('Your unsaved changes from an earlier visit were restored.').waitFor();
+    await expectAccessible(page);
+
+    // Discarded, they are gone for good: a reload shows the saved version.
+    await page.getByRole('button', { name: 'Review and save' }).click();
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByText('No unsaved changes: this is version 1.').waitFor();
+    await page.reload();
+    await page.getByText('No unsaved changes: this is version 1.').waitFor();
+    expect(await editor().innerText()).not.toContain('briefly.');
+    expect(await page.getByText('were restored').count()).toBe(0);
+
+    // A rename says, before it is saved, that the old name and slug keep reaching the prompt.
+    await page.getByLabel('Name').fill('Kept for later');
+    await page.getByRole('button', { name: 'Review and save' }).click();
+    const note = page.getByRole('note').filter({ hasText: 'Renaming changes the slug' });
+    expect(await note.innerText()).toBe(
+      'Renaming changes the slug (now kept) along with the name. Calls that select this prompt with ?prompt= by its ' +
+        'old name or slug keep reaching it, until another prompt of the endpoint takes that name or slug.',
+    );
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+  });
+
   it('adds retries and a fallback model, saves them as a version, sees them again, and a test run fails over to it', async () => {
     const { prompt } = await openDraft({
       name: 'With fallback',

@@ -164,6 +164,55 @@ describe('execution (mock-echo)', () => {
     });
   });
 
+  describe('prompt selection after a rename', () => {
+    const rename = (id: string, name: string) =>
+      t.http.put(`/admin/v1/prompts/${id}`).set(auth(tenant.admin)).send({ name });
+
+    it('reaches a renamed prompt by its old name or slug until another prompt takes it, and not once it is archived', async () => {
+      const endpoint = await createEndpoint(t, tenant.admin);
+      await createPrompt(t, tenant.admin, endpoint.id, { name: 'Main', template: 'main prompt' });
+      const formal = await createPrompt(
+        t,
+        tenant.admin,
+        endpoint.id,
+        { name: 'Formal Tone', template: 'formal' },
+        'Live',
+      );
+      expect((await rename(formal.id, 'Polite')).body.data.slug).toBe('polite');
+      expect((await rename(formal.id, 'Very polite')).body.data.slug).toBe('very-polite');
+
+      // Every name and slug it had still reaches it; the answer names its slug now.
+      for (const selector of ['formal-tone', 'Formal%20Tone', 'polite', 'Polite', 'very-polite']) {
+        const res = await execute(`${endpoint.path}?prompt=${selector}`, tenant.endpointKey);
+        expect({ selector, status: res.status, body: res.body }).toEqual({ selector, status: 200, body: 'formal' });
+        expect(res.headers['x-prompt']).toBe('very-polite@1');
+      }
+
+      // A prompt that takes the old slug wins it; the other old selectors still reach the renamed one.
+      await createPrompt(t, tenant.admin, endpoint.id, { name: 'formal tone', template: 'the new one' }, 'Live');
+      expect((await execute(`${endpoint.path}?prompt=formal-tone`, tenant.endpointKey)).body).toBe('the new one');
+      expect((await execute(`${endpoint.path}?prompt=polite`, tenant.endpointKey)).body).toBe('formal');
+
+      // Archived, the renamed prompt is reached by none of them.
+      await t.http.post(`/admin/v1/prompts/${formal.id}/demote`).set(auth(tenant.admin)).expect(200);
+      await t.http.post(`/admin/v1/prompts/${formal.id}/archive`).set(auth(tenant.admin)).expect(200);
+      const gone = await execute(`${endpoint.path}?prompt=polite`, tenant.endpointKey);
+      expect(gone.status).toBe(404);
+      expect(gone.body).toEqual({ error: 'prompt_not_found', message: expect.any(String) });
+    });
+
+    it("keeps each endpoint's old names apart", async () => {
+      const first = await createEndpoint(t, tenant.admin);
+      const second = await createEndpoint(t, tenant.admin);
+      await createPrompt(t, tenant.admin, first.id, { name: 'Main', template: 'first main' });
+      await createPrompt(t, tenant.admin, second.id, { name: 'Main', template: 'second main' });
+      const old = await createPrompt(t, tenant.admin, first.id, { name: 'Old', template: 'first old' }, 'Live');
+      await rename(old.id, 'New').expect(200);
+      expect((await execute(`${first.path}?prompt=old`, tenant.endpointKey)).body).toBe('first old');
+      expect((await execute(`${second.path}?prompt=old`, tenant.endpointKey)).status).toBe(404);
+    });
+  });
+
   describe('input validation', () => {
     let endpoint: { id: string; path: string };
 

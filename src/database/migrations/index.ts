@@ -19,6 +19,7 @@ import { TagValueRollups1764001700000 } from './1764001700000-tag-value-rollups'
 import { PromptEvents1764001800000 } from './1764001800000-prompt-events';
 import { OutputFieldConstraints1764001900000 } from './1764001900000-output-field-constraints';
 import { EvalScores1764002100000 } from './1764002100000-eval-scores';
+import { PromptFormerNames1764002200000 } from './1764002200000-prompt-former-names';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   PromptEvents1764001800000,
   OutputFieldConstraints1764001900000,
   EvalScores1764002100000,
+  PromptFormerNames1764002200000,
 ];

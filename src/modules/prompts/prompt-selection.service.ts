@@ -65,8 +65,9 @@ export class PromptSelectionService {
   }
 
   /**
-   * For execution: `selector` matches the name or slug of a prompt that is not archived, which must
-   * be Live; without one, the endpoint's default.
+   * For execution: `selector` matches the name or slug of a prompt that is not archived, or else a name or slug a
+   * prompt that is not archived gave up in a rename (the prompt that gave it up last); it must be Live. Without one,
+   * the endpoint's default.
    */
   async resolveForExecution(tenantId: string, endpointId: string, selector?: string): Promise<ExecutablePrompt> {
     // Only successful resolutions are kept; the refusals below are answered from the database every time.
@@ -91,7 +92,9 @@ export class PromptSelectionService {
     selector?: string,
   ): Promise<ExecutablePrompt> {
     if (selector !== undefined && selector !== '') {
-      const prompt = await this.prompts.findActiveBySelector(tenantId, endpointId, selector);
+      const prompt =
+        (await this.prompts.findActiveBySelector(tenantId, endpointId, selector)) ??
+        (await this.prompts.findActiveByFormerSelector(tenantId, endpointId, selector));
       if (!prompt) throw PromptErrors.noPromptNamed(selector);
       if (prompt.status !== 'Live') {
         throw PromptErrors.selectedNotLive(prompt.name, prompt.status);

@@ -209,6 +209,8 @@ export class PromptsService {
       if (changes.name !== undefined && changes.name !== prompt.name) {
         if (prompt.status !== 'Archived') await this.ensureNameFree(prompt, changes.name);
         Object.assign(update, { name: changes.name, slug: slugify(changes.name) });
+        // Callers that select the prompt by its old name or slug keep reaching it.
+        await this.prompts.retireSelectors(tenantId, prompt.endpointId, id, [prompt.name, prompt.slug]);
       }
       if (contentChanged(before, after)) {
         const changeNotes = changes.changeNotes ?? null;

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
-import { navigate } from '../../router';
+import { navigate, useLeaveGuard } from '../../router';
 import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
@@ -48,6 +48,11 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const { bySetting, rest } = splitServiceMessages(error);
+  useLeaveGuard(
+    draft.name.trim() || draft.template.trim()
+      ? 'This new prompt is not created yet. Leave the page and lose it?'
+      : null,
+  );
 
   async function create(event: FormEvent) {
     event.preventDefault();
@@ -65,7 +70,7 @@ function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] 
           },
         }),
       );
-      navigate(`/endpoints/${endpoint.id}/prompts/${prompt.id}`);
+      navigate(`/endpoints/${endpoint.id}/prompts/${prompt.id}`, { force: true });
     } catch (failure) {
       setError(failure);
       setBusy(false);

@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
-import { navigate } from '../../router';
+import { navigate, useLeaveGuard } from '../../router';
 import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, messageOf, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 import { type Endpoint, endpointOf } from '../runner/test-run';
 import { TestRunner } from '../runner/test-runner';
 import { DraftDiff } from './draft-diff';
+import { forgetDraft, keepDraft, keptDraftOf } from './kept-draft';
 import { liveSaveWarning, liveShareOf } from './live-save';
 import { PromptActions } from './prompt-actions';
 import { RunAgainstDefault } from '../eval-runs/run-against-default';
@@ -58,7 +59,9 @@ export function StatusBadges({ prompt }: { prompt: Prompt }) {
 function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models: Model[]; initial: Prompt }) {
   const writeBlock = useWriteBlock();
   const [saved, setSaved] = useState(initial);
-  const [draft, setDraft] = useState<PromptDraft>(() => draftOf(initial));
+  // Changes left unsaved on an earlier visit come back, until saved or discarded.
+  const [kept] = useState(() => keptDraftOf(initial.id));
+  const [draft, setDraft] = useState<PromptDraft>(() => kept?.draft ?? draftOf(initial));
   const [reviewing, setReviewing] = useState(false);
   const [changeNotes, setChangeNotes] = useState('');
   const [saving, setSaving] = useState(false);
@@ -68,13 +71,18 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
   const changesHeading = useRef<HTMLHeadingElement>(null);
   const [jump, setJump] = useState(0);
   const dirty = changesOf(saved, draft).any;
-  // Closing or reloading the tab with unsaved changes asks first.
+  // Unsaved changes are kept in the browser, and leaving the page with them asks first.
   useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    addEventListener('beforeunload', warn);
-    return () => removeEventListener('beforeunload', warn);
-  }, [dirty]);
+    if (dirty) keepDraft(saved.id, { baseVersion: saved.currentVersion, draft });
+    else forgetDraft(saved.id);
+  }, [saved, draft, dirty]);
+  useLeaveGuard(dirty ? 'This prompt has unsaved changes. Leave the page? They stay kept in this browser.' : null);
+  const restoredNote =
+    kept && dirty
+      ? kept.baseVersion === saved.currentVersion
+        ? 'Your unsaved changes from an earlier visit were restored.'
+        : `Your unsaved changes, made on version ${kept.baseVersion}, were restored; the prompt is at version ${saved.currentVersion} now, so review them before saving.`
+      : null;
   useEffect(() => {
     if (jump === 0) return;
     changesHeading.current?.scrollIntoView({ block: 'start' });
@@ -134,7 +142,8 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
           `The Draft "${copy.name}" was created, but the changes could not be saved to it: ${messageOf(error)}`,
         );
       }
-      navigate(`/endpoints/${copy.endpointId}/prompts/${copy.id}`);
+      forgetDraft(saved.id);
+      navigate(`/endpoints/${copy.endpointId}/prompts/${copy.id}`, { force: true });
     } catch (error) {
       setSaveError(error);
       setSaving(false);
@@ -196,6 +205,11 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
             <h2 id={changesTitle} ref={changesHeading} tabIndex={-1}>
               Changes
             </h2>
+            {restoredNote && (
+              <p className="notice" role="note">
+                {restoredNote}
+              </p>
+            )}
             {!changes.any ? (
               <p className="muted">{savedMessage ?? `No unsaved changes: this is version ${saved.currentVersion}.`}</p>
             ) : (
@@ -223,6 +237,13 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
                         />
                       )}
                     </Field>
+                    {changes.name && (
+                      <p className="notice rename" role="note">
+                        Renaming changes the slug (now <code>{saved.slug}</code>) along with the name. Calls that select
+                        this prompt with <code>?prompt=</code> by its old name or slug keep reaching it, until another
+                        prompt of the endpoint takes that name or slug.
+                      </p>
+                    )}
                     {liveWarning && (
                       <p className="notice live-save" role="note">
                         {liveWarning} To try the change first, save it as a new Draft instead: a copy of this prompt
