@@ -16,6 +16,7 @@ import { Budgets1764001400000 } from './1764001400000-budgets';
 import { Datasets1764001500000 } from './1764001500000-datasets';
 import { EvaluationRuns1764001600000 } from './1764001600000-evaluation-runs';
 import { TagValueRollups1764001700000 } from './1764001700000-tag-value-rollups';
+import { LogRenderedMessages1764002000000 } from './1764002000000-log-rendered-messages';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Datasets1764001500000,
   EvaluationRuns1764001600000,
   TagValueRollups1764001700000,
+  LogRenderedMessages1764002000000,
 ];
