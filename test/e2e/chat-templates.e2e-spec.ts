@@ -316,4 +316,41 @@ describe('chat templates and images in place', () => {
       expect(log.renderedPrompt).toBe('Compare [image photo] the end');
     });
   });
+
+  it('the few-shot template of the API guide sends and logs what the guide says', async () => {
+    const template = [
+      '{% system %}You name the animal in a picture in one word.{% endsystem %}',
+      '{% user %}What animal is this? {{ inputs.example }}{% enduser %}',
+      '{% assistant %}Cat{% endassistant %}',
+      '{% user %}{{ inputs.question | default: "And this one?" }} {{ inputs.photo }}{% enduser %}',
+    ].join('\n');
+    const { endpoint } = await endpointWithPrompt(
+      t,
+      tenant.admin,
+      { template, llmModel: 'gpt-4o-mini' },
+      {
+        inputs: [
+          { name: 'question', dataType: 'string' },
+          { name: 'example', dataType: 'image' },
+          { name: 'photo', dataType: 'image' },
+        ],
+      },
+    );
+    fake.reply({ text: 'Dog' });
+    const res = await execute(endpoint.path, { example: PNG_URI, photo: PNG_URI });
+    expect([res.status, res.body]).toEqual([200, 'Dog']);
+    expect(receivedMessages(fake.last())).toEqual([
+      { role: 'system', parts: ['You name the animal in a picture in one word.'] },
+      { role: 'user', parts: ['What animal is this? ', { image: 'image/png' }] },
+      { role: 'assistant', parts: ['Cat'] },
+      { role: 'user', parts: ['And this one? ', { image: 'image/png' }] },
+    ]);
+    const log = await logOf(t, tenant.admin, res.headers['x-request-id']);
+    expect(log.renderedMessages).toEqual([
+      { role: 'system', content: 'You name the animal in a picture in one word.' },
+      { role: 'user', content: 'What animal is this? [image example]' },
+      { role: 'assistant', content: 'Cat' },
+      { role: 'user', content: 'And this one? [image photo]' },
+    ]);
+  });
 });
