@@ -11,11 +11,17 @@ import {
   toValueSync,
   TypeGuards,
 } from 'liquidjs';
-import type { TemplateProblem } from './liquid-template';
 
 /** The roles a template's message blocks give their messages: `assistant` blocks are few-shot turns. */
 export const MESSAGE_ROLES = ['system', 'user', 'assistant'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+/** A breach of the message block rules, at its 1-based line and column. */
+export interface MessageBlockProblem {
+  message: string;
+  line: number;
+  column: number;
+}
 
 /** A template has at most this many message blocks. */
 export const MAX_MESSAGE_BLOCKS = 100;
@@ -221,9 +227,9 @@ function hasMessageBlock(templates: Template[]): boolean {
  * With blocks: nothing but whitespace and comments outside them, blocks at the top level only and never nested, at
  * most one `system` block and it comes first, at most MAX_MESSAGE_BLOCKS blocks.
  */
-export function messageBlockProblems(templates: Template[]): TemplateProblem[] {
+export function messageBlockProblems(templates: Template[]): MessageBlockProblem[] {
   if (!hasMessageBlock(templates)) return [];
-  const problems: TemplateProblem[] = [];
+  const problems: MessageBlockProblem[] = [];
   let blocks = 0;
   let systemSeen = false;
   for (const template of templates) {
@@ -282,7 +288,7 @@ function nestedBlocks(templates: Template[]): { token: TagToken; name: string }[
 }
 
 /** A problem at `token`'s position, or `offset` characters into it. */
-function problemAt(token: Template['token'], message: string, offset = 0): TemplateProblem {
+function problemAt(token: Template['token'], message: string, offset = 0): MessageBlockProblem {
   const before = token.input.slice(0, token.begin + offset);
   const lines = before.split('\n');
   return { message, line: lines.length, column: lines[lines.length - 1].length + 1 };
