@@ -79,6 +79,25 @@ describe('message blocks', () => {
       ]);
     });
 
+    it('places an image in a user message even when a system or assistant block output it first', () => {
+      const source =
+        '{% system %}See {{ inputs.photo }}{% endsystem %}{% assistant %}{{ inputs.photo }}{% endassistant %}' +
+        '{% user %}This: {{ inputs.photo }}{% enduser %}{% user %}Again {{ inputs.photo }}{% enduser %}';
+      const rendered = render(source, { photo: 'data:image/png;base64,AAAA' }, ['photo']);
+      expect(rendered.messages.map((message) => message.parts)).toEqual([
+        [
+          { type: 'text', text: 'See ' },
+          { type: 'image', field: 'photo' },
+        ],
+        [{ type: 'image', field: 'photo' }],
+        [
+          { type: 'text', text: 'This: ' },
+          { type: 'image', field: 'photo' },
+        ],
+        [{ type: 'text', text: 'Again' }],
+      ]);
+    });
+
     it('renders an absent image field as nothing', () => {
       expect(render('a{{ inputs.photo }}b', {}, ['photo']).messages[0].parts).toEqual([{ type: 'text', text: 'ab' }]);
     });

@@ -88,7 +88,8 @@ interface PlacedImage {
 
 /**
  * The emitter of a prompt's render: it keeps the whole text, where each message block starts and ends in it, and where
- * each image was placed. An image is placed once, at the first output of its field; later outputs of it write nothing.
+ * each image was output. An image is placed once, at the first output of its field outside system and assistant
+ * blocks; later outputs of it write nothing.
  */
 export class MessageEmitter implements Emitter {
   buffer = '';
@@ -104,7 +105,8 @@ export class MessageEmitter implements Emitter {
     const value: unknown = toValue(html);
     if (value instanceof ImageReference) {
       if (this.placed.has(value.field)) return;
-      this.placed.add(value.field);
+      // System and assistant messages carry text only: an image output there stays to be placed in a user message.
+      if (!this.open || this.open.role === 'user') this.placed.add(value.field);
       const start = this.buffer.length;
       this.append(imagePlaceholder(value.field));
       this.images.push({ field: value.field, start, end: this.buffer.length });
