@@ -105,13 +105,14 @@ module.exports = {
       severity: 'error',
       comment:
         'A prompt belongs to an endpoint, keeps versions and names a model (and its caches hear of changes through ' +
-        "invalidation). Exception: llm's call-settings, the one definition of the custom-parameter rule that both a " +
-        "prompt's validation and the model call apply.",
+        'invalidation); its changes are recorded in prompt-events, whose lists name the keys that made them. ' +
+        "Exception: llm's call-settings, the one definition of the custom-parameter rule that both a prompt's " +
+        'validation and the model call apply.',
       from: { path: '^src/modules/prompts/' },
       to: {
         path: '^src/modules/',
         pathNot: [
-          '^src/modules/(prompts|endpoints|versions|models|invalidation)/',
+          '^src/modules/(prompts|endpoints|versions|models|invalidation|prompt-events|keys)/',
           '^src/modules/llm/call-settings\\.ts$',
         ],
       },
@@ -200,6 +201,15 @@ module.exports = {
       comment: 'Prompts use endpoints, versions and models; none of those depends on prompts.',
       from: { path: '^src/modules/(endpoints|versions|models)/' },
       to: { path: '^src/modules/prompts/' },
+    },
+    {
+      name: 'prompt-events-below-its-writers',
+      severity: 'error',
+      comment:
+        'The history of prompts and endpoints is written by both modules inside their own transactions, so it ' +
+        'depends on no module.',
+      from: { path: '^src/modules/prompt-events/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/prompt-events/' },
     },
     {
       name: 'keys-one-way',

@@ -8,7 +8,7 @@ import type { AppConfig } from './config/app-config';
 import { DatabaseModule } from './database/database.module';
 import { BudgetsModule } from './modules/budgets/budgets.module';
 import { DashboardModule } from './modules/dashboard/dashboard.module';
-import { DatasetsModule } from './modules/datasets/datasets.module';
+import { DatasetsModule, GateDatasetsModule } from './modules/datasets/datasets.module';
 import { EvaluationsModule, PromotionGateModule } from './modules/evaluations/evaluations.module';
 import type { EmbeddedDatabase } from './database/embedded-database';
 import { EndpointsModule } from './modules/endpoints/endpoints.module';
@@ -58,6 +58,7 @@ export class AppModule {
         ScoresModule,
         BudgetsModule,
         DatasetsModule,
+        GateDatasetsModule,
         EvaluationsModule,
         PromotionGateModule,
         HealthModule,

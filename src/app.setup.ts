@@ -102,7 +102,7 @@ export async function createApplication(options: AppModuleOptions): Promise<INes
   applyRequestTimeouts(server, config);
   drainAfterEarlyAnswers(server);
   setupOpenApi(app);
-  serveDashboard(app, config, logger);
+  await serveDashboard(app, config, logger);
   await app.init();
   // Fastify finalises its routes (and their hooks) when ready; listen() would do it too, but callers may drive the
   // server directly (tests, supertest).
@@ -135,10 +135,11 @@ function applyRequestTimeouts(server: NodeServer, config: AppConfig): void {
 
 /**
  * The dashboard's built files under DASHBOARD_PREFIX, with their caching (their Content-Security-Policy comes with
- * every answer's security headers), by the adapter's own static file support. Without a build (`npm start` and
- * `npm test` make one) the service runs without it and says so.
+ * every answer's security headers), by the adapter's own static file support. The build writes brotli and gzip copies
+ * of the larger files beside them, sent to browsers that accept one (with `Vary: Accept-Encoding`). Without a build
+ * (`npm start` and `npm test` make one) the service runs without it and says so.
  */
-function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLogger): void {
+async function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLogger): Promise<void> {
   if (!dashboardBuilt()) {
     logger.warn(`The dashboard is not built (${DASHBOARD_DIR}): run npm run build:dashboard`, 'Dashboard');
     return;
@@ -150,18 +151,25 @@ function serveDashboard(app: INestApplication, config: AppConfig, logger: AppLog
       decorateReply: false,
       redirect: false,
       wildcard: true,
+      preCompressed: true,
       // @fastify/static hands over Fastify's reply here.
       setHeaders: (reply: unknown, filePath: string) =>
         (reply as { headers(values: Record<string, string>): void }).headers(dashboardHeaders(filePath)),
     });
   } else {
-    (app as NestExpressApplication).useStaticAssets(DASHBOARD_DIR, {
-      prefix: DASHBOARD_PREFIX,
-      redirect: false,
-      setHeaders: (response: ServerResponse, filePath: string) => {
-        for (const [name, value] of Object.entries(dashboardHeaders(filePath))) response.setHeader(name, value);
+    // Installed with the Express adapter, both optional.
+    const { default: expressStaticGzip } = await import('express-static-gzip');
+    const serve = expressStaticGzip(DASHBOARD_DIR, {
+      enableBrotli: true,
+      orderPreference: ['br'],
+      serveStatic: {
+        redirect: false,
+        setHeaders: (response: ServerResponse, filePath: string) => {
+          for (const [name, value] of Object.entries(dashboardHeaders(filePath))) response.setHeader(name, value);
+        },
       },
     });
+    (app as NestExpressApplication).use(DASHBOARD_PREFIX, serve);
   }
 }
 

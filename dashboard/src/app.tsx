@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation } from 'wouter';
 import { ApiError } from './api/client';
 import { useHashPath } from './router';
@@ -112,6 +112,11 @@ const NAVIGATION = [
 function Layout({ children }: { children: ReactNode }) {
   const { info } = useSession();
   const [location] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A narrow screen's menu closes once it took the user somewhere.
+  useEffect(() => setMenuOpen(false), [location]);
+  useHeadingFocusOnNavigation(location);
+  useScrollingTablesFocusable();
   return (
     <div className="layout">
       <a
@@ -121,27 +126,40 @@ function Layout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <aside className="sidebar">
-        <div className="brand">Promptgate</div>
-        <nav aria-label="Main">
-          <ul>
-            {NAVIGATION.map((item) => (
-              <li key={item.href}>
-                <Link href={item.href} aria-current={location.startsWith(item.href) ? 'page' : undefined}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="who">
-          <div className="tenant" title={`Tenant ${info?.tenantSlug}`}>
-            {info?.tenantName}
+      <aside className="sidebar" data-open={menuOpen}>
+        <div className="sidebar-top">
+          <div className="brand">Promptgate</div>
+          <button
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="sidebar-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            Menu
+          </button>
+        </div>
+        <div id="sidebar-menu" className="sidebar-menu">
+          <nav aria-label="Main">
+            <ul>
+              {NAVIGATION.map((item) => (
+                <li key={item.href}>
+                  <Link href={item.href} aria-current={location.startsWith(item.href) ? 'page' : undefined}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="who">
+            <div className="tenant" title={`Tenant ${info?.tenantSlug}`}>
+              {info?.tenantName}
+            </div>
+            <div className="key">
+              {info?.keyName} {info?.readOnly && <span className="badge">ReadOnly</span>}
+            </div>
+            <Button onClick={() => session.signOut()}>Sign out</Button>
           </div>
-          <div className="key">
-            {info?.keyName} {info?.readOnly && <span className="badge">ReadOnly</span>}
-          </div>
-          <Button onClick={() => session.signOut()}>Sign out</Button>
         </div>
       </aside>
       <main id="main" className="content" tabIndex={-1}>
@@ -154,6 +172,78 @@ function Layout({ children }: { children: ReactNode }) {
       </main>
     </div>
   );
+}
+
+/** What keyboard focus can reach inside a table. */
+const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A table that scrolls sideways (on a narrow screen) and holds nothing focusable becomes a keyboard stop, so its hidden
+ * columns can be scrolled to without a mouse; it stops being one when it fits again. Kept up to date as pages change
+ * and the window is resized.
+ */
+function useScrollingTablesFocusable() {
+  useEffect(() => {
+    const main = document.getElementById('main');
+    if (!main) return;
+    let frame = 0;
+    const update = () => {
+      frame = 0;
+      for (const table of main.querySelectorAll<HTMLTableElement>('table')) {
+        const scrolls = table.scrollWidth > table.clientWidth + 1 && !table.querySelector(FOCUSABLE);
+        if (scrolls && !table.hasAttribute('tabindex')) {
+          table.setAttribute('tabindex', '0');
+          table.dataset.scrollStop = '';
+        } else if (!scrolls && table.dataset.scrollStop !== undefined) {
+          table.removeAttribute('tabindex');
+          delete table.dataset.scrollStop;
+        }
+      }
+    };
+    const schedule = () => (frame ||= requestAnimationFrame(update));
+    const mutations = new MutationObserver(schedule);
+    mutations.observe(main, { childList: true, subtree: true });
+    window.addEventListener('resize', schedule);
+    schedule();
+    return () => {
+      mutations.disconnect();
+      window.removeEventListener('resize', schedule);
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+}
+
+/** How long after a navigation the new page's heading is waited for (a page shows it once its data came). */
+const HEADING_WAIT_MS = 5000;
+
+/**
+ * After a navigation (not on the first page), keyboard focus moves to the new page's heading, so keyboard and screen
+ * reader users start on the page they went to instead of in the navigation. Focus the user has already put somewhere
+ * on the page meanwhile is left where it is.
+ */
+function useHeadingFocusOnNavigation(location: string) {
+  const firstPage = useRef(true);
+  useEffect(() => {
+    if (firstPage.current) {
+      firstPage.current = false;
+      return;
+    }
+    const deadline = performance.now() + HEADING_WAIT_MS;
+    let frame = 0;
+    const focusHeading = () => {
+      const active = document.activeElement;
+      if (active && active !== document.body && !active.closest('.sidebar')) return;
+      const heading = document.querySelector<HTMLElement>('main h1');
+      if (heading) {
+        if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+        heading.focus();
+      } else if (performance.now() < deadline) {
+        frame = requestAnimationFrame(focusHeading);
+      }
+    };
+    frame = requestAnimationFrame(focusHeading);
+    return () => cancelAnimationFrame(frame);
+  }, [location]);
 }
 
 function NotFound() {

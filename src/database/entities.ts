@@ -5,6 +5,7 @@ import { EndpointEntity } from '../modules/endpoints/endpoint.entity';
 import { InputFieldEntity, OutputFieldEntity } from '../modules/endpoints/endpoint-field.entity';
 import { ApiKeyEntity } from '../modules/keys/api-key.entity';
 import { ExecutionLogEntity } from '../modules/logs/execution-log.entity';
+import { PromptEventEntity } from '../modules/prompt-events/prompt-event.entity';
 import { PromptEntity } from '../modules/prompts/prompt.entity';
 import { ExecutionScoreEntity } from '../modules/scores/execution-score.entity';
 import { ScoreConfigEntity } from '../modules/scores/score-config.entity';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   BudgetEntity,
   DatasetEntity,
   DatasetItemEntity,
+  PromptEventEntity,
 ];

@@ -210,6 +210,50 @@ describe('Dashboard: endpoints', () => {
     expect(stored.inputFields[0].defaultValue).toBe('de');
   });
 
+  it('gives output fields allowed values and a maximum, kept after a reload', async () => {
+    const endpoint = await h.createEndpoint({ name: 'Classify', path: '/api/v1/classify' });
+    await goTo(page, `/endpoints/${endpoint.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Classify' }).waitFor();
+
+    const statusForm = await openFieldForm(page, 'output', { Name: 'status' });
+    await statusForm.getByLabel('Allowed values').fill('open\nclosed\nopen');
+    await statusForm.getByRole('button', { name: 'Add field' }).click();
+    await statusForm.getByText('Each value once').waitFor();
+    await statusForm.getByLabel('Allowed values').fill('open\nclosed');
+    await expectAccessible(page);
+    await statusForm.getByRole('button', { name: 'Add field' }).click();
+
+    const scoreForm = await openFieldForm(page, 'output', { Name: 'score', 'Data type': 'integer', Maximum: '10' });
+    await scoreForm.getByLabel('Minimum').fill('0');
+    await expectAccessible(page);
+    await scoreForm.getByRole('button', { name: 'Add field' }).click();
+
+    await page.reload();
+    const outputs = page.getByRole('table', { name: 'Output fields' });
+    await outputs.getByRole('row', { name: /^score/ }).waitFor();
+    expect(await outputs.getByRole('row', { name: /^status/ }).innerText()).toMatch(
+      /status\s+Text\s+one of open, closed\s/,
+    );
+    expect(await outputs.getByRole('row', { name: /^score/ }).innerText()).toMatch(/score\s+Integer\s+from 0 to 10\s/);
+    await page.getByRole('button', { name: 'Edit output field score' }).click();
+    const editForm = page.getByRole('form', { name: 'Edit output field score' });
+    expect(await editForm.getByLabel('Maximum').inputValue()).toBe('10');
+    await expectAccessible(page);
+    await editForm.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Edit output field status' }).click();
+    expect(
+      await page.getByRole('form', { name: 'Edit output field status' }).getByLabel('Allowed values').inputValue(),
+    ).toBe('open\nclosed');
+
+    const stored = (await h.t.http.get(`/admin/v1/endpoints/${endpoint.id}`).set(admin()).expect(200)).body.data;
+    expect(
+      stored.outputFields.map((field: Record<string, unknown>) => [field.name, field.enum, field.maximum]),
+    ).toEqual([
+      ['status', ['open', 'closed'], null],
+      ['score', null, 10],
+    ]);
+  });
+
   it("shows the API's refusals beside the field they name", async () => {
     await goTo(page, '/endpoints/new');
     const form = page.getByRole('form', { name: 'New endpoint' });

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { DASHBOARD_DIR } from '../../src/modules/dashboard/dashboard-assets';
 import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
@@ -9,7 +11,7 @@ import { auth } from '../support/seed';
 const INITIAL_JS_BUDGET_BYTES = 250 * 1024;
 
 describe('Dashboard: served by the service', () => {
-  const { t, tenant } = useTestApp();
+  const { t, tenant } = useTestApp({ listen: true });
   const index = () => fs.readFileSync(path.join(DASHBOARD_DIR, 'index.html'), 'utf8');
 
   it('redirects / and /dashboard to dashboard/ with a relative Location, so a proxy may mount it under any path', async () => {
@@ -57,6 +59,37 @@ describe('Dashboard: served by the service', () => {
       expect([403, 404]).toContain(refused.status);
       expect(refused.text).not.toContain('"name": "promptgate"');
     }
+  });
+
+  it('sends the brotli or gzip copy the build made to a browser that accepts it, and the file itself otherwise', async () => {
+    const script = index().match(/src="\.\/(assets\/[^"]+\.js)"/)![1];
+    const plain = fs.readFileSync(path.join(DASHBOARD_DIR, script));
+    // The bytes as sent, undecoded (an HTTP client library would decode them).
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const { port } = t.app.getHttpServer().address() as AddressInfo;
+        const options = { port, host: '127.0.0.1', headers: { 'Accept-Encoding': encoding } };
+        http
+          .get(`http://127.0.0.1:${port}/dashboard/${script}`, options, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    const brotli = await raw('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.body.length).toBeLessThan(plain.length / 2);
+    expect(brotliDecompressSync(brotli.body).equals(plain)).toBe(true);
+    const gzip = await raw('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(plain)).toBe(true);
+    const identity = await raw('identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.equals(plain)).toBe(true);
   });
 
   it(`keeps the initial JavaScript under ${INITIAL_JS_BUDGET_BYTES / 1024} KB gzipped`, () => {

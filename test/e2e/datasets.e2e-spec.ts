@@ -476,6 +476,20 @@ describe('datasets', () => {
       expect((await api().add(set.id, [fits])).status).toBe(201);
     });
 
+    it('refuses a character the database cannot store, naming the part of the item that holds it', async () => {
+      const set = await dataset();
+      expectFailure(
+        await api().add(set.id, [{ inputs: { text: 'a' } }, { inputs: { text: 'nul \u0000 here' } }]),
+        400,
+        ['items.1.inputs holds a NUL character (\\u0000) or half of a surrogate pair, which cannot be stored'],
+      );
+      expectFailure(await api().add(set.id, [{ inputs: { text: 'a' }, expectedOutput: 'half \ud800' }]), 400, [
+        /^items\.0\.expectedOutput holds/,
+      ]);
+      // The text `\u0000` as typed (a backslash, then u0000) is kept as it is.
+      expect((await api().add(set.id, [{ inputs: { text: 'typed \\u0000' } }])).status).toBe(201);
+    });
+
     it('holds at most 5000 items, counting what is deleted', async () => {
       const set = await dataset();
       for (let call = 0; call < 10; call++) {

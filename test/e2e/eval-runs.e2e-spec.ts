@@ -29,6 +29,7 @@ describe('evaluation runs', () => {
   const post = (path: string, body: object = {}, key = tenant.admin) =>
     t.http.post(`/admin/v1${path}`).set(auth(key)).send(body);
   const get = (path: string, key = tenant.admin) => t.http.get(`/admin/v1${path}`).set(auth(key));
+  const put = (path: string, body: object) => t.http.put(`/admin/v1${path}`).set(auth(tenant.admin)).send(body);
 
   /**
    * An endpoint with a `text` input whose default prompt answers `right` (on the fake's llama-test), a Draft prompt
@@ -73,9 +74,6 @@ describe('evaluation runs', () => {
 
   it('a run of the default prompt against itself passes every item with no regression, logged with source Eval', async () => {
     const { endpoint, good, datasetId } = await world();
-    // Check results are recorded as scores under the score configs the tenant declared for them.
-    const config = await post('/score-configs', { name: 'eval.contains', dataType: 'boolean' });
-    expect([201, 409]).toContain(config.status);
     const run = await start(datasetId, { promptId: good.id });
     expect(run).toMatchObject({
       id: expect.stringMatching(UUID),
@@ -122,13 +120,24 @@ describe('evaluation runs', () => {
       return res.status === 200 && res.body.data;
     }, 'the log row');
     expect(log).toMatchObject({ source: 'Eval', promptId: good.id, tags: { eval_run: run.id } });
+    // Each check type's result is a score on the item's log row, with no score config declared for it.
     expect(log.scores).toEqual([expect.objectContaining({ name: 'eval.contains', value: true, source: 'eval' })]);
+    const scored = await get(`/logs?endpointId=${endpoint.id}&score=eval.contains:true`);
+    expect(scored.body.data.items.map((row: { id: string }) => row.id)).toContain(logId);
 
     // The statistics leave the evaluation's executions out unless asked for them.
     const stats = await get(`/stats?endpointId=${endpoint.id}`);
     expect(stats.body.data.totals.calls).toBe(0);
     const evalStats = await get(`/stats?endpointId=${endpoint.id}&source=Eval`);
     expect(evalStats.body.data.totals.calls).toBeGreaterThanOrEqual(3);
+    // So do the check scores: in the statistics of the evaluation's executions only.
+    const scoreStats = await get(`/stats?endpointId=${endpoint.id}&score=eval.contains`);
+    expect(scoreStats.status).toBe(200);
+    expect(scoreStats.body.data.totals.scores).toMatchObject({ name: 'eval.contains', count: 0 });
+    const evalScoreStats = await get(`/stats?endpointId=${endpoint.id}&source=Eval&score=eval.contains`);
+    // Each execution of the run (the two sides share answers they have in common) scored once.
+    expect(evalScoreStats.body.data.totals.scores).toMatchObject({ name: 'eval.contains', mean: 1 });
+    expect(evalScoreStats.body.data.totals.scores.count).toBe(evalStats.body.data.totals.calls);
 
     const list = await get(`/endpoints/${endpoint.id}/eval-runs`);
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([run.id]);
@@ -210,6 +219,17 @@ describe('evaluation runs', () => {
     expect(poor.candidate.checks[0].reason).toContain('below the threshold 0.8');
     // Two answers and two judgements.
     expect(fake.requests).toHaveLength(4);
+
+    // Run again: the answers and the verdicts are kept, so nothing is asked again; a changed threshold is applied to
+    // the kept verdicts. A fresh run asks both again.
+    const judge = { type: 'judge', llmModel: 'llama-test', rubric: 'Grade {{ output }} for {{ inputs.text }}' };
+    expect((await put(`/datasets/${datasetId}`, { checks: [{ ...judge, threshold: 0.2 }] })).status).toBe(200);
+    const again = await finished((await start(datasetId, { promptId: prompt.id, baseline: 'none' })).id);
+    expect(again.summary).toMatchObject({ items: 2, passed: 2, failed: 0 });
+    expect(fake.requests).toHaveLength(4);
+    const fresh = await finished((await start(datasetId, { promptId: prompt.id, baseline: 'none', fresh: true })).id);
+    expect(fresh.summary).toMatchObject({ items: 2, passed: 2 });
+    expect(fake.requests).toHaveLength(8);
   });
 
   it('the schema check is always on for an endpoint with output fields', async () => {

@@ -3,6 +3,9 @@ import { useTestApp } from '../support/app-suite';
 import { auth } from '../support/seed';
 import { MISSING, UUID, expectFailure } from '../support/envelope';
 
+/** The constraints of an output field that sets none. */
+const NO_CONSTRAINTS = { enum: null, minimum: null, maximum: null, maxLength: null, properties: null, items: null };
+
 describe('input and output fields admin API', () => {
   const { t, tenant, other } = useTestApp({ other: true });
   const db = () => t.app.get(DataSource);
@@ -266,6 +269,7 @@ describe('input and output fields admin API', () => {
         dataType: 'string',
         description: '',
         exampleValue: null,
+        ...NO_CONSTRAINTS,
       });
       const endpoint = await t.http.get(`/admin/v1/endpoints/${endpointId}`).set(admin());
       expect(endpoint.body.data.outputFields).toEqual([res.body.data]);
@@ -360,6 +364,7 @@ describe('input and output fields admin API', () => {
         dataType: 'number',
         description: 'A score',
         exampleValue: '0.5',
+        ...NO_CONSTRAINTS,
       });
       const endpoint = await t.http.get(`/admin/v1/endpoints/${endpointId}`).set(admin());
       expect(endpoint.body.data.outputFields).toEqual([a.body.data, res.body.data]);

@@ -77,6 +77,17 @@ describe('promotion gate', () => {
     expect((await post(`/prompts/${candidate.id}/promote`)).status).toBe(200);
   });
 
+  it("refuses a gate naming another endpoint's dataset or no dataset at all, and keeps the gate it had", async () => {
+    const { endpoint, datasetId } = await gated();
+    const other = await gated();
+    for (const wrongId of [other.datasetId, randomUUID()]) {
+      expectFailure(await put(`/endpoints/${endpoint.id}`, { promotionGate: { datasetId: wrongId } }), 400, [
+        new RegExp(`promotionGate.datasetId: no dataset ${wrongId} on this endpoint`),
+      ]);
+    }
+    expect((await get(`/endpoints/${endpoint.id}`)).body.data.promotionGate).toMatchObject({ datasetId });
+  });
+
   it('a passing run of the current version lets the prompt be promoted, and the version records it', async () => {
     const { endpoint, datasetId, datasetName } = await gated({ minPassRate: 0.9 });
     const candidate = await draft(endpoint.id, 'Answer again {{ inputs.text }}');

@@ -96,15 +96,18 @@ export async function goTo(page: Page, route: string): Promise<void> {
   await page.evaluate((target) => (location.hash = target), `#${route}`);
 }
 
-/** axe-core on the page as it is: no serious or critical violation. Returns the violations' summary for the message. */
-export async function accessibilityViolations(page: Page): Promise<string[]> {
+/**
+ * axe-core on the page as it is: its serious and critical violations (with `every`, all of them, whatever their
+ * impact). Returns the violations' summary for the message.
+ */
+export async function accessibilityViolations(page: Page, { every = false } = {}): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(axe.source);
   const results = await page.evaluate(() =>
     (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
   );
   return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .filter((violation) => every || violation.impact === 'serious' || violation.impact === 'critical')
     .map(
       (violation) =>
         `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes

@@ -160,7 +160,32 @@ export const bounds = {
       "maxLength": 2000
     }
   },
+  "OutputItemDto": {
+    "maxLength": {
+      "minimum": 1,
+      "maximum": 2147483647
+    },
+    "description": {
+      "maxLength": 2000
+    }
+  },
+  "NestedOutputFieldDto": {
+    "maxLength": {
+      "minimum": 1,
+      "maximum": 2147483647
+    },
+    "name": {
+      "maxLength": 100
+    },
+    "description": {
+      "maxLength": 2000
+    }
+  },
   "CreateOutputFieldDto": {
+    "maxLength": {
+      "minimum": 1,
+      "maximum": 2147483647
+    },
     "name": {
       "maxLength": 100
     },
@@ -172,6 +197,10 @@ export const bounds = {
     }
   },
   "UpdateOutputFieldDto": {
+    "maxLength": {
+      "minimum": 1,
+      "maximum": 2147483647
+    },
     "name": {
       "maxLength": 100
     },

@@ -496,6 +496,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/prompts/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a prompt's events
+         * @description A page of the prompt's events, newest first.
+         */
+        get: operations["listPromptEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/endpoints/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's prompt events
+         * @description A page of the events of the endpoint's prompts and of its traffic split, newest first.
+         */
+        get: operations["listEndpointEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/logs": {
         parameters: {
             query?: never;
@@ -1124,14 +1164,61 @@ export interface components {
             maximum: number | null;
         };
         /** @enum {string} */
+        NestedOutputDataType: "string" | "integer" | "number" | "boolean" | "object" | "array";
+        OutputItemResponse: {
+            /** @description string fields: the longest text the answer may hold. */
+            maxLength: number | null;
+            /** @description object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+            properties: components["schemas"]["NestedOutputFieldResponse"][] | null;
+            /** @description array fields: what every element is; null takes any JSON array. */
+            items: components["schemas"]["OutputItemResponse"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            description: string;
+            /** @description string fields: the only values the answer may hold. */
+            enum: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum: number | null;
+        };
+        NestedOutputFieldResponse: {
+            /** @description string fields: the longest text the answer may hold. */
+            maxLength: number | null;
+            /** @description object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+            properties: components["schemas"]["NestedOutputFieldResponse"][] | null;
+            /** @description array fields: what every element is; null takes any JSON array. */
+            items: components["schemas"]["OutputItemResponse"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            name: string;
+            description: string;
+            /** @description string fields: the only values the answer may hold. */
+            enum: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum: number | null;
+        };
+        /** @enum {string} */
         OutputDataType: "string" | "integer" | "number" | "boolean" | "object" | "array" | "image";
         OutputFieldResponse: {
+            /** @description string fields: the longest text the answer may hold. */
+            maxLength: number | null;
+            /** @description object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+            properties: components["schemas"]["NestedOutputFieldResponse"][] | null;
+            /** @description array fields: what every element is; null takes any JSON array. */
+            items: components["schemas"]["OutputItemResponse"] | null;
             /** Format: uuid */
             id: string;
             dataType: components["schemas"]["OutputDataType"];
             name: string;
             description: string;
             exampleValue: string | null;
+            /** @description string fields: the only values the answer may hold. */
+            enum: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum: number | null;
         };
         EndpointResponse: {
             /** @description Per-key requests per minute on this endpoint; null for no endpoint limit. */
@@ -1293,7 +1380,56 @@ export interface components {
             /** @description integer and number fields: the largest accepted value. */
             maximum?: number | null;
         };
+        OutputItemDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            description?: string;
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
+        };
+        NestedOutputFieldDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
+            dataType: components["schemas"]["NestedOutputDataType"];
+            /** @description Key in the object. */
+            name: string;
+            description?: string;
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
+        };
         CreateOutputFieldDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
             /** @description Key in the answer's JSON object. */
             name: string;
             /** @description An `image` output field makes the endpoint image-generating. */
@@ -1301,12 +1437,33 @@ export interface components {
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
         };
         UpdateOutputFieldDto: {
+            /** @description string fields: the longest text the answer may hold, 1..2147483647. */
+            maxLength?: number | null;
+            /**
+             * @description object fields: its properties, each a nested field definition; the answer holds exactly these. Without them any
+             *     JSON object is taken. Fields nest at most 3 levels.
+             */
+            properties?: components["schemas"]["NestedOutputFieldDto"][] | null;
+            /** @description array fields: the definition every element follows. Without it any JSON array is taken. */
+            items?: components["schemas"]["OutputItemDto"] | null;
             /** @description Key in the answer's JSON object. */
             name?: string;
             /** @description An `image` output field makes the endpoint image-generating. */
             dataType?: components["schemas"]["OutputDataType"];
+            /** @description string fields: the only values the answer may hold, 1 to 100 distinct texts. */
+            enum?: string[] | null;
+            /** @description integer and number fields: the smallest value the answer may hold. */
+            minimum?: number | null;
+            /** @description integer and number fields: the largest value the answer may hold. */
+            maximum?: number | null;
             description?: string;
             /** @description An example; on image fields a JSON object of default generation settings (`size`, `quality`, …). */
             exampleValue?: string | null;
@@ -1571,6 +1728,52 @@ export interface components {
             templateDiff: components["schemas"]["TemplateDiffLineResponse"][];
             unifiedDiff: string;
             changedSettings: components["schemas"]["SettingChangeResponse"][];
+        };
+        /** @enum {string} */
+        PromptEventType: "created" | "saved" | "promoted" | "demoted" | "default_set" | "archived" | "unarchived" | "restored" | "duplicated" | "split_changed" | "gate_forced";
+        PromptEventResponse: {
+            /**
+             * @description `created`, `saved` (a new version), `promoted`, `demoted`, `default_set`, `archived`, `unarchived`, `restored`
+             *     (a new prompt from a version of another), `duplicated`, `split_changed` (the endpoint's traffic split) or
+             *     `gate_forced` (a promotion forced past the endpoint's promotion gate).
+             */
+            type: components["schemas"]["PromptEventType"];
+            /**
+             * Format: uuid
+             * @description The prompt changed; null for a change of the endpoint itself (split_changed).
+             */
+            promptId: string | null;
+            /** @description The prompt's version the change concerns (the new one for saved); null for split_changed. */
+            versionNumber: number | null;
+            /**
+             * Format: uuid
+             * @description The key that made the change; null when none did (the command line).
+             */
+            keyId: string | null;
+            /**
+             * @description What the change was, by type. created: `{name}`; saved: `{previousVersionNumber, status, trafficShare, changed,
+             *     changeNotes}` (trafficShare: the percentage of the endpoint's calls the new version answers at once, 0 unless the
+             *     prompt is Live; changed: `template` and the settings that differ); promoted: `{gate}` (`{forced, runId}`, null
+             *     without a gate); gate_forced: `{reason, runId}`; demoted: `{wasDefault}`; default_set: `{previousDefaultPromptId,
+             *     trafficShare}`; duplicated and restored: `{name, sourcePromptId, sourceName, sourceVersionNumber}`;
+             *     split_changed: `{trafficSplit, previous}` (null when there is no split); archived and unarchived: `{}`.
+             */
+            details: {
+                [key: string]: unknown;
+            };
+            /** @description That key's name as it is now; null when no key made the change or the key is gone. */
+            keyName: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PromptEventPageResponse: {
+            page: number;
+            pageSize: number;
+            /** @description Events in the list, counted up to 10,000 (see totalIsExact). */
+            total: number;
+            items: components["schemas"]["PromptEventResponse"][];
+            /** @description false when there are more than 10,000: `total` is then 10,000, a lower bound. */
+            totalIsExact: boolean;
         };
         /** @enum {string} */
         ExecutionSource: "Api" | "TestPage" | "Internal" | "Eval";
@@ -5907,6 +6110,210 @@ export interface operations {
             };
             /** @description A prompt of the endpoint that is not archived is already named `<name> (v<versionNumber>)` */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    listPromptEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Rows per page, 1..50. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The prompt's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["PromptEventPageResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    listEndpointEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description Rows per page, 1..50. */
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["PromptEventPageResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No endpoint with this id in the tenant (or it is deleted) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

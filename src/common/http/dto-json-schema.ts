@@ -64,7 +64,7 @@ const PLUGIN_METADATA = '_OPENAPI_METADATA_FACTORY';
  * descriptions and defaults come from the DTO's OpenAPI metadata (its doc comments, in the built service), on the
  * property itself, outside any `anyOf`.
  */
-export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
+export function dtoJsonSchema(dto: new () => object, expanding: ReadonlySet<unknown> = new Set()): ObjectJsonSchema {
   const rules = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false) as ValidationRule[];
   const names = new Set(rules.map((rule) => rule.propertyName));
   const documented = openApiProperties(dto, names);
@@ -76,7 +76,7 @@ export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
     const isNullable = conditions.some((rule) => rule.name === 'isOptional');
     if (conditions.length === 0) required.push(name);
     properties[name] = withDocumentation(
-      propertySchema(own, isNullable, nestedSchemaOf(documented[name]?.type)),
+      propertySchema(own, isNullable, nestedSchemaOf(documented[name]?.type, new Set([...expanding, dto]))),
       documented[name],
     );
   }
@@ -85,9 +85,10 @@ export function dtoJsonSchema(dto: new () => object): ObjectJsonSchema {
 
 /**
  * The schema of a nested request DTO (`@ValidateNested()`), from the property's OpenAPI type: a class, or a function
- * returning one (or an array of one), as `@ApiProperty({ type })` and the Swagger plugin give it. Null otherwise.
+ * returning one (or an array of one), as `@ApiProperty({ type })` and the Swagger plugin give it. Null otherwise. A DTO
+ * that nests itself (a definition holding definitions) is described once; inside itself it is any object.
  */
-function nestedSchemaOf(type: unknown): JsonSchema | null {
+function nestedSchemaOf(type: unknown, expanding: ReadonlySet<unknown>): JsonSchema | null {
   let resolved: unknown = Array.isArray(type) ? type[0] : type;
   // A lazy type is an arrow function (no prototype); a class has one.
   if (typeof resolved === 'function' && !('prototype' in resolved && resolved.prototype)) {
@@ -96,7 +97,8 @@ function nestedSchemaOf(type: unknown): JsonSchema | null {
   }
   if (typeof resolved !== 'function') return null;
   const dto = resolved as new () => object;
-  return getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length > 0 ? dtoJsonSchema(dto) : null;
+  if (getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).length === 0) return null;
+  return expanding.has(dto) ? { type: 'object' } : dtoJsonSchema(dto, expanding);
 }
 
 function propertySchema(rules: ValidationRule[], isNullable: boolean, nested: JsonSchema | null): JsonSchema {

@@ -16,7 +16,10 @@ import { Budgets1764001400000 } from './1764001400000-budgets';
 import { Datasets1764001500000 } from './1764001500000-datasets';
 import { EvaluationRuns1764001600000 } from './1764001600000-evaluation-runs';
 import { TagValueRollups1764001700000 } from './1764001700000-tag-value-rollups';
+import { PromptEvents1764001800000 } from './1764001800000-prompt-events';
+import { OutputFieldConstraints1764001900000 } from './1764001900000-output-field-constraints';
 import { LogRenderedMessages1764002000000 } from './1764002000000-log-rendered-messages';
+import { EvalScores1764002100000 } from './1764002100000-eval-scores';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -38,5 +41,8 @@ export const MIGRATIONS = [
   Datasets1764001500000,
   EvaluationRuns1764001600000,
   TagValueRollups1764001700000,
+  PromptEvents1764001800000,
+  OutputFieldConstraints1764001900000,
   LogRenderedMessages1764002000000,
+  EvalScores1764002100000,
 ];

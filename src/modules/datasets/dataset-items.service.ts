@@ -14,6 +14,7 @@ import {
   itemBytes,
   logCopyProblem,
   MAX_ITEM_BYTES,
+  unstorablePart,
 } from './dataset-rules';
 import type { DatasetEntity } from './dataset.entity';
 import { DatasetItemsRepository } from './dataset-items.repository';
@@ -154,9 +155,14 @@ export class DatasetItemsService {
   }
 }
 
-/** The item, or a 400 naming `at` when its JSON text is over MAX_ITEM_BYTES. */
+/**
+ * The item, or a 400 naming `at` when its JSON text is over MAX_ITEM_BYTES, or naming its part that holds a character
+ * that cannot be stored.
+ */
 function checkedSize(item: ItemContent, at: string): ItemContent {
   const bytes = itemBytes(item);
   if (bytes > MAX_ITEM_BYTES) throw DatasetErrors.itemTooLarge(at, bytes, MAX_ITEM_BYTES);
+  const part = unstorablePart(item);
+  if (part) throw DatasetErrors.unstorableCharacter(`${at}.${part}`);
   return item;
 }

@@ -1,4 +1,11 @@
-import { capacityProblem, itemBytes, type LoggedExecution, logCopyProblem, MAX_DATASET_ITEMS } from './dataset-rules';
+import {
+  capacityProblem,
+  itemBytes,
+  type LoggedExecution,
+  logCopyProblem,
+  MAX_DATASET_ITEMS,
+  unstorablePart,
+} from './dataset-rules';
 
 describe('itemBytes', () => {
   it('measures the UTF-8 bytes of the JSON text of inputs, expected output and tags', () => {
@@ -47,5 +54,23 @@ describe('logCopyProblem', () => {
     const problem = logCopyProblem(given, 'e1', withOutput);
     if (reason instanceof RegExp) expect(problem).toMatch(reason);
     else expect(problem).toBe(reason);
+  });
+});
+
+describe('unstorablePart', () => {
+  const item = (inputs: Record<string, unknown>, expectedOutput: unknown = null, tags = {}) => ({
+    inputs,
+    expectedOutput,
+    tags,
+  });
+
+  it('names the part holding a NUL character or a lone surrogate', () => {
+    expect(unstorablePart(item({ text: 'a\u0000b' }))).toBe('inputs');
+    expect(unstorablePart(item({ text: 'a' }, { nested: ['\udc00'] }))).toBe('expectedOutput');
+    expect(unstorablePart(item({ text: 'a' }, null, { k: 'v\u0000' }))).toBe('tags');
+  });
+
+  it('takes whole surrogate pairs and the typed text \\u0000', () => {
+    expect(unstorablePart(item({ text: 'emoji 😀', typed: '\\u0000', also: '\\\\u0000' }))).toBeNull();
   });
 });

@@ -27,6 +27,21 @@ export function itemBytes(item: ItemContent): number {
   );
 }
 
+/** A `\u` escape that JSON.stringify writes and the database's JSON refuses (NUL, lone surrogates); `\\` pairs skipped. */
+const UNSTORABLE_ESCAPE = /\\(\\|u0000|ud[89a-f][0-9a-f]{2})/gi;
+
+/**
+ * The part of an item (`inputs`, `expectedOutput` or `tags`) that holds a character the database cannot store in JSON
+ * (NUL, or half of a UTF-16 surrogate pair), or null.
+ */
+export function unstorablePart(item: ItemContent): keyof ItemContent | null {
+  for (const part of ['inputs', 'expectedOutput', 'tags'] as const) {
+    const text = JSON.stringify(item[part] ?? null);
+    for (const [, code] of text.matchAll(UNSTORABLE_ESCAPE)) if (code !== '\\') return part;
+  }
+  return null;
+}
+
 /** What is wrong with adding `adding` items to a dataset of `itemCount`, or null. */
 export function capacityProblem(itemCount: number, adding: number): string | null {
   if (itemCount + adding <= MAX_DATASET_ITEMS) return null;

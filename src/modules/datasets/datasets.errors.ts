@@ -12,6 +12,11 @@ export const DatasetErrors = {
   badItem: (field: string, message: string) => new ValidationError(`${field}: ${message}`, field),
   itemTooLarge: (field: string, bytes: number, limit: number) =>
     new ValidationError(`${field} is ${bytes} bytes as JSON; an item is at most ${limit} bytes (64 KiB)`, field),
+  unstorableCharacter: (field: string) =>
+    new ValidationError(
+      `${field} holds a NUL character (\\u0000) or half of a surrogate pair, which cannot be stored`,
+      field,
+    ),
   logNotFound: (field: string, id: string) =>
     new NotFoundError(`${field}: no execution log ${id} in the tenant (it may be past the log retention)`),
   logNotCopyable: (field: string, reason: string) => new ValidationError(`${field}: ${reason}`, field),

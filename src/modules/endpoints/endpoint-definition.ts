@@ -2,6 +2,8 @@ import type { PromotionGateSettings } from './promotion-gate-settings';
 import type { EndpointEntity, Visibility } from './endpoint.entity';
 import type { TrafficSplit } from './traffic-split';
 import type { InputDataType, InputFieldEntity, OutputDataType, OutputFieldEntity } from './endpoint-field.entity';
+import type { OutputValueRules } from './field-types';
+import { toNestedField, toOutputItem } from './field-rules';
 
 /** An endpoint as other modules see it (prompts, execution, MCP): its settings, never its row. */
 export interface Endpoint {
@@ -37,7 +39,7 @@ export interface InputField {
 }
 
 /** An output field: what execution asks the model for and checks its answer against. */
-export interface OutputField {
+export interface OutputField extends OutputValueRules {
   id: string;
   name: string;
   dataType: OutputDataType;
@@ -59,6 +61,12 @@ export const INPUT_FIELD_DEFAULTS: Readonly<Omit<InputField, 'id' | 'name' | 'da
 export const OUTPUT_FIELD_DEFAULTS: Readonly<Omit<OutputField, 'id' | 'name' | 'dataType'>> = Object.freeze({
   description: '',
   exampleValue: null,
+  enum: null,
+  minimum: null,
+  maximum: null,
+  maxLength: null,
+  properties: null,
+  items: null,
 });
 
 /** An endpoint with its field definitions: what execution and the prompts validator read. */
@@ -110,6 +118,13 @@ export function toOutputField(entity: OutputField): OutputField {
     dataType: entity.dataType,
     description: entity.description,
     exampleValue: entity.exampleValue,
+    enum: entity.enum ? [...entity.enum] : null,
+    minimum: entity.minimum,
+    maximum: entity.maximum,
+    maxLength: entity.maxLength,
+    // Copied attribute by attribute, so a read model shares no object with the row.
+    properties: entity.properties ? entity.properties.map(toNestedField) : null,
+    items: entity.items ? toOutputItem(entity.items) : null,
   };
 }
 

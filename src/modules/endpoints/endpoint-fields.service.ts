@@ -16,11 +16,25 @@ import {
   type OutputField,
 } from './endpoint-definition';
 import { EndpointsService, stripUndefined } from './endpoints.service';
-import { fieldCountProblem, inputFieldProblems, outputFieldProblems } from './field-rules';
+import {
+  fieldCountProblem,
+  inputFieldProblems,
+  outputFieldProblems,
+  outputFieldWeight,
+  type NestedFieldInput,
+  type OutputItemInput,
+  toNestedField,
+  toOutputItem,
+} from './field-rules';
 import { EndpointErrors } from './endpoints.errors';
 
 export type NewInputField = Pick<InputFieldValues, 'name' | 'dataType'> & Partial<InputFieldValues>;
-export type NewOutputField = Pick<OutputFieldValues, 'name' | 'dataType'> & Partial<OutputFieldValues>;
+/** Output field values as a request gives them: nested definitions may omit what they do not set. */
+export type OutputFieldChanges = Omit<Partial<OutputFieldValues>, 'properties' | 'items'> & {
+  properties?: NestedFieldInput[] | null;
+  items?: OutputItemInput | null;
+};
+export type NewOutputField = Pick<OutputFieldValues, 'name' | 'dataType'> & OutputFieldChanges;
 
 /** What differs between input and output fields; adding, changing and removing either follows the same steps. */
 interface FieldKind<
@@ -35,6 +49,9 @@ interface FieldKind<
   label: string;
   defaults: Partial<Values>;
   problems: (field: Omit<Field, 'id'>) => string[];
+  /** How many fields one counts toward the endpoint's limit (an output field's nested ones count too). */
+  weight: (field: Omit<Field, 'id'>) => number;
+  /** The fields of the endpoint, nested ones included. */
   count: (tenantId: string, endpointId: string) => Promise<number>;
   create: (tenantId: string, endpointId: string, values: Values) => Promise<Field>;
   update: (tenantId: string, id: string, values: Partial<Values>) => Promise<void>;
@@ -58,6 +75,7 @@ export class EndpointFieldsService {
       label: 'Input',
       defaults: INPUT_FIELD_DEFAULTS,
       problems: inputFieldProblems,
+      weight: () => 1,
       count: (tenantId, endpointId) => fields.countInputs(tenantId, endpointId),
       create: (tenantId, endpointId, values) => fields.createInput(tenantId, endpointId, values),
       update: (tenantId, id, values) => fields.updateInput(tenantId, id, values),
@@ -70,7 +88,9 @@ export class EndpointFieldsService {
       label: 'Output',
       defaults: OUTPUT_FIELD_DEFAULTS,
       problems: outputFieldProblems,
-      count: (tenantId, endpointId) => fields.countOutputs(tenantId, endpointId),
+      weight: outputFieldWeight,
+      count: async (tenantId, endpointId) =>
+        (await fields.outputFieldsOf(tenantId, [endpointId])).reduce((sum, field) => sum + outputFieldWeight(field), 0),
       create: (tenantId, endpointId, values) => fields.createOutput(tenantId, endpointId, values),
       update: (tenantId, id, values) => fields.updateOutput(tenantId, id, values),
       remove: (tenantId, id) => fields.deleteOutput(tenantId, id),
@@ -96,16 +116,20 @@ export class EndpointFieldsService {
   }
 
   addOutput(tenantId: string, endpointId: string, input: NewOutputField): Promise<OutputFieldResponse> {
-    return this.add(this.outputs, tenantId, endpointId, input);
+    return this.add(this.outputs, tenantId, endpointId, {
+      ...normalizeOutput(input),
+      name: input.name,
+      dataType: input.dataType,
+    });
   }
 
   updateOutput(
     tenantId: string,
     endpointId: string,
     id: string,
-    changes: Partial<OutputFieldValues>,
+    changes: OutputFieldChanges,
   ): Promise<OutputFieldResponse> {
-    return this.update(this.outputs, tenantId, endpointId, id, changes);
+    return this.update(this.outputs, tenantId, endpointId, id, normalizeOutput(changes));
   }
 
   deleteOutput(tenantId: string, endpointId: string, id: string): Promise<void> {
@@ -124,7 +148,8 @@ export class EndpointFieldsService {
     ensureNameFree(existing, values.name);
     const created = await this.txHost.withTransaction(async () => {
       await this.endpoints.lockForFieldChange(tenantId, endpointId);
-      refuse(kind.list, fieldCountProblem(kind.list, await kind.count(tenantId, endpointId)));
+      const count = await kind.count(tenantId, endpointId);
+      refuse(kind.list, fieldCountProblem(kind.list, count, kind.weight(values)));
       return kind.create(tenantId, endpointId, values);
     });
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
@@ -143,7 +168,19 @@ export class EndpointFieldsService {
     const values = stripUndefined(changes);
     check(kind.problems({ ...field, ...values }));
     if (values.name !== undefined && values.name !== field.name) ensureNameFree(existing, values.name);
-    await kind.update(tenantId, id, values);
+    const before = kind.weight(field);
+    const after = kind.weight({ ...field, ...values });
+    if (after > before) {
+      // More nested fields than before: counted against the limit as an added field is.
+      await this.txHost.withTransaction(async () => {
+        await this.endpoints.lockForFieldChange(tenantId, endpointId);
+        const others = (await kind.count(tenantId, endpointId)) - before;
+        refuse(kind.list, fieldCountProblem(kind.list, others, after));
+        await kind.update(tenantId, id, values);
+      });
+    } else {
+      await kind.update(tenantId, id, values);
+    }
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
     return kind.toResponse({ ...field, ...values });
   }
@@ -160,6 +197,16 @@ export class EndpointFieldsService {
     await this.endpoints.notifyDefinitionChanged(tenantId, endpointId);
   }
 }
+/** Nested definitions with every attribute listed (null when not given), as they are stored and answered. */
+function normalizeOutput(values: OutputFieldChanges): Partial<OutputFieldValues> {
+  const { properties, items, ...rest } = values;
+  return {
+    ...rest,
+    ...(properties !== undefined ? { properties: properties && properties.map(toNestedField) } : {}),
+    ...(items !== undefined ? { items: items && toOutputItem(items) } : {}),
+  };
+}
+
 function refuse(field: string, problem: string | null): void {
   if (problem !== null) throw new ValidationError(problem, field);
 }

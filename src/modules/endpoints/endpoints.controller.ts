@@ -54,7 +54,7 @@ export class EndpointsController {
     @UuidParam('id') id: string,
     @Body() dto: UpdateEndpointDto,
   ): Promise<EndpointResponse> {
-    return this.endpoints.update(principal.tenantId, id, dto);
+    return this.endpoints.update(principal.tenantId, id, dto, principal.keyId);
   }
 
   /** Soft delete; `?permanent=true` removes the endpoint with its prompts, versions, logs and cached responses. */

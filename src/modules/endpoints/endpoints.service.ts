@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
 import { ValidationError } from '../../common/errors/app-error';
 import { type Page, pageOf, type PageRequest, pageWindow } from '../../common/http/paging';
@@ -9,6 +10,8 @@ import { type Endpoint, type EndpointDefinition, toEndpoint, toEndpointDefinitio
 import type { EndpointEntity } from './endpoint.entity';
 import { EndpointFieldsRepository } from './endpoint-fields.repository';
 import { EndpointFilter, EndpointsRepository, EndpointValues } from './endpoints.repository';
+import { PromptEventsService } from '../prompt-events/prompt-events.service';
+import { GateDatasets } from './gate-datasets';
 import { promotionGateOf } from './promotion-gate-settings';
 import { SplitPrompts } from './split-prompts';
 import { normalizeSplit, splitProblems, type TrafficSplit } from './traffic-split';
@@ -57,7 +60,9 @@ export class EndpointsService {
     private readonly fields: EndpointFieldsRepository,
     private readonly bus: InvalidationBus,
     private readonly splitPrompts: SplitPrompts,
+    private readonly gateDatasets: GateDatasets,
     private readonly txHost: TransactionHost,
+    private readonly events: PromptEventsService,
   ) {
     this.definitions = new InvalidatingCache<EndpointDefinition>(
       bus,
@@ -152,19 +157,39 @@ export class EndpointsService {
     return toEndpointResponse(endpoint, [], []);
   }
 
-  async update(tenantId: string, id: string, changes: EndpointChanges): Promise<EndpointResponse> {
+  /**
+   * A change of the traffic split is made under the endpoint's row lock and recorded in the endpoint's history
+   * (`split_changed`, with the new split and the previous one) in the same transaction; `keyId` is the key making it.
+   */
+  async update(
+    tenantId: string,
+    id: string,
+    changes: EndpointChanges,
+    keyId: string | null,
+  ): Promise<EndpointResponse> {
     const { trafficSplit, promotionGate, ...settings } = changes;
     const split = trafficSplit ? normalizeSplit(trafficSplit) : trafficSplit;
     if (split) assertSplitShape(split);
     const endpoint = await this.requireActiveEntity(tenantId, id);
     const values: Partial<EndpointValues> = stripUndefined(settings);
+    if (promotionGate) await this.assertGateDataset(tenantId, id, promotionGate.datasetId);
     if (promotionGate !== undefined) values.promotionGate = promotionGateOf(promotionGate);
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
     if (split !== undefined) {
       await this.txHost.withTransaction(async () => {
-        await this.lockForDefaultChange(tenantId, id);
+        const { trafficSplit: previous } = await this.lockForDefaultChange(tenantId, id);
         if (split) await this.assertSplitPrompts(tenantId, id, split);
         await this.endpoints.setTrafficSplit(tenantId, id, split);
+        if (!isDeepStrictEqual(previous, split)) {
+          await this.events.record(tenantId, {
+            type: 'split_changed',
+            endpointId: id,
+            promptId: null,
+            versionNumber: null,
+            keyId,
+            details: { trafficSplit: split, previous },
+          });
+        }
         if (Object.keys(values).length > 0) await this.endpoints.update(tenantId, id, values);
       });
       await this.notifyChanged(id);
@@ -173,6 +198,16 @@ export class EndpointsService {
       await this.notifyDefinitionChanged(tenantId, id);
     }
     return this.get(tenantId, id);
+  }
+
+  /** A promotion gate names a dataset of the endpoint: any other id is a 400 naming `promotionGate.datasetId`. */
+  private async assertGateDataset(tenantId: string, endpointId: string, datasetId: string): Promise<void> {
+    if (!(await this.gateDatasets.isDatasetOf(tenantId, endpointId, datasetId))) {
+      throw new ValidationError(
+        `promotionGate.datasetId: no dataset ${datasetId} on this endpoint`,
+        'promotionGate.datasetId',
+      );
+    }
   }
 
   /**

@@ -1,4 +1,10 @@
-import { fieldCountProblem, inputFieldProblems, outputFieldProblems } from './field-rules';
+import {
+  fieldCountProblem,
+  inputFieldProblems,
+  outputFieldProblems,
+  outputFieldWeight,
+  toNestedField,
+} from './field-rules';
 
 describe('inputFieldProblems', () => {
   it('accepts a plain field of every type', () => {
@@ -102,6 +108,114 @@ describe('fieldCountProblem', () => {
     );
     expect(fieldCountProblem('outputFields', 140)).toBe(
       'outputFields must have at most 100 fields; the endpoint has 140',
+    );
+  });
+});
+
+describe('output field constraints', () => {
+  const nested = (name: string, dataType: 'string' | 'integer' | 'object' | 'array', more = {}) =>
+    toNestedField({ name, dataType, ...more });
+
+  it('takes each constraint on the types it applies to', () => {
+    expect(outputFieldProblems({ dataType: 'string', enum: ['a', 'b'], maxLength: 5 })).toEqual([]);
+    expect(outputFieldProblems({ dataType: 'integer', minimum: 0, maximum: 10 })).toEqual([]);
+    expect(outputFieldProblems({ dataType: 'number', minimum: 0.5 })).toEqual([]);
+    expect(
+      outputFieldProblems({
+        dataType: 'object',
+        properties: [
+          nested('city', 'string', { maxLength: 10 }),
+          nested('tags', 'array', { items: { dataType: 'string', enum: ['x'] } }),
+        ],
+      }),
+    ).toEqual([]);
+  });
+
+  it('names the attribute of a constraint given on a type it does not apply to', () => {
+    expect(outputFieldProblems({ dataType: 'integer', enum: ['a'] })).toEqual([
+      'enum applies to string fields only, not integer',
+    ]);
+    expect(outputFieldProblems({ dataType: 'boolean', maxLength: 3, minimum: 1 })).toEqual([
+      'maxLength applies to string fields only, not boolean',
+      'minimum applies to integer and number fields only, not boolean',
+    ]);
+    expect(outputFieldProblems({ dataType: 'string', properties: [nested('a', 'string')] })).toEqual([
+      'properties applies to object fields only, not string',
+    ]);
+    expect(outputFieldProblems({ dataType: 'image', items: toNestedField({ name: 'x', dataType: 'string' }) })).toEqual(
+      ['items applies to array fields only, not image'],
+    );
+    expect(
+      outputFieldProblems({
+        dataType: 'object',
+        properties: [nested('a', 'string'), nested('b', 'integer', { maxLength: 2 })],
+      }),
+    ).toEqual(['properties.1.maxLength applies to string fields only, not integer']);
+    expect(
+      outputFieldProblems({
+        dataType: 'array',
+        items: { ...toNestedField({ name: 'x', dataType: 'string' }), minimum: 1 },
+      }),
+    ).toEqual(['items.minimum applies to integer and number fields only, not string']);
+  });
+
+  it('wants 1 to 100 distinct enum values within the maxLength', () => {
+    expect(outputFieldProblems({ dataType: 'string', enum: [] })).toEqual(['enum must list at least 1 value']);
+    expect(outputFieldProblems({ dataType: 'string', enum: Array.from({ length: 101 }, (_, i) => `v${i}`) })).toEqual([
+      'enum must list at most 100 values',
+    ]);
+    expect(outputFieldProblems({ dataType: 'string', enum: ['a', 'b', 'a'] })).toEqual([
+      "enum must not list 'a' twice",
+    ]);
+    expect(outputFieldProblems({ dataType: 'string', enum: ['long'], maxLength: 2 })).toEqual([
+      'enum values must be at most 2 characters (the maxLength)',
+    ]);
+  });
+
+  it('checks bounds as on input fields', () => {
+    expect(outputFieldProblems({ dataType: 'integer', minimum: 1.5 })).toEqual(['minimum must be an integer']);
+    expect(outputFieldProblems({ dataType: 'number', minimum: 2, maximum: 1 })).toEqual([
+      'minimum must not be greater than maximum',
+    ]);
+  });
+
+  it("nests at most 3 levels, with distinct names among an object's properties", () => {
+    const level3 = nested('c', 'string');
+    const level2 = nested('b', 'object', { properties: [level3] });
+    expect(outputFieldProblems({ dataType: 'object', properties: [level2] })).toEqual([]);
+    const tooDeep = nested('b', 'object', {
+      properties: [nested('c', 'object', { properties: [nested('d', 'string')] })],
+    });
+    expect(outputFieldProblems({ dataType: 'object', properties: [tooDeep] })).toEqual([
+      'properties.0.properties.0.properties must not be given: output fields nest at most 3 levels',
+    ]);
+    expect(
+      outputFieldProblems({
+        dataType: 'array',
+        items: { ...nested('x', 'array', { items: { dataType: 'array', items: { dataType: 'string' } } }) },
+      }),
+    ).toEqual(['items.items.items must not be given: output fields nest at most 3 levels']);
+    expect(
+      outputFieldProblems({ dataType: 'object', properties: [nested('a', 'string'), nested('a', 'integer')] }),
+    ).toEqual(["properties.1.name 'a' is taken by another property of the object"]);
+    expect(outputFieldProblems({ dataType: 'object', properties: [] })).toEqual([
+      'properties must list at least 1 field',
+    ]);
+  });
+
+  it('counts a field with its nested ones toward the endpoint limit', () => {
+    expect(outputFieldWeight({})).toBe(1);
+    expect(
+      outputFieldWeight({
+        properties: [
+          nested('a', 'string'),
+          nested('b', 'array', { items: { dataType: 'object', properties: [{ name: 'c', dataType: 'string' }] } }),
+        ],
+      }),
+    ).toBe(5);
+    expect(fieldCountProblem('outputFields', 98, 2)).toBeNull();
+    expect(fieldCountProblem('outputFields', 98, 3)).toBe(
+      'outputFields must have at most 100 fields, nested ones included; the endpoint has 98 and this field counts 3',
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   STICKY_BY_PATTERN,
   stickyValueOf,
   type TrafficSplit,
+  trafficShareOf,
   variantAt,
 } from './traffic-split';
 
@@ -112,5 +113,14 @@ describe('traffic split rules', () => {
     expect(splitLists(split([90, 10]), B)).toBe(true);
     expect(splitLists(split([90, 10]), C)).toBe(false);
     expect(splitLists(null, A)).toBe(false);
+  });
+
+  it('gives a split prompt its weight, the default 100 without a split, and every other prompt 0', () => {
+    expect(trafficShareOf(split([90, 10]), A, B)).toBe(10);
+    expect(trafficShareOf(split([90, 10]), A, A)).toBe(90);
+    expect(trafficShareOf(split([90, 10]), C, C)).toBe(0);
+    expect(trafficShareOf(null, A, A.toUpperCase())).toBe(100);
+    expect(trafficShareOf(null, A, B)).toBe(0);
+    expect(trafficShareOf(null, null, A)).toBe(0);
   });
 });

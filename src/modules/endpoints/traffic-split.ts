@@ -128,3 +128,13 @@ export function assignVariant(
 export function splitLists(split: TrafficSplit | null, promptId: string): boolean {
   return split !== null && split.variants.some((variant) => variant.promptId === promptId.toLowerCase());
 }
+
+/**
+ * The share, in percent, of the calls without `?prompt=` that a prompt answers: its weight when the endpoint splits
+ * its traffic (0 when the split does not list it), else 100 for the default prompt and 0 for any other.
+ */
+export function trafficShareOf(split: TrafficSplit | null, defaultPromptId: string | null, promptId: string): number {
+  const id = promptId.toLowerCase();
+  if (split) return split.variants.find((variant) => variant.promptId === id)?.weight ?? 0;
+  return defaultPromptId !== null && defaultPromptId.toLowerCase() === id ? 100 : 0;
+}

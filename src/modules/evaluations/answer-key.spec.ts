@@ -1,5 +1,5 @@
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
-import { answerKey, canonicalJson } from './answer-key';
+import { answerKey, canonicalJson, judgeVerdictKey } from './answer-key';
 
 const prompt: ExecutablePrompt = {
   id: '6f0e4c1a-1111-4c1a-8a1a-000000000001',
@@ -32,6 +32,16 @@ describe('answerKey', () => {
     ['the repeat', prompt, 'fields', { text: 'x' }, 1],
   ])('changes with %s', (_, changed, fields, inputs, repeat) => {
     expect(answerKey(changed, fields, inputs, repeat)).not.toBe(answerKey(prompt, 'fields', { text: 'x' }, 0));
+  });
+});
+
+describe('judgeVerdictKey', () => {
+  it('changes with the judge model and the rendered rubric, and never equals an answer key', () => {
+    const key = judgeVerdictKey('gpt-4o-mini', 'Grade yes');
+    expect(judgeVerdictKey('gpt-4o-mini', 'Grade yes')).toBe(key);
+    expect(judgeVerdictKey('gpt-4o', 'Grade yes')).not.toBe(key);
+    expect(judgeVerdictKey('gpt-4o-mini', 'Grade no')).not.toBe(key);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 

@@ -15,6 +15,17 @@ export function answerKey(prompt: ExecutablePrompt, fields: string, inputs: unkn
     .digest('hex');
 }
 
+/**
+ * The key of a judge's verdict in the answer store: a hash of the judge model and the rubric as rendered for the
+ * answer (it holds the inputs, the output and the expected output it read), apart from the keys of answers. The
+ * same judgment asked again finds its verdict; the check's threshold is applied to it afterwards.
+ */
+export function judgeVerdictKey(llmModel: string, renderedRubric: string): string {
+  return createHash('sha256')
+    .update(canonicalJson({ judge: { llmModel, rubric: renderedRubric } }))
+    .digest('hex');
+}
+
 /** JSON with every object's keys in order, so equal values give equal text whatever order their keys came in. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -9,7 +9,8 @@ import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { ExecutionService } from '../execution/execution.service';
 import { ExecutionLogsService } from '../logs/execution-logs.service';
-import { LogScoresService } from '../logs/log-scores.service';
+import { ExecutionScoresService } from '../scores/execution-scores.service';
+import type { NewExecutionLog } from '../logs/new-execution-log';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { answerKey } from './answer-key';
 import { checksToRun } from './checks-to-run';
@@ -53,7 +54,7 @@ export class EvalItemService {
     private readonly evalPrompts: EvalPromptsService,
     private readonly execution: ExecutionService,
     private readonly logs: ExecutionLogsService,
-    private readonly scores: LogScoresService,
+    private readonly scores: ExecutionScoresService,
     private readonly judge: EvalJudgeService,
   ) {}
 
@@ -70,7 +71,7 @@ export class EvalItemService {
     const prompt = item.side === 'candidate' ? context.candidate : context.baseline!;
     const key = answerKey(prompt, context.fields, item.inputs, item.repeat);
     const stored = context.run.fresh ? null : await this.runs.findAnswer(item.tenantId, key);
-    const answer = stored ? { ...stored, failure: null } : await this.execute(context, prompt, item, key);
+    const answer = stored ? { ...stored, failure: null, log: null } : await this.execute(context, prompt, item, key);
     const subject: CheckSubject = {
       output: answer.output,
       expectedOutput: item.expectedOutput ?? null,
@@ -94,13 +95,18 @@ export class EvalItemService {
             output: answer.output,
             expectedOutput: item.expectedOutput,
           }),
+          { tenantId: item.tenantId, fresh: context.run.fresh },
         );
         results.push(judged.result);
         judgeCostUsd += judged.costUsd;
       }
     }
     const passed = answer.failure === null && results.every((result) => result.pass);
-    if (answer.logId) await this.recordScores(item.tenantId, answer.logId, results);
+    // A stored answer's log row holds the scores of the run that made it.
+    if (answer.log) {
+      // The scores repeat what the run item keeps: a failure to record them does not fail the item.
+      await this.recordScores(item.tenantId, answer.logId!, answer.log, results).catch(() => undefined);
+    }
     return {
       output: answer.output,
       passed,
@@ -120,7 +126,7 @@ export class EvalItemService {
     prompt: ExecutablePrompt,
     item: ClaimedItem,
     key: string,
-  ): Promise<StoredAnswer & { failure: CallFailure | null }> {
+  ): Promise<StoredAnswer & { failure: CallFailure | null; log: NewExecutionLog }> {
     const { outcome, log, logId } = await this.execution.runForEvaluation({
       kind: 'eval',
       principal: context.principal,
@@ -136,31 +142,30 @@ export class EvalItemService {
       costUsd: log.costUsd,
       logId,
     };
-    if (outcome.status === 'error') return { ...answer, failure: failureOf(outcome.error) };
+    if (outcome.status === 'error') return { ...answer, failure: failureOf(outcome.error), log };
     await this.runs.saveAnswer(item.tenantId, key, answer);
-    return { ...answer, failure: null };
+    return { ...answer, failure: null, log };
   }
 
   /**
-   * Each check type's result as a boolean score named `eval.<type>` (source `eval`) on the log row, for the types the
-   * tenant declared a score config of that name for: scores are only ever recorded under a declared config, so a
-   * tenant that wants them in its score statistics declares them (boolean); the others are left out.
+   * Each check type's result (every check of the type passed) as the boolean score `eval.<type>` with source `eval` on
+   * the execution's log row, once its row is written.
    */
-  private async recordScores(tenantId: string, logId: string, results: CheckResult[]): Promise<void> {
-    const byName = new Map<string, boolean>();
-    for (const result of results) {
-      const name = `eval.${result.type}`;
-      byName.set(name, (byName.get(name) ?? true) && result.pass);
-    }
-    if (byName.size === 0) return;
-    // Most tenants declare none of them: then neither the log queue is flushed nor a score attempted.
-    const declared = await this.scores.declaredNames(tenantId, [...byName.keys()]);
-    if (declared.size === 0) return;
-    await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
-    for (const name of declared) {
-      // A config deleted meanwhile refuses its score: the others are still recorded.
-      await this.scores.scoreLog(tenantId, logId, { name, value: byName.get(name)! }, 'eval').catch(() => undefined);
-    }
+  private async recordScores(tenantId: string, logId: string, log: NewExecutionLog, results: CheckResult[]) {
+    const byType = new Map<string, boolean>();
+    for (const result of results) byType.set(result.type, (byType.get(result.type) ?? true) && result.pass);
+    if (byType.size === 0) return;
+    if (!(await this.logs.flushWithin(LOG_WRITE_WAIT_MS))) return;
+    const execution = {
+      logId,
+      endpointId: log.endpointId,
+      promptId: log.promptId,
+      promptVersion: log.promptVersion,
+      keyId: log.keyId,
+      executedAt: log.createdAt,
+    };
+    const checks = [...byType].map(([type, pass]) => ({ type, pass }));
+    await this.scores.recordEvalChecks(tenantId, execution, checks);
   }
 
   private contextOf(item: ClaimedItem): Promise<RunContext> {

@@ -4,6 +4,7 @@ import { EndpointsModule } from '../endpoints/endpoints.module';
 import { ExecutionModule } from '../execution/execution.module';
 import { LlmModule } from '../llm/llm.module';
 import { LogsModule } from '../logs/logs.module';
+import { ScoresModule } from '../scores/scores.module';
 import { ModelsModule } from '../models/models.module';
 import { PromptsModule } from '../prompts/prompts.module';
 import { VersionsModule } from '../versions/versions.module';
@@ -27,6 +28,7 @@ import { EvalRunsService } from './eval-runs.service';
     VersionsModule,
     ExecutionModule,
     LogsModule,
+    ScoresModule,
     ModelsModule,
     LlmModule,
   ],

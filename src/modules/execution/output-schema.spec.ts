@@ -79,6 +79,92 @@ describe('conformOutput', () => {
   });
 });
 
+describe('output constraints and nested fields', () => {
+  const constrained: OutputFieldRule[] = [
+    { ...field('status', 'string'), enum: ['open', 'closed'] },
+    { ...field('confidence', 'number'), minimum: 0, maximum: 1 },
+    { ...field('title', 'string'), maxLength: 20 },
+    {
+      ...field('address', 'object'),
+      properties: [
+        {
+          name: 'city',
+          dataType: 'string',
+          description: 'The city',
+          enum: null,
+          minimum: null,
+          maximum: null,
+          maxLength: 40,
+          properties: null,
+          items: null,
+        },
+      ],
+    },
+    {
+      ...field('tags', 'array'),
+      items: {
+        dataType: 'integer',
+        description: '',
+        enum: null,
+        minimum: 1,
+        maximum: 5,
+        maxLength: null,
+        properties: null,
+        items: null,
+      },
+    },
+  ];
+
+  it('puts the constraints and nested definitions in the schema asked of the provider', () => {
+    const schema = outputSchemaOf(constrained)!;
+    expect(schema.jsonSchema.properties).toEqual({
+      status: { type: 'string', enum: ['open', 'closed'] },
+      confidence: { type: 'number', minimum: 0, maximum: 1 },
+      title: { type: 'string', maxLength: 20 },
+      address: {
+        type: 'object',
+        properties: { city: { type: 'string', description: 'The city', maxLength: 40 } },
+        required: ['city'],
+        additionalProperties: false,
+      },
+      tags: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 5 } },
+    });
+    // maxLength is not taken by strict mode; without it, described objects and arrays are strict.
+    expect(schema.strict).toBe(false);
+    expect(
+      outputSchemaOf(constrained.filter((rule) => rule.maxLength == null && rule.name !== 'address'))!.strict,
+    ).toBe(true);
+  });
+
+  const answer = {
+    status: 'open',
+    confidence: 0.5,
+    title: 'Short',
+    address: { city: 'Lyon', extra: 1 },
+    tags: [1, 5],
+  };
+
+  it('takes a conforming answer, dropping extras in objects with defined properties', () => {
+    expect(conformOutput(answer, constrained)).toEqual({
+      ok: true,
+      value: { status: 'open', confidence: 0.5, title: 'Short', address: { city: 'Lyon' }, tags: [1, 5] },
+    });
+  });
+
+  it.each([
+    [{ status: 'pending' }, "field 'status' is not one of its 2 enum values"],
+    [{ confidence: 1.5 }, "field 'confidence' is above its maximum 1"],
+    [{ confidence: -1 }, "field 'confidence' is below its minimum 0"],
+    [{ title: 'x'.repeat(21) }, "field 'title' is longer than its maxLength 20"],
+    [{ address: {} }, "field 'address.city' is missing"],
+    [{ address: { city: 7 } }, "field 'address.city' is not a string"],
+    [{ tags: [1, 2, 9] }, "field 'tags[2]' is above its maximum 5"],
+    [{ tags: [1, 'x'] }, "field 'tags[1]' is not an integer"],
+  ])('refuses an answer breaking a constraint, naming its path (%j)', (change, problem) => {
+    expect(conformOutput({ ...answer, ...change }, constrained)).toEqual({ ok: false, problem });
+  });
+});
+
 describe('image outputs', () => {
   it('finds the image field and merges its exampleValue settings under the prompt customParameters', () => {
     const image = field('picture', 'image', '', '{"size":"1024x1024","quality":"low"}');

@@ -1,15 +1,20 @@
 import { exceedsJsonDepth } from '../../common/http/json-depth';
-import type { OutputDataType } from '../endpoints/field-types';
+import type { OutputDataType, OutputItemDefinition } from '../endpoints/field-types';
 import { dataTypeName, matchesDataType } from '../endpoints/field-data-type';
 import type { JsonSchemaObject } from '../llm/llm-client';
 
-/** What the schema builder needs of an output field row. */
-export interface OutputFieldRule {
+/** What the schema builder needs of an output field row; constraints it does not have are none. */
+export interface OutputFieldRule extends Partial<Omit<OutputItemDefinition, 'dataType' | 'description'>> {
   name: string;
   dataType: OutputDataType;
   description: string;
   exampleValue: string | null;
 }
+
+/** A definition of values, at the top of the answer or nested in it: its type and what else they must be. */
+type ValueRule = Omit<OutputFieldRule, 'name' | 'exampleValue' | 'dataType'> & {
+  dataType: Exclude<OutputDataType, 'image'>;
+};
 
 export interface OutputSchema {
   jsonSchema: JsonSchemaObject;
@@ -22,28 +27,50 @@ export interface OutputSchema {
 
 /**
  * The JSON schema requested from the provider for an endpoint with output fields: an object with
- * exactly those properties, all required, in field order. Image fields are not part of it (they make the endpoint an
- * image endpoint instead).
+ * exactly those properties, all required, in field order, each with its constraints (`enum`, `minimum`, `maximum`,
+ * `maxLength`) and nested definitions (an object's `properties`, likewise all required and no others; an array's
+ * `items`). Image fields are not part of it (they make the endpoint an image endpoint instead).
  */
 export function outputSchemaOf(fields: OutputFieldRule[]): OutputSchema | null {
-  const structured = fields.filter((field) => field.dataType !== 'image');
+  const structured = fields.filter((field): field is OutputFieldRule & ValueRule => field.dataType !== 'image');
   if (structured.length === 0) return null;
-  const properties: Record<string, JsonSchemaObject> = {};
-  for (const field of structured) {
-    properties[field.name] = {
-      type: field.dataType,
-      ...(field.description ? { description: field.description } : {}),
-    };
-  }
   return {
-    jsonSchema: {
-      type: 'object',
-      properties,
-      required: structured.map((field) => field.name),
-      additionalProperties: false,
-    },
-    strict: structured.every((field) => field.dataType !== 'object' && field.dataType !== 'array'),
+    jsonSchema: objectSchemaOf(structured),
+    strict: structured.every(isStrictShape),
   };
+}
+
+function objectSchemaOf(fields: (ValueRule & { name: string })[]): JsonSchemaObject {
+  const properties: Record<string, JsonSchemaObject> = {};
+  for (const field of fields) properties[field.name] = valueSchemaOf(field);
+  return { type: 'object', properties, required: fields.map((field) => field.name), additionalProperties: false };
+}
+
+function valueSchemaOf(rule: ValueRule): JsonSchemaObject {
+  const schema: JsonSchemaObject =
+    rule.dataType === 'object' && rule.properties
+      ? objectSchemaOf(rule.properties)
+      : rule.dataType === 'array' && rule.items
+        ? { type: 'array', items: valueSchemaOf(rule.items) }
+        : { type: rule.dataType };
+  if (rule.description) schema.description = rule.description;
+  if (rule.enum) schema.enum = [...rule.enum];
+  if (rule.minimum != null) schema.minimum = rule.minimum;
+  if (rule.maximum != null) schema.maximum = rule.maximum;
+  if (rule.maxLength != null) schema.maxLength = rule.maxLength;
+  return schema;
+}
+
+/**
+ * Whether a provider may enforce the schema of a value strictly (OpenAI strict mode): an object or array only with its
+ * properties or items described, and no `maxLength`, which strict mode does not take (the answer is checked against
+ * it all the same).
+ */
+function isStrictShape(rule: ValueRule): boolean {
+  if (rule.maxLength != null) return false;
+  if (rule.dataType === 'object') return rule.properties != null && rule.properties.every(isStrictShape);
+  if (rule.dataType === 'array') return rule.items != null && isStrictShape(rule.items);
+  return true;
 }
 
 /** The answer of an image endpoint (which replaces the output fields), as a JSON schema. */
@@ -101,24 +128,63 @@ export type Conformance = { ok: true; value: Record<string, unknown> } | { ok: f
 
 /**
  * Checks a provider's structured answer against the output fields: an object holding every field with a value of
- * its type. The result has exactly those fields, in field order (extra properties are dropped).
+ * its type that keeps its constraints, nested fields included. The result has exactly those fields, in field order
+ * (extra properties are dropped, at every level that defines its properties). A problem names the value by its path:
+ * `confidence`, `address.city`, `tags[2]`.
  */
 export function conformOutput(answer: unknown, fields: OutputFieldRule[]): Conformance {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
     return { ok: false, problem: 'the answer is not a JSON object' };
   }
-  const source = answer as Record<string, unknown>;
+  const structured = fields.filter((field): field is OutputFieldRule & ValueRule => field.dataType !== 'image');
+  const result = conformObject(answer as Record<string, unknown>, structured, '');
+  return 'problem' in result ? { ok: false, problem: result.problem } : { ok: true, value: result.value };
+}
+
+type Conformed<T> = { value: T } | { problem: string };
+
+function conformObject(
+  source: Record<string, unknown>,
+  fields: (ValueRule & { name: string })[],
+  prefix: string,
+): Conformed<Record<string, unknown>> {
   const value: Record<string, unknown> = {};
   for (const field of fields) {
-    const { dataType } = field;
-    if (dataType === 'image') continue;
-    const item = source[field.name];
-    if (item === undefined) return { ok: false, problem: `field '${field.name}' is missing` };
-    if (!matchesDataType(item, dataType))
-      return { ok: false, problem: `field '${field.name}' is not ${dataTypeName(dataType)}` };
-    value[field.name] = item;
+    const path = `${prefix}${field.name}`;
+    const item = Object.hasOwn(source, field.name) ? source[field.name] : undefined;
+    if (item === undefined) return { problem: `field '${path}' is missing` };
+    const conformed = conformValue(item, field, path);
+    if ('problem' in conformed) return conformed;
+    value[field.name] = conformed.value;
   }
-  return { ok: true, value };
+  return { value };
+}
+
+function conformValue(item: unknown, rule: ValueRule, path: string): Conformed<unknown> {
+  const problem = (what: string) => ({ problem: `field '${path}' ${what}` });
+  if (!matchesDataType(item, rule.dataType)) return problem(`is not ${dataTypeName(rule.dataType)}`);
+  if (typeof item === 'string') {
+    if (rule.enum && !rule.enum.includes(item)) return problem(`is not one of its ${rule.enum.length} enum values`);
+    if (rule.maxLength != null && item.length > rule.maxLength)
+      return problem(`is longer than its maxLength ${rule.maxLength}`);
+  }
+  if (typeof item === 'number') {
+    if (rule.minimum != null && item < rule.minimum) return problem(`is below its minimum ${rule.minimum}`);
+    if (rule.maximum != null && item > rule.maximum) return problem(`is above its maximum ${rule.maximum}`);
+  }
+  if (rule.dataType === 'object' && rule.properties) {
+    return conformObject(item as Record<string, unknown>, rule.properties, `${path}.`);
+  }
+  if (rule.dataType === 'array' && rule.items) {
+    const elements: unknown[] = [];
+    for (const [index, element] of (item as unknown[]).entries()) {
+      const conformed = conformValue(element, rule.items, `${path}[${index}]`);
+      if ('problem' in conformed) return conformed;
+      elements.push(conformed.value);
+    }
+    return { value: elements };
+  }
+  return { value: item };
 }
 
 /**

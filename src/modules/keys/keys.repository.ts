@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ApiKeyEntity } from './api-key.entity';
 import type { RateLimitSettings } from '../../common/rate-limit/rate-limit-settings';
 
@@ -18,6 +18,12 @@ export class KeysRepository {
 
   findById(tenantId: string, id: string): Promise<ApiKeyEntity | null> {
     return this.keys.findOneBy({ tenantId, id });
+  }
+
+  /** The tenant's keys among `ids` (revoked ones included), with only their id and name. */
+  namesByIds(tenantId: string, ids: string[]): Promise<Pick<ApiKeyEntity, 'id' | 'name'>[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.keys.find({ select: { id: true, name: true }, where: { tenantId, id: In(ids) } });
   }
 
   /**

@@ -113,6 +113,12 @@ export class KeysService extends ApiKeyAuthenticator implements OnModuleInit {
     return toKeyResponse(key, this.pendingLastUsed.get(key.id) ?? key.lastUsedAt);
   }
 
+  /** The names of the tenant's keys among `ids` (revoked ones included), by id; unknown ids are absent. */
+  async namesOf(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    const keys = await this.keys.namesByIds(tenantId, [...new Set(ids)]);
+    return new Map(keys.map((key) => [key.id, key.name]));
+  }
+
   /** The calling key and its tenant. */
   async session(tenantId: string, keyId: string): Promise<SessionResponse> {
     const [tenant, key] = await Promise.all([this.tenants.getById(tenantId), this.get(tenantId, keyId)]);

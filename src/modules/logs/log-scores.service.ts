@@ -62,11 +62,6 @@ export class LogScoresService {
     return this.scores.record(tenantId, scoredExecutionOf(row), input, source);
   }
 
-  /** Which of `names` the tenant has declared a config of (a score of any other name is refused). */
-  declaredNames(tenantId: string, names: string[]): Promise<Set<string>> {
-    return this.scores.declaredNames(tenantId, names);
-  }
-
   scoresOf(tenantId: string, logId: string): Promise<RecordedScore[]> {
     return this.scores.scoresOfLog(tenantId, logId);
   }

@@ -72,7 +72,14 @@ export class LogStatsService {
     const scoreRead =
       query.score === undefined
         ? undefined
-        : { name: query.score, endpointId: query.endpointId, tags: filter.tags, byPrompt, groupTag };
+        : {
+            name: query.score,
+            endpointId: query.endpointId,
+            tags: filter.tags,
+            byPrompt,
+            groupTag,
+            evalRuns: filter.source === 'Eval',
+          };
     // The score sums are read while the executions' figures are.
     const [figures, scores] = await Promise.all([
       this.figures(tenantId, filter, { from, to, interval, endpointId: query.endpointId, byPrompt, groupTag }),

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { splitLists } from '../endpoints/traffic-split';
+import { PromptEventsService } from '../prompt-events/prompt-events.service';
+import { transitionEvents } from './prompt-history';
 import type { PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
 import { PromptsService } from './prompts.service';
@@ -23,7 +25,9 @@ import { PromptErrors } from './prompts.errors';
  * (the status, the endpoint's default) land together or not at all; it locks the endpoint row, then the
  * prompt row (always in that order, so concurrent transitions cannot deadlock): concurrent set-default calls
  * serialise, the default is replaced in a single update (never a moment without one), and a prompt cannot be
- * demoted or archived between the check and the change.
+ * demoted or archived between the check and the change. Each change is recorded in the prompt's history in that same
+ * transaction; a call that changes nothing (set-default on the default) records nothing. `keyId` is the key making the
+ * change (null when none).
  */
 @Injectable()
 export class PromptLifecycleService {
@@ -33,40 +37,42 @@ export class PromptLifecycleService {
     private readonly txHost: TransactionHost,
     private readonly versions: VersionsService,
     private readonly gate: PromotionGate,
+    private readonly events: PromptEventsService,
   ) {}
 
   /**
    * Draft to Live. With an endpoint promotion gate, only when an evaluation run passes it (409 with a message per
    * reason otherwise), unless `force` with a reason; the version records how the gate was passed.
    */
-  promote(tenantId: string, id: string, options: PromoteOptions = { force: false }): Promise<PromptResponse> {
-    return this.apply(tenantId, id, 'promote', options);
+  promote(tenantId: string, id: string, options: PromoteOptions, keyId: string | null): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'promote', keyId, options);
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */
-  demote(tenantId: string, id: string): Promise<PromptResponse> {
-    return this.apply(tenantId, id, 'demote');
+  demote(tenantId: string, id: string, keyId: string | null): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'demote', keyId);
   }
 
   /** Live only; replaces the previous default. */
-  setDefault(tenantId: string, id: string): Promise<PromptResponse> {
-    return this.apply(tenantId, id, 'setDefault');
+  setDefault(tenantId: string, id: string, keyId: string | null): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'setDefault', keyId);
   }
 
   /** From Draft or Live, never the default; hidden from lists, history kept. */
-  archive(tenantId: string, id: string): Promise<PromptResponse> {
-    return this.apply(tenantId, id, 'archive');
+  archive(tenantId: string, id: string, keyId: string | null): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'archive', keyId);
   }
 
   /** Back to Draft, if its name and slug are still free among the endpoint's non-archived prompts. */
-  unarchive(tenantId: string, id: string): Promise<PromptResponse> {
-    return this.apply(tenantId, id, 'unarchive');
+  unarchive(tenantId: string, id: string, keyId: string | null): Promise<PromptResponse> {
+    return this.apply(tenantId, id, 'unarchive', keyId);
   }
 
   private async apply(
     tenantId: string,
     id: string,
     action: PromptAction,
+    keyId: string | null,
     promotion: PromoteOptions = { force: false },
   ): Promise<PromptResponse> {
     const { prompt: found } = await this.prompts.require(tenantId, id);
@@ -82,6 +88,15 @@ export class PromptLifecycleService {
       if (decision.to !== prompt.status) await this.prompts.setStatus(tenantId, id, decision.to);
       if (action === 'setDefault' && !isDefault) await this.endpoints.setDefaultPrompt(tenantId, endpoint.id, id);
       if (gate) await this.versions.recordGate(tenantId, id, prompt.currentVersion, gate);
+      const events = transitionEvents(
+        action,
+        { endpoint, promptId: id, versionNumber: prompt.currentVersion, keyId },
+        {
+          wasDefault: isDefault,
+          gate,
+        },
+      );
+      for (const event of events) await this.events.record(tenantId, event);
     });
     await this.endpoints.notifyChanged(found.endpointId);
     return this.prompts.get(tenantId, id);

@@ -71,6 +71,6 @@ export class PromptVersionsController {
     @UuidParam('id', "The prompt's id") id: string,
     @PositiveIntegerParam('versionNumber') versionNumber: number,
   ): Promise<PromptResponse> {
-    return this.versions.restore(principal.tenantId, id, versionNumber);
+    return this.versions.restore(principal.tenantId, id, versionNumber, principal.keyId);
   }
 }

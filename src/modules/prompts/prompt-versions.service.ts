@@ -40,17 +40,26 @@ export class PromptVersionsService {
    * A new Draft prompt named `<name> (v<N>)` whose version 1 holds that version's content; the
    * original prompt and its history are unchanged. Rollback is then promote and set-default on the new prompt.
    */
-  async restore(tenantId: string, promptId: string, versionNumber: number): Promise<PromptResponse> {
+  async restore(
+    tenantId: string,
+    promptId: string,
+    versionNumber: number,
+    keyId: string | null,
+  ): Promise<PromptResponse> {
     const { prompt } = await this.prompts.require(tenantId, promptId);
     const version = await this.versions.get(tenantId, promptId, versionNumber);
     this.models.require(version.llmModel);
     version.fallbackModels.forEach((fallback, index) =>
       this.models.require(fallback.llmModel, `fallbackModels.${index}.llmModel`),
     );
-    const restored = await this.prompts.createDraft(tenantId, prompt.endpointId, {
+    const restored = await this.prompts.createDraft(tenantId, prompt.endpointId, keyId, {
       pickName: exactName(restoredName(prompt.name, versionNumber)),
       content: contentOf(version),
       changeNotes: `Restored from '${prompt.name}' version ${versionNumber}`,
+      event: {
+        type: 'restored',
+        details: { sourcePromptId: prompt.id, sourceName: prompt.name, sourceVersionNumber: versionNumber },
+      },
     });
     return toPromptResponse(restored, null);
   }

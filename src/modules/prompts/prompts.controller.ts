@@ -72,7 +72,7 @@ export class PromptsController {
     },
   })
   create(@CurrentPrincipal() principal: Principal, @Body() dto: CreatePromptDto): Promise<PromptResponse> {
-    return this.prompts.create(principal.tenantId, dto);
+    return this.prompts.create(principal.tenantId, dto, principal.keyId);
   }
 
   /** A change of the template, model or settings creates a new version. */
@@ -92,7 +92,7 @@ export class PromptsController {
     @UuidParam('id') id: string,
     @Body() dto: UpdatePromptDto,
   ): Promise<PromptResponse> {
-    return this.prompts.update(principal.tenantId, id, dto);
+    return this.prompts.update(principal.tenantId, id, dto, principal.keyId);
   }
 
   /** Draft to Live. */
@@ -114,7 +114,12 @@ export class PromptsController {
     @UuidParam('id') id: string,
     @Body() dto: PromotePromptDto,
   ): Promise<PromptResponse> {
-    return this.lifecycle.promote(principal.tenantId, id, { force: dto?.force === true, reason: dto?.reason });
+    return this.lifecycle.promote(
+      principal.tenantId,
+      id,
+      { force: dto?.force === true, reason: dto?.reason },
+      principal.keyId,
+    );
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */
@@ -123,7 +128,7 @@ export class PromptsController {
   @ApiOperation({ operationId: 'demotePrompt', summary: 'Demote a Live prompt to Draft' })
   @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not Live' } })
   demote(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
-    return this.lifecycle.demote(principal.tenantId, id);
+    return this.lifecycle.demote(principal.tenantId, id, principal.keyId);
   }
 
   /** Makes a Live prompt the endpoint's default, replacing the previous one. */
@@ -132,7 +137,7 @@ export class PromptsController {
   @ApiOperation({ operationId: 'setDefaultPrompt', summary: "Make a Live prompt its endpoint's default" })
   @ApiEnvelope(PromptResponse, { write: true, failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not Live' } })
   setDefault(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
-    return this.lifecycle.setDefault(principal.tenantId, id);
+    return this.lifecycle.setDefault(principal.tenantId, id, principal.keyId);
   }
 
   /** Draft or Live to Archived (not the default). */
@@ -144,7 +149,7 @@ export class PromptsController {
     failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is the default or already archived' },
   })
   archive(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
-    return this.lifecycle.archive(principal.tenantId, id);
+    return this.lifecycle.archive(principal.tenantId, id, principal.keyId);
   }
 
   /** Archived to Draft. */
@@ -156,7 +161,7 @@ export class PromptsController {
     failures: { 400: true, 404: NOT_FOUND, 409: 'The prompt is not archived, or its name is now taken' },
   })
   unarchive(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
-    return this.lifecycle.unarchive(principal.tenantId, id);
+    return this.lifecycle.unarchive(principal.tenantId, id, principal.keyId);
   }
 
   /** A clone as a new Draft named `<name> (copy)`. */
@@ -164,6 +169,6 @@ export class PromptsController {
   @ApiOperation({ operationId: 'duplicatePrompt', summary: 'Duplicate a prompt as a new Draft' })
   @ApiEnvelope(PromptResponse, { status: 201, write: true, failures: { 400: true, 404: NOT_FOUND } })
   duplicate(@CurrentPrincipal() principal: Principal, @UuidParam('id') id: string): Promise<PromptResponse> {
-    return this.prompts.duplicate(principal.tenantId, id);
+    return this.prompts.duplicate(principal.tenantId, id, principal.keyId);
   }
 }

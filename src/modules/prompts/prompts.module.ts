@@ -3,9 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { EndpointsModule } from '../endpoints/endpoints.module';
 import { SplitPrompts } from '../endpoints/split-prompts';
 import { InvalidationModule } from '../invalidation/invalidation.module';
+import { KeysModule } from '../keys/keys.module';
 import { ModelsModule } from '../models/models.module';
+import { PromptEventsModule } from '../prompt-events/prompt-events.module';
 import { VersionsModule } from '../versions/versions.module';
 import { PromptEntity } from './prompt.entity';
+import { PromptHistoryController } from './prompt-history.controller';
+import { PromptHistoryService } from './prompt-history.service';
 import { PromptLifecycleService } from './prompt-lifecycle.service';
 import { PromptVersionsController } from './prompt-versions.controller';
 import { PromptSelectionService } from './prompt-selection.service';
@@ -24,11 +28,13 @@ const SERVICES = [
   PromptVersionsService,
   TemplateService,
   SplitPromptsService,
+  PromptHistoryService,
 ];
 
-// Owns the prompts table and the /admin/v1/prompts routes: lifecycle, default prompt, validator, versions, restore.
-// Exports PromptsService (whose names the log statistics read), PromptSelectionService (execution's prompt), the
-// lifecycle and versions services (MCP tools) and TemplateService.
+// Owns the prompts table and the /admin/v1/prompts routes: lifecycle, default prompt, validator, versions, restore,
+// and the history routes of prompts and endpoints (the prompt-events module keeps the events). Exports PromptsService
+// (whose names the log statistics read), PromptSelectionService (execution's prompt), the lifecycle and versions
+// services (MCP tools) and TemplateService.
 @Module({
   imports: [
     TypeOrmModule.forFeature([PromptEntity]),
@@ -36,8 +42,10 @@ const SERVICES = [
     ModelsModule,
     VersionsModule,
     InvalidationModule,
+    PromptEventsModule,
+    KeysModule,
   ],
-  controllers: [PromptsController, PromptVersionsController],
+  controllers: [PromptsController, PromptVersionsController, PromptHistoryController],
   providers: [PromptsRepository, ...SERVICES],
   exports: SERVICES,
 })

@@ -5,6 +5,8 @@ import type { Endpoint } from '../endpoints/endpoint-definition';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import { customParametersProblems } from '../llm/call-settings';
 import { ModelsService } from '../models/models.service';
+import type { PromptEventDetails } from '../prompt-events/prompt-event';
+import { PromptEventsService } from '../prompt-events/prompt-events.service';
 import { contentChanged, VersionContent } from '../versions/version-compare';
 import { VersionsService } from '../versions/versions.service';
 import {
@@ -15,6 +17,7 @@ import {
 } from './dto/prompt.response';
 import type { FallbackModel, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
+import { savedEvent } from './prompt-history';
 import { copyName, slugify } from './prompt-naming';
 import { PromptErrors } from './prompts.errors';
 import { PromptFilter, PromptsRepository, PromptValues } from './prompts.repository';
@@ -44,11 +47,15 @@ export interface NewPrompt {
 
 export type PromptChanges = Partial<Omit<NewPrompt, 'endpointId'>>;
 
-/** A new Draft prompt whose version 1 holds `content`; `pickName` chooses its name given the names in use. */
+/**
+ * A new Draft prompt whose version 1 holds `content`; `pickName` chooses its name given the names in use. `event` is
+ * what its history records: created, duplicated or restored, with details (the name chosen is added to them).
+ */
 export interface NewDraft {
   pickName: (isTaken: (candidate: string) => boolean) => string;
   content: VersionContent;
   changeNotes: string | null;
+  event: { type: 'created' | 'duplicated' | 'restored'; details: PromptEventDetails };
 }
 
 @Injectable()
@@ -60,6 +67,7 @@ export class PromptsService {
     private readonly models: ModelsService,
     private readonly templates: TemplateService,
     private readonly txHost: TransactionHost,
+    private readonly events: PromptEventsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -86,12 +94,13 @@ export class PromptsService {
     }
   }
 
-  async create(tenantId: string, input: NewPrompt): Promise<PromptResponse> {
+  /** `keyId`: the key making the change (null when none), recorded in the prompt's history. */
+  async create(tenantId: string, input: NewPrompt, keyId: string | null): Promise<PromptResponse> {
     this.templates.assertSavable(input.template);
     this.models.require(input.llmModel);
     requireSlug(input.name);
     await this.assertCustomParameters(tenantId, input.endpointId, input.customParameters, input.fallbackModels);
-    const prompt = await this.createDraft(tenantId, input.endpointId, {
+    const prompt = await this.createDraft(tenantId, input.endpointId, keyId, {
       pickName: exactName(input.name),
       content: {
         template: input.template,
@@ -103,23 +112,36 @@ export class PromptsService {
         fallbackModels: plainFallbacks(input.fallbackModels ?? PROMPT_DEFAULTS.fallbackModels),
       },
       changeNotes: input.changeNotes ?? null,
+      event: { type: 'created', details: {} },
     });
     return toPromptResponse(prompt, null);
   }
 
   /** Interface-spec: a clone as a new Draft named `<name> (copy)`; the original is unchanged. */
-  async duplicate(tenantId: string, id: string): Promise<PromptResponse> {
+  async duplicate(tenantId: string, id: string, keyId: string | null): Promise<PromptResponse> {
     const { prompt } = await this.require(tenantId, id);
-    const created = await this.createDraft(tenantId, prompt.endpointId, {
+    const created = await this.createDraft(tenantId, prompt.endpointId, keyId, {
       pickName: (isTaken) => copyName(prompt.name, isTaken),
       content: contentOf(prompt),
       changeNotes: `Duplicated from '${prompt.name}' version ${prompt.currentVersion}`,
+      event: {
+        type: 'duplicated',
+        details: { sourcePromptId: prompt.id, sourceName: prompt.name, sourceVersionNumber: prompt.currentVersion },
+      },
     });
     return toPromptResponse(created, null);
   }
 
-  /** Creates a Draft prompt and its version 1 in one transaction (create, duplicate, restore): both rows or neither. */
-  async createDraft(tenantId: string, endpointId: string, draft: NewDraft): Promise<PromptEntity> {
+  /**
+   * Creates a Draft prompt, its version 1 and the event of its history in one transaction (create, duplicate,
+   * restore): all of them or none.
+   */
+  async createDraft(
+    tenantId: string,
+    endpointId: string,
+    keyId: string | null,
+    draft: NewDraft,
+  ): Promise<PromptEntity> {
     const historyLimit = await this.versions.historyLimit(tenantId);
     const created = await this.txHost.withTransaction(async () => {
       const inUse = await this.prompts.activeNamesAndSlugs(tenantId, endpointId);
@@ -141,6 +163,14 @@ export class PromptsService {
         { status: 'Draft', content: draft.content, changeNotes: draft.changeNotes },
         historyLimit,
       );
+      await this.events.record(tenantId, {
+        type: draft.event.type,
+        endpointId,
+        promptId: prompt.id,
+        versionNumber: 1,
+        keyId,
+        details: { name, ...draft.event.details },
+      });
       return prompt;
     });
     await this.endpoints.notifyChanged(endpointId);
@@ -150,15 +180,16 @@ export class PromptsService {
   /**
    * A change of the template, the model or a setting creates the next version (numbered under the
    * prompt's row lock); a change of only the name or changeNotes, or values already there, creates none. The version
-   * and the prompt's new content are written in one transaction: both or neither.
+   * and the prompt's new content are written in one transaction: both or neither. A new version is recorded in the
+   * prompt's history as `saved`, with the share of the endpoint's traffic that it is served to at once (a Live prompt
+   * serves its latest version).
    */
-  async update(tenantId: string, id: string, changes: PromptChanges): Promise<PromptResponse> {
+  async update(tenantId: string, id: string, changes: PromptChanges, keyId: string | null): Promise<PromptResponse> {
     if (changes.template !== undefined) this.templates.assertSavable(changes.template);
     if (changes.llmModel !== undefined) this.models.require(changes.llmModel);
     if (changes.name !== undefined) requireSlug(changes.name);
-    const {
-      endpoint: { id: endpointId },
-    } = await this.require(tenantId, id);
+    const { endpoint } = await this.require(tenantId, id);
+    const endpointId = endpoint.id;
     if (changes.customParameters !== undefined || changes.fallbackModels !== undefined)
       await this.assertCustomParameters(tenantId, endpointId, changes.customParameters, changes.fallbackModels);
     const historyLimit = await this.versions.historyLimit(tenantId);
@@ -190,6 +221,10 @@ export class PromptsService {
           historyLimit,
         );
         Object.assign(update, after, { currentVersion: versionNumber, changeNotes });
+        await this.events.record(
+          tenantId,
+          savedEvent({ endpoint, promptId: id, versionNumber, keyId }, prompt, { before, after, changeNotes }),
+        );
       } else if (changes.changeNotes !== undefined) {
         update.changeNotes = changes.changeNotes;
       }

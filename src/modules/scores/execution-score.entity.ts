@@ -18,7 +18,8 @@ export class ExecutionScoreEntity {
   /** When the execution ran (its log row's createdAt): a score counts in its execution's hour. */
   @Column({ type: 'timestamptz' }) executedAt: Date;
   @Column() name: string;
-  @Column('uuid') configId: string;
+  /** Null only for an evaluation's check scores, which need no declared config. */
+  @Column({ type: 'uuid', nullable: true }) configId: string | null;
   @Column({ type: 'varchar' }) dataType: ScoreDataType;
   /** Boolean scores as 0 or 1, numeric scores as they are; null for categorical ones. */
   @Column({ type: 'double precision', nullable: true }) valueNumber: number | null;

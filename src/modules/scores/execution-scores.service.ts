@@ -4,7 +4,7 @@ import { ExecutionScoresRepository } from './execution-scores.repository';
 import { ScoreConfigsRepository } from './score-configs.repository';
 import { ScoreRollupsRepository } from './score-rollups.repository';
 import { ScoreErrors } from './scores.errors';
-import type { ScoreSource, ScoreValue } from './score-types';
+import { EVAL_SCORE_PREFIX, type ScoreSource, type ScoreValue } from './score-types';
 import { scoreCommentProblem, scoreValueOf, scoreValueProblem, storedScoreValue } from './score-value';
 
 /** The execution a score is recorded on: its log row and what statistics group it by. */
@@ -23,6 +23,12 @@ export interface ScoreInput {
   name: string;
   value: unknown;
   comment?: string | null;
+}
+
+/** One check type's result on an evaluated execution (every check of the type passed). */
+export interface EvalCheckScore {
+  type: string;
+  pass: boolean;
 }
 
 /** A recorded score, its value typed back. */
@@ -78,9 +84,28 @@ export class ExecutionScoresService {
     });
   }
 
-  /** Which of `names` the tenant has declared a config of: scores of the others would be refused. */
-  declaredNames(tenantId: string, names: string[]): Promise<Set<string>> {
-    return this.configs.declaredOf(tenantId, names);
+  /**
+   * An evaluation's check results on its execution's log row: each the boolean score `eval.<type>` with source `eval`,
+   * replacing an earlier one of the name. They need no declared config (and take none). The statistics' hourly sums
+   * leave them out, so they change only when one replaced a score recorded another way.
+   */
+  recordEvalChecks(tenantId: string, execution: ScoredExecution, checks: EvalCheckScore[]): Promise<void> {
+    return this.txHost.withTransaction(async () => {
+      for (const check of checks) {
+        const name = `${EVAL_SCORE_PREFIX}${check.type}`;
+        const { created } = await this.scores.upsert({
+          tenantId,
+          ...execution,
+          name,
+          configId: null,
+          dataType: 'boolean',
+          ...storedScoreValue('boolean', check.pass),
+          comment: null,
+          source: 'eval',
+        });
+        if (!created) await this.rollups.refresh(tenantId, { ...execution, name });
+      }
+    });
   }
 
   /** A log row's scores, by name. */

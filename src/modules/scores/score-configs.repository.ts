@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { TransactionHost } from '../../database/transactions';
 import { ScoreConfigEntity } from './score-config.entity';
 
@@ -21,12 +21,6 @@ export class ScoreConfigsRepository {
   /** The tenant's configs by name (at most a few dozen, so no paging). */
   list(tenantId: string): Promise<ScoreConfigEntity[]> {
     return this.configs.find({ where: { tenantId }, order: { name: 'ASC' } });
-  }
-
-  /** Which of `names` the tenant has declared a config of. */
-  async declaredOf(tenantId: string, names: string[]): Promise<Set<string>> {
-    const rows = await this.configs.find({ select: { name: true }, where: { tenantId, name: In(names) } });
-    return new Set(rows.map((row) => row.name));
   }
 
   count(tenantId: string): Promise<number> {

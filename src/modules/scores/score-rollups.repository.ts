@@ -63,6 +63,11 @@ export interface ScoreRead {
   byPrompt: boolean;
   /** Sums per value of this tag key as well (from the scores joined to their log rows). */
   groupTag?: string;
+  /**
+   * The scores of evaluation runs' executions instead of the others' (from the scores joined to their log rows: the
+   * hourly sums leave evaluations out).
+   */
+  evalRuns?: boolean;
 }
 
 /** The sums of the scores of a group: per category for categorical scores ('' otherwise). */
@@ -124,7 +129,7 @@ export class ScoreRollupsRepository {
    * tag groups); the rest from the scores.
    */
   async figures(tenantId: string, pieces: ScorePiece[], read: ScoreRead): Promise<ScoreFigures[]> {
-    const needsLogs = read.tags !== undefined || read.groupTag !== undefined;
+    const needsLogs = needsLogRows(read);
     const rollupSpans = needsLogs ? [] : pieces.filter((piece) => piece.source !== 'scores');
     const rowSpans = needsLogs ? pieces : pieces.filter((piece) => piece.source === 'scores');
     const [fromRollups, fromRows] = await Promise.all([
@@ -164,14 +169,14 @@ export class ScoreRollupsRepository {
     const conditions = [
       's.tenant_id = $1',
       's.name = $2',
-      "s.source <> 'eval'",
+      read.evalRuns ? "l.source = 'Eval'" : "s.source <> 'eval'",
       spansCondition('s.executed_at', spans, params),
     ];
     if (read.endpointId) {
       params.push(read.endpointId);
       conditions.push(`s.endpoint_id = $${params.length}`);
     }
-    const needsLogs = read.tags !== undefined || read.groupTag !== undefined;
+    const needsLogs = needsLogRows(read);
     if (needsLogs) conditions.push(...tagConditions(read.tags, params, 'l.tags'));
     let tagValue = 'NULL';
     if (read.groupTag !== undefined) {
@@ -224,4 +229,9 @@ function figuresOf(row: Record<string, unknown>): ScoreFigures {
     sum: Number(row.sum),
     sumOfSquares: Number(row.sum_of_squares),
   };
+}
+
+/** Whether a read needs the scores' log rows: for their tags, or for evaluation runs' executions. */
+function needsLogRows(read: ScoreRead): boolean {
+  return read.tags !== undefined || read.groupTag !== undefined || read.evalRuns === true;
 }

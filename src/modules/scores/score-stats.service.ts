@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ValidationError } from '../../common/errors/app-error';
 import { ScoreConfigsRepository } from './score-configs.repository';
 import { type ScoreFigures, type ScorePiece, type ScoreRead, ScoreRollupsRepository } from './score-rollups.repository';
-import type { ScoreDataType } from './score-types';
+import { EVAL_SCORE_PREFIX, type ScoreDataType } from './score-types';
 
 export type { ScoreFigures, ScorePiece, ScoreRead } from './score-rollups.repository';
 
@@ -23,13 +23,19 @@ export class ScoreStatsService {
     private readonly rollups: ScoreRollupsRepository,
   ) {}
 
-  /** The score's sums over the pieces; a name no config of the tenant has is 400 naming `score`. */
+  /**
+   * The score's sums over the pieces; a name no config of the tenant has is 400 naming `score`, except an evaluation's
+   * check scores (`eval.<type>`, boolean), which need none.
+   */
   async figures(tenantId: string, pieces: ScorePiece[], read: ScoreRead): Promise<ScoreStatsFigures> {
     const [configs, figures] = await Promise.all([
       this.configs.list(tenantId),
       this.rollups.figures(tenantId, pieces, read),
     ]);
     const config = configs.find((candidate) => candidate.name === read.name);
+    if (!config && read.name.startsWith(EVAL_SCORE_PREFIX)) {
+      return { name: read.name, dataType: 'boolean', categories: [], figures };
+    }
     if (!config) throw new ValidationError(`score: no score config is named '${read.name}'`, 'score');
     return { name: config.name, dataType: config.dataType, categories: config.categories ?? [], figures };
   }

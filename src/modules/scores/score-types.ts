@@ -8,3 +8,9 @@ export const SCORE_SOURCES: ScoreSource[] = ['api', 'annotation', 'eval'];
 
 /** A score's value as the API gives and answers it. */
 export type ScoreValue = boolean | number | string;
+
+/**
+ * An evaluation records each check's result on the item's log row as the boolean score `eval.<check type>` (source
+ * `eval`), declared or not.
+ */
+export const EVAL_SCORE_PREFIX = 'eval.';

@@ -306,20 +306,20 @@ const ERROR_BODY_SCHEMA: JsonSchemaObject = {
 
 /**
  * A free-form `object` field is any JSON object (stated, so that generated types accept any properties rather than
- * none); nested schemas are left as they are.
+ * none), at every level: the properties of nested objects and the items of arrays too.
  */
 function anyObjectsOpen(schema: JsonSchemaObject): JsonSchemaObject {
   const properties = schema.properties as Record<string, JsonSchemaObject> | undefined;
-  if (!properties) return schema;
-  const open = Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [
-      name,
-      property.type === 'object' && property.properties === undefined
-        ? { ...property, additionalProperties: true }
-        : property,
-    ]),
-  );
+  const items = schema.items as JsonSchemaObject | undefined;
+  if (!properties) return items ? { ...schema, items: openObject(items) } : schema;
+  const open = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, openObject(property)]));
   return { ...schema, properties: open };
+}
+
+function openObject(schema: JsonSchemaObject): JsonSchemaObject {
+  return schema.type === 'object' && schema.properties === undefined
+    ? { ...schema, additionalProperties: true }
+    : anyObjectsOpen(schema);
 }
 
 const STREAM_PARAMETER = {

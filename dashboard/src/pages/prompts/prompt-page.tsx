@@ -1,12 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { api, unwrap } from '../../api/client';
+import { navigate } from '../../router';
 import { useWriteBlock } from '../../session';
-import { Button, Field, Loading, PageHeader, Problems } from '../../ui/controls';
+import { Button, Field, Loading, messageOf, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 import { type Endpoint, endpointOf } from '../runner/test-run';
 import { TestRunner } from '../runner/test-runner';
 import { DraftDiff } from './draft-diff';
+import { liveSaveWarning, liveShareOf } from './live-save';
 import { PromptActions } from './prompt-actions';
 import { RunAgainstDefault } from '../eval-runs/run-against-default';
 import { changesOf, draftOf, draftProblems, type Model, type Prompt, type PromptDraft, updateOf } from './prompt-draft';
@@ -115,6 +117,32 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
     }
   }
 
+  /**
+   * The changes saved as a new Draft instead: a duplicate of the prompt (a Draft named `<name> (copy)`) that gets them
+   * as its version 2, then its page. The name stays the copy's, so it cannot clash with this prompt's.
+   */
+  async function saveAsDraft() {
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const copy = await unwrap(api.POST('/admin/v1/prompts/{id}/duplicate', { params: { path: { id: saved.id } } }));
+      const { name: _name, ...content } = updateOf(saved, draft, changeNotes);
+      try {
+        await unwrap(api.PUT('/admin/v1/prompts/{id}', { params: { path: { id: copy.id } }, body: content }));
+      } catch (error) {
+        throw new Error(
+          `The Draft "${copy.name}" was created, but the changes could not be saved to it: ${messageOf(error)}`,
+        );
+      }
+      navigate(`/endpoints/${copy.endpointId}/prompts/${copy.id}`);
+    } catch (error) {
+      setSaveError(error);
+      setSaving(false);
+    }
+  }
+
+  const liveWarning =
+    saved.status === 'Live' && changes.newVersion ? liveSaveWarning(liveShareOf(endpoint, saved.id), saved.slug) : null;
   const saveBlock = writeBlock ?? (problems.length > 0 ? `Fix the settings first: ${problems.join('; ')}.` : null);
   return (
     <section className="prompt-page">
@@ -195,14 +223,25 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
                         />
                       )}
                     </Field>
+                    {liveWarning && (
+                      <p className="notice live-save" role="note">
+                        {liveWarning} To try the change first, save it as a new Draft instead: a copy of this prompt
+                        that serves nothing until you promote it.
+                      </p>
+                    )}
                     <div className="inline">
                       <Button kind="primary" blocked={saveBlock} disabled={saving} onClick={save}>
                         {saving
                           ? 'Saving…'
                           : changes.newVersion
-                            ? `Save as version ${saved.currentVersion + 1}`
+                            ? `Save as version ${saved.currentVersion + 1}${liveWarning ? ' (live now)' : ''}`
                             : 'Save the name'}
                       </Button>
+                      {liveWarning && (
+                        <Button blocked={saveBlock} disabled={saving} onClick={saveAsDraft}>
+                          Save as a new Draft
+                        </Button>
+                      )}
                       <Button onClick={() => setReviewing(false)}>Hide changes</Button>
                       <Button
                         onClick={() => {

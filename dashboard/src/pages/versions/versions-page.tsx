@@ -4,6 +4,7 @@ import { navigate } from '../../router';
 import { Button, Field, Loading, PageHeader, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
+import { PromptEvents } from './prompt-events';
 import {
   BackToPrompt,
   changesFrom,
@@ -17,7 +18,10 @@ import {
 } from './version-shared';
 import './versions.css';
 
-/** A prompt's history as a timeline, newest first: each version's changes, with view, compare and restore. */
+/**
+ * A prompt's history as a timeline, newest first: each version's changes, with view, compare and restore; then what
+ * happened to the prompt (saves, promotions, defaults, archiving), with when and by which key.
+ */
 export default function VersionsPage() {
   const { id: endpointId, promptId } = useParams<{ id: string; promptId: string }>();
   const loaded = useLoad(async () => {
@@ -63,6 +67,7 @@ export default function VersionsPage() {
               />
             ))}
           </ol>
+          <PromptEvents promptId={promptId} />
         </>
       )}
     </section>

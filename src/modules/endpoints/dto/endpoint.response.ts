@@ -13,6 +13,7 @@ import {
   type OutputDataType,
   type OutputFieldEntity,
 } from '../endpoint-field.entity';
+import { NESTED_OUTPUT_DATA_TYPES, type NestedOutputDataType } from '../field-types';
 
 export class InputFieldResponse {
   @ApiUuid()
@@ -34,7 +35,38 @@ export class InputFieldResponse {
   defaultValue: unknown;
 }
 
-export class OutputFieldResponse {
+/** What an output value must be besides its type; null where not set. */
+class OutputValueRulesResponse {
+  /** string fields: the only values the answer may hold. */
+  enum: string[] | null;
+  /** integer and number fields: the smallest value the answer may hold. */
+  minimum: number | null;
+  /** integer and number fields: the largest value the answer may hold. */
+  maximum: number | null;
+  /** string fields: the longest text the answer may hold. */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
+  maxLength: number | null;
+  /** object fields: its properties (the answer holds exactly these); null takes any JSON object. */
+  @ApiProperty({ type: () => [NestedOutputFieldResponse], nullable: true })
+  properties: NestedOutputFieldResponse[] | null;
+  /** array fields: what every element is; null takes any JSON array. */
+  @ApiProperty({ type: () => OutputItemResponse, nullable: true })
+  items: OutputItemResponse | null;
+}
+
+/** A value inside an output field (the elements of an array field). */
+export class OutputItemResponse extends OutputValueRulesResponse {
+  @ApiEnum('NestedOutputDataType', NESTED_OUTPUT_DATA_TYPES)
+  dataType: NestedOutputDataType;
+  description: string;
+}
+
+/** A property of an object output field. */
+export class NestedOutputFieldResponse extends OutputItemResponse {
+  name: string;
+}
+
+export class OutputFieldResponse extends OutputValueRulesResponse {
   @ApiUuid()
   id: string;
   name: string;

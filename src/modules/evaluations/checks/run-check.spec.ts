@@ -68,6 +68,34 @@ describe('runCheck', () => {
       );
     });
 
+    it("fails an output that breaks a field's constraints, naming the value by its path", () => {
+      const outputFields: OutputFieldRule[] = [
+        { ...field('category', 'string'), enum: ['spam', 'ham'] },
+        {
+          ...field('scores', 'array'),
+          items: {
+            dataType: 'integer',
+            description: '',
+            enum: null,
+            minimum: 0,
+            maximum: 5,
+            maxLength: null,
+            properties: null,
+            items: null,
+          },
+        },
+      ];
+      expect(
+        runCheck({ type: 'schema' }, subject({ output: { category: 'spam', scores: [1, 5] }, outputFields })).pass,
+      ).toBe(true);
+      expect(
+        runCheck({ type: 'schema' }, subject({ output: { category: 'eggs', scores: [] }, outputFields })).reason,
+      ).toBe("the output does not match the output fields: field 'category' is not one of its 2 enum values");
+      expect(
+        runCheck({ type: 'schema' }, subject({ output: { category: 'ham', scores: [1, 9] }, outputFields })).reason,
+      ).toBe("the output does not match the output fields: field 'scores[1]' is above its maximum 5");
+    });
+
     it('passes when the endpoint has no output fields, or only an image field', () => {
       expect(runCheck({ type: 'schema' }, subject({ output: 'prose', outputFields: [] })).pass).toBe(true);
       expect(runCheck({ type: 'schema' }, subject({ outputFields: [field('picture', 'image')] })).pass).toBe(true);

@@ -87,32 +87,55 @@ export class MockClient implements LlmClient {
   }
 }
 
-function stringFieldsOf(schema: JsonSchemaObject): number {
-  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
-  return Object.values(properties).filter((property) => property.type === 'string').length;
+/** A property of an output schema, as far as the echo reads it. */
+interface EchoedSchema {
+  type?: string;
+  properties?: Record<string, EchoedSchema>;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
 }
 
-/** The object an output schema describes, with the prompt in every string property. */
-export function echoObject(schema: JsonSchemaObject, prompt: string): Record<string, unknown> {
-  const properties = (schema.properties ?? {}) as Record<string, { type?: string }>;
-  return Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [name, neutralValue(property.type, prompt)]),
+function stringFieldsOf(schema: JsonSchemaObject): number {
+  const properties = (schema.properties ?? {}) as Record<string, EchoedSchema>;
+  return Object.values(properties).reduce(
+    (count, property) =>
+      count +
+      (property.type === 'string' ? 1 : property.type === 'object' ? stringFieldsOf(property as JsonSchemaObject) : 0),
+    0,
   );
 }
 
-function neutralValue(type: string | undefined, prompt: string): unknown {
-  switch (type) {
+/**
+ * The object an output schema describes, with the prompt in every string property; each value keeps its constraints
+ * (an enum's first value, the prompt cut to the maxLength, 0 moved into the bounds), so the echo is never off-schema.
+ */
+export function echoObject(schema: JsonSchemaObject, prompt: string): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, EchoedSchema>;
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [name, neutralValue(property, prompt)]),
+  );
+}
+
+function neutralValue(property: EchoedSchema, prompt: string): unknown {
+  switch (property.type) {
     case 'string':
-      return prompt;
+      if (property.enum?.length) return property.enum[0];
+      return property.maxLength === undefined ? prompt : prompt.slice(0, property.maxLength);
     case 'integer':
-    case 'number':
-      return 0;
+    case 'number': {
+      let value = 0;
+      if (property.minimum !== undefined && value < property.minimum) value = property.minimum;
+      if (property.maximum !== undefined && value > property.maximum) value = property.maximum;
+      return property.type === 'integer' ? Math.ceil(value) : value;
+    }
     case 'boolean':
       return false;
     case 'array':
       return [];
     default:
-      return {};
+      return echoObject(property as JsonSchemaObject, prompt);
   }
 }
 

@@ -73,7 +73,7 @@ export class EndpointTools extends McpToolGroup {
         ids: { id },
         input: UpdateEndpointDto,
         output: 'object',
-        run: ({ principal, ids, input }) => endpoints.update(principal.tenantId, ids.id, input),
+        run: ({ principal, ids, input }) => endpoints.update(principal.tenantId, ids.id, input, principal.keyId),
       }),
       defineTool({
         name: 'delete_endpoint',
@@ -136,7 +136,9 @@ export class EndpointTools extends McpToolGroup {
         name: 'add_output_field',
         title: 'Add an output field',
         description:
-          'Adds a field of the JSON the endpoint answers; with output fields the model is asked for structured output.',
+          'Adds a field of the JSON the endpoint answers; with output fields the model is asked for structured output. ' +
+          'A field may constrain its value (enum and maxLength on strings, minimum and maximum on numbers) and nest ' +
+          'definitions (properties of an object, items of an array, 3 levels at most); every answer is checked against them.',
         access: 'write',
         ids: { endpointId: id },
         input: CreateOutputFieldDto,

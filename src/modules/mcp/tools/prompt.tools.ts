@@ -33,7 +33,7 @@ export class PromptTools extends McpToolGroup {
       name: string,
       title: string,
       description: string,
-      run: (tenantId: string, id: string) => Promise<object>,
+      run: (tenantId: string, id: string, keyId: string) => Promise<object>,
     ) =>
       defineTool({
         name,
@@ -42,7 +42,7 @@ export class PromptTools extends McpToolGroup {
         access: 'write',
         ids: { id },
         output: 'object',
-        run: ({ principal, ids }) => run(principal.tenantId, ids.id),
+        run: ({ principal, ids }) => run(principal.tenantId, ids.id, principal.keyId),
       });
     return [
       defineTool({
@@ -85,7 +85,7 @@ export class PromptTools extends McpToolGroup {
         access: 'write',
         input: CreatePromptDto,
         output: 'object',
-        run: ({ principal, input }) => prompts.create(principal.tenantId, input),
+        run: ({ principal, input }) => prompts.create(principal.tenantId, input, principal.keyId),
       }),
       defineTool({
         name: 'update_prompt',
@@ -97,38 +97,38 @@ export class PromptTools extends McpToolGroup {
         ids: { id },
         input: UpdatePromptDto,
         output: 'object',
-        run: ({ principal, ids, input }) => prompts.update(principal.tenantId, ids.id, input),
+        run: ({ principal, ids, input }) => prompts.update(principal.tenantId, ids.id, input, principal.keyId),
       }),
       action(
         'promote_prompt',
         'Promote a prompt',
         'Draft → Live: it can then be the default and be called with ?prompt=.',
-        (t, p) => lifecycle.promote(t, p),
+        (t, p, k) => lifecycle.promote(t, p, { force: false }, k),
       ),
       action(
         'demote_prompt',
         'Demote a prompt',
         "Live → Draft. Demoting the default clears the endpoint's default.",
-        (t, p) => lifecycle.demote(t, p),
+        (t, p, k) => lifecycle.demote(t, p, k),
       ),
       action(
         'set_default_prompt',
         'Set the default prompt',
         "Makes a Live prompt its endpoint's default, replacing the previous one with no gap.",
-        (t, p) => lifecycle.setDefault(t, p),
+        (t, p, k) => lifecycle.setDefault(t, p, k),
       ),
       action(
         'archive_prompt',
         'Archive a prompt',
         'Removes a Draft or Live prompt from use (not the default: set another first); history is kept.',
-        (t, p) => lifecycle.archive(t, p),
+        (t, p, k) => lifecycle.archive(t, p, k),
       ),
-      action('unarchive_prompt', 'Unarchive a prompt', 'Archived → Draft.', (t, p) => lifecycle.unarchive(t, p)),
+      action('unarchive_prompt', 'Unarchive a prompt', 'Archived → Draft.', (t, p, k) => lifecycle.unarchive(t, p, k)),
       action(
         'duplicate_prompt',
         'Duplicate a prompt',
         'Clones a prompt as a new Draft; the original is unchanged.',
-        (t, p) => prompts.duplicate(t, p),
+        (t, p, k) => prompts.duplicate(t, p, k),
       ),
       defineTool({
         name: 'list_versions',
@@ -167,7 +167,7 @@ export class PromptTools extends McpToolGroup {
         access: 'write',
         ids: { id, versionNumber },
         output: 'object',
-        run: ({ principal, ids }) => versions.restore(principal.tenantId, ids.id, ids.versionNumber),
+        run: ({ principal, ids }) => versions.restore(principal.tenantId, ids.id, ids.versionNumber, principal.keyId),
       }),
     ];
   }

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../../ui/controls';
-import { type InputField, type OutputField, rulesOf, showValue, typeLabel } from './rules';
+import { type InputField, type OutputField, outputRulesOf, rulesOf, showValue, typeLabel } from './rules';
 
 /** A dash for a value the field does not have. */
 const none = <span className="muted">—</span>;
@@ -40,6 +40,7 @@ export function OutputFieldRow({ field, actions }: { field: OutputField; actions
         <code>{field.name}</code>
       </th>
       <td>{typeLabel(field.dataType)}</td>
+      <td>{outputRulesOf(field) || none}</td>
       <td>{field.description || none}</td>
       <td>{field.exampleValue ? <code className="clamp">{field.exampleValue}</code> : none}</td>
       <td className="row-actions">{actions}</td>

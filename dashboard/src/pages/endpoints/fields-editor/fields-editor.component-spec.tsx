@@ -243,6 +243,9 @@ describe('Input fields', () => {
   });
 });
 
+/** The constraints of an output field that sets none. */
+const NO_CONSTRAINTS = { enum: null, minimum: null, maximum: null, maxLength: null, properties: null, items: null };
+
 describe('Output fields', () => {
   function renderOutputs(outputFields: Endpoint['outputFields'] = []) {
     const onChanged = jest.fn();
@@ -278,7 +281,56 @@ describe('Output fields', () => {
     expect(await screen.findByRole('button', { name: 'Add output field' })).toBeEnabled();
     expect(onChanged).toHaveBeenCalledTimes(1);
     expect(server.calls.map((call) => call.body)).toEqual([
-      { name: 'image', dataType: 'image', description: '', exampleValue: '{"size": "1024x1024"}' },
+      { name: 'image', dataType: 'image', description: '', exampleValue: '{"size": "1024x1024"}', ...NO_CONSTRAINTS },
     ]);
+  });
+
+  it('sends the allowed values and maximum length of a text, and shows them in the table', async () => {
+    const server = fakeApi().on('POST', '/admin/v1/endpoints/{id}/output-fields', { status: 201, data: {} });
+    const { user } = renderOutputs([
+      {
+        id: 'o1',
+        name: 'score',
+        dataType: 'integer',
+        description: '',
+        exampleValue: null,
+        ...NO_CONSTRAINTS,
+        minimum: 0,
+        maximum: 10,
+      },
+    ]);
+    expect(screen.getByRole('row', { name: /score/ })).toHaveTextContent('from 0 to 10');
+    await user.click(screen.getByRole('button', { name: 'Add output field' }));
+    const form = screen.getByRole('form', { name: 'New output field' });
+    await user.type(within(form).getByLabelText('Name'), 'status');
+    await user.type(within(form).getByLabelText('Allowed values'), 'open{Enter}closed');
+    await user.type(within(form).getByLabelText('Maximum length'), '6');
+    await user.click(within(form).getByRole('button', { name: 'Add field' }));
+    await waitFor(() => expect(server.calls).toHaveLength(1));
+    expect(server.calls[0].body).toEqual({
+      name: 'status',
+      dataType: 'string',
+      description: '',
+      exampleValue: null,
+      ...NO_CONSTRAINTS,
+      enum: ['open', 'closed'],
+      maxLength: 6,
+    });
+  });
+
+  it("puts the service's refusal of a nested definition beside the properties", async () => {
+    const message = 'properties.0.maxLength applies to string fields only, not integer';
+    fakeApi().on('POST', '/admin/v1/endpoints/{id}/output-fields', { status: 400, messages: [message] });
+    const { user } = renderOutputs();
+    await user.click(screen.getByRole('button', { name: 'Add output field' }));
+    const form = screen.getByRole('form', { name: 'New output field' });
+    await user.type(within(form).getByLabelText('Name'), 'address');
+    await user.selectOptions(within(form).getByLabelText('Data type'), 'object');
+    const properties = within(form).getByLabelText('Properties (JSON)');
+    await user.click(properties);
+    await user.paste('[{"name": "zip", "dataType": "integer", "maxLength": 5}]');
+    await user.click(within(form).getByRole('button', { name: 'Add field' }));
+    await waitFor(() => expect(properties).toHaveAttribute('aria-invalid', 'true'));
+    expect(within(properties.closest('.field') as HTMLElement).getByRole('alert')).toHaveTextContent(message);
   });
 });

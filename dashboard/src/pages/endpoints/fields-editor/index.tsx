@@ -54,7 +54,7 @@ export function OutputFieldsSection({ endpoint, onChanged }: { endpoint: Endpoin
         </>
       }
       empty="No output fields: callers get the model's raw answer."
-      columns={['Name', 'Type', 'Description', 'Example']}
+      columns={['Name', 'Type', 'Rules', 'Description', 'Example']}
       row={(field, actions) => <OutputFieldRow field={field} actions={actions} />}
       form={(field, onDone) => <OutputFieldForm endpointId={endpoint.id} field={field} onDone={onDone} />}
       remove={(field) =>

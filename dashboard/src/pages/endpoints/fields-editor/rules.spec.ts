@@ -9,6 +9,8 @@ import {
   inputDraftOf,
   type InputField,
   MAX_INTEGER,
+  type OutputField,
+  outputRulesOf,
   NAME_RULE,
   nameProblem,
   OUTPUT_TYPES,
@@ -237,30 +239,97 @@ describe('checking an input field before it is sent', () => {
   });
 });
 
+const NO_CONSTRAINTS = { enum: null, minimum: null, maximum: null, maxLength: null, properties: null, items: null };
+const EMPTY_CONSTRAINTS = { enum: '', minimum: '', maximum: '', maxLength: '', properties: '', items: '' };
+const outputField = (settings: Partial<OutputField>): OutputField => ({
+  id: 'o1',
+  name: 'n',
+  dataType: 'string',
+  description: '',
+  exampleValue: null,
+  ...NO_CONSTRAINTS,
+  ...settings,
+});
+
 describe('an output field', () => {
   it('starts a new one as a text, and shows a stored one as it is', () => {
-    expect(outputDraftOf()).toEqual({ name: '', dataType: 'string', description: '', exampleValue: '' });
+    expect(outputDraftOf()).toEqual({
+      name: '',
+      dataType: 'string',
+      description: '',
+      exampleValue: '',
+      ...EMPTY_CONSTRAINTS,
+    });
     expect(
-      outputDraftOf({
-        id: 'o1',
-        name: 'image',
-        dataType: 'image',
-        description: 'd',
-        exampleValue: '{"size":"1024x1024"}',
-      }),
-    ).toEqual({ name: 'image', dataType: 'image', description: 'd', exampleValue: '{"size":"1024x1024"}' });
-    expect(
-      outputDraftOf({ id: 'o2', name: 'n', dataType: 'number', description: '', exampleValue: null }).exampleValue,
-    ).toBe('');
+      outputDraftOf(
+        outputField({ name: 'image', dataType: 'image', description: 'd', exampleValue: '{"size":"1024x1024"}' }),
+      ),
+    ).toEqual({
+      name: 'image',
+      dataType: 'image',
+      description: 'd',
+      exampleValue: '{"size":"1024x1024"}',
+      ...EMPTY_CONSTRAINTS,
+    });
+    expect(outputDraftOf(outputField({ dataType: 'number' })).exampleValue).toBe('');
   });
 
-  it('sends a trimmed name, and an empty example as null', () => {
+  it('sends a trimmed name, and an empty example and constraints as null', () => {
     expect(
-      checkOutputDraft({ name: ' summary ', dataType: 'string', description: 'Short', exampleValue: '  ' }),
+      checkOutputDraft({
+        ...outputDraftOf(),
+        name: ' summary ',
+        dataType: 'string',
+        description: 'Short',
+        exampleValue: '  ',
+      }),
     ).toEqual({
       problems: {},
-      body: { name: 'summary', dataType: 'string', description: 'Short', exampleValue: null },
+      body: { name: 'summary', dataType: 'string', description: 'Short', exampleValue: null, ...NO_CONSTRAINTS },
     });
+  });
+
+  it('shows allowed values one a line, bounds as typed and nested definitions as short JSON, and sends them back', () => {
+    const status = outputField({ name: 'status', enum: ['open', 'closed'], maxLength: 10 });
+    expect(outputDraftOf(status)).toMatchObject({ enum: 'open\nclosed', maxLength: '10' });
+    expect(checkOutputDraft({ ...outputDraftOf(status), enum: ' open \n\nclosed' }).body).toMatchObject({
+      enum: ['open', 'closed'],
+      maxLength: 10,
+    });
+    const city = { name: 'city', dataType: 'string' as const, description: '', ...NO_CONSTRAINTS, maxLength: 40 };
+    const address = outputField({ name: 'address', dataType: 'object', properties: [city] });
+    expect(outputDraftOf(address).properties).toBe(
+      JSON.stringify([{ name: 'city', dataType: 'string', maxLength: 40 }], null, 2),
+    );
+    expect(checkOutputDraft(outputDraftOf(address)).body?.properties).toEqual([
+      { name: 'city', dataType: 'string', maxLength: 40 },
+    ]);
+    const tags = outputField({ name: 'tags', dataType: 'array', items: { ...city, name: undefined } as never });
+    expect(JSON.parse(outputDraftOf(tags).items)).toEqual({ dataType: 'string', maxLength: 40 });
+    const score = outputField({ name: 'score', dataType: 'integer', minimum: 0, maximum: 10 });
+    expect(checkOutputDraft(outputDraftOf(score)).body).toMatchObject({ minimum: 0, maximum: 10, enum: null });
+    expect(outputRulesOf(status)).toBe('one of open, closed; at most 10 characters');
+    expect(outputRulesOf(score)).toBe('from 0 to 10');
+    expect(outputRulesOf(address)).toBe('properties city');
+  });
+
+  it('sends only the constraints of the data type picked', () => {
+    const typed = {
+      ...outputDraftOf(),
+      name: 'n',
+      enum: 'a',
+      maxLength: '3',
+      minimum: '1',
+      maximum: '2',
+      properties: '[]',
+      items: '{}',
+    };
+    expect(checkOutputDraft({ ...typed, dataType: 'integer' }).body).toMatchObject({
+      ...NO_CONSTRAINTS,
+      minimum: 1,
+      maximum: 2,
+    });
+    expect(checkOutputDraft({ ...typed, dataType: 'boolean' }).body).toMatchObject(NO_CONSTRAINTS);
   });
 
   it('keeps an example as typed, JSON or not, except for an image field', () => {
@@ -290,6 +359,27 @@ describe('an output field', () => {
       'image settings that are not JSON',
       { dataType: 'image' as const, exampleValue: 'size=1024' },
       { exampleValue: 'Must be a JSON object such as {"size": "1024x1024", "quality": "high"}' },
+    ],
+    ['a repeated allowed value', { enum: 'a\nb\na' }, { enum: 'Each value once' }],
+    [
+      'an allowed value over the maximum length',
+      { enum: 'long', maxLength: '2' },
+      { enum: 'Each value at most 2 characters (the maximum length)' },
+    ],
+    [
+      'a maximum under the minimum',
+      { dataType: 'number' as const, minimum: '2', maximum: '1' },
+      { maximum: 'Must not be less than the minimum' },
+    ],
+    [
+      'properties that are not a JSON array',
+      { dataType: 'object' as const, properties: '{"name": "a"}' },
+      { properties: 'Must be a JSON array of fields such as [{"name": "city", "dataType": "string"}]' },
+    ],
+    [
+      'items that are not JSON',
+      { dataType: 'array' as const, items: 'string' },
+      { items: 'Must be a JSON field definition such as {"dataType": "string", "maxLength": 40}' },
     ],
   ])('refuses %s, naming the field', (_case, settings, problems) => {
     expect(checkOutputDraft({ ...outputDraftOf(), name: 'answer', ...settings })).toEqual({ problems });

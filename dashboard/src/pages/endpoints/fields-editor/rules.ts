@@ -89,6 +89,17 @@ export function rulesOf(field: Pick<InputField, 'maxLength' | 'minimum' | 'maxim
   return rules.join('; ');
 }
 
+/** An output field's rules in words: its allowed values, bounds, length, and what it nests. */
+export function outputRulesOf(field: OutputField): string {
+  const rules: string[] = [];
+  if (field.enum) rules.push(`one of ${field.enum.join(', ')}`);
+  const bounds = rulesOf(field);
+  if (bounds) rules.push(bounds);
+  if (field.properties) rules.push(`properties ${field.properties.map((property) => property.name).join(', ')}`);
+  if (field.items) rules.push(`items: ${typeLabel(field.items.dataType)}`);
+  return rules.join('; ');
+}
+
 /** A default value as JSON, so a text shows its quotes and a number does not. */
 export const showValue = (value: unknown): string => JSON.stringify(value);
 
@@ -176,6 +187,36 @@ export function checkInputDraft(draft: InputDraft): {
   if (draft.description.length > FIELD_LIMITS.description)
     problems.description = `At most ${FIELD_LIMITS.description} characters`;
 
+  const { maxLength, minimum, maximum } = parseLimits(draft, type, problems);
+
+  const { value: defaultValue, problem: badDefault } = parseDefault(draft.defaultValue, type, {
+    maxLength,
+    minimum,
+    maximum,
+  });
+  if (badDefault) problems.defaultValue = badDefault;
+  if (Object.keys(problems).length > 0) return { problems };
+  return {
+    problems,
+    body: {
+      name,
+      dataType: type,
+      isRequired: draft.isRequired,
+      description: draft.description,
+      maxLength,
+      minimum,
+      maximum,
+      defaultValue,
+    },
+  };
+}
+
+/** The typed maximum length (string) and bounds (integer, number) of a field, a problem per bad one in `problems`. */
+function parseLimits(
+  draft: { maxLength: string; minimum: string; maximum: string },
+  type: InputDataType,
+  problems: Problems<'maxLength' | 'minimum' | 'maximum'>,
+): { maxLength: number | null; minimum: number | null; maximum: number | null } {
   let maxLength: number | null = null;
   if (type === 'string' && draft.maxLength.trim() !== '') {
     maxLength = Number(draft.maxLength);
@@ -199,27 +240,7 @@ export function checkInputDraft(draft: InputDraft): {
   if (minimum !== null && maximum !== null && !problems.minimum && !problems.maximum && minimum > maximum) {
     problems.maximum = 'Must not be less than the minimum';
   }
-
-  const { value: defaultValue, problem: badDefault } = parseDefault(draft.defaultValue, type, {
-    maxLength,
-    minimum,
-    maximum,
-  });
-  if (badDefault) problems.defaultValue = badDefault;
-  if (Object.keys(problems).length > 0) return { problems };
-  return {
-    problems,
-    body: {
-      name,
-      dataType: type,
-      isRequired: draft.isRequired,
-      description: draft.description,
-      maxLength,
-      minimum,
-      maximum,
-      defaultValue,
-    },
-  };
+  return { maxLength, minimum, maximum };
 }
 
 /** A default as typed, read as a value of the field's type and checked against its bounds; empty is none (null). */
@@ -262,17 +283,59 @@ function parseDefault(
   }
 }
 
-export const OUTPUT_FORM_FIELDS = ['name', 'dataType', 'description', 'exampleValue'] as const;
+export const OUTPUT_FORM_FIELDS = [
+  'name',
+  'dataType',
+  'description',
+  'exampleValue',
+  'enum',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'properties',
+  'items',
+] as const;
 export type OutputFormField = (typeof OUTPUT_FORM_FIELDS)[number];
 
-/** An output field as the form holds it. */
+/** The values an output enum may list, and the longest one. */
+export const ENUM_LIMITS = { values: 100, length: 500 } as const;
+
+/** A nested definition as the API answers it. */
+type NestedDefinition = Schemas['OutputItemResponse'] & { name?: string };
+
+/** An output field as the form holds it: numbers and nested definitions as typed. */
 export interface OutputDraft {
   name: string;
   dataType: OutputDataType;
   description: string;
   /** As typed; empty for none. For an image field, the default generation settings as a JSON object. */
   exampleValue: string;
+  /** string: the allowed values, one a line; empty for any text. */
+  enum: string;
+  maxLength: string;
+  minimum: string;
+  maximum: string;
+  /** object: its properties as a JSON array of field definitions; empty for any JSON object. */
+  properties: string;
+  /** array: what each element is, as a JSON field definition; empty for any JSON array. */
+  items: string;
 }
+
+/** A nested definition as short JSON: only what it sets. */
+function compactDefinition(definition: NestedDefinition): Record<string, unknown> {
+  const compact: Record<string, unknown> = {};
+  if (definition.name !== undefined) compact.name = definition.name;
+  compact.dataType = definition.dataType;
+  if (definition.description) compact.description = definition.description;
+  for (const key of ['enum', 'minimum', 'maximum', 'maxLength'] as const) {
+    if (definition[key] !== null && definition[key] !== undefined) compact[key] = definition[key];
+  }
+  if (definition.properties) compact.properties = definition.properties.map(compactDefinition);
+  if (definition.items) compact.items = compactDefinition(definition.items);
+  return compact;
+}
+
+const asText = (value: number | null | undefined): string => (value == null ? '' : String(value));
 
 /** The draft of a new output field (without `field`) or of an existing one. */
 export function outputDraftOf(field?: OutputField): OutputDraft {
@@ -281,6 +344,12 @@ export function outputDraftOf(field?: OutputField): OutputDraft {
     dataType: field?.dataType ?? 'string',
     description: field?.description ?? '',
     exampleValue: field?.exampleValue ?? '',
+    enum: field?.enum?.join('\n') ?? '',
+    maxLength: asText(field?.maxLength),
+    minimum: asText(field?.minimum),
+    maximum: asText(field?.maximum),
+    properties: field?.properties ? JSON.stringify(field.properties.map(compactDefinition), null, 2) : '',
+    items: field?.items ? JSON.stringify(compactDefinition(field.items), null, 2) : '',
   };
 }
 
@@ -290,6 +359,7 @@ export function checkOutputDraft(draft: OutputDraft): {
   body?: Schemas['CreateOutputFieldDto'];
 } {
   const problems: Problems<OutputFormField> = {};
+  const type = draft.dataType;
   const name = draft.name.trim();
   const badName = nameProblem(name, 'Required: the key in the answer');
   if (badName) problems.name = badName;
@@ -298,19 +368,69 @@ export function checkOutputDraft(draft: OutputDraft): {
   const example = draft.exampleValue;
   if (example.length > FIELD_LIMITS.exampleValue)
     problems.exampleValue = `At most ${FIELD_LIMITS.exampleValue.toLocaleString()} characters`;
-  else if (draft.dataType === 'image' && example.trim() !== '' && !isJsonObject(example)) {
+  else if (type === 'image' && example.trim() !== '' && !isJsonObject(example)) {
     problems.exampleValue = 'Must be a JSON object such as {"size": "1024x1024", "quality": "high"}';
   }
+  const { maxLength, minimum, maximum } = parseLimits(draft, type, problems);
+  const values = type === 'string' ? enumValuesOf(draft.enum) : null;
+  if (values) {
+    if (values.length > ENUM_LIMITS.values) problems.enum = `At most ${ENUM_LIMITS.values} values`;
+    else if (values.some((value) => value.length > ENUM_LIMITS.length))
+      problems.enum = `Each value at most ${ENUM_LIMITS.length} characters`;
+    else if (new Set(values).size !== values.length) problems.enum = 'Each value once';
+    else if (maxLength !== null && values.some((value) => value.length > maxLength))
+      problems.enum = `Each value at most ${maxLength} characters (the maximum length)`;
+  }
+  const properties = type === 'object' ? parseNested(draft.properties, 'array', problems, 'properties') : null;
+  const items = type === 'array' ? parseNested(draft.items, 'object', problems, 'items') : null;
   if (Object.keys(problems).length > 0) return { problems };
   return {
     problems,
     body: {
       name,
-      dataType: draft.dataType,
+      dataType: type,
       description: draft.description,
       exampleValue: example.trim() === '' ? null : example,
+      enum: values,
+      maxLength,
+      minimum,
+      maximum,
+      properties: properties as Schemas['CreateOutputFieldDto']['properties'],
+      items: items as Schemas['CreateOutputFieldDto']['items'],
     },
   };
+}
+
+/** The allowed values typed one a line, blank lines skipped; null (any text) when there are none. */
+function enumValuesOf(typed: string): string[] | null {
+  const values = typed
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return values.length > 0 ? values : null;
+}
+
+/** Nested definitions typed as JSON (an array of fields, or one definition); null when empty. */
+function parseNested(
+  typed: string,
+  shape: 'array' | 'object',
+  problems: Problems<OutputFormField>,
+  key: 'properties' | 'items',
+): unknown {
+  if (typed.trim() === '') return null;
+  const wanted =
+    shape === 'array'
+      ? 'Must be a JSON array of fields such as [{"name": "city", "dataType": "string"}]'
+      : 'Must be a JSON field definition such as {"dataType": "string", "maxLength": 40}';
+  try {
+    const value: unknown = JSON.parse(typed);
+    const isArray = Array.isArray(value);
+    if (typeof value !== 'object' || value === null || isArray !== (shape === 'array')) problems[key] = wanted;
+    return value;
+  } catch {
+    problems[key] = wanted;
+    return null;
+  }
 }
 
 function isJsonObject(text: string): boolean {
