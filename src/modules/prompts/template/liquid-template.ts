@@ -56,9 +56,9 @@ export interface TemplateAnalysis {
 const FILE_TAGS = ['render', 'include', 'layout'];
 
 /**
- * The one Liquid configuration: the message block tags (see message-blocks.ts), no file system (`templates: {}`, and the tags that load other templates fail at parse
- * time so the validator reports them), unknown filters are parse errors, `default` and `if` tolerate missing inputs,
- * and parse, time and allocation limits stop hostile templates. Missing variables render empty: unknown names are
+ * The one Liquid configuration: the message block tags (see message-blocks.ts), no file system (`templates: {}`, and
+ * the tags that load other templates fail at parse time so the validator reports them), unknown filters are parse
+ * errors, `default` and `if` tolerate missing inputs, and parse, time and allocation limits stop hostile templates. Missing variables render empty: unknown names are
  * caught statically by the validator, and optional inputs may be absent.
  */
 export function createLiquidEngine(limits: RenderLimits = DEFAULT_RENDER_LIMITS): Liquid {
