@@ -140,6 +140,8 @@ describe('Dashboard: Logs and Stats', () => {
     const section = (name: string) => h.page.getByRole('region', { name });
     await expect(section('Inputs').innerText()).resolves.toContain('"text": "hello world"');
     await expect(section('Rendered prompt').innerText()).resolves.toContain('Summarize: hello world');
+    // One user message of the whole text: nothing more to show than the rendered prompt.
+    await expect(section('Messages').count()).resolves.toBe(0);
     await expect(section('Raw LLM response').innerText()).resolves.toContain('A short summary.');
     await expect(section('Parsed output').innerText()).resolves.toContain('A short summary.');
     // The prompt's name replaces its id once the prompt has loaded.
@@ -245,5 +247,28 @@ describe('Dashboard: Logs and Stats', () => {
     await h.page.getByRole('heading', { name: 'No calls in this period' }).waitFor();
     await expect(total('Calls').innerText()).resolves.toBe('0');
     await expect(h.page.locator('.chart-canvas canvas').count()).resolves.toBe(0);
+  });
+
+  it('shows the messages of a chat template beside its rendered prompt', async () => {
+    const chat = await h.createEndpoint({ name: 'Chat', inputs: [{ name: 'question', dataType: 'string' }] });
+    await h.createPrompt(chat.id, {
+      name: 'Few-shot',
+      template:
+        '{% system %}Answer in one word.{% endsystem %}{% user %}Sky?{% enduser %}' +
+        '{% assistant %}Blue{% endassistant %}{% user %}{{ inputs.question }}{% enduser %}',
+      llmModel: 'mock-echo',
+    });
+    const requestId = await execute(chat.path, { question: 'Grass?' }, 200);
+    await h.t.app.get(ExecutionLogsService).flush();
+    const [row] = (await h.t.http.get(`/admin/v1/logs?requestId=${requestId}`).set('x-api-key', h.tenant.admin)).body
+      .data.items;
+    await goTo(h.page, `/logs/${row.id}`);
+    const messages = h.page.getByRole('region', { name: 'Messages' });
+    await messages.waitFor();
+    const text = await messages.innerText();
+    expect(text).toMatch(/1\. system[\s\S]*Answer in one word\./);
+    expect(text).toMatch(/3\. assistant[\s\S]*Blue/);
+    expect(text).toMatch(/4\. user[\s\S]*Grass\?/);
+    await expectAccessible(h.page);
   });
 });

@@ -41,6 +41,7 @@ const DETAIL_FIELDS = [
   ...SUMMARY_FIELDS,
   'inputs',
   'renderedPrompt',
+  'renderedMessages',
   'rawResponse',
   'parsedOutput',
   'errorMessage',

@@ -60,6 +60,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       data: {
         output: 'A greeting.',
         renderedPrompt: 'Summarize: hello there',
+        renderedMessages: [{ role: 'user', content: 'Summarize: hello there' }],
         promptId: prompt.id,
         promptVersion: 1,
         llmModel: 'gpt-4o-mini',
@@ -72,6 +73,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(Object.keys(res.body.data)).toEqual([
       'output',
       'renderedPrompt',
+      'renderedMessages',
       'promptId',
       'promptVersion',
       'llmModel',
@@ -123,6 +125,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(res.body.data).toEqual({
       output: { summary: 'Kind words.', score: 8 },
       renderedPrompt: 'Rate: thank you',
+      renderedMessages: [{ role: 'user', content: 'Rate: thank you' }],
       promptId: prompt.id,
       promptVersion: 1,
       llmModel: 'gpt-4o-mini',
@@ -160,6 +163,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       expect(res.body.data).toEqual({
         output: 'Draft v2: hi',
         renderedPrompt: 'Draft v2: hi',
+        renderedMessages: [{ role: 'user', content: 'Draft v2: hi' }],
         promptId: draft.id,
         promptVersion: 2,
         llmModel: 'mock-echo',

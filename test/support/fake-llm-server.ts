@@ -77,7 +77,8 @@ export const FAKE_PNG =
  * A real HTTP server on 127.0.0.1 speaking the wire formats our AI SDK adapters use: OpenAI Responses
  * (`/v1/responses`), Chat Completions (`…/chat/completions`, OpenAI-compatible servers), image generations
  * (`…/images/generations`), Anthropic Messages (`/v1/messages`) and Google (`…:generateContent`, text and images).
- * Tests script replies, delays and failures with `reply()` and read what arrived from `requests`.
+ * Tests script replies, delays and failures with `reply()` and read what arrived from `requests` (the messages of a
+ * text request, whatever its provider, with `receivedMessages`).
  */
 export class FakeLlmServer {
   readonly requests: ReceivedRequest[] = [];
@@ -436,6 +437,81 @@ function streamEvents(
     default:
       throw new Error(`fake LLM server: ${route} does not stream`);
   }
+}
+
+/** A message as a provider received it, in one form for every provider: its role and its parts in order. */
+export interface ReceivedMessage {
+  /** As the provider names it: `system` (OpenAI's `developer` too), `user`, `assistant` (Google's `model`). */
+  role: string;
+  /** Text parts as their text, image parts as `{ image: <media type> }`. */
+  parts: (string | { image: string })[];
+}
+
+/**
+ * The messages a text request carried, read from each provider's own fields: OpenAI Responses `input` and Chat
+ * Completions `messages` (system messages among them), Anthropic `system` and `messages`, Google `systemInstruction`
+ * and `contents`. The system message, when there is one, comes first.
+ */
+export function receivedMessages(request: ReceivedRequest): ReceivedMessage[] {
+  const body = request.body as Record<string, any>;
+  switch (request.route) {
+    case 'openai.responses':
+      return (body.input as any[]).map((item) => ({
+        role: item.role,
+        parts:
+          typeof item.content === 'string'
+            ? [item.content]
+            : (item.content as any[]).map((part) =>
+                part.type === 'input_image' ? { image: mediaTypeOf(part.image_url) } : part.text,
+              ),
+      }));
+    case 'openai.chat':
+      return (body.messages as any[]).map((message) => ({
+        role: message.role,
+        parts:
+          typeof message.content === 'string'
+            ? [message.content]
+            : (message.content as any[]).map((part) =>
+                part.type === 'image_url' ? { image: mediaTypeOf(part.image_url.url) } : part.text,
+              ),
+      }));
+    case 'anthropic.messages': {
+      const system = body.system
+        ? [{ role: 'system', parts: (body.system as any[]).map((part) => part.text as string) }]
+        : [];
+      return [
+        ...system,
+        ...(body.messages as any[]).map((message) => ({
+          role: message.role,
+          parts: (message.content as any[]).map((part) =>
+            part.type === 'image' ? { image: part.source.media_type as string } : (part.text as string),
+          ),
+        })),
+      ];
+    }
+    case 'google.generateContent':
+    case 'google.streamGenerateContent': {
+      const system = body.systemInstruction
+        ? [{ role: 'system', parts: (body.systemInstruction.parts as any[]).map((part) => part.text as string) }]
+        : [];
+      return [
+        ...system,
+        ...(body.contents as any[]).map((content) => ({
+          role: content.role,
+          parts: (content.parts as any[]).map((part) =>
+            part.inlineData ? { image: part.inlineData.mimeType as string } : (part.text as string),
+          ),
+        })),
+      ];
+    }
+    default:
+      throw new Error(`fake LLM server: ${request.route} carries no messages`);
+  }
+}
+
+/** The media type of a data URI. */
+function mediaTypeOf(uri: string): string {
+  return /^data:([^;,]+)/.exec(uri)?.[1] ?? uri;
 }
 
 function routeOf(method: string, path: string): FakeRoute | undefined {

@@ -54,6 +54,7 @@ export function preparedLog(values: Partial<PreparedLog> = {}): PreparedLog {
     costUsd: 0.5,
     latencyMs: 10,
     inputsJson: '{}',
+    renderedMessagesJson: null,
     parsedOutputJson: null,
     attemptsJson: '[]',
     tags: {},

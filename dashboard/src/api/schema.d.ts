@@ -1825,8 +1825,9 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /**
-             * @description The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `rawResponse`, `parsedOutput`), each kept as a
-             *     string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
+             * @description The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `renderedMessages`, `rawResponse`,
+             *     `parsedOutput`), each kept as a string of its first bytes followed by `…[truncated N bytes]` (the messages' texts
+             *     cut together, each message keeping its role); empty when nothing was cut.
              */
             truncatedFields: string[];
         };
@@ -1841,6 +1842,13 @@ export interface components {
         };
         /** @enum {string} */
         PromptAssignment: "default" | "pinned" | "split";
+        /** @enum {string} */
+        MessageRole: "system" | "user" | "assistant";
+        RenderedMessageResponse: {
+            /** @description `system`, `user`, or `assistant` (a few-shot turn). */
+            role: components["schemas"]["MessageRole"];
+            content: string;
+        };
         /** @enum {string} */
         AttemptOutcome: "success" | "error" | "timeout";
         ExecutionAttemptResponse: {
@@ -1924,8 +1932,14 @@ export interface components {
             };
             /** @description The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
             inputs: unknown;
+            /**
+             * @description The messages the rendered prompt made, in order (the whole text as one user message for a template without message
+             *     blocks); null when it did not render.
+             */
+            renderedMessages: components["schemas"]["RenderedMessageResponse"][] | null;
             /** @description The answer parsed from the model's output: any JSON value (null when there was none). */
             parsedOutput: unknown;
+            /** @description The whole rendered text of the prompt; null when it did not render. */
             renderedPrompt: string | null;
             rawResponse: string | null;
             errorMessage: string | null;
@@ -1948,8 +1962,9 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /**
-             * @description The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `rawResponse`, `parsedOutput`), each kept as a
-             *     string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
+             * @description The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `renderedMessages`, `rawResponse`,
+             *     `parsedOutput`), each kept as a string of its first bytes followed by `…[truncated N bytes]` (the messages' texts
+             *     cut together, each message keeping its role); empty when nothing was cut.
              */
             truncatedFields: string[];
         };
@@ -2488,8 +2503,13 @@ export interface components {
         TestRunResponse: {
             /** @description What the execution API answers for these inputs with this prompt, any JSON value: the text for an endpoint without output fields, the object of its output fields otherwise, `{generatedImages, usage}` for an image endpoint. */
             output: unknown;
-            /** @description The prompt text sent to the model: the prompt's template rendered with the inputs. */
+            /** @description The prompt text sent to the model: the prompt's template rendered with the inputs, as one text. */
             renderedPrompt: string;
+            /**
+             * @description The messages sent, in order: one per message block that rendered text, or the whole text as one user message for
+             *     a template without blocks. An image input output by the template shows as `[image <field>]`.
+             */
+            renderedMessages: components["schemas"]["RenderedMessageResponse"][];
             /**
              * Format: uuid
              * @description The prompt that ran (any status, Draft included).

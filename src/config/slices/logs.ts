@@ -23,7 +23,7 @@ export const logsSlice = defineSlice({
       {
         default: 65_536,
         meaning:
-          "Bytes kept of each logged field (`inputs`, `renderedPrompt`, `rawResponse`, `parsedOutput`), at least 1024; a longer one is cut with a `…[truncated N bytes]` marker and listed in the log's `truncatedFields`.",
+          "Bytes kept of each logged field (`inputs`, `renderedPrompt`, `renderedMessages`, `rawResponse`, `parsedOutput`), at least 1024; a longer one is cut with a `…[truncated N bytes]` marker and listed in the log's `truncatedFields`.",
       },
     ),
   },

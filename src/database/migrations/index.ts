@@ -18,6 +18,7 @@ import { EvaluationRuns1764001600000 } from './1764001600000-evaluation-runs';
 import { TagValueRollups1764001700000 } from './1764001700000-tag-value-rollups';
 import { PromptEvents1764001800000 } from './1764001800000-prompt-events';
 import { OutputFieldConstraints1764001900000 } from './1764001900000-output-field-constraints';
+import { LogRenderedMessages1764002000000 } from './1764002000000-log-rendered-messages';
 import { EvalScores1764002100000 } from './1764002100000-eval-scores';
 import { PromptFormerNames1764002200000 } from './1764002200000-prompt-former-names';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   TagValueRollups1764001700000,
   PromptEvents1764001800000,
   OutputFieldConstraints1764001900000,
+  LogRenderedMessages1764002000000,
   EvalScores1764002100000,
   PromptFormerNames1764002200000,
 ];

@@ -20,6 +20,14 @@ export interface CacheKeyParts {
   body: unknown;
 }
 
+/**
+ * How a prompt version and a body make the messages sent: the template's message blocks, and each image input placed
+ * where the template outputs it (or attached at the end of the last user message). The messages follow from the
+ * prompt version and the body under these rules, so the key covers them without rendering; a change of these rules
+ * changes this number, so no answer made from messages built otherwise is served.
+ */
+const MESSAGE_RULES = 2;
+
 /** JSON with object keys sorted at every depth, so equal bodies give equal text whatever the key order. */
 export function canonicalJson(value: unknown): string {
   return stringify(value ?? null) ?? 'null';
@@ -32,8 +40,9 @@ export function fieldsFingerprint(fields: unknown): string {
 
 /**
  * `resp:<endpointId>:<sha256>`: the endpoint id stays readable (an endpoint's entries can be found and removed), and
- * the hash covers the prompt id and version, the model settings, the endpoint's fields and the canonical body, so a
- * new prompt version, a changed setting or field, or any other input never serves an old answer. Bodies never appear
+ * the hash covers the prompt id and version, the model settings, the endpoint's fields, the canonical body and the
+ * rules that make messages of them (see MESSAGE_RULES), so a new prompt version (a template that makes other
+ * messages), a changed setting or field, or any other input never serves an old answer. Bodies never appear
  * in key names.
  */
 export function cacheKey(parts: CacheKeyParts): string {
@@ -47,6 +56,7 @@ export function cacheKey(parts: CacheKeyParts): string {
     },
     fields: parts.fields,
     body: parts.body,
+    messages: MESSAGE_RULES,
   });
   return `resp:${parts.endpointId}:${hash('sha256', material, 'hex')}`;
 }

@@ -10,6 +10,8 @@ export interface CachedResponse {
   body: unknown;
   /** The prompt the answer was produced from (absent in entries stored before it was kept). */
   renderedPrompt?: string;
+  /** Its messages, each `{role, content}` (absent in entries stored before they were kept). */
+  renderedMessages?: { role: string; content: string }[];
   rawResponse: string | null;
   parsedOutput: unknown;
   /** Why the model stopped (absent in entries stored before it was kept). */

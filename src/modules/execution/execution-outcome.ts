@@ -6,6 +6,7 @@ import type { InputField } from '../endpoints/endpoint-definition';
 import { ProviderError, type TokenUsage } from '../llm/llm-client';
 import type { ExecutionSource, LoggedAttempt, NewExecutionLog, PromptAssignment } from '../logs/new-execution-log';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
+import type { LoggedMessage } from './prompt-messages';
 
 /**
  * HIT = answered from the cache; MISS = looked up, not found, the fresh answer stored; BYPASS = the cache was not read
@@ -38,6 +39,8 @@ interface OutcomeDetail {
   /** Api executions only (null for test runs and MCP, which never use the cache, or a failure before the lookup). */
   cache: CacheStatus | null;
   renderedPrompt: string | null;
+  /** The messages the rendered prompt made (null when it did not render). */
+  renderedMessages: LoggedMessage[] | null;
   rawResponse: string | null;
   parsedOutput: unknown;
   /** The model calls made: none on a cache hit or a failure before the call. */
@@ -116,6 +119,7 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
     finishReason: outcome.finishReason ?? null,
     inputs: origin.inputs,
     renderedPrompt: outcome.renderedPrompt,
+    renderedMessages: outcome.renderedMessages,
     rawResponse: outcome.rawResponse,
     parsedOutput: outcome.parsedOutput,
     attempts: outcome.attempts.map(toLoggedAttempt),

@@ -3,6 +3,8 @@ import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { type ExecutionCall, type ExecutionObserver, NO_OBSERVER } from './execution-call';
 import type { CacheStatus, ExecutionAttempt, ExecutionOutcome } from './execution-outcome';
 import type { ValidatedInputs } from './input-validation';
+import type { LoggedMessage } from './prompt-messages';
+import type { ChatMessage } from '../llm/llm-client';
 
 /**
  * What one execution knows so far: each stage fills in its fields, in order, and the record turns into the outcome
@@ -25,8 +27,10 @@ export class ExecutionRecord {
   // cache lookup: the key when the cache takes part (null otherwise), and how it took part
   cacheKey: string | null = null;
   cache: CacheStatus | null = null;
-  // render
+  // render: the whole text, its messages as logged, and as sent (with the image parts)
   renderedPrompt: string | null = null;
+  renderedMessages: LoggedMessage[] | null = null;
+  messages: ChatMessage[] | null = null;
   // attempts: every model call made, and the position in the plan of the one that answered
   readonly attempts: ExecutionAttempt[] = [];
   answeredPosition = -1;
@@ -60,7 +64,17 @@ export class ExecutionRecord {
 
   /** The record as the outcome the answer and the log row are built from. */
   outcome(): ExecutionOutcome {
-    const { startedAt, prompt, assignment, cache, renderedPrompt, attempts, rawResponse, parsedOutput } = this;
+    const {
+      startedAt,
+      prompt,
+      assignment,
+      cache,
+      renderedPrompt,
+      renderedMessages,
+      attempts,
+      rawResponse,
+      parsedOutput,
+    } = this;
     const latencyMs = Math.round(this.elapsedMs());
     const detail = {
       startedAt,
@@ -69,6 +83,7 @@ export class ExecutionRecord {
       assignment,
       cache,
       renderedPrompt,
+      renderedMessages,
       attempts,
       rawResponse,
       parsedOutput,

@@ -30,6 +30,7 @@ import { type PlannedAttempt, planAttempts } from './attempt-plan';
 import { type AttemptTime, runAttempts } from './attempt-loop';
 import { type Generation, ModelCall } from './model-call';
 import { validateInputs } from './input-validation';
+import { chatMessagesOf, type LoggedMessage, loggedMessagesOf } from './prompt-messages';
 import { imageOutputField, imageSettingsOf } from './output-schema';
 
 /**
@@ -204,7 +205,12 @@ export class ExecutionService {
     if (!hit) return false;
     record.cache = 'HIT';
     record.observer.cacheHit(prompt.llmModel, hit.rawResponse ?? JSON.stringify(hit.body), hit.body);
-    record.renderedPrompt = hit.renderedPrompt ?? (await this.rendered(call, record));
+    if (hit.renderedPrompt !== undefined && hit.renderedMessages !== undefined) {
+      record.renderedPrompt = hit.renderedPrompt;
+      record.renderedMessages = hit.renderedMessages as LoggedMessage[];
+    } else {
+      await this.render(call, record);
+    }
     record.body = hit.body;
     record.rawResponse = hit.rawResponse;
     record.parsedOutput = hit.parsedOutput;
@@ -212,18 +218,24 @@ export class ExecutionService {
     return true;
   }
 
-  /** Render: the prompt's template with the validated inputs. */
+  /**
+   * Render: the prompt's template with the validated inputs, into its text and messages, each image input placed where
+   * the template outputs it (see chatMessagesOf); with the caller's fair share of the render threads (a tenant
+   * flooding them waits its turn).
+   */
   private async render(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
-    record.renderedPrompt = await this.rendered(call, record);
-  }
-
-  /** Renders with the caller's fair share of the render threads (a tenant flooding them waits its turn). */
-  private rendered(call: ExecutionCall, record: ExecutionRecord): Promise<string> {
     const prompt = record.prompt!;
-    return this.templates.render(`${prompt.id}:${prompt.version}`, prompt.template, record.inputs!.values, {
-      tenantId: call.principal.tenantId,
-      signal: record.gone,
-    });
+    const { values, images } = record.inputs!;
+    const rendered = await this.templates.render(
+      `${prompt.id}:${prompt.version}`,
+      prompt.template,
+      values,
+      { tenantId: call.principal.tenantId, signal: record.gone },
+      images.map((image) => image.field),
+    );
+    record.renderedPrompt = rendered.text;
+    record.renderedMessages = loggedMessagesOf(rendered.messages);
+    record.messages = chatMessagesOf(rendered.messages, images);
   }
 
   /**
@@ -365,11 +377,18 @@ export class ExecutionService {
   private async store(call: ExecutionCall, record: ExecutionRecord): Promise<void> {
     if (!record.cacheKey || record.answeredPosition !== 0) return;
     const { endpoint } = call.definition;
-    const { body, renderedPrompt, rawResponse, parsedOutput, finishReason } = record;
+    const { body, renderedPrompt, renderedMessages, rawResponse, parsedOutput, finishReason } = record;
     await this.responses.set(
       { tenantId: call.principal.tenantId, endpointId: endpoint.id },
       record.cacheKey,
-      { body, renderedPrompt: renderedPrompt!, rawResponse: rawResponse!, parsedOutput, finishReason },
+      {
+        body,
+        renderedPrompt: renderedPrompt!,
+        renderedMessages: renderedMessages!,
+        rawResponse: rawResponse!,
+        parsedOutput,
+        finishReason,
+      },
       endpoint.cacheDurationSeconds,
     );
   }

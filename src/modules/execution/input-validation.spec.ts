@@ -146,14 +146,20 @@ describe('validateInputs', () => {
     const fields = [field({ name: 'photo', dataType: 'image', isRequired: true })];
     expect(validateInputs({ photo: PNG }, fields, 1024)).toEqual({
       values: { photo: PNG },
-      images: [{ mediaType: 'image/png', dataUri: PNG }],
+      images: [{ field: 'photo', mediaType: 'image/png', dataUri: PNG }],
     });
     const gif = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
-    expect(validateInputs({ photo: gif }, fields, 1024).images).toEqual([{ mediaType: 'image/gif', dataUri: gif }]);
+    expect(validateInputs({ photo: gif }, fields, 1024).images).toEqual([
+      { field: 'photo', mediaType: 'image/gif', dataUri: gif },
+    ]);
     const jpeg = 'data:image/jpeg;base64,/9j/4AAQSkZJRg==';
-    expect(validateInputs({ photo: jpeg }, fields, 1024).images).toEqual([{ mediaType: 'image/jpeg', dataUri: jpeg }]);
+    expect(validateInputs({ photo: jpeg }, fields, 1024).images).toEqual([
+      { field: 'photo', mediaType: 'image/jpeg', dataUri: jpeg },
+    ]);
     const webp = 'data:image/webp;base64,UklGRhoAAABXRUJQ';
-    expect(validateInputs({ photo: webp }, fields, 1024).images).toEqual([{ mediaType: 'image/webp', dataUri: webp }]);
+    expect(validateInputs({ photo: webp }, fields, 1024).images).toEqual([
+      { field: 'photo', mediaType: 'image/webp', dataUri: webp },
+    ]);
   });
 
   it('reads the media type case-insensitively and reports it in lower case', () => {
@@ -161,7 +167,7 @@ describe('validateInputs', () => {
     const upper = 'DATA:IMAGE/PNG;BASE64,AQID';
     expect(validateInputs({ photo: upper }, fields, 1024)).toEqual({
       values: { photo: upper },
-      images: [{ mediaType: 'image/png', dataUri: upper }],
+      images: [{ field: 'photo', mediaType: 'image/png', dataUri: upper }],
     });
   });
 
@@ -175,8 +181,8 @@ describe('validateInputs', () => {
     expect(validateInputs({ a: PNG, note: 'n', b: first }, fields, 1024)).toEqual({
       values: { b: first, note: 'n', a: PNG },
       images: [
-        { mediaType: 'image/gif', dataUri: first },
-        { mediaType: 'image/png', dataUri: PNG },
+        { field: 'b', mediaType: 'image/gif', dataUri: first },
+        { field: 'a', mediaType: 'image/png', dataUri: PNG },
       ],
     });
   });
@@ -189,7 +195,9 @@ describe('validateInputs', () => {
   ])('counts decoded bytes exactly with %s padding', (_padding, base64, bytes) => {
     const fields = [field({ name: 'photo', dataType: 'image' })];
     const uri = `data:image/png;base64,${base64}`;
-    expect(validateInputs({ photo: uri }, fields, bytes).images).toEqual([{ mediaType: 'image/png', dataUri: uri }]);
+    expect(validateInputs({ photo: uri }, fields, bytes).images).toEqual([
+      { field: 'photo', mediaType: 'image/png', dataUri: uri },
+    ]);
     expect(failure({ photo: uri }, fields, bytes - 1)).toEqual({
       message: `Field 'photo' must be an image of at most ${bytes - 1} bytes`,
       field: 'photo',

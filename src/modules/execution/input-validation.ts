@@ -14,11 +14,16 @@ export interface InputFieldRule {
   defaultValue: unknown;
 }
 
+/** An image input, with the field it came from. */
+export interface FieldImage extends ImageInput {
+  field: string;
+}
+
 export interface ValidatedInputs {
   /** The endpoint's fields with defaults applied; unknown extra fields are left out. */
   values: Record<string, unknown>;
   /** Image fields, in field order, to send to the model as image parts. */
-  images: ImageInput[];
+  images: FieldImage[];
 }
 
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
@@ -35,7 +40,7 @@ const DATA_URI = /^data:([a-z0-9.+-]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2
 export function validateInputs(body: unknown, fields: InputFieldRule[], maxImageBytes: number): ValidatedInputs {
   if (!isPlainObject(body)) throw new ValidationError('Request body must be a JSON object', null);
   const values: Record<string, unknown> = {};
-  const images: ImageInput[] = [];
+  const images: FieldImage[] = [];
   for (const field of fields) {
     const given = body[field.name];
     const value = given === undefined || given === null ? (field.defaultValue ?? undefined) : given;
@@ -109,7 +114,7 @@ function checkBounds(field: InputFieldRule, value: number): void {
 }
 
 /** A data URI of PNG, JPEG, WebP or GIF, at most MAX_IMAGE_BYTES once decoded. */
-function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number): ImageInput {
+function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number): FieldImage {
   const match = typeof value === 'string' ? DATA_URI.exec(value) : null;
   if (!match) fail(field, 'must be an image data URI (data:image/png;base64,...)');
   const mediaType = match[1].toLowerCase();
@@ -119,7 +124,7 @@ function checkImage(field: InputFieldRule, value: unknown, maxImageBytes: number
   // No image data: empty, or padding alone (which counts below zero).
   if (decodedBytes <= 0) fail(field, 'must be an image data URI (data:image/png;base64,...)');
   if (decodedBytes > maxImageBytes) fail(field, `must be an image of at most ${maxImageBytes} bytes`);
-  return { mediaType, dataUri: value as string };
+  return { field: field.name, mediaType, dataUri: value as string };
 }
 
 /** Characters as people count them (code points), so an emoji is one character, not two UTF-16 units. */

@@ -69,7 +69,7 @@ export class ModelCall {
         const request = {
           model: model.id,
           prompt: record.renderedPrompt!,
-          images: record.inputs!.images,
+          messages: record.messages!,
           temperature: settings.temperature,
           maxOutputTokens: settings.maxTokens,
           customParameters: settings.customParameters,

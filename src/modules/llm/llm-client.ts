@@ -10,6 +10,18 @@ export interface ImageInput {
   dataUri: string;
 }
 
+/** A piece of a message: text, or an image. */
+export type ChatPart = { type: 'text'; text: string } | { type: 'image'; image: ImageInput };
+
+/**
+ * One message of the conversation sent: `system` (text only, first), `user` (text and images), `assistant` (a few-shot
+ * turn, text only). Each provider receives the roles in its own form.
+ */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  parts: ChatPart[];
+}
+
 export interface TokenUsage {
   inputTokens: number | null;
   outputTokens: number | null;
@@ -17,8 +29,10 @@ export interface TokenUsage {
 
 export interface TextRequest {
   model: string;
+  /** The whole rendered text: what the mock echoes and what a worst-case cost counts. */
   prompt: string;
-  images?: ImageInput[];
+  /** The messages sent; without them, `prompt` is sent as one user message. */
+  messages?: ChatMessage[];
   temperature: number;
   maxOutputTokens: number;
   /** The prompt's customParameters: common sampling settings, the rest passed to the provider as its options. */

@@ -1,7 +1,7 @@
 import { FAKE_PNG, FakeLlmServer } from '../../../test/support/fake-llm-server';
 import { UpstreamError, UpstreamTimeoutError } from '../../common/errors/app-error';
 import type { ProviderDefinition } from '../models/model';
-import { InvalidLlmOutputError, type LlmClient, ProviderError, type TextRequest } from './llm-client';
+import { type ChatMessage, InvalidLlmOutputError, type LlmClient, ProviderError, type TextRequest } from './llm-client';
 import { ProviderHttp } from './provider-http';
 import { LlmRegistry } from './llm-registry';
 import { AnthropicProvider } from './providers/anthropic.provider';
@@ -53,11 +53,21 @@ describe('LLM provider adapters against the fake provider server', () => {
     abortSignal: AbortSignal.timeout(5000),
     ...overrides,
   });
+  /** One user message: the text, then the image. */
+  const withImage = (text: string): ChatMessage[] => [
+    {
+      role: 'user',
+      parts: [
+        { type: 'text', text },
+        { type: 'image', image: { mediaType: 'image/png', dataUri: PNG_URI } },
+      ],
+    },
+  ];
   /** A request with an image part and a strict JSON schema, which each provider sends in its own way. */
   const imageAndSchemaRequest = (model: string): TextRequest =>
     request({
       model,
-      images: [{ mediaType: 'image/png', dataUri: PNG_URI }],
+      messages: withImage('Summarize: hello'),
       schema: { jsonSchema: SCHEMA, strict: true },
     });
 
@@ -87,7 +97,7 @@ describe('LLM provider adapters against the fake provider server', () => {
 
   it('OpenAI: sends image inputs as image parts', async () => {
     fake.reply({ text: 'a dot' });
-    await client('openai').generateText(request({ images: [{ mediaType: 'image/png', dataUri: PNG_URI }] }));
+    await client('openai').generateText(request({ messages: withImage('Summarize: hello') }));
     const content = fake.last().body.input[0].content;
     expect(content[0]).toMatchObject({ type: 'input_text', text: 'Summarize: hello' });
     expect(content[1]).toMatchObject({ type: 'input_image', image_url: PNG_URI });

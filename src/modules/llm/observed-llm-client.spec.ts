@@ -153,4 +153,34 @@ describe('ObservedLlmClient', () => {
       { role: 'assistant', parts: [{ type: 'text', content: 'the answer' }], finish_reason: 'stop' },
     ]);
   });
+
+  it('captures the messages with their roles, an image by its media type only', async () => {
+    const answer = async () => ({ text: 'ok', usage: { inputTokens: 1, outputTokens: 1 }, finishReason: 'stop' });
+    await observed(answer, true).generateText({
+      ...request('Be brief. Look'),
+      messages: [
+        { role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] },
+        {
+          role: 'user',
+          parts: [
+            { type: 'text', text: 'Look' },
+            { type: 'image', image: { mediaType: 'image/png', dataUri: 'data:image/png;base64,AAAA' } },
+          ],
+        },
+      ],
+    });
+    const [span] = exporter.getFinishedSpans();
+    const captured = String(span.attributes['gen_ai.input.messages']);
+    expect(JSON.parse(captured)).toEqual([
+      { role: 'system', parts: [{ type: 'text', content: 'Be brief.' }] },
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', content: 'Look' },
+          { type: 'blob', modality: 'image', mime_type: 'image/png' },
+        ],
+      },
+    ]);
+    expect(captured).not.toContain('base64');
+  });
 });

@@ -65,7 +65,7 @@ export class ObservedLlmClient implements LlmClient {
           'gen_ai.request.max_tokens': request.maxOutputTokens,
         });
         if (this.observation.captureContent) {
-          span.setAttribute('gen_ai.input.messages', inputMessages(request.prompt));
+          span.setAttribute('gen_ai.input.messages', inputMessages(request));
         }
       },
       end: (span, result) => {
@@ -86,7 +86,7 @@ export class ObservedLlmClient implements LlmClient {
       start: (span) => {
         span.setAttribute('gen_ai.output.type', 'image');
         if (this.observation.captureContent) {
-          span.setAttribute('gen_ai.input.messages', inputMessages(request.prompt));
+          span.setAttribute('gen_ai.input.messages', inputMessages(request));
         }
       },
       end: (span, result) => span.setAttributes(usageAttributes(result.usage)),
@@ -157,8 +157,19 @@ function usageAttributes(usage: TokenUsage): Attributes {
 }
 
 /** The GenAI conventions' message shape, as JSON text. */
-function inputMessages(prompt: string): string {
-  return JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: prompt }] }]);
+/** The messages sent, with their roles; an image part names its media type (its bytes stay out of the span). */
+function inputMessages(request: Pick<TextRequest, 'prompt' | 'messages'>): string {
+  const messages = request.messages ?? [{ role: 'user', parts: [{ type: 'text', text: request.prompt }] }];
+  return JSON.stringify(
+    messages.map((message) => ({
+      role: message.role,
+      parts: message.parts.map((part) =>
+        part.type === 'text'
+          ? { type: 'text', content: part.text }
+          : { type: 'blob', modality: 'image', mime_type: part.image.mediaType },
+      ),
+    })),
+  );
 }
 
 function outputMessages(text: string, finishReason: string | undefined): string {

@@ -34,6 +34,11 @@ export class ExecutionLogEntity {
   @Column({ type: 'timestamptz' }) createdAt: Date;
   @Column({ type: 'jsonb', nullable: true }) inputs: unknown;
   @Column({ type: 'text', nullable: true }) renderedPrompt: string | null;
+  /**
+   * The rendered prompt's messages, `{role, content}` each; null when it did not render or made one user message of its
+   * whole text (rows written before messages were kept too).
+   */
+  @Column({ type: 'jsonb', nullable: true }) renderedMessages: { role: string; content: string }[] | null;
   @Column({ type: 'text', nullable: true }) rawResponse: string | null;
   @Column({ type: 'jsonb', nullable: true }) parsedOutput: unknown;
   @Column({ type: 'text', nullable: true }) errorMessage: string | null;

@@ -29,7 +29,7 @@ export interface LogFilter {
 /** The list columns: everything but the detail fields, which can be large. */
 export type ExecutionLogSummary = Omit<
   ExecutionLogEntity,
-  'inputs' | 'renderedPrompt' | 'rawResponse' | 'parsedOutput' | 'errorMessage' | 'attempts'
+  'inputs' | 'renderedPrompt' | 'renderedMessages' | 'rawResponse' | 'parsedOutput' | 'errorMessage' | 'attempts'
 >;
 
 export interface StatsRow {

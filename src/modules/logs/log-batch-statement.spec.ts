@@ -9,24 +9,24 @@ describe('logBatchStatement', () => {
     expect(sql).toMatch(/^WITH alongside_0 AS \(INSERT INTO execution_log_rollups AS r /);
     expect(sql).not.toContain('execution_log_error_rollups');
     expect(sql).toContain(') INSERT INTO execution_logs (id, tenant_id, endpoint_id,');
-    // One parameter of rollup records, then 31 values per row.
-    expect(params).toHaveLength(1 + 2 * 31);
+    // One parameter of rollup records, then 32 values per row.
+    expect(params).toHaveLength(1 + 2 * 32);
     const groups = JSON.parse(params[0] as string) as { span: string; start: string; calls: number }[];
     expect(groups.map(({ span, start, calls }) => [span, start, calls])).toEqual([
       ['day', '2026-01-01T00:00:00.000Z', 2],
       ['hour', '2026-01-01T10:00:00.000Z', 2],
     ]);
     expect(params.slice(1, 3)).toEqual(['id-1', row().tenantId]);
-    expect(params[32]).toBe('id-2');
+    expect(params[33]).toBe('id-2');
     expect(sql).toContain('$2, $3,');
-    expect(sql).toMatch(/\$25::jsonb, \$26, \$27, \$28::jsonb, \$29, \$30, \$31::jsonb, \$32::jsonb\)/);
+    expect(sql).toMatch(/\$25::jsonb, \$26, \$27::jsonb, \$28, \$29::jsonb, \$30, \$31, \$32::jsonb, \$33::jsonb\)/);
     expect(sql).not.toContain('execution_log_tag_rollups');
   });
 
   it('adds the error-code rollups when the batch has errors', () => {
     const { sql, params } = logBatchStatement([row({ status: 'error', errorCode: 'timeout' })]);
     expect(sql).toContain('alongside_1 AS (INSERT INTO execution_log_error_rollups AS r ');
-    expect(params).toHaveLength(2 + 31);
+    expect(params).toHaveLength(2 + 32);
     expect(JSON.parse(params[1] as string)).toEqual([
       expect.objectContaining({ span: 'day', error_code: 'timeout', errors: 1 }),
       expect.objectContaining({ span: 'hour', error_code: 'timeout', errors: 1 }),

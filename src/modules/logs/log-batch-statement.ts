@@ -36,6 +36,7 @@ const INSERT_COLUMNS = [
   'created_at',
   'inputs',
   'rendered_prompt',
+  'rendered_messages',
   'raw_response',
   'parsed_output',
   'error_message',
@@ -43,7 +44,7 @@ const INSERT_COLUMNS = [
   'attempts',
   'tags',
 ];
-const JSONB_COLUMNS = new Set(['inputs', 'parsed_output', 'attempts', 'tags']);
+const JSONB_COLUMNS = new Set(['inputs', 'rendered_messages', 'parsed_output', 'attempts', 'tags']);
 /**
  * The rollup tables a batch adds to: the plain ones, those per tag key and value, and the tenant-wide sums per tag key
  * and value (over the endpoints, without errors per code).
@@ -144,6 +145,7 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
       row.createdAt,
       row.inputsJson,
       row.renderedPrompt,
+      row.renderedMessagesJson,
       row.rawResponse,
       row.parsedOutputJson,
       row.errorMessage,

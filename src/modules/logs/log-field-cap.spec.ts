@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { capLogText } from './log-field-cap';
+import { capLogMessages, capLogText } from './log-field-cap';
 
 const MARKER = /…\[truncated (\d+) bytes\]$/;
 const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
@@ -63,5 +63,28 @@ describe('capLogText', () => {
       }),
       { seed: 20261123, numRuns: 500 },
     );
+  });
+});
+
+describe('capLogMessages', () => {
+  const messages = [
+    { role: 'system', content: 'abcd' },
+    { role: 'user', content: 'éfgh' },
+    { role: 'assistant', content: 'ijkl' },
+  ];
+
+  it('keeps messages whose texts fit together as they are', () => {
+    expect(capLogMessages(messages, 13)).toEqual({ messages, truncated: false });
+  });
+
+  it('cuts the text that crosses the limit and empties the ones after it, keeping every role', () => {
+    expect(capLogMessages(messages, 7)).toEqual({
+      messages: [
+        { role: 'system', content: 'abcd' },
+        { role: 'user', content: 'éf…[truncated 2 bytes]' },
+        { role: 'assistant', content: '…[truncated 4 bytes]' },
+      ],
+      truncated: true,
+    });
   });
 });

@@ -1,5 +1,11 @@
 /** The logged fields whose size depends on the caller and the model, each capped on its own. */
-export const CAPPED_LOG_FIELDS = ['inputs', 'renderedPrompt', 'rawResponse', 'parsedOutput'] as const;
+export const CAPPED_LOG_FIELDS = [
+  'inputs',
+  'renderedPrompt',
+  'renderedMessages',
+  'rawResponse',
+  'parsedOutput',
+] as const;
 export type CappedLogField = (typeof CAPPED_LOG_FIELDS)[number];
 
 export interface CappedText {
@@ -25,4 +31,27 @@ export function capLogText(text: string, maxBytes: number): CappedText {
   while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
   const kept = bytes.subarray(0, end).toString('utf8');
   return { text: `${kept}…[truncated ${totalBytes - end} bytes]`, truncated: true };
+}
+
+/**
+ * Keeps at most `maxBytes` UTF-8 bytes of the messages' texts in all: the messages are kept in order, each text cut as
+ * capLogText cuts one (an empty text and its marker once the bytes are spent), so every message keeps its role.
+ */
+export function capLogMessages<T extends { content: string }>(
+  messages: T[],
+  maxBytes: number,
+): { messages: T[]; truncated: boolean } {
+  let remaining = maxBytes;
+  let truncated = false;
+  const kept = messages.map((message) => {
+    const capped = capLogText(message.content, remaining);
+    if (capped.truncated) {
+      truncated = true;
+      remaining = 0;
+      return { ...message, content: capped.text };
+    }
+    remaining -= Buffer.byteLength(message.content, 'utf8');
+    return message;
+  });
+  return { messages: kept, truncated };
 }

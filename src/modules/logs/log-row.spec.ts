@@ -82,4 +82,22 @@ describe('toLogRow', () => {
     const large = toLogRow({ ...ENTRY, rawResponse: 'x'.repeat(1000) }, 65_536).bytes;
     expect(large - small).toBe(1000);
   });
+
+  it('stores no messages for one user message of the whole text, and the others as JSON with their texts capped', () => {
+    const plain = rowOf({ renderedPrompt: 'Hi', renderedMessages: [{ role: 'user', content: 'Hi' }] });
+    expect(plain.renderedMessagesJson).toBeNull();
+    expect(rowOf({ renderedPrompt: null, renderedMessages: null }).renderedMessagesJson).toBeNull();
+    const chat = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'x'.repeat(2000) },
+    ];
+    const full = rowOf({ renderedPrompt: `Be brief.${'x'.repeat(2000)}`, renderedMessages: chat });
+    expect(JSON.parse(full.renderedMessagesJson!)).toEqual(chat);
+    const capped = rowOf({ renderedPrompt: 'short', renderedMessages: chat }, 1024);
+    expect(JSON.parse(capped.renderedMessagesJson!)).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: `${'x'.repeat(1015)}…[truncated 985 bytes]` },
+    ]);
+    expect(capped.truncatedFields).toEqual(['renderedMessages']);
+  });
 });

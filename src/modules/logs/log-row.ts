@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type CappedLogField, capLogText } from './log-field-cap';
-import type { NewExecutionLog } from './new-execution-log';
+import { type CappedLogField, capLogMessages, capLogText } from './log-field-cap';
+import type { LoggedMessage, NewExecutionLog } from './new-execution-log';
 
 /**
  * A log ready for the INSERT: its id chosen, its JSON values already serialised (and measured) and its large fields
  * capped at record time.
  */
-export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput' | 'attempts'> & {
+export type PreparedLog = Omit<NewExecutionLog, 'inputs' | 'parsedOutput' | 'attempts' | 'renderedMessages'> & {
   id: string;
+  /** Null when the prompt did not render, or made one user message of its whole text (see messagesJsonOf). */
+  renderedMessagesJson: string | null;
   attemptsJson: string;
   inputsJson: string | null;
   parsedOutputJson: string | null;
@@ -89,6 +91,7 @@ export function toLogRow(entry: NewExecutionLog, maxFieldBytes: number): { row: 
     finishReason: clip(entry.finishReason, 32),
     inputsJson: capJson('inputs', json(entry.inputs)),
     renderedPrompt: capText('renderedPrompt', withoutNul(entry.renderedPrompt)),
+    renderedMessagesJson: messagesJsonOf(entry, maxFieldBytes, truncatedFields),
     rawResponse: capText('rawResponse', withoutNul(entry.rawResponse)),
     parsedOutputJson: capJson('parsedOutput', json(entry.parsedOutput)),
     truncatedFields,
@@ -111,9 +114,32 @@ export function toLogRow(entry: NewExecutionLog, maxFieldBytes: number): { row: 
     (row.inputsJson?.length ?? 0) +
     (row.parsedOutputJson?.length ?? 0) +
     (row.renderedPrompt?.length ?? 0) +
+    (row.renderedMessagesJson?.length ?? 0) +
     (row.rawResponse?.length ?? 0) +
     (row.errorMessage?.length ?? 0) +
     row.attemptsJson.length +
     row.tagsJson.length;
   return { row, bytes };
+}
+
+/**
+ * The rendered messages as stored: nothing when the prompt made one user message of its whole text (the row's
+ * renderedPrompt says it all, and reads back as that message), else their JSON with the texts capped together at
+ * `maxFieldBytes` (see capLogMessages).
+ */
+function messagesJsonOf(
+  entry: NewExecutionLog,
+  maxFieldBytes: number,
+  truncatedFields: CappedLogField[],
+): string | null {
+  const messages = entry.renderedMessages;
+  if (!messages) return null;
+  const [first] = messages;
+  if (messages.length === 1 && first.role === 'user' && first.content === entry.renderedPrompt) return null;
+  const capped = capLogMessages(
+    messages.map(({ role, content }): LoggedMessage => ({ role, content: withoutNul(content)! })),
+    maxFieldBytes,
+  );
+  if (capped.truncated) truncatedFields.push('renderedMessages');
+  return json(capped.messages);
 }

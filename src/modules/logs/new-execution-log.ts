@@ -22,6 +22,12 @@ export interface LoggedAttempt {
 }
 
 /** One execution, as the execution module hands it to the log writer. */
+/** A message of a rendered prompt as logged: its role and its text. */
+export interface LoggedMessage {
+  role: string;
+  content: string;
+}
+
 export interface NewExecutionLog {
   tenantId: string;
   endpointId: string;
@@ -49,6 +55,8 @@ export interface NewExecutionLog {
   finishReason: string | null;
   inputs: unknown;
   renderedPrompt: string | null;
+  /** The messages the rendered prompt made, each `{role, content}` (null or absent when it did not render). */
+  renderedMessages?: LoggedMessage[] | null;
   rawResponse: string | null;
   parsedOutput: unknown;
   /** Every model call made, in order (none on a cache hit or a failure before the call). */

@@ -196,6 +196,13 @@ function LogView({ log, back, onChanged }: { log: LogDetailData; back: ReactNode
       <LogSection title="Rendered prompt" cut={truncated.has('renderedPrompt')}>
         <LongText text={log.renderedPrompt} label="Rendered prompt" />
       </LogSection>
+      {isChat(log.renderedMessages) && (
+        <LogSection title="Messages" cut={truncated.has('renderedMessages')}>
+          {log.renderedMessages.map((message, index) => (
+            <LongText key={index} text={message.content} label={`${index + 1}. ${message.role}`} />
+          ))}
+        </LogSection>
+      )}
       <LogSection title="Raw LLM response" cut={truncated.has('rawResponse')}>
         <LongText text={log.rawResponse} label="Raw LLM response" />
       </LogSection>
@@ -213,6 +220,13 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
       <dd>{children}</dd>
     </div>
   );
+}
+
+/** Messages worth showing beside the rendered prompt: more than the one user message of the whole text. */
+function isChat(
+  messages: LogDetailData['renderedMessages'],
+): messages is NonNullable<LogDetailData['renderedMessages']> {
+  return !!messages && (messages.length > 1 || messages.some((message) => message.role !== 'user'));
 }
 
 function LogSection({ title, cut = false, children }: { title: string; cut?: boolean; children: ReactNode }) {

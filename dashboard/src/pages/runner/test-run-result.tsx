@@ -73,6 +73,14 @@ export function TestRunResult({
       )}
       <h4>Rendered prompt</h4>
       <JsonView value={run.renderedPrompt} label="Sent to the model" />
+      {(run.renderedMessages.length > 1 || run.renderedMessages.some((message) => message.role !== 'user')) && (
+        <>
+          <h4>Messages</h4>
+          {run.renderedMessages.map((message, index) => (
+            <JsonView key={index} value={message.content} label={`${index + 1}. ${message.role}`} />
+          ))}
+        </>
+      )}
       <AddRunToDataset endpointId={endpointId} inputs={inputs} output={run.output} />
     </section>
   );

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { NewExecutionLog } from '../../logs/new-execution-log';
+import { RenderedMessageResponse, toRenderedMessagesResponse } from '../../logs/dto/rendered-message.response';
 
 // Every property carries @ApiProperty so the document lists them in this order (undecorated ones would come last).
 
@@ -24,9 +25,16 @@ export class TestRunResponse {
   })
   output: unknown;
 
-  /** The prompt text sent to the model: the prompt's template rendered with the inputs. */
+  /** The prompt text sent to the model: the prompt's template rendered with the inputs, as one text. */
   @ApiProperty()
   renderedPrompt: string;
+
+  /**
+   * The messages sent, in order: one per message block that rendered text, or the whole text as one user message for
+   * a template without blocks. An image input output by the template shows as `[image <field>]`.
+   */
+  @ApiProperty({ type: [RenderedMessageResponse] })
+  renderedMessages: RenderedMessageResponse[];
 
   /** The prompt that ran (any status, Draft included). */
   @ApiProperty({ format: 'uuid' })
@@ -64,6 +72,7 @@ export function toTestRunResponse(output: unknown, log: NewExecutionLog, logId: 
   return {
     output,
     renderedPrompt: log.renderedPrompt!,
+    renderedMessages: toRenderedMessagesResponse(log.renderedMessages, log.renderedPrompt)!,
     promptId: log.promptId!,
     promptVersion: log.promptVersion!,
     llmModel: log.llmModel!,

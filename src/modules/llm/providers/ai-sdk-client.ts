@@ -16,6 +16,7 @@ import type { ProviderHttp } from '../provider-http';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
 import {
   AnswerTooLargeError,
+  type ChatPart,
   ImageRequest,
   ImageResult,
   InvalidLlmOutputError,
@@ -192,7 +193,7 @@ export class AiSdkClient implements LlmClient {
     const options = { ...settings.provider } as Record<string, JSONValue>;
     if (request.schema && !request.schema.strict) options.strictJsonSchema = false;
     return {
-      prompt: [userMessage(request)],
+      prompt: promptOf(request),
       temperature: request.temperature,
       maxOutputTokens: request.maxOutputTokens,
       ...commonSettings(settings.common),
@@ -329,19 +330,37 @@ function jsonTextOf(value: unknown): string {
   }
 }
 
-function userMessage(request: TextRequest): LanguageModelV4Message {
-  return {
-    role: 'user',
-    content: [
-      { type: 'text', text: request.prompt },
-      // Inputs are validated `data:<mediaType>;base64,<data>` URIs: the provider takes the base64 part.
-      ...(request.images ?? []).map((image) => ({
-        type: 'file' as const,
-        data: { type: 'data' as const, data: image.dataUri.slice(image.dataUri.indexOf(',') + 1) },
-        mediaType: image.mediaType,
-      })),
-    ],
-  };
+/**
+ * The conversation in the AI SDK's form: each provider library sends the roles natively (OpenAI's messages, Anthropic's
+ * `system` and messages, Google's `systemInstruction` and contents).
+ */
+function promptOf(request: TextRequest): LanguageModelV4Message[] {
+  const messages = request.messages ?? [{ role: 'user', parts: [{ type: 'text', text: request.prompt }] }];
+  return messages.map((message): LanguageModelV4Message => {
+    if (message.role === 'system') return { role: 'system', content: textOfParts(message.parts) };
+    if (message.role === 'assistant') {
+      return { role: 'assistant', content: [{ type: 'text', text: textOfParts(message.parts) }] };
+    }
+    return {
+      role: 'user',
+      content: message.parts.map((part) =>
+        part.type === 'text'
+          ? { type: 'text' as const, text: part.text }
+          : {
+              type: 'file' as const,
+              // Inputs are validated `data:<mediaType>;base64,<data>` URIs: the provider takes the base64 part.
+              data: { type: 'data' as const, data: part.image.dataUri.slice(part.image.dataUri.indexOf(',') + 1) },
+              mediaType: part.image.mediaType,
+            },
+      ),
+    };
+  });
+}
+
+function textOfParts(parts: ChatPart[]): string {
+  let text = '';
+  for (const part of parts) if (part.type === 'text') text += part.text;
+  return text;
 }
 
 /** The answer's text parts, joined (reasoning, sources and tool calls are not part of the answer). */

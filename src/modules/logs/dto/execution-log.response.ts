@@ -15,6 +15,7 @@ import {
 } from '../new-execution-log';
 import type { RecordedScore } from '../../scores/execution-scores.service';
 import { LogScoreResponse, toLogScoreResponse } from './log-score.response';
+import { RenderedMessageResponse, toRenderedMessagesResponse } from './rendered-message.response';
 
 /**
  * The errorCode of a failed execution: an error code of the service, a reason the prompt could not be selected, or
@@ -104,8 +105,9 @@ export class ExecutionLogResponse {
   finishReason: string | null;
   createdAt: Date;
   /**
-   * The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `rawResponse`, `parsedOutput`), each kept as a
-   * string of its first bytes followed by `…[truncated N bytes]`; empty when nothing was cut.
+   * The fields stored cut to the size limit (`inputs`, `renderedPrompt`, `renderedMessages`, `rawResponse`,
+   * `parsedOutput`), each kept as a string of its first bytes followed by `…[truncated N bytes]` (the messages' texts
+   * cut together, each message keeping its role); empty when nothing was cut.
    */
   truncatedFields: string[];
   /** The execution's tags: its request's, over its key's default tags; `{}` when none. */
@@ -145,7 +147,14 @@ export class ExecutionLogDetailResponse extends ExecutionLogResponse {
   /** The request body as validated (defaults applied): any JSON value, or a string when it was cut to the size limit. */
   @ApiAnyJson()
   inputs: unknown;
+  /** The whole rendered text of the prompt; null when it did not render. */
   renderedPrompt: string | null;
+  /**
+   * The messages the rendered prompt made, in order (the whole text as one user message for a template without message
+   * blocks); null when it did not render.
+   */
+  @ApiProperty({ type: [RenderedMessageResponse], nullable: true })
+  renderedMessages: RenderedMessageResponse[] | null;
   rawResponse: string | null;
   /** The answer parsed from the model's output: any JSON value (null when there was none). */
   @ApiAnyJson()
@@ -211,6 +220,7 @@ export function toExecutionLogDetailResponse(
     ...toExecutionLogResponse(log),
     inputs: log.inputs,
     renderedPrompt: log.renderedPrompt,
+    renderedMessages: toRenderedMessagesResponse(log.renderedMessages, log.renderedPrompt),
     rawResponse: log.rawResponse,
     parsedOutput: log.parsedOutput,
     errorMessage: log.errorMessage,

@@ -111,7 +111,7 @@ describe('liquid template rules', () => {
       const generous = createLiquidEngine(limits);
       const render = (source: string, inputs: Record<string, unknown> = {}) =>
         renderWithinLimits(generous, generous.parse(source), inputs, limits);
-      expect(render('{{ inputs.s }}', { s: '0123456789' })).toBe('0123456789');
+      expect(render('{{ inputs.s }}', { s: '0123456789' }).text).toBe('0123456789');
       expect(() => render('{{ inputs.s }}', { s: 'ééééé€' })).toThrow(
         new RenderFailure('the rendered prompt is larger than 10 bytes'),
       );

@@ -5,11 +5,17 @@ import {
   Tag,
   toValue,
   toValueSync,
-  type Emitter,
   type Template,
   type TagToken,
   type TopLevelToken,
 } from 'liquidjs';
+import {
+  MessageEmitter,
+  messageBlockProblems,
+  registerMessageBlocks,
+  type RenderedPrompt,
+  withImageReferences,
+} from './message-blocks';
 
 /** Templates are bounded in size (bytes of UTF-8). */
 export const TEMPLATE_MAX_BYTES = 102_400;
@@ -50,9 +56,9 @@ export interface TemplateAnalysis {
 const FILE_TAGS = ['render', 'include', 'layout'];
 
 /**
- * The one Liquid configuration: no file system (`templates: {}`, and the tags that load other templates fail at parse
- * time so the validator reports them), unknown filters are parse errors, `default` and `if` tolerate missing inputs,
- * and parse, time and allocation limits stop hostile templates. Missing variables render empty: unknown names are
+ * The one Liquid configuration: the message block tags (see message-blocks.ts), no file system (`templates: {}`, and
+ * the tags that load other templates fail at parse time so the validator reports them), unknown filters are parse
+ * errors, `default` and `if` tolerate missing inputs, and parse, time and allocation limits stop hostile templates. Missing variables render empty: unknown names are
  * caught statically by the validator, and optional inputs may be absent.
  */
 export function createLiquidEngine(limits: RenderLimits = DEFAULT_RENDER_LIMITS): Liquid {
@@ -66,6 +72,7 @@ export function createLiquidEngine(limits: RenderLimits = DEFAULT_RENDER_LIMITS)
     renderLimit: limits.timeoutMs,
     memoryLimit: allocationBudget(limits),
   });
+  registerMessageBlocks(engine);
   for (const name of FILE_TAGS) {
     engine.registerTag(
       name,
@@ -85,18 +92,22 @@ export function createLiquidEngine(limits: RenderLimits = DEFAULT_RENDER_LIMITS)
 export class RenderFailure extends Error {}
 
 /**
- * Renders parsed templates with `inputs` in scope, synchronously (no filter or tag of this engine waits on I/O). The
- * output is checked as it grows, so a template that writes more than `limits.maxOutputBytes` stops there instead of
- * building the whole string; liquidjs stops loops past `limits.timeoutMs` and allocations past their budget.
+ * Renders parsed templates with `inputs` in scope, synchronously (no filter or tag of this engine waits on I/O), into
+ * the whole text and its messages (see MessageEmitter). Each of `imageFields` present in `inputs` renders as its image
+ * (see ImageReference), whatever its value. The output is checked as it grows, so a template that writes more than
+ * `limits.maxOutputBytes` stops there instead of building the whole string; liquidjs stops loops past
+ * `limits.timeoutMs` and allocations past their budget.
  */
 export function renderWithinLimits(
   engine: Liquid,
   templates: Template[],
   inputs: Record<string, unknown>,
   limits: RenderLimits,
-): string {
+  imageFields: string[] = [],
+): RenderedPrompt {
   const emitter = new BoundedEmitter(limits.maxOutputBytes);
-  const context = new Context({ inputs }, engine.options, { sync: true }, { liquid: engine });
+  const scope = { inputs: withImageReferences(inputs, imageFields) };
+  const context = new Context(scope, engine.options, { sync: true }, { liquid: engine });
   try {
     toValueSync(engine.renderer.renderTemplates(templates, context, emitter));
   } catch (error) {
@@ -104,16 +115,16 @@ export function renderWithinLimits(
   }
   // Characters under-count UTF-8 bytes: the exact size is checked once at the end.
   if (Buffer.byteLength(emitter.buffer, 'utf8') > limits.maxOutputBytes) throw tooLarge(limits);
-  return emitter.buffer;
+  return emitter.rendered();
 }
 
-class BoundedEmitter implements Emitter {
-  buffer = '';
+class BoundedEmitter extends MessageEmitter {
+  constructor(private readonly maxOutputBytes: number) {
+    super(textOf);
+  }
 
-  constructor(private readonly maxOutputBytes: number) {}
-
-  write(html: unknown): void {
-    this.buffer += textOf(html);
+  protected override append(text: string): void {
+    this.buffer += text;
     // A character is at least one byte of UTF-8: past the limit in characters, it is past it in bytes.
     if (this.buffer.length > this.maxOutputBytes) throw new OutputLimitExceeded();
   }
@@ -157,6 +168,11 @@ export function templateSizeProblem(source: string): string | null {
     : null;
 }
 
+/** The first breach of the message block rules in a template that parses, with its position; null when none. */
+export function messageBlockProblem(engine: Liquid, source: string): TemplateProblem | null {
+  return messageBlockProblems(engine.parse(source))[0] ?? null;
+}
+
 /** The template's syntax problem with its position, or null when it parses. */
 export function syntaxProblem(engine: Liquid, source: string): TemplateProblem | null {
   try {
@@ -168,8 +184,9 @@ export function syntaxProblem(engine: Liquid, source: string): TemplateProblem |
 }
 
 /**
- * The validator's report: syntax errors with line and column, the `inputs.<name>` variables read, and the unknown ones (not
- * one of `inputFieldNames`, `default` filter or not), each of which also makes the template invalid.
+ * The validator's report: syntax errors with line and column, breaches of the message block rules, the `inputs.<name>`
+ * variables read (image fields too), and the unknown ones (not one of `inputFieldNames`, `default` filter or not), each
+ * breach or unknown variable also making the template invalid.
  */
 export function analyzeTemplate(engine: Liquid, source: string, inputFieldNames: string[]): TemplateAnalysis {
   const sizeProblem = templateSizeProblem(source);
@@ -216,7 +233,7 @@ export function analyzeTemplate(engine: Liquid, source: string, inputFieldNames:
       }
     }
   }
-  const errors = [...unknown.values()].sort(
+  const errors = [...messageBlockProblems(parsed), ...unknown.values()].sort(
     (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
   );
   return { valid: errors.length === 0, errors, variables, unknownVariables: [...unknown.keys()] };

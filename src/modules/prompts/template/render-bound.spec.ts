@@ -29,6 +29,14 @@ describe('render bound', () => {
       });
     });
 
+    it('message blocks render their body once: they read nothing themselves', () => {
+      expect(
+        classify(
+          '{% system %}Be brief.{% endsystem %}{% user %}{{ inputs.x }}{% enduser %}{% assistant %}Ok{% endassistant %}',
+        ),
+      ).toEqual({ bounded: true, literalBytes: bytes('Be brief.Ok') + bytes('{{ inputs.x }}'), valueReads: 1 });
+    });
+
     it('allowed filters: default (its argument is a read), strip, lstrip, rstrip, strip_newlines, and case changes at three times', () => {
       expect(bounded('{{ inputs.x | default: "none" }}').valueReads).toBe(2);
       expect(bounded('{{ inputs.x | default: false, allow_false: true }}').valueReads).toBe(3);

@@ -34,6 +34,13 @@ const BRANCH_TAGS = new Set([
   'endcase',
   'comment',
   'endcomment',
+  // Message blocks render their body once, where they stand.
+  'system',
+  'endsystem',
+  'user',
+  'enduser',
+  'assistant',
+  'endassistant',
 ]);
 /** Tags whose arguments are one filtered value, evaluated once: `if`, `elsif`, `unless` and `case`. */
 const CONDITION_TAGS = new Set(['if', 'elsif', 'unless', 'case']);

@@ -1,4 +1,5 @@
 import { PromptError } from '../../../common/errors/app-error';
+import type { RenderedPrompt } from './message-blocks';
 import { RenderPool } from './render-pool';
 
 describe('RenderPool', () => {
@@ -13,6 +14,7 @@ describe('RenderPool', () => {
       cacheKey: 'sort:1',
       template: '{{ inputs.list | sort | reverse | sort | reverse | sort | size }}',
       inputs: { list },
+      imageFields: [],
     });
     await expect(overrun).rejects.toEqual(
       new PromptError("The prompt's template could not be rendered: the template took longer than 1 ms to render"),
@@ -21,15 +23,15 @@ describe('RenderPool', () => {
     // on a slow machine they alone can take longer than this pool's 1 ms budget.
     await pool.warmUp();
     // Even a trivial render can overrun 1 ms on a loaded machine: the replacement gets a few tries at it.
-    let rendered: string | undefined;
+    let rendered: RenderedPrompt | undefined;
     for (let attempt = 0; attempt < 20 && rendered === undefined; attempt++) {
       rendered = await pool
-        .render({ cacheKey: 'ok:1', template: 'still {{ inputs.x }}', inputs: { x: 'here' } })
+        .render({ cacheKey: 'ok:1', template: 'still {{ inputs.x }}', inputs: { x: 'here' }, imageFields: [] })
         .catch((error: unknown) => {
           if (error instanceof PromptError) return undefined;
           throw error;
         });
     }
-    expect(rendered).toBe('still here');
+    expect(rendered?.text).toBe('still here');
   });
 });

@@ -4,6 +4,7 @@ import { Piscina } from 'piscina';
 import { PromptError } from '../../../common/errors/app-error';
 import { FairAdmission } from './fair-admission';
 import type { RenderLimits } from './liquid-template';
+import type { RenderedPrompt } from './message-blocks';
 import type { RenderOutcome, RenderTask } from './render.worker';
 
 /** Render threads: two at least, so one hostile render never holds every render; at most four. */
@@ -61,19 +62,21 @@ export class RenderPool {
   /** Starts every thread and loads its engine, so no render's time includes a thread's start. */
   async warmUp(): Promise<void> {
     await Promise.all(
-      Array.from({ length: THREADS }, () => this.pool.run({ cacheKey: 'warm-up', template: '', inputs: {} })),
+      Array.from({ length: THREADS }, () =>
+        this.pool.run({ cacheKey: 'warm-up', template: '', inputs: {}, imageFields: [] }),
+      ),
     );
   }
 
-  /** The rendered text, or a PromptError saying why the template cannot run. */
-  async render(task: RenderTask, caller: RenderCaller = NO_CALLER): Promise<string> {
+  /** The rendered text and messages, or a PromptError saying why the template cannot run. */
+  async render(task: RenderTask, caller: RenderCaller = NO_CALLER): Promise<RenderedPrompt> {
     const release = await this.admission.admit(caller.tenantId, caller.signal);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.backstopMs);
     try {
       const outcome = await this.pool.run(task, { signal: controller.signal });
       if (!outcome.ok) throw new PromptError(`${RENDER_FAILED}: ${outcome.message}`);
-      return outcome.text;
+      return outcome.rendered;
     } catch (error) {
       if (error instanceof PromptError) throw error;
       if (controller.signal.aborted)

@@ -2,6 +2,7 @@ import { workerData } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import type { Template } from 'liquidjs';
 import { createLiquidEngine, RenderFailure, type RenderLimits, renderWithinLimits } from './liquid-template';
+import type { RenderedPrompt } from './message-blocks';
 
 /** One render, posted by the main thread's RenderPool. */
 export interface RenderTask {
@@ -9,10 +10,12 @@ export interface RenderTask {
   cacheKey: string;
   template: string;
   inputs: Record<string, unknown>;
+  /** The image input fields: each renders as its image, whatever its value in `inputs`. */
+  imageFields: string[];
 }
 
 /** Failures travel as values: an Error thrown in a worker loses its class on the way to the main thread. */
-export type RenderOutcome = { ok: true; text: string } | { ok: false; message: string };
+export type RenderOutcome = { ok: true; rendered: RenderedPrompt } | { ok: false; message: string };
 
 // Each worker thread keeps its own engine and parsed templates (a parsed template cannot cross threads).
 const limits = workerData as RenderLimits;
@@ -26,7 +29,7 @@ export default function render(task: RenderTask): RenderOutcome {
       entry = { source: task.template, templates: engine.parse(task.template) };
       parsed.set(task.cacheKey, entry);
     }
-    return { ok: true, text: renderWithinLimits(engine, entry.templates, task.inputs, limits) };
+    return { ok: true, rendered: renderWithinLimits(engine, entry.templates, task.inputs, limits, task.imageFields) };
   } catch (error) {
     if (error instanceof RenderFailure) return { ok: false, message: error.message };
     const message = error instanceof Error ? error.message : String(error);

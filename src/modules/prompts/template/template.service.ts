@@ -9,10 +9,12 @@ import {
   RenderFailure,
   type RenderLimits,
   renderWithinLimits,
+  messageBlockProblem,
   syntaxProblem,
   TemplateAnalysis,
   templateSizeProblem,
 } from './liquid-template';
+import type { RenderedPrompt } from './message-blocks';
 import { classifyTemplate, renderedSizeBound, type TemplateShape } from './render-bound';
 import { RENDER_FAILED, type RenderCaller, RenderPool } from './render-pool';
 
@@ -63,10 +65,15 @@ export class TemplateService implements OnApplicationShutdown {
     if (sizeProblem) throw new ValidationError(sizeProblem, 'template');
   }
 
-  /** A template that can be saved: within the size limit and valid Liquid syntax (a 400 naming `template`). */
+  /**
+   * A prompt template that can be saved: within the size limit, valid Liquid syntax, and its message blocks (if any)
+   * laid out by their rules; a 400 naming `template` with the problem and its position otherwise.
+   */
   assertSavable(template: string): void {
     this.assertWithinSizeLimit(template);
     this.assertParses(template, 'template');
+    const problem = messageBlockProblem(this.engine, template);
+    if (problem) throw new ValidationError(`template breaks the message block rules: ${describe(problem)}`, 'template');
   }
 
   /**
@@ -75,14 +82,12 @@ export class TemplateService implements OnApplicationShutdown {
    */
   assertParses(template: string, field: string): void {
     const problem = syntaxProblem(this.engine, template);
-    if (problem) {
-      const position = problem.line !== null ? ` (line ${problem.line}, column ${problem.column})` : '';
-      throw new ValidationError(`${field} is not valid Liquid: ${problem.message}${position}`, field);
-    }
+    if (problem) throw new ValidationError(`${field} is not valid Liquid: ${describe(problem)}`, field);
   }
 
   /**
-   * Renders with `inputs` in scope. A bounded template (only branch tags, only filters that keep a value's length,
+   * Renders with `inputs` in scope, into the whole text and its messages; each of `imageFields` renders as its image
+   * (its value is not read, so it is not sent to a render thread). A bounded template (only branch tags, only filters that keep a value's length,
    * see `classifyTemplate`) whose output bound with these inputs is within MAX_RENDERED_PROMPT_BYTES renders here:
    * its time is linear in that bound, and handing it to a thread would cost more than the render. Every other
    * template renders in a render thread, so one that loops or builds strings for its whole budget never holds the
@@ -95,15 +100,17 @@ export class TemplateService implements OnApplicationShutdown {
   async render(
     cacheKey: string,
     template: string,
-    inputs: Record<string, unknown>,
+    values: Record<string, unknown>,
     caller?: RenderCaller,
-  ): Promise<string> {
+    imageFields: string[] = [],
+  ): Promise<RenderedPrompt> {
+    const inputs = withoutImageData(values, imageFields);
     const plan = this.planOf(cacheKey, template);
     if (plan.templates && plan.shape.bounded && renderedSizeBound(plan.shape, inputs) <= this.limits.maxOutputBytes) {
-      return this.renderHere(plan.templates, inputs);
+      return this.renderHere(plan.templates, inputs, imageFields);
     }
     this.pool ??= this.startPool();
-    return (await this.pool).render({ cacheKey, template, inputs }, caller);
+    return (await this.pool).render({ cacheKey, template, inputs, imageFields }, caller);
   }
 
   private planOf(cacheKey: string, source: string): RenderPlan {
@@ -125,9 +132,9 @@ export class TemplateService implements OnApplicationShutdown {
     return plan;
   }
 
-  private renderHere(templates: Template[], inputs: Record<string, unknown>): string {
+  private renderHere(templates: Template[], inputs: Record<string, unknown>, imageFields: string[]): RenderedPrompt {
     try {
-      return renderWithinLimits(this.renderEngine, templates, inputs, this.limits);
+      return renderWithinLimits(this.renderEngine, templates, inputs, this.limits, imageFields);
     } catch (error) {
       if (error instanceof RenderFailure) throw new PromptError(`${RENDER_FAILED}: ${error.message}`);
       throw error;
@@ -146,4 +153,17 @@ export class TemplateService implements OnApplicationShutdown {
       throw error;
     }
   }
+}
+
+function describe(problem: { message: string; line: number | null; column: number | null }): string {
+  const position = problem.line !== null ? ` (line ${problem.line}, column ${problem.column})` : '';
+  return `${problem.message}${position}`;
+}
+
+/** The inputs with each image field's data URI replaced by its name: the render places the image, never its data. */
+function withoutImageData(values: Record<string, unknown>, imageFields: string[]): Record<string, unknown> {
+  if (!imageFields.some((field) => values[field] !== undefined && values[field] !== null)) return values;
+  const inputs = { ...values };
+  for (const field of imageFields) if (inputs[field] !== undefined && inputs[field] !== null) inputs[field] = field;
+  return inputs;
 }
