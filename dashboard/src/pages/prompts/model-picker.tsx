@@ -101,7 +101,7 @@ export function ModelPicker({
     <div className="model-picker">
       <div className="model-filters">
         <div className="model-search">
-          <label htmlFor={searchId}>Search by name, id or provider</label>
+          <label htmlFor={searchId}>Search the catalog</label>
           <input
             id={searchId}
             type="search"
@@ -130,7 +130,7 @@ export function ModelPicker({
         <small id={countId} className="hint model-count" aria-live="polite">
           {filtered
             ? `${matching.size} of ${models.length} models match.${matching.size > 0 ? ' Press ↓ to go to the list.' : ''}`
-            : `${models.length} models.`}
+            : `${models.length} models: type part of a name, id or provider.`}
         </small>
       </div>
       <Field
