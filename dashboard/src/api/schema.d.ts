@@ -1499,6 +1499,11 @@ export interface components {
             contextWindow: number | null;
             /** @description Most tokens one answer may have; null when unknown. */
             maxOutputTokens: number | null;
+            /**
+             * @description The highest sampling temperature its provider accepts (OpenAI and Google 2, Anthropic 1, others 2); a prompt's
+             *     `temperature` is 0 to 2 whatever its model.
+             */
+            maxTemperature: number;
             /** @description The model id prompts name in `llmModel`. */
             id: string;
             provider: string;
