@@ -1,4 +1,5 @@
 import type { ModelCapabilities } from './model';
+import { TEMPERATURE_MAX } from './temperature';
 
 export type BuiltInProvider = 'openai' | 'anthropic' | 'google';
 
@@ -14,9 +15,6 @@ export const PROVIDER_FLAGS: Record<BuiltInProvider, OwnFlags> = {
   anthropic: { jsonMode: true, streaming: true, imageGeneration: false },
   google: { jsonMode: true, streaming: true, imageGeneration: false },
 };
-
-/** The highest sampling temperature a prompt may set (0 to 2), whatever its provider. */
-export const TEMPERATURE_MAX = 2;
 
 /**
  * The highest sampling temperature each built-in provider's API accepts: OpenAI and Gemini take 0 to 2, Anthropic 0 to

@@ -1,4 +1,4 @@
-import { TEMPERATURE_MAX } from './model-table';
+import { TEMPERATURE_MAX } from './temperature';
 
 /** A model the service can call. */
 export interface ModelCapabilities {

@@ -20,7 +20,7 @@ import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators'
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { PromptStatus } from '../executable-prompt';
-import { TEMPERATURE_MAX } from '../../models/model-table';
+import { TEMPERATURE_MAX } from '../../models/temperature';
 import { PROMPT_NAME_MAX_LENGTH } from '../prompt-naming';
 
 export const PROMPT_STATUSES: PromptStatus[] = ['Draft', 'Live', 'Archived'];

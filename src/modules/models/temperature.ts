@@ -1,0 +1,2 @@
+/** The highest sampling temperature a prompt may set (0 to 2), whatever its provider. */
+export const TEMPERATURE_MAX = 2;
