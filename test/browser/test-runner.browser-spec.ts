@@ -47,7 +47,9 @@ describe('Dashboard: the test runner', () => {
     await setTemplate('Edited: {{ inputs.text }}');
     const runUnsaved = runner.getByRole('button', { name: 'Run unsaved changes' });
     await runUnsaved.waitFor();
-    await runner.getByRole('button', { name: 'Run saved version' }).waitFor();
+    await runner
+      .getByText("Run runs the saved version 1 (Draft); Run unsaved changes runs the editor's text")
+      .waitFor();
 
     // Custom parameters that are not JSON cannot run: the button says why.
     const parameters = page.getByLabel('Custom parameters (JSON)');
@@ -80,7 +82,7 @@ describe('Dashboard: the test runner', () => {
 
     // The saved version still runs as before.
     h.fake.reply({ text: 'A saved answer.' });
-    await runner.getByRole('button', { name: 'Run saved version' }).click();
+    await runner.getByRole('button', { name: 'Run', exact: true }).click();
     await result.getByRole('heading', { name: 'Result', exact: true }).waitFor();
     await result.getByText('Runner draft v1').waitFor();
     expect(JSON.stringify(h.fake.last().body.input)).toContain('Saved: hello');

@@ -304,7 +304,7 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
             note={
               <p className="muted fine-print">
                 {changes.newVersion
-                  ? `Run saved version runs version ${saved.currentVersion} (${saved.status}); Run unsaved changes runs the editor's text and settings as they stand, without saving them.`
+                  ? `Run runs the saved version ${saved.currentVersion} (${saved.status}); Run unsaved changes runs the editor's text and settings as they stand, without saving them.`
                   : `Runs the saved version ${saved.currentVersion} (${saved.status}).`}
               </p>
             }

@@ -153,7 +153,7 @@ export function TestRunner({
               disabled={running || !selected || archived}
               aria-keyshortcuts={IS_MAC ? 'Meta+Enter' : 'Control+Enter'}
             >
-              {running ? 'Running…' : unsaved ? 'Run saved version' : 'Run'}
+              {running ? 'Running…' : 'Run'}
             </Button>
             {unsaved && (
               <Button onClick={() => void runUnsaved()} disabled={running} blocked={unsaved.problem}>
