@@ -9384,6 +9384,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description The id of the run's execution log row (as `data.logId`); failed runs that were logged send it too */
+                    "X-Log-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

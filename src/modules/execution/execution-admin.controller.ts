@@ -32,6 +32,13 @@ export class ExecutionAdminController {
   @AllowReadOnly()
   @ApiOperation({ operationId: 'runTest', summary: 'Test-run a prompt of an endpoint' })
   @ApiEnvelope(TestRunResponse, {
+    headers: {
+      'X-Log-Id': {
+        description:
+          "The id of the run's execution log row (as `data.logId`); failed runs that were logged send it too",
+        schema: { type: 'string', format: 'uuid' },
+      },
+    },
     failures: {
       400: "The request failed validation, or the inputs do not fit the endpoint's input fields",
       404: 'No endpoint with this id in the tenant (or it is deleted), or no prompt promptId on it',
