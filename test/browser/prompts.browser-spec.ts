@@ -632,6 +632,10 @@ describe('Dashboard: prompts and the test runner', () => {
       await reader.locator('.playground-runner').getByLabel('text (required)').fill('from a reader');
       await runButton(reader.locator('.playground-runner')).click();
       await reader.locator('.test-run-result').getByText('Echo from a reader').first().waitFor();
+      // The unsaved edit runs too, and the answer says it came from it.
+      await reader.locator('.playground-runner').getByRole('button', { name: 'Run unsaved changes' }).click();
+      await reader.locator('.test-run-result').getByText('Echo from a reader!').first().waitFor();
+      await reader.getByRole('heading', { name: 'Result of the unsaved changes' }).waitFor();
 
       await goTo(reader, `/endpoints/${endpoint.id}/prompts/new`);
       await reader.getByRole('heading', { level: 1, name: 'New prompt' }).waitFor();

@@ -63,6 +63,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
         renderedMessages: [{ role: 'user', content: 'Summarize: hello there' }],
         promptId: prompt.id,
         promptVersion: 1,
+        unsaved: false,
         llmModel: 'gpt-4o-mini',
         usage: { inputTokens: 1200, outputTokens: 345 },
         costUsd: costOf(1200, 345),
@@ -76,12 +77,14 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       'renderedMessages',
       'promptId',
       'promptVersion',
+      'unsaved',
       'llmModel',
       'usage',
       'costUsd',
       'latencyMs',
       'logId',
     ]);
+    expect(res.headers['x-log-id']).toBe(res.body.data.logId);
     expect(res.body.data.costUsd).toBeGreaterThan(0);
     expect(Number.isInteger(res.body.data.latencyMs)).toBe(true);
     expect(res.body.data.latencyMs).toBeGreaterThanOrEqual(0);
@@ -128,6 +131,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       renderedMessages: [{ role: 'user', content: 'Rate: thank you' }],
       promptId: prompt.id,
       promptVersion: 1,
+      unsaved: false,
       llmModel: 'gpt-4o-mini',
       usage: { inputTokens: 40, outputTokens: 12 },
       costUsd: costOf(40, 12),
@@ -166,6 +170,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
         renderedMessages: [{ role: 'user', content: 'Draft v2: hi' }],
         promptId: draft.id,
         promptVersion: 2,
+        unsaved: false,
         llmModel: 'mock-echo',
         usage: { inputTokens: 3, outputTokens: 3 },
         costUsd: 0,
@@ -268,7 +273,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(new Set(runs.map(({ run }) => run.body.data.logId)).size).toBe(8);
   });
 
-  it('a failure answers as before: the execution error in the envelope with its status, logged without a log id', async () => {
+  it('a failure answers the execution error in the envelope with its status; a logged one names its row in X-Log-Id', async () => {
     const { endpoint, prompt } = await endpointWithPrompt(
       t,
       tenant.admin,
@@ -281,6 +286,7 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.body).toEqual({ succeeded: false, messages: ["Field 'text' is required"], data: null });
     expect(invalid.headers['x-request-id']).toMatch(UUID);
+    expect(invalid.headers['x-log-id']).toMatch(UUID);
 
     const unknownPrompt = await testRun(endpoint.id, {
       promptId: '00000000-0000-4000-8000-000000000000',
@@ -299,6 +305,137 @@ describe('test runs (POST /admin/v1/endpoints/{id}/test)', () => {
       status: 'error',
       httpStatus: 400,
       errorCode: 'validation_error',
+    });
+  });
+
+  it('an off-schema answer: 502 naming the field, and X-Log-Id finds the row holding the raw answer at once', async () => {
+    const { endpoint, prompt } = await gptEndpoint('Rate: {{ inputs.text }}', {
+      outputs: [
+        { name: 'summary', dataType: 'string' },
+        { name: 'score', dataType: 'integer' },
+      ],
+    });
+    fake.reply({ text: '{"summary":"ok","score":"high"}' });
+
+    const res = await testRun(endpoint.id, { promptId: prompt.id, inputs: { text: 'x' } });
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({
+      succeeded: false,
+      messages: [expect.stringContaining("field 'score'")],
+      data: null,
+    });
+    const log = await logOf(res.headers['x-log-id']);
+    expect(log.status).toBe(200);
+    expect(log.body.data).toMatchObject({
+      source: 'TestPage',
+      status: 'error',
+      httpStatus: 502,
+      errorCode: 'upstream_error',
+      promptId: prompt.id,
+      rawResponse: '{"summary":"ok","score":"high"}',
+      requestId: res.headers['x-request-id'],
+    });
+  });
+
+  describe('unsaved text (`prompt` in place of `promptId`)', () => {
+    const unsaved = (settings: Record<string, unknown> = {}) => ({
+      template: 'Unsaved: {{ inputs.text }}',
+      llmModel: 'gpt-4o-mini',
+      ...settings,
+    });
+
+    it('runs the prompt as it stands: marked unsaved, logged with source TestPage and promptId null; the saved prompt is untouched', async () => {
+      const { endpoint, prompt } = await gptEndpoint('Saved: {{ inputs.text }}');
+      fake.reply({ text: 'Fresh.', inputTokens: 10, outputTokens: 2 });
+
+      const res = await testRun(endpoint.id, {
+        prompt: unsaved({ temperature: 0.2, maxTokens: 64, customParameters: { top_p: 0.5 } }),
+        inputs: { text: 'hi' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        output: 'Fresh.',
+        renderedPrompt: 'Unsaved: hi',
+        renderedMessages: [{ role: 'user', content: 'Unsaved: hi' }],
+        promptId: null,
+        promptVersion: null,
+        unsaved: true,
+        llmModel: 'gpt-4o-mini',
+        usage: { inputTokens: 10, outputTokens: 2 },
+        costUsd: costOf(10, 2),
+        latencyMs: expect.any(Number),
+        logId: expect.stringMatching(UUID),
+      });
+      expect(res.headers['x-log-id']).toBe(res.body.data.logId);
+      // The unsaved settings are what the provider got.
+      expect(fake.last().body).toMatchObject({ temperature: 0.2, max_output_tokens: 64, top_p: 0.5 });
+
+      const log = await logOf(res.body.data.logId);
+      expect(log.body.data).toMatchObject({
+        source: 'TestPage',
+        status: 'success',
+        promptId: null,
+        promptVersion: null,
+        renderedPrompt: 'Unsaved: hi',
+        rawResponse: 'Fresh.',
+      });
+      const saved = await t.http.get(`/admin/v1/prompts/${prompt.id}`).set(auth(tenant.admin));
+      expect(saved.body.data).toMatchObject({ template: 'Saved: {{ inputs.text }}', currentVersion: 1 });
+    });
+
+    it('goes through the same stages: input validation, retries and fallback models, and a ReadOnly key may run it', async () => {
+      const { endpoint } = await gptEndpoint('Saved: {{ inputs.text }}');
+      const invalid = await testRun(endpoint.id, { prompt: unsaved(), inputs: {} });
+      expect(invalid.status).toBe(400);
+      expect(invalid.body.messages).toEqual(["Field 'text' is required"]);
+      expect(invalid.headers['x-log-id']).toMatch(UUID);
+
+      fake.reply({ status: 500, message: 'boom' }, { text: 'From the fallback.' });
+      const res = await testRun(
+        endpoint.id,
+        { prompt: unsaved({ fallbackModels: [{ llmModel: 'gpt-4o' }] }), inputs: { text: 'x' } },
+        tenant.readOnly,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ output: 'From the fallback.', llmModel: 'gpt-4o', unsaved: true });
+    });
+
+    it.each<[string, Record<string, unknown>, string]>([
+      ['a template that is not Liquid', { template: '{% if %}' }, 'prompt.template is not valid Liquid'],
+      ['an unknown model', { llmModel: 'no-such-model' }, "prompt.llmModel 'no-such-model' is not a model"],
+      ['a temperature out of range', { temperature: 3 }, 'prompt.temperature must not be greater than 2'],
+      ['a template of the wrong type', { template: 5 }, 'prompt.template must be a string'],
+      [
+        'a custom parameter the service controls',
+        { customParameters: { model: 'x' } },
+        'prompt.customParameters.model cannot be set',
+      ],
+      [
+        "a fallback model's unknown model",
+        { fallbackModels: [{ llmModel: 'nope' }] },
+        "prompt.fallbackModels.0.llmModel 'nope' is not a model",
+      ],
+      ['an unknown setting', { name: 'x' }, 'property prompt.name should not exist'],
+    ])(
+      'is validated as a prompt create is: %s is a 400 naming prompt.<field>, never run',
+      async (_c, change, message) => {
+        const { endpoint } = await gptEndpoint('Saved: {{ inputs.text }}');
+        const res = await testRun(endpoint.id, { prompt: unsaved(change), inputs: { text: 'x' } });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ succeeded: false, messages: [expect.stringContaining(message)], data: null });
+        expect(fake.requests).toHaveLength(0);
+      },
+    );
+
+    it('promptId and prompt together, or neither, is a 400', async () => {
+      const { endpoint, prompt } = await gptEndpoint('Saved: {{ inputs.text }}');
+      const both = await testRun(endpoint.id, { promptId: prompt.id, prompt: unsaved(), inputs: { text: 'x' } });
+      expect(both.status).toBe(400);
+      expect(both.body.messages).toEqual([expect.stringContaining('either promptId')]);
+      const neither = await testRun(endpoint.id, { inputs: { text: 'x' } });
+      expect(neither.status).toBe(400);
+      expect(neither.body.messages).toEqual([expect.stringContaining('promptId or prompt is required')]);
+      expect(fake.requests).toHaveLength(0);
     });
   });
 });

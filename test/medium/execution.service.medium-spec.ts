@@ -21,6 +21,7 @@ import { ExecutionLogReadsService } from '../../src/modules/logs/execution-log-r
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import { ModelsService } from '../../src/modules/models/models.service';
 import { PromptSelectionService } from '../../src/modules/prompts/prompt-selection.service';
+import { PromptsService } from '../../src/modules/prompts/prompts.service';
 import { TemplateService } from '../../src/modules/prompts/template/template.service';
 import { createEndpoint, createPrompt } from '../support/endpoint-fixtures';
 import { type SeededTenant, seedTenant } from '../support/seed';
@@ -61,6 +62,7 @@ describe('ExecutionService (medium)', () => {
     service = new ExecutionService(
       t.app.get(EndpointsService),
       t.app.get(PromptSelectionService),
+      t.app.get(PromptsService),
       t.app.get(TemplateService),
       t.app.get(ModelsService),
       registry,
@@ -149,14 +151,15 @@ describe('ExecutionService (medium)', () => {
         { template: 'Draft {{ inputs.text }}', llmModel: 'gpt-4o-mini' },
         'Draft',
       );
-      const answer = await service.testRun(
+      const run = await service.testRun(
         principal,
         definition.endpoint.id,
-        draft.id,
+        { promptId: draft.id },
         { text: 'y' },
         'medium-test',
         {},
       );
+      const answer = run.answer();
       expect(answer).toMatchObject({ output: 'Draft y' });
       const row = await logReads.get(tenant.id, answer.logId);
       expect(row).toMatchObject({ source: 'TestPage', promptId: draft.id, assignment: 'pinned' });

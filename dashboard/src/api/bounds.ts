@@ -403,5 +403,25 @@ export const bounds = {
       "minimum": 1,
       "maximum": 5
     }
+  },
+  "UnsavedPromptDto": {
+    "maxTokens": {
+      "minimum": 1,
+      "maximum": 2000000
+    },
+    "retries": {
+      "minimum": 0,
+      "maximum": 3
+    },
+    "fallbackModels": {
+      "maxItems": 3
+    },
+    "llmModel": {
+      "maxLength": 200
+    },
+    "temperature": {
+      "minimum": 0,
+      "maximum": 2
+    }
   }
 } as const;

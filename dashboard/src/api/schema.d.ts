@@ -971,8 +971,11 @@ export interface paths {
         /**
          * Test-run a prompt of an endpoint
          * @description `data.output` is what the execution API would answer for these inputs; beside it, the rendered prompt, the prompt
-         *     version and model that ran, tokens, cost, latency and the id of the log row (source TestPage). A failure answers
-         *     the execution's error status with its message in the envelope.
+         *     version and model that ran, tokens, cost, latency and the id of the log row (source TestPage). The body names
+         *     either `promptId` (a saved prompt, Draft included) or `prompt` (unsaved text, checked as a prompt create is and
+         *     logged with promptId null). A failure answers the execution's error status with its message in the envelope.
+         *     Every run that was logged, failed ones included, names its log row in the `X-Log-Id` header, so the raw answer of
+         *     a failed run can be read there.
          */
         post: operations["runTest"];
         delete?: never;
@@ -2550,11 +2553,13 @@ export interface components {
             renderedMessages: components["schemas"]["RenderedMessageResponse"][];
             /**
              * Format: uuid
-             * @description The prompt that ran (any status, Draft included).
+             * @description The prompt that ran (any status, Draft included); null when the run was of unsaved text.
              */
-            promptId: string;
-            /** @description The number of the prompt's version that ran. */
-            promptVersion: number;
+            promptId: string | null;
+            /** @description The number of the prompt's version that ran; null when the run was of unsaved text. */
+            promptVersion: number | null;
+            /** @description Whether the run was of unsaved text (`prompt` in the request) rather than a saved prompt (`promptId`). */
+            unsaved: boolean;
             /** @description The model that answered: the version's own, or one of its fallback models when the run failed over to it. */
             llmModel: string;
             usage: components["schemas"]["TestRunUsageResponse"];
@@ -2568,7 +2573,33 @@ export interface components {
              */
             logId: string;
         };
+        UnsavedPromptDto: {
+            /** @description At least 1, default 1024. */
+            maxTokens?: number;
+            /**
+             * @description How many more times each model (the prompt's, then each fallback) is tried after a failure that fails over (a
+             *     provider 429 or 5xx, a network error, a timeout, an answer off the output fields); 0..3, default 0.
+             */
+            retries?: number;
+            /** @description Models tried in order once the prompt's own model (and its retries) failed over; at most 3, default none. */
+            fallbackModels?: components["schemas"]["FallbackModelDto"][];
+            /** @description Liquid template reading request values as `{{ inputs.<field> }}`; at most 100 KB. */
+            template: string;
+            /** @description A model id from GET /admin/v1/prompts/models. */
+            llmModel: string;
+            /** @description 0..2, default 0.7. */
+            temperature?: number;
+            /** @description Provider-specific settings; on image endpoints they override the output field's exampleValue (size, quality). */
+            customParameters?: {
+                [key: string]: unknown;
+            };
+        };
         TestRunDto: {
+            /**
+             * @description An unsaved prompt to run as it stands, validated as a prompt create is (messages name `prompt.<field>`); logged
+             *     with promptId null. Give either promptId or prompt.
+             */
+            prompt?: components["schemas"]["UnsavedPromptDto"];
             /**
              * @description The request body to run with (any JSON value; an object of the endpoint's input fields to pass), checked against
              *     the endpoint's input fields like an execution body. Default {}.
@@ -2580,9 +2611,9 @@ export interface components {
             };
             /**
              * Format: uuid
-             * @description Any prompt of the endpoint, Draft included.
+             * @description Any prompt of the endpoint, Draft included. Give either promptId or prompt.
              */
-            promptId: string;
+            promptId?: string;
         };
         EndpointSnippetsResponse: {
             /** @description A curl command calling the endpoint with a sample body built from its input fields. */
@@ -9487,6 +9518,8 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    /** @description The id of the run's execution log row (as `data.logId`); failed runs that were logged send it too */
+                    "X-Log-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

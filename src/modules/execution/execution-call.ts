@@ -4,6 +4,7 @@ import type { EndpointDefinition } from '../endpoints/endpoint-definition';
 import type { LlmClient, TextRequest, TextResult } from '../llm/llm-client';
 import type { ExecutionSource } from '../logs/new-execution-log';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
+import type { UnsavedPrompt } from '../prompts/prompts.service';
 import type { CacheStatus } from './execution-outcome';
 import type { ClientDeparture } from './client-departure';
 
@@ -47,10 +48,13 @@ export interface McpCall extends CallBase {
   prompt: PromptChoice;
 }
 
-/** The dashboard's test page: the prompt it names, any status, without the cache. */
+/**
+ * The dashboard's test page, without the cache: the prompt it names (any status), or the unsaved prompt it gives
+ * (checked as a create would check it).
+ */
 export interface TestRunCall extends CallBase {
   kind: 'testRun';
-  promptId: string;
+  prompt: { promptId: string } | { unsaved: UnsavedPrompt };
 }
 
 /**

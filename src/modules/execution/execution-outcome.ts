@@ -99,8 +99,9 @@ export function toExecutionLog(outcome: ExecutionOutcome, origin: ExecutionOrigi
   return {
     tenantId: principal.tenantId,
     endpointId: origin.endpointId,
-    promptId: prompt?.id ?? null,
-    promptVersion: prompt?.version ?? null,
+    // An unsaved prompt of a test run is no row: its run is logged without a prompt.
+    promptId: prompt && !prompt.unsaved ? prompt.id : null,
+    promptVersion: prompt && !prompt.unsaved ? prompt.version : null,
     assignment: outcome.assignment,
     source: origin.source,
     keyId: principal.keyId,

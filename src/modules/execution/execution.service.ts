@@ -21,9 +21,10 @@ import type { ModelInfo } from '../models/model';
 import { ModelsService } from '../models/models.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
 import { PromptSelectionService } from '../prompts/prompt-selection.service';
+import { PromptsService } from '../prompts/prompts.service';
 import { TemplateService } from '../prompts/template/template.service';
 import { type TestRunResponse, toTestRunResponse } from './dto/test-run.response';
-import { type EvalCall, type ExecutionCall, sourceOf } from './execution-call';
+import { type EvalCall, type ExecutionCall, type TestRunCall, sourceOf } from './execution-call';
 import { type ExecutionOutcome, loggableInputs, toExecutionLog } from './execution-outcome';
 import { ExecutionRecord } from './execution-record';
 import { type PlannedAttempt, planAttempts } from './attempt-plan';
@@ -55,6 +56,7 @@ export class ExecutionService {
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly prompts: PromptSelectionService,
+    private readonly promptContent: PromptsService,
     private readonly templates: TemplateService,
     private readonly models: ModelsService,
     private readonly llm: LlmRegistry,
@@ -81,18 +83,19 @@ export class ExecutionService {
   }
 
   /**
-   * Test runs: any prompt of the endpoint, Draft included; an unknown endpoint is a 404, not logged. The answer is the
-   * execution body with what the log row records of the run, and the row's id: its row is written before the answer
-   * (within LOG_WRITE_WAIT_MS), so GET /admin/v1/logs/{id} finds it right away.
+   * Test runs: any prompt of the endpoint, Draft included, or an unsaved prompt; an unknown endpoint is a 404, not
+   * logged. The answer is the execution body with what the log row records of the run; `logId` is the row's id, given
+   * on failures too (the row of a failed run is its only record of the model's raw answer). Its row is written before
+   * the answer (within LOG_WRITE_WAIT_MS), so GET /admin/v1/logs/{id} finds it right away.
    */
   async testRun(
     principal: Principal,
     endpointId: string,
-    promptId: string,
+    prompt: TestRunCall['prompt'],
     inputs: unknown,
     requestId: string,
     tags: Tags,
-  ): Promise<TestRunResponse> {
+  ): Promise<{ logId: string; answer: () => TestRunResponse }> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
     const { outcome, log, logId } = await this.runLogged({
       kind: 'testRun',
@@ -101,11 +104,16 @@ export class ExecutionService {
       requestId,
       body: inputs,
       tags,
-      promptId,
+      prompt,
     });
-    if (outcome.status === 'error') throw outcome.error;
     await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
-    return toTestRunResponse(outcome.body, log, logId);
+    return {
+      logId,
+      answer: () => {
+        if (outcome.status === 'error') throw outcome.error;
+        return toTestRunResponse(outcome.body, log, logId);
+      },
+    };
   }
 
   /**
@@ -166,7 +174,12 @@ export class ExecutionService {
       return;
     }
     if (call.kind === 'testRun') {
-      record.prompt = await this.prompts.getForTestRun(principal.tenantId, definition.endpoint.id, call.promptId);
+      const { tenantId } = principal;
+      const endpointId = definition.endpoint.id;
+      record.prompt =
+        'unsaved' in call.prompt
+          ? await this.promptContent.unsavedForTestRun(tenantId, endpointId, call.prompt.unsaved)
+          : await this.prompts.getForTestRun(tenantId, endpointId, call.prompt.promptId);
       record.assignment = 'pinned';
       return;
     }

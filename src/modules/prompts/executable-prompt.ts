@@ -12,4 +12,9 @@ export interface ExecutablePrompt extends VersionContent {
   slug: string;
   status: PromptStatus;
   version: number;
+  /**
+   * A test run's prompt given as unsaved text (its id and version stand for no row): logged with promptId and
+   * promptVersion null.
+   */
+  unsaved?: true;
 }

@@ -15,7 +15,7 @@ import {
   toPromptResponse,
   toTemplateValidationResponse,
 } from './dto/prompt.response';
-import type { FallbackModel, PromptStatus } from './executable-prompt';
+import type { ExecutablePrompt, FallbackModel, PromptStatus } from './executable-prompt';
 import type { PromptEntity } from './prompt.entity';
 import { savedEvent } from './prompt-history';
 import { copyName, slugify } from './prompt-naming';
@@ -44,6 +44,9 @@ export interface NewPrompt {
   fallbackModels?: FallbackModel[];
   changeNotes?: string | null;
 }
+
+/** A prompt's content as a create takes it, without a name: what a test run of unsaved text runs. */
+export type UnsavedPrompt = Omit<NewPrompt, 'endpointId' | 'name' | 'changeNotes'>;
 
 export type PromptChanges = Partial<Omit<NewPrompt, 'endpointId'>>;
 
@@ -96,15 +99,8 @@ export class PromptsService {
 
   /** `keyId`: the key making the change (null when none), recorded in the prompt's history. */
   async create(tenantId: string, input: NewPrompt, keyId: string | null): Promise<PromptResponse> {
-    this.templates.assertSavable(input.template);
-    this.models.require(input.llmModel);
     requireSlug(input.name);
-    await this.assertCustomParameters(tenantId, input.endpointId, input.customParameters, input.fallbackModels);
-    this.assertTemperatures({
-      llmModel: input.llmModel,
-      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
-      fallbackModels: input.fallbackModels ?? [],
-    });
+    await this.assertContent(tenantId, input.endpointId, input);
     const prompt = await this.createDraft(tenantId, input.endpointId, keyId, {
       pickName: exactName(input.name),
       content: {
@@ -122,7 +118,50 @@ export class PromptsService {
     return toPromptResponse(prompt, null);
   }
 
-  /** Interface-spec: a clone as a new Draft named `<name> (copy)`; the original is unchanged. */
+  /**
+   * A test run of unsaved text: the settings as a create would save them, under the same rules (each problem a 400
+   * naming `prompt.<field>`), as a prompt that runs on the endpoint without being stored (promptId null in its log).
+   */
+  async unsavedForTestRun(tenantId: string, endpointId: string, input: UnsavedPrompt): Promise<ExecutablePrompt> {
+    try {
+      await this.assertContent(tenantId, endpointId, input);
+    } catch (error) {
+      throw error instanceof ValidationError ? withFieldPrefix(error, 'prompt') : error;
+    }
+    return {
+      id: `unsaved:${endpointId}`,
+      endpointId,
+      name: '(unsaved)',
+      slug: 'unsaved',
+      status: 'Draft',
+      version: 0,
+      unsaved: true,
+      template: input.template,
+      llmModel: input.llmModel,
+      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
+      maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
+      customParameters: input.customParameters ?? PROMPT_DEFAULTS.customParameters,
+      retries: input.retries ?? PROMPT_DEFAULTS.retries,
+      fallbackModels: plainFallbacks(input.fallbackModels ?? PROMPT_DEFAULTS.fallbackModels),
+    };
+  }
+
+  /**
+   * The rules every prompt's content is created under: its template, its model, its customParameters and fallbacks,
+   * and the temperatures its models take.
+   */
+  private async assertContent(tenantId: string, endpointId: string, input: UnsavedPrompt): Promise<void> {
+    this.templates.assertSavable(input.template);
+    this.models.require(input.llmModel);
+    await this.assertCustomParameters(tenantId, endpointId, input.customParameters, input.fallbackModels);
+    this.assertTemperatures({
+      llmModel: input.llmModel,
+      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
+      fallbackModels: input.fallbackModels ?? [],
+    });
+  }
+
+  /** A clone as a new Draft named `<name> (copy)`; the original is unchanged. */
   async duplicate(tenantId: string, id: string, keyId: string | null): Promise<PromptResponse> {
     const { prompt } = await this.require(tenantId, id);
     const created = await this.createDraft(tenantId, prompt.endpointId, keyId, {
@@ -356,6 +395,14 @@ function plainFallbacks(fallbackModels: FallbackModel[]): FallbackModel[] {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(customParameters !== undefined ? { customParameters } : {}),
   }));
+}
+
+/** The same problems, each naming its field under `prefix` (`prompt.template`, `prompt.customParameters.model`). */
+function withFieldPrefix(error: ValidationError, prefix: string): ValidationError {
+  return new ValidationError(
+    error.messages.map((message) => `${prefix}.${message}`),
+    error.field === null ? prefix : `${prefix}.${error.field}`,
+  );
 }
 
 function requireSlug(name: string): void {

@@ -66,11 +66,20 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The curl command that calls an endpoint with a key (`$ENDPOINT_KEY`, or `$ADMIN_KEY` for an Internal one). */
-export function curlFor(path: string, body: Record<string, unknown>, keyVariable = 'ENDPOINT_KEY'): string {
+/**
+ * The curl command that calls an endpoint with a key (`$ENDPOINT_KEY`, or `$ADMIN_KEY` for an Internal one); with
+ * `stream`, asking for the answer as server-sent events, printed as they arrive (`-N`).
+ */
+export function curlFor(
+  path: string,
+  body: Record<string, unknown>,
+  keyVariable = 'ENDPOINT_KEY',
+  { stream = false }: { stream?: boolean } = {},
+): string {
   return [
-    `curl -X POST ${shellQuote(serviceBase() + path)} \\`,
+    `curl ${stream ? '-N ' : ''}-X POST ${shellQuote(serviceBase() + path)} \\`,
     `  -H "x-api-key: $${keyVariable}" \\`,
+    ...(stream ? [`  -H 'Accept: text/event-stream' \\`] : []),
     `  -H 'Content-Type: application/json' \\`,
     `  -d ${shellQuote(JSON.stringify(body))}`,
   ].join('\n');

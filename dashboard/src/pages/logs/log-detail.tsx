@@ -300,7 +300,7 @@ function LongText({ text, label }: { text: string | null; label: string }) {
 }
 
 /** A JSON object or array text, pretty-printed; null for any other text (kept exactly as it came). */
-function prettyJson(text: string): string | null {
+export function prettyJson(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return null;
   try {

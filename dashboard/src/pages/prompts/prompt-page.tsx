@@ -6,13 +6,23 @@ import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, messageOf, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 import { type Endpoint, endpointOf } from '../runner/test-run';
+import type { UnsavedPrompt } from '../runner/test-run';
 import { TestRunner } from '../runner/test-runner';
 import { DraftDiff } from './draft-diff';
 import { forgetDraft, keepDraft, keptDraftOf } from './kept-draft';
 import { liveSaveWarning, liveShareOf } from './live-save';
 import { PromptActions } from './prompt-actions';
 import { RunAgainstDefault } from '../eval-runs/run-against-default';
-import { changesOf, draftOf, draftProblems, type Model, type Prompt, type PromptDraft, updateOf } from './prompt-draft';
+import {
+  changesOf,
+  contentOf,
+  draftOf,
+  draftProblems,
+  type Model,
+  type Prompt,
+  type PromptDraft,
+  updateOf,
+} from './prompt-draft';
 import { PromptFields, splitServiceMessages } from './prompt-form';
 import { bounds } from '../../api/bounds';
 
@@ -290,10 +300,12 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
             endpoint={endpoint}
             prompts={[saved]}
             fixedPromptId={saved.id}
+            unsaved={changes.newVersion ? unsavedRunOf(draft) : null}
             note={
               <p className="muted fine-print">
-                Runs the saved version {saved.currentVersion} ({saved.status}).
-                {changes.newVersion && ' Your unsaved changes are not part of the run: save them to try them.'}
+                {changes.newVersion
+                  ? `Run runs the saved version ${saved.currentVersion} (${saved.status}); Run unsaved changes runs the editor's text and settings as they stand, without saving them.`
+                  : `Runs the saved version ${saved.currentVersion} (${saved.status}).`}
               </p>
             }
           />
@@ -301,4 +313,15 @@ function Playground({ endpoint, models, initial }: { endpoint: Endpoint; models:
       </div>
     </section>
   );
+}
+
+/** The editor's content as a test run of unsaved text takes it, or the first reason it cannot run as typed. */
+function unsavedRunOf(
+  draft: PromptDraft,
+): { prompt: UnsavedPrompt; problem: null } | { prompt: null; problem: string } {
+  const { name: _name, ...problems } = draftProblems(draft);
+  const problem = Object.values(problems)[0];
+  if (problem) return { prompt: null, problem: `Fix the editor first: ${problem}` };
+  const { name: _unused, ...content } = contentOf(draft);
+  return { prompt: content, problem: null };
 }

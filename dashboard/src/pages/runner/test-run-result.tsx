@@ -24,12 +24,20 @@ export function TestRunResult({
   const images = generatedImagesOf(run.output);
   return (
     <section className="test-run-result" aria-labelledby={titleId}>
-      <h3 id={titleId}>Result</h3>
+      <h3 id={titleId}>{run.unsaved ? 'Result of the unsaved changes' : 'Result'}</h3>
+      {run.unsaved && (
+        <p className="notice" role="note">
+          This answer came from unsaved text: the editor's changes as they stood, not a saved version. Its log row has
+          no prompt.
+        </p>
+      )}
       <dl className="run-facts">
         <div>
           <dt>Prompt</dt>
           <dd>
-            {promptName ?? run.promptId} v{run.promptVersion}
+            {run.unsaved
+              ? `${promptName ? `${promptName}, ` : ''}unsaved changes`
+              : `${promptName ?? run.promptId} v${run.promptVersion}`}
           </dd>
         </div>
         <div>

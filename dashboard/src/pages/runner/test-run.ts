@@ -1,4 +1,4 @@
-import { api, type Schemas, unwrap } from '../../api/client';
+import { api, ApiError, type Schemas, unwrap } from '../../api/client';
 
 export type Endpoint = Schemas['EndpointResponse'];
 export type InputField = Schemas['InputFieldResponse'];
@@ -10,11 +10,49 @@ export type Prompt = Schemas['PromptResponse'];
  */
 export type TestRun = Schemas['TestRunResponse'];
 
-/** Runs `promptId` (any status, Draft included) of the endpoint with `inputs`, as an admin test run. */
-export function runTest(endpointId: string, promptId: string, inputs: Record<string, unknown>): Promise<TestRun> {
-  return unwrap(
-    api.POST('/admin/v1/endpoints/{id}/test', { params: { path: { id: endpointId } }, body: { promptId, inputs } }),
-  );
+/** A prompt as the editor holds it, unsaved: what a test run of unsaved text takes. */
+export type UnsavedPrompt = Schemas['UnsavedPromptDto'];
+
+/** What a test run runs: a saved prompt (any status, Draft included), or unsaved text. */
+export type RunTarget = { promptId: string } | { prompt: UnsavedPrompt };
+
+/** A test run the service refused or that failed: its messages, and its log row when it was logged (X-Log-Id). */
+export class FailedTestRun extends ApiError {
+  constructor(
+    status: number,
+    messages: string[],
+    readonly logId: string | null,
+  ) {
+    super(status, messages);
+  }
+}
+
+/** Runs `target` on the endpoint with `inputs`, as an admin test run; a failure is a FailedTestRun. */
+export async function runTest(
+  endpointId: string,
+  target: RunTarget,
+  inputs: Record<string, unknown>,
+): Promise<TestRun> {
+  const request = api.POST('/admin/v1/endpoints/{id}/test', {
+    params: { path: { id: endpointId } },
+    body: { ...target, inputs },
+  });
+  try {
+    return await unwrap(request);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const logId = (await request).response.headers.get('x-log-id');
+    throw new FailedTestRun(error.status, error.messages, logId);
+  }
+}
+
+/** The failed field a message names (`… field 'address.zip' is below …`), or null. */
+export function failedFieldOf(messages: string[]): string | null {
+  for (const message of messages) {
+    const named = /field '([^']+)'/.exec(message);
+    if (named) return named[1];
+  }
+  return null;
 }
 
 /** Every prompt of the endpoint: Draft and Live ones, then the archived ones (listed only on request). */

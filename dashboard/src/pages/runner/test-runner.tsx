@@ -1,7 +1,9 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { Button, Field, Problems } from '../../ui/controls';
+import { Button, Field } from '../../ui/controls';
 import { initialNotes, initialValues, type InputValues, inputsOf, RunnerInputs } from './runner-inputs';
-import { type Endpoint, type Prompt, runTest, type TestRun } from './test-run';
+import { type Endpoint, type Prompt, type RunTarget, runTest, type TestRun, type UnsavedPrompt } from './test-run';
+import { RunSnippets } from './run-snippets';
+import { TestRunFailure } from './test-run-failure';
 import { TestRunResult } from './test-run-result';
 import './runner.css';
 
@@ -13,6 +15,7 @@ const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(naviga
  * answer. Test runs change nothing, so ReadOnly keys may run them too.
  *
  * With `fixedPromptId` it runs that prompt only (beside the editor); otherwise it offers every prompt of `prompts`.
+ * With `unsaved` (the editor's changes, when there are any) it can also run the editor's text as it stands, unsaved.
  */
 export function TestRunner({
   endpoint,
@@ -23,6 +26,7 @@ export function TestRunner({
   onPromptChange,
   note,
   wide = false,
+  unsaved = null,
 }: {
   endpoint: Endpoint;
   prompts: Prompt[];
@@ -34,6 +38,8 @@ export function TestRunner({
   note?: ReactNode;
   /** The form and the answer side by side (a page of its own) rather than one under the other (beside the editor). */
   wide?: boolean;
+  /** The editor's unsaved changes, ready to run, or why they cannot run as typed (`problem`). */
+  unsaved?: { prompt: UnsavedPrompt; problem: null } | { prompt: null; problem: string } | null;
 }) {
   const fields = endpoint.inputFields;
   const [values, setValues] = useState<InputValues>(() => initialValues(fields, initialInputs));
@@ -44,7 +50,7 @@ export function TestRunner({
   );
   const [running, setRunning] = useState(false);
   const [run, setRun] = useState<{ answer: TestRun; inputs: Record<string, unknown> } | null>(null);
-  const [failure, setFailure] = useState<unknown>(null);
+  const [failure, setFailure] = useState<{ error: unknown; unsaved: boolean } | null>(null);
   const generation = useRef(0);
   const titleId = useId();
 
@@ -60,6 +66,15 @@ export function TestRunner({
   async function submit(event?: FormEvent) {
     event?.preventDefault();
     if (running || !selected || archived) return;
+    await start({ promptId: selected });
+  }
+
+  async function runUnsaved() {
+    if (running || !unsaved?.prompt) return;
+    await start({ prompt: unsaved.prompt });
+  }
+
+  async function start(target: RunTarget) {
     const { inputs, errors: problems } = inputsOf(fields, values);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
@@ -67,12 +82,12 @@ export function TestRunner({
     setRunning(true);
     setFailure(null);
     try {
-      const answer = await runTest(endpoint.id, selected, inputs);
+      const answer = await runTest(endpoint.id, target, inputs);
       if (mine === generation.current) setRun({ answer, inputs });
     } catch (error) {
       if (mine === generation.current) {
         setRun(null);
-        setFailure(error);
+        setFailure({ error, unsaved: 'prompt' in target });
       }
     } finally {
       if (mine === generation.current) setRunning(false);
@@ -140,6 +155,11 @@ export function TestRunner({
             >
               {running ? 'Running…' : 'Run'}
             </Button>
+            {unsaved && (
+              <Button onClick={() => void runUnsaved()} disabled={running} blocked={unsaved.problem}>
+                Run unsaved changes
+              </Button>
+            )}
             <span className="muted">
               or <kbd>{IS_MAC ? '⌘' : 'Ctrl'}</kbd>+<kbd>Enter</kbd>
             </span>
@@ -149,7 +169,7 @@ export function TestRunner({
           </div>
         </form>
         <div className="runner-answer">
-          <Problems error={failure} />
+          {failure && <TestRunFailure error={failure.error} unsaved={failure.unsaved} />}
           {run && (
             <TestRunResult
               run={run.answer}
@@ -158,9 +178,18 @@ export function TestRunner({
               inputs={run.inputs}
             />
           )}
+          {run && (
+            <RunSnippets
+              endpoint={endpoint}
+              prompt={prompts.find((prompt) => prompt.id === run.answer.promptId) ?? null}
+              unsaved={run.answer.unsaved}
+              inputs={run.inputs}
+            />
+          )}
           {wide && !run && !failure && (
             <p className="muted runner-waiting">
-              The answer shows here: the output, the rendered prompt, tokens, cost, latency and its log row.
+              The answer shows here: the output, the rendered prompt, tokens, cost, latency and its log row; for a
+              failed run, the model's raw answer.
             </p>
           )}
         </div>

@@ -1,13 +1,39 @@
-import { Allow, IsUUID } from 'class-validator';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { Allow, IsObject, IsUUID, ValidateNested } from 'class-validator';
 import { ApiAnyJson } from '../../../common/http/api-schema.decorators';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { Tags } from '../../../common/tags/tags';
 import { TagsProperty } from '../../../common/tags/tags.decorator';
+import { CreatePromptDto } from '../../prompts/dto/prompt.dto';
+
+/** A prompt as the editor holds it, unsaved: the settings a prompt create takes, under the same rules. */
+export class UnsavedPromptDto extends PickType(CreatePromptDto, [
+  'template',
+  'llmModel',
+  'temperature',
+  'maxTokens',
+  'customParameters',
+  'retries',
+  'fallbackModels',
+] as const) {}
 
 export class TestRunDto {
-  /** Any prompt of the endpoint, Draft included. */
+  /** Any prompt of the endpoint, Draft included. Give either promptId or prompt. */
+  @Omittable()
   @IsUUID('all', { message: 'promptId must be a UUID' })
-  promptId: string;
+  promptId?: string;
+
+  /**
+   * An unsaved prompt to run as it stands, validated as a prompt create is (messages name `prompt.<field>`); logged
+   * with promptId null. Give either promptId or prompt.
+   */
+  @ApiProperty({ type: UnsavedPromptDto, required: false })
+  @Omittable()
+  @IsObject({ message: 'prompt must be an object' })
+  @ValidateNested()
+  @Type(() => UnsavedPromptDto)
+  prompt?: UnsavedPromptDto;
 
   /**
    * The request body to run with (any JSON value; an object of the endpoint's input fields to pass), checked against

@@ -36,13 +36,17 @@ export class TestRunResponse {
   @ApiProperty({ type: [RenderedMessageResponse] })
   renderedMessages: RenderedMessageResponse[];
 
-  /** The prompt that ran (any status, Draft included). */
-  @ApiProperty({ format: 'uuid' })
-  promptId: string;
+  /** The prompt that ran (any status, Draft included); null when the run was of unsaved text. */
+  @ApiProperty({ format: 'uuid', type: 'string', nullable: true })
+  promptId: string | null;
 
-  /** The number of the prompt's version that ran. */
-  @ApiProperty({ type: 'integer', minimum: 1 })
-  promptVersion: number;
+  /** The number of the prompt's version that ran; null when the run was of unsaved text. */
+  @ApiProperty({ type: 'integer', minimum: 1, nullable: true })
+  promptVersion: number | null;
+
+  /** Whether the run was of unsaved text (`prompt` in the request) rather than a saved prompt (`promptId`). */
+  @ApiProperty()
+  unsaved: boolean;
 
   /** The model that answered: the version's own, or one of its fallback models when the run failed over to it. */
   @ApiProperty()
@@ -65,16 +69,17 @@ export class TestRunResponse {
 }
 
 /**
- * A successful test run's answer: its execution body and what its log row records. A run that succeeded has selected
- * its prompt and rendered it, so those fields of its row are set.
+ * A successful test run's answer: its execution body and what its log row records. A run that succeeded has rendered
+ * its prompt, so those fields of its row are set; only an unsaved prompt is logged without a prompt id.
  */
 export function toTestRunResponse(output: unknown, log: NewExecutionLog, logId: string): TestRunResponse {
   return {
     output,
     renderedPrompt: log.renderedPrompt!,
     renderedMessages: toRenderedMessagesResponse(log.renderedMessages, log.renderedPrompt)!,
-    promptId: log.promptId!,
-    promptVersion: log.promptVersion!,
+    promptId: log.promptId,
+    promptVersion: log.promptVersion,
+    unsaved: log.promptId === null,
     llmModel: log.llmModel!,
     usage: { inputTokens: log.inputTokens, outputTokens: log.outputTokens },
     costUsd: log.costUsd,
