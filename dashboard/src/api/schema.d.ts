@@ -2127,7 +2127,7 @@ export interface components {
             series: components["schemas"]["StatsBucketResponse"][];
         };
         /** @enum {string} */
-        StatsSource: "Eval";
+        StatsSource: "Eval" | "Api";
         /** @enum {string} */
         ScoreDataType: "boolean" | "numeric" | "categorical";
         ScoreConfigResponse: {
@@ -6670,8 +6670,9 @@ export interface operations {
                  */
                 groupBy?: string;
                 /**
-                 * @description `Eval`: the statistics of evaluation runs' executions alone. Without it they are left out, and every other
-                 *     source counts.
+                 * @description `Eval`: the statistics of evaluation runs' executions alone. `Api`: those of the calls made through the execution
+                 *     API alone (the test runner's and MCP's left out), read from the log rows. Without it evaluation runs' executions
+                 *     are left out, and every other source counts.
                  */
                 source?: components["schemas"]["StatsSource"];
                 /** @description Only executions tagged key:value. Repeatable: the same key repeated means either value, different keys must all match. */
