@@ -6669,11 +6669,7 @@ export interface operations {
                  *     null) for the other values and the executions without the tag.
                  */
                 groupBy?: string;
-                /**
-                 * @description `Eval`: the statistics of evaluation runs' executions alone. `Api`: those of the calls made through the execution
-                 *     API alone (the test runner's and MCP's left out), read from the log rows. Without it evaluation runs' executions
-                 *     are left out, and every other source counts.
-                 */
+                /** @description `Eval`: evaluation runs' executions alone (left out otherwise); `Api`: calls through the execution API alone. */
                 source?: components["schemas"]["StatsSource"];
                 /** @description Only executions tagged key:value. Repeatable: the same key repeated means either value, different keys must all match. */
                 tag?: string[];

@@ -49,11 +49,7 @@ export class StatsQuery {
   @Matches(GROUP_BY_PATTERN, { message: 'groupBy must be prompt or tag:<key>' })
   groupBy?: StatsGroupBy;
 
-  /**
-   * `Eval`: the statistics of evaluation runs' executions alone. `Api`: those of the calls made through the execution
-   * API alone (the test runner's and MCP's left out), read from the log rows. Without it evaluation runs' executions
-   * are left out, and every other source counts.
-   */
+  /** `Eval`: evaluation runs' executions alone (left out otherwise); `Api`: calls through the execution API alone. */
   @ApiEnum('StatsSource', STATS_SOURCES)
   @Omittable()
   @IsIn(STATS_SOURCES)
