@@ -5,7 +5,7 @@ import { Button, ConfirmDialog, Problems } from '../../ui/controls';
 import type { Prompt } from './version-shared';
 
 /** What a rollback did: the prompt it made, and how far it went (a refused promotion stops it at the Draft). */
-interface RolledBack {
+export interface RolledBack {
   restored: Prompt;
   versionNumber: number;
   promoted: boolean;
@@ -146,5 +146,3 @@ export function RollbackResult({ result, endpointId }: { result: RolledBack; end
     </div>
   );
 }
-
-export type { RolledBack };
