@@ -208,6 +208,12 @@ describe('Dashboard: evaluation runs', () => {
     await goTo(page(), `/endpoints/${endpointId}/prompts/${candidateId}`);
     const note = page().getByRole('note', { name: 'Promotion gate' });
     await note.getByText(/Newest run of version 1: Completed, pass rate 50%, 1 regression\./).waitFor();
+    // Before any attempt, the note says the gate is closed and why, as the service would refuse.
+    await note.getByText('The gate is closed:').waitFor();
+    await expect(note.getByRole('listitem').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/pass rate 0\.5\b.* below/i),
+      expect.stringMatching(/\b1 regression\b.*at most 0/),
+    ]);
     await page().getByRole('button', { name: 'Promote to Live' }).click();
     const refusal = page().locator('.gate-refusal');
     await refusal.getByRole('alert').getByText('The promotion gate is closed:').waitFor();

@@ -97,7 +97,7 @@ describe('Dashboard: prompts and the test runner', () => {
     await setTemplate('Summarize ');
     await page.keyboard.press('End');
     await page.keyboard.type('{{ inputs.');
-    const options = page.getByRole('listbox').getByRole('option');
+    const options = page.locator('.cm-tooltip-autocomplete').getByRole('option');
     await options.filter({ hasText: 'sentences' }).waitFor();
     const offered = await options.allInnerTexts();
     expect(offered.join(' ')).toEqual(expect.stringContaining('text'));
@@ -124,9 +124,9 @@ describe('Dashboard: prompts and the test runner', () => {
     );
     await page.locator('.model-facts').getByText('gpt-4o-mini').waitFor();
 
-    // Temperature: a 0–1 slider in steps of 0.05, its value shown.
+    // Temperature: a slider in steps of 0.05 up to OpenAI's highest (2), its value shown.
     const slider = page.getByRole('slider', { name: 'Temperature' });
-    expect(await slider.getAttribute('max')).toBe('1');
+    expect(await slider.getAttribute('max')).toBe('2');
     await slider.focus();
     for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
     await page.locator('.temperature-value').getByText('0.50').waitFor();

@@ -111,7 +111,10 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
 
     const renamed = await t.http.put(`/admin/v1/prompts/${first.id}`).set(auth(tenant.admin)).send({ name: 'renamed' });
     expect(renamed.status).toBe(200);
-    expect((await run(endpoint.path, { text: 'e' }, '?prompt=first')).status).toBe(404);
+    // The old name still selects the prompt, now answering under its new slug (the kept resolution was dropped).
+    const byOldName = await run(endpoint.path, { text: 'e' }, '?prompt=first');
+    expect(byOldName.body).toBe('Updated e');
+    expect(byOldName.headers['x-prompt']).toMatch(/^renamed@/);
     expect((await run(endpoint.path, { text: 'e' }, '?prompt=renamed')).body).toBe('Updated e');
     const demoted = await t.http.post(`/admin/v1/prompts/${first.id}/demote`).set(auth(tenant.admin));
     expect(demoted.status).toBe(200);

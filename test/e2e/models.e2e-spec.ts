@@ -14,6 +14,7 @@ const MODEL_FIELDS = [
   'id',
   'isTestModel',
   'maxOutputTokens',
+  'maxTemperature',
   'pricing',
   'provider',
 ];
@@ -52,6 +53,17 @@ describe('GET /admin/v1/prompts/models (no provider keys)', () => {
       for (const flag of CAPABILITY_FIELDS) expect(typeof model.capabilities[flag]).toBe('boolean');
     }
     expect(new Set(models.map((m) => m.id)).size).toBe(models.length);
+  });
+
+  it("gives each model its provider's highest temperature: 2 for OpenAI, Google and the test model, 1 for Anthropic", async () => {
+    const models = await listModels(t, tenant.admin);
+    const byProvider = (provider: string) => models.filter((model) => model.provider === provider);
+    for (const provider of ['openai', 'google', 'mock']) {
+      expect(byProvider(provider).length).toBeGreaterThan(0);
+      for (const model of byProvider(provider)) expect(model.maxTemperature).toBe(2);
+    }
+    expect(byProvider('anthropic').length).toBeGreaterThan(0);
+    for (const model of byProvider('anthropic')) expect(model.maxTemperature).toBe(1);
   });
 
   it('always has mock-echo: available, zero pricing, a test model', async () => {
@@ -214,12 +226,15 @@ describe('GET /admin/v1/prompts/models with provider keys and MODELS_FILE', () =
           imageGeneration: false,
         },
         pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0, perImage: null, currency: 'USD' },
+        maxTemperature: 2,
         available: true,
         isTestModel: false,
       });
-      // Moved to the router provider, keeping the packaged data it did not override.
+      // Moved to the router provider, keeping the packaged data it did not override; an OpenAI-compatible server
+      // takes temperatures up to 2.
       expect(byId(models, 'claude-haiku-4-5')).toMatchObject({
         provider: 'router',
+        maxTemperature: 2,
         available: true,
         contextWindow: 200000,
         pricing: { inputPerMillionTokens: 1, outputPerMillionTokens: 5 },

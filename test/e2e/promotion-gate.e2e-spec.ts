@@ -15,7 +15,11 @@ const BAD = 'Bad answer to';
  * how the gate was passed.
  */
 describe('promotion gate', () => {
-  const { t, tenant, fake } = useTestApp({ fake: {}, env: { ADMIN_RATE_LIMIT_PER_MINUTE: '100000' } });
+  const { t, tenant, other, fake } = useTestApp({
+    fake: {},
+    other: true,
+    env: { ADMIN_RATE_LIMIT_PER_MINUTE: '100000' },
+  });
 
   beforeEach(() => {
     fake.replyBy((request) => ({ text: JSON.stringify(request.body).includes(BAD) ? 'wrong' : 'right' }));
@@ -24,7 +28,7 @@ describe('promotion gate', () => {
   const post = (path: string, body: object = {}, key = tenant.admin) =>
     t.http.post(`/admin/v1${path}`).set(auth(key)).send(body);
   const put = (path: string, body: object) => t.http.put(`/admin/v1${path}`).set(auth(tenant.admin)).send(body);
-  const get = (path: string) => t.http.get(`/admin/v1${path}`).set(auth(tenant.admin));
+  const get = (path: string, key = tenant.admin) => t.http.get(`/admin/v1${path}`).set(auth(key));
 
   /** An endpoint whose default prompt answers `right`, with a dataset of two items checked for `right`, gated. */
   async function gated(gate: object = {}) {
@@ -141,5 +145,38 @@ describe('promotion gate', () => {
     expect(forced.body.data.status).toBe('Live');
     const version = await get(`/prompts/${bad.id}/versions/1`);
     expect(version.body.data.gate).toEqual({ forced: true, reason: 'Hotfix approved by on-call', runId: run.id });
+  });
+
+  it("GET /prompts/{id}/promotion-gate answers the verdict a promotion would get now, for any of the tenant's keys", async () => {
+    const { endpoint, datasetId, datasetName } = await gated({ minPassRate: 0.9 });
+    const candidate = await draft(endpoint.id, 'Asked first {{ inputs.text }}');
+    const gate = { datasetId, minPassRate: 0.9, maxRegressions: 0 };
+    expect((await get(`/prompts/${candidate.id}/promotion-gate`, tenant.readOnly)).body.data).toEqual({
+      gate,
+      open: false,
+      problems: [
+        `No completed evaluation run of dataset "${datasetName}" for version 1 of this prompt: run the dataset on that version first.`,
+      ],
+      runId: null,
+    });
+    const run = await runOf(datasetId, candidate.id);
+    expect((await get(`/prompts/${candidate.id}/promotion-gate`)).body.data).toEqual({
+      gate,
+      open: true,
+      problems: [],
+      runId: run.id,
+    });
+    // Asking changed nothing: the promotion still passes, with the same run.
+    expect((await post(`/prompts/${candidate.id}/promote`)).status).toBe(200);
+
+    const ungated = await createEndpoint(t, tenant.admin);
+    const free = await createPrompt(t, tenant.admin, ungated.id, { template: 'Free', llmModel: 'llama-test' }, 'Draft');
+    expect((await get(`/prompts/${free.id}/promotion-gate`)).body.data).toEqual({
+      gate: null,
+      open: true,
+      problems: [],
+      runId: null,
+    });
+    expectFailure(await get(`/prompts/${candidate.id}/promotion-gate`, other.admin), 404);
   });
 });

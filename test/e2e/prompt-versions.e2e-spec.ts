@@ -411,10 +411,14 @@ describe('prompt versions, default prompt and execution lookups', () => {
     it('renders through the shared template service with inputs in scope and the default filter on missing ones', async () => {
       const templates = t.app.get(TemplateService);
       const template = 'About {{ inputs.topic }} in a {{ inputs.tone | default: "neutral" }} tone';
-      await expect(templates.render('p:1', template, { topic: 'cats' })).resolves.toBe('About cats in a neutral tone');
-      await expect(templates.render('p:1', template, { topic: 'dogs', tone: 'warm' })).resolves.toBe(
-        'About dogs in a warm tone',
-      );
+      // Without message blocks the whole text is one user message.
+      await expect(templates.render('p:1', template, { topic: 'cats' })).resolves.toMatchObject({
+        text: 'About cats in a neutral tone',
+        messages: [{ role: 'user', content: 'About cats in a neutral tone' }],
+      });
+      await expect(templates.render('p:1', template, { topic: 'dogs', tone: 'warm' })).resolves.toMatchObject({
+        text: 'About dogs in a warm tone',
+      });
     });
   });
 });

@@ -117,6 +117,36 @@ describe('prompts (admin API)', () => {
       expect(cleared.body.data).toMatchObject({ retries: 0, fallbackModels: [], currentVersion: 2 });
     });
 
+    it("refuses a temperature above what a model's provider takes, for the prompt and for each fallback", async () => {
+      const endpointId = await createEndpoint();
+      const base = { endpointId, name: 'warm', template: 'x', llmModel: 'claude-sonnet-4-5' };
+      const create = (body: object) => t.http.post('/admin/v1/prompts').set(auth(tenant.admin)).send(body);
+      const above = (field: string, value: number) =>
+        `${field} ${value} is above 1, the highest temperature anthropic models (claude-sonnet-4-5) take`;
+      expect((await create({ ...base, temperature: 1.5 })).body.messages).toEqual([above('temperature', 1.5)]);
+      // A fallback without a temperature of its own is called with the prompt's.
+      const onGpt = { ...base, llmModel: 'gpt-4o-mini', temperature: 1.2 };
+      const unset = await create({ ...onGpt, fallbackModels: [{ llmModel: 'claude-sonnet-4-5' }] });
+      expect(unset.body.messages).toEqual([above('temperature', 1.2)]);
+      const own = await create({ ...onGpt, fallbackModels: [{ llmModel: 'claude-sonnet-4-5', temperature: 1.4 }] });
+      expect(own.body.messages).toEqual([above('fallbackModels.0.temperature', 1.4)]);
+
+      // An update is held to it with what it keeps: moving a prompt at 1.2 to an Anthropic model.
+      const created = await create({ ...onGpt, fallbackModels: [{ llmModel: 'claude-sonnet-4-5', temperature: 0.5 }] });
+      expect(created.status).toBe(201);
+      const moved = await t.http
+        .put(`/admin/v1/prompts/${created.body.data.id}`)
+        .set(auth(tenant.admin))
+        .send({ llmModel: 'claude-sonnet-4-5' });
+      expect(moved.status).toBe(400);
+      expect(moved.body.messages).toEqual([above('temperature', 1.2)]);
+      const fixed = await t.http
+        .put(`/admin/v1/prompts/${created.body.data.id}`)
+        .set(auth(tenant.admin))
+        .send({ llmModel: 'claude-sonnet-4-5', temperature: 1 });
+      expect(fixed.status).toBe(200);
+    });
+
     it('refuses retries and fallback models out of bounds with 400 naming the field', async () => {
       const endpointId = await createEndpoint();
       const base = { endpointId, name: 'x', template: 'x', llmModel: 'mock-echo' };

@@ -319,6 +319,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/prompts/{id}/promotion-gate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The promotion gate's verdict on a prompt
+         * @description Whether a promotion of the prompt's current version would pass its endpoint's promotion gate now, and why not.
+         */
+        get: operations["getPromotionGateState"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/prompts/{id}/demote": {
         parameters: {
             query?: never;
@@ -1479,6 +1499,11 @@ export interface components {
             contextWindow: number | null;
             /** @description Most tokens one answer may have; null when unknown. */
             maxOutputTokens: number | null;
+            /**
+             * @description The highest sampling temperature its provider accepts (OpenAI and Google 2, Anthropic 1, others 2); a prompt's
+             *     `temperature` is 0 to 2 whatever its model.
+             */
+            maxTemperature: number;
             /** @description The model id prompts name in `llmModel`. */
             id: string;
             provider: string;
@@ -1630,6 +1655,19 @@ export interface components {
             force?: boolean;
             /** @description Why the gate is forced; required with `force: true`. */
             reason?: string;
+        };
+        PromotionGateStateResponse: {
+            /** @description The endpoint's gate; null when its promotions are not gated. */
+            gate: components["schemas"]["PromotionGateResponse"] | null;
+            /**
+             * Format: uuid
+             * @description The completed run that passes the gate, or else the newest run of the gate's dataset it looked at; null for none.
+             */
+            runId: string | null;
+            /** @description Whether a promotion would pass (always true without a gate). */
+            open: boolean;
+            /** @description Why it would not, a sentence per reason (those of the promotion's 409); empty when open. */
+            problems: string[];
         };
         VersionFallbackModelResponse: {
             temperature?: number;
@@ -5173,6 +5211,102 @@ export interface operations {
             };
             /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    getPromotionGateState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Succeeded */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        succeeded: true;
+                        messages: string[];
+                        data: components["schemas"]["PromotionGateStateResponse"];
+                    };
+                };
+            };
+            /** @description The request failed validation: one message per problem, naming its field (unknown properties included) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No prompt with this id in the tenant (or its endpoint is deleted) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

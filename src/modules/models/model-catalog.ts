@@ -2,7 +2,7 @@ import { calcPrice } from '@pydantic/genai-prices';
 import { MODEL_CONFIGS, type ModelConfig } from 'llm-zoo';
 import type { ModelsFileContent, ModelsFileModel } from '../../config/models-file';
 import type { ModelCapabilities, ModelInfo, ModelPricing } from './model';
-import { BuiltInProvider, OWN_MODELS, OwnModelEntry, PROVIDER_FLAGS } from './model-table';
+import { BuiltInProvider, OWN_MODELS, OwnModelEntry, PROVIDER_FLAGS, temperatureMaxOf } from './model-table';
 
 const BUILT_IN: BuiltInProvider[] = ['openai', 'anthropic', 'google'];
 
@@ -73,6 +73,7 @@ function describe(id: string, zoo: ModelConfig[], own: OwnModelEntry | undefined
       perImage: own?.perImage ?? null,
       currency: 'USD',
     },
+    maxTemperature: temperatureMaxOf(provider),
     available: false,
     isTestModel: false,
   };
@@ -134,6 +135,7 @@ function merge(base: ModelInfo | undefined, model: ModelsFileModel, provider: st
     maxOutputTokens: model.maxOutputTokens !== undefined ? model.maxOutputTokens : (base?.maxOutputTokens ?? null),
     capabilities: { ...(base?.capabilities ?? COMPATIBLE_DEFAULTS), ...model.capabilities },
     pricing: { ...(base?.pricing ?? UNKNOWN_PRICING), ...model.pricing, currency: 'USD' },
+    maxTemperature: temperatureMaxOf(provider),
     available: false,
     isTestModel: false,
   };

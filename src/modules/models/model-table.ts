@@ -15,6 +15,20 @@ export const PROVIDER_FLAGS: Record<BuiltInProvider, OwnFlags> = {
   google: { jsonMode: true, streaming: true, imageGeneration: false },
 };
 
+/** The highest sampling temperature a prompt may set (0 to 2), whatever its provider. */
+export const TEMPERATURE_MAX = 2;
+
+/**
+ * The highest sampling temperature each built-in provider's API accepts: OpenAI and Gemini take 0 to 2, Anthropic 0 to
+ * 1. Other providers (the offline model, OpenAI-compatible servers) are given TEMPERATURE_MAX.
+ */
+export const PROVIDER_TEMPERATURE_MAX: Record<BuiltInProvider, number> = { openai: 2, anthropic: 1, google: 2 };
+
+/** The highest temperature a model of this provider accepts. */
+export function temperatureMaxOf(provider: string): number {
+  return PROVIDER_TEMPERATURE_MAX[provider as BuiltInProvider] ?? TEMPERATURE_MAX;
+}
+
 export interface OwnModelEntry {
   provider: BuiltInProvider;
   /** Flags that differ from PROVIDER_FLAGS. */

@@ -1,3 +1,5 @@
+import { TEMPERATURE_MAX } from './model-table';
+
 /** A model the service can call. */
 export interface ModelCapabilities {
   reasoning: boolean;
@@ -24,6 +26,8 @@ export interface ModelInfo {
   maxOutputTokens: number | null;
   capabilities: ModelCapabilities;
   pricing: ModelPricing;
+  /** The highest sampling temperature its provider accepts. */
+  maxTemperature: number;
   /** Whether its provider is configured. */
   available: boolean;
   /** The built-in offline model(s), for tests and demos. */
@@ -47,6 +51,7 @@ export const MOCK_MODELS: ModelInfo[] = [
       imageGeneration: false,
     },
     pricing: { inputPerMillionTokens: 0, outputPerMillionTokens: 0, perImage: 0, currency: 'USD' },
+    maxTemperature: TEMPERATURE_MAX,
     available: true,
     isTestModel: true,
   },

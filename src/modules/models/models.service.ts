@@ -63,6 +63,21 @@ export class ModelsService {
   }
 
   /** The model a prompt names; a 400 naming `llmModel` when the catalog does not have it. */
+  /**
+   * A temperature the model takes: above its provider's maximum is a 400 naming `field` (the provider would refuse the
+   * call).
+   */
+  requireTemperature(id: string, temperature: number, field: string): void {
+    // A model not in the list is refused on its own, naming its field.
+    const model = this.models.get(id);
+    if (model && temperature > model.maxTemperature) {
+      throw new ValidationError(
+        `${field} ${temperature} is above ${model.maxTemperature}, the highest temperature ${model.provider} models (${id}) take`,
+        field,
+      );
+    }
+  }
+
   require(id: string, field = 'llmModel'): ModelInfo {
     const model = this.models.get(id);
     if (!model)

@@ -3,14 +3,15 @@ import { EndpointsService } from '../endpoints/endpoints.service';
 import { splitLists } from '../endpoints/traffic-split';
 import { PromptEventsService } from '../prompt-events/prompt-events.service';
 import { transitionEvents } from './prompt-history';
-import type { PromptResponse } from './dto/prompt.response';
+import type { PromotionGateStateResponse, PromptResponse } from './dto/prompt.response';
 import { decideTransition, PromptAction } from './prompt-lifecycle';
 import { PromptsService } from './prompts.service';
 import type { Endpoint } from '../endpoints/endpoint-definition';
 import type { VersionGate } from '../versions/prompt-version';
 import { VersionsService } from '../versions/versions.service';
 import type { PromptEntity } from './prompt.entity';
-import { PromotionGate } from './promotion-gate';
+import { type GateVerdict, PromotionGate } from './promotion-gate';
+import type { PromotionGateSettings } from '../endpoints/promotion-gate-settings';
 
 /** A promotion's options: `force` promotes past the endpoint's promotion gate, recording `reason`. */
 export interface PromoteOptions {
@@ -46,6 +47,21 @@ export class PromptLifecycleService {
    */
   promote(tenantId: string, id: string, options: PromoteOptions, keyId: string | null): Promise<PromptResponse> {
     return this.apply(tenantId, id, 'promote', keyId, options);
+  }
+
+  /**
+   * Whether the prompt's current version may be promoted now under its endpoint's promotion gate: the verdict a
+   * promotion would get, read without the promotion's locks (the promotion decides again under them).
+   */
+  async promotionGateState(tenantId: string, id: string): Promise<PromotionGateStateResponse> {
+    const { prompt, endpoint } = await this.prompts.require(tenantId, id);
+    const gate = endpoint.promotionGate;
+    if (!gate) return { gate: null, open: true, problems: [], runId: null };
+    const defaultPrompt = endpoint.defaultPromptId
+      ? (await this.prompts.require(tenantId, endpoint.defaultPromptId)).prompt
+      : null;
+    const verdict = await this.askGate(tenantId, gate, prompt, defaultPrompt);
+    return { gate: { ...gate }, open: verdict.problems.length === 0, problems: verdict.problems, runId: verdict.runId };
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */
@@ -114,14 +130,24 @@ export class PromptLifecycleService {
   ): Promise<VersionGate | null> {
     if (!endpoint.promotionGate) return null;
     const defaultPrompt = endpoint.defaultPromptId ? await this.prompts.lock(tenantId, endpoint.defaultPromptId) : null;
-    const verdict = await this.gate.check(
-      tenantId,
-      endpoint.promotionGate,
-      { promptId: prompt.id, versionNumber: prompt.currentVersion },
-      defaultPrompt && { promptId: defaultPrompt.id, versionNumber: defaultPrompt.currentVersion },
-    );
+    const verdict = await this.askGate(tenantId, endpoint.promotionGate, prompt, defaultPrompt);
     if (verdict.problems.length === 0) return { forced: false, runId: verdict.runId };
     if (promotion.force) return { forced: true, reason: promotion.reason ?? '', runId: verdict.runId };
     throw PromptErrors.gateNotPassed(verdict.problems);
+  }
+
+  /** The gate's verdict on the prompt's current version, against the endpoint's current default (null: none). */
+  private askGate(
+    tenantId: string,
+    gate: PromotionGateSettings,
+    prompt: PromptEntity,
+    defaultPrompt: PromptEntity | null,
+  ): Promise<GateVerdict> {
+    return this.gate.check(
+      tenantId,
+      gate,
+      { promptId: prompt.id, versionNumber: prompt.currentVersion },
+      defaultPrompt && { promptId: defaultPrompt.id, versionNumber: defaultPrompt.currentVersion },
+    );
   }
 }

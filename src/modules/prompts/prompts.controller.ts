@@ -7,7 +7,7 @@ import { ApiEnvelope } from '../../common/http/api-envelope.decorator';
 import { UuidParam } from '../../common/http/api-schema.decorators';
 import { CreatePromptDto, ListPromptsQuery, UpdatePromptDto, ValidateTemplateDto } from './dto/prompt.dto';
 import { PromotePromptDto } from './dto/promote-prompt.dto';
-import { PromptResponse, TemplateValidationResponse } from './dto/prompt.response';
+import { PromotionGateStateResponse, PromptResponse, TemplateValidationResponse } from './dto/prompt.response';
 import { PromptLifecycleService } from './prompt-lifecycle.service';
 import { PromptsService } from './prompts.service';
 
@@ -120,6 +120,17 @@ export class PromptsController {
       { force: dto?.force === true, reason: dto?.reason },
       principal.keyId,
     );
+  }
+
+  /** Whether a promotion of the prompt's current version would pass its endpoint's promotion gate now, and why not. */
+  @Get(':id/promotion-gate')
+  @ApiOperation({ operationId: 'getPromotionGateState', summary: "The promotion gate's verdict on a prompt" })
+  @ApiEnvelope(PromotionGateStateResponse, { failures: { 400: true, 404: NOT_FOUND } })
+  promotionGate(
+    @CurrentPrincipal() principal: Principal,
+    @UuidParam('id') id: string,
+  ): Promise<PromotionGateStateResponse> {
+    return this.lifecycle.promotionGateState(principal.tenantId, id);
   }
 
   /** Live to Draft; demoting the default clears the endpoint's default. */

@@ -100,6 +100,11 @@ export class PromptsService {
     this.models.require(input.llmModel);
     requireSlug(input.name);
     await this.assertCustomParameters(tenantId, input.endpointId, input.customParameters, input.fallbackModels);
+    this.assertTemperatures({
+      llmModel: input.llmModel,
+      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
+      fallbackModels: input.fallbackModels ?? [],
+    });
     const prompt = await this.createDraft(tenantId, input.endpointId, keyId, {
       pickName: exactName(input.name),
       content: {
@@ -205,6 +210,7 @@ export class PromptsService {
         retries: changes.retries ?? before.retries,
         fallbackModels: changes.fallbackModels ? plainFallbacks(changes.fallbackModels) : before.fallbackModels,
       };
+      this.assertTemperatures(after);
       const update: Partial<PromptValues> = {};
       if (changes.name !== undefined && changes.name !== prompt.name) {
         if (prompt.status !== 'Archived') await this.ensureNameFree(prompt, changes.name);
@@ -234,6 +240,21 @@ export class PromptsService {
     });
     await this.endpoints.notifyChanged(endpointId);
     return this.get(tenantId, id);
+  }
+
+  /**
+   * Every model of the prompt takes the temperature it would be called with (a fallback without one of its own is
+   * called with the prompt's): a 400 naming `temperature` or `fallbackModels.<i>.temperature` otherwise.
+   */
+  private assertTemperatures(content: Pick<VersionContent, 'llmModel' | 'temperature' | 'fallbackModels'>): void {
+    this.models.requireTemperature(content.llmModel, content.temperature, 'temperature');
+    content.fallbackModels.forEach((fallback, index) =>
+      this.models.requireTemperature(
+        fallback.llmModel,
+        fallback.temperature ?? content.temperature,
+        fallback.temperature === undefined ? 'temperature' : `fallbackModels.${index}.temperature`,
+      ),
+    );
   }
 
   /**

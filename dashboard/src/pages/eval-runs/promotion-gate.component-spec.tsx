@@ -22,6 +22,9 @@ beforeEach(() => {
   fakeApi()
     .reset()
     .on('GET', '/admin/v1/datasets/{id}', { data: { id: 'd1', endpointId: 'e1', name: 'Capitals' } })
+    .on('GET', '/admin/v1/prompts/{id}/promotion-gate', {
+      data: { gate: GATE, open: false, problems: REASONS, runId: 'r2' },
+    })
     .on('GET', '/admin/v1/endpoints/{id}/eval-runs', {
       data: [
         {
@@ -44,7 +47,7 @@ function render(gate: PromotionGate | null = GATE, writeBlock: string | null = n
   };
 }
 
-it('says what the gate asks and how the newest run of the version went', async () => {
+it('says what the gate asks, that it is closed and why, and how the newest run of the version went', async () => {
   render();
   await settle();
   const note = screen.getByRole('note', { name: 'Promotion gate' });
@@ -52,7 +55,24 @@ it('says what the gate asks and how the newest run of the version went', async (
     "Promoting a prompt needs a completed run of “Capitals”, at its current version, for the prompt's current " +
       'version against the current default, passing at least 90% of the items with no regressions.',
   );
+  expect(note).toHaveTextContent('The gate is closed:');
+  expect(
+    within(note)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual(REASONS);
   expect(note).toHaveTextContent('Newest run of version 2: Completed, pass rate 50%, 1 regression.');
+});
+
+it('says when the gate is open', async () => {
+  fakeApi().on('GET', '/admin/v1/prompts/{id}/promotion-gate', {
+    data: { gate: GATE, open: true, problems: [], runId: 'r2' },
+  });
+  render();
+  await settle();
+  expect(screen.getByRole('note', { name: 'Promotion gate' })).toHaveTextContent(
+    'The gate is open: promoting version 2 now passes it.',
+  );
 });
 
 it('lists the gate’s reasons when it refuses, and promotes anyway only with a reason', async () => {

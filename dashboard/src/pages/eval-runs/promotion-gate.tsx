@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { bounds } from '../../api/bounds';
 import { useWriteBlock } from '../../session';
-import { Button, Field } from '../../ui/controls';
+import { Button, Field, Problems } from '../../ui/controls';
 import { formatNumber } from '../../ui/format';
 import { useAction } from '../../ui/use-action';
 import { useLoad } from '../../ui/use-load';
@@ -128,8 +128,9 @@ export function PromotionGateForm({
 }
 
 /**
- * Beside a Draft prompt's Promote button: what the endpoint's gate asks, and the newest run of the gate's dataset for
- * the prompt's current version (the service decides on promotion; this says what it will look at).
+ * Beside a Draft prompt's Promote button: what the endpoint's gate asks, whether a promotion of the prompt's current
+ * version would pass it now and why not (the service's own verdict; the promotion decides again), and the newest run of
+ * the gate's dataset for that version.
  */
 export function GateState({
   gate,
@@ -143,8 +144,9 @@ export function GateState({
   versionNumber: number;
 }) {
   const loaded = useLoad(async () => {
-    const [dataset, runs] = await Promise.all([
+    const [dataset, state, runs] = await Promise.all([
       unwrap(api.GET('/admin/v1/datasets/{id}', { params: { path: { id: gate.datasetId } } })).catch(() => null),
+      unwrap(api.GET('/admin/v1/prompts/{id}/promotion-gate', { params: { path: { id: promptId } } })),
       unwrap(api.GET('/admin/v1/endpoints/{id}/eval-runs', { params: { path: { id: endpointId } } })),
     ]);
     const newest = runs.find(
@@ -153,15 +155,29 @@ export function GateState({
         run.candidate.promptId === promptId &&
         run.candidate.versionNumber === versionNumber,
     );
-    return { dataset, newest };
+    return { dataset, state, newest };
   }, [gate.datasetId, endpointId, promptId, versionNumber]);
   const dataset = loaded.data?.dataset ?? null;
   const newest = loaded.data?.newest;
+  const state = loaded.data?.state;
   return (
     <div className="gate-state" role="note" aria-label="Promotion gate">
       <p>
         <strong>Promotion gate.</strong> {gateSentence(gate, dataset?.name ?? null)}
       </p>
+      {state &&
+        (state.open ? (
+          <p className="gate-open">The gate is open: promoting version {versionNumber} now passes it.</p>
+        ) : (
+          <div className="gate-closed">
+            <p>The gate is closed:</p>
+            <ul>
+              {state.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          </div>
+        ))}
       {loaded.data && (
         <p className="muted">
           {newest ? (
@@ -184,6 +200,7 @@ export function GateState({
           )}
         </p>
       )}
+      <Problems error={loaded.error} />
     </div>
   );
 }

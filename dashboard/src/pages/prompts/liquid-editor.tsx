@@ -9,6 +9,7 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { liquid } from '@codemirror/lang-liquid';
 import {
   bracketMatching,
+  foldKeymap,
   HighlightStyle,
   LanguageSupport,
   StreamLanguage,
@@ -21,6 +22,7 @@ import { tags } from '@lezer/highlight';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { Problems } from '../../ui/controls';
+import { messageBlockMarks } from './message-block-marks';
 
 type Validation = Schemas['TemplateValidationResponse'];
 type TemplateProblem = Schemas['TemplateProblemResponse'];
@@ -152,7 +154,8 @@ function completionConfig(fields: EditorField[]) {
 
 /**
  * A Liquid editor (CodeMirror) whose template is checked by the service as you type: its problems are marked at their
- * line and column in the editor and listed below it; the endpoint's input fields are offered for completion.
+ * line and column in the editor and listed below it; the endpoint's input fields are offered for completion; chat
+ * message blocks are highlighted by role and can be folded.
  */
 export function LiquidEditor({
   value,
@@ -189,6 +192,7 @@ export function LiquidEditor({
         extensions: [
           lineNumbers(),
           lintGutter(),
+          messageBlockMarks(),
           history(),
           drawSelection(),
           highlightActiveLine(),
@@ -203,7 +207,14 @@ export function LiquidEditor({
           EditorView.lineWrapping,
           theme,
           // Tab is left to move focus out of the editor, so keyboard users are never trapped in it.
-          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
+          keymap.of([
+            ...closeBracketsKeymap,
+            ...defaultKeymap,
+            ...historyKeymap,
+            ...completionKeymap,
+            ...lintKeymap,
+            ...foldKeymap,
+          ]),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChangeRef.current(update.state.doc.toString());

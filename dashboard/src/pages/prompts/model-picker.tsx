@@ -1,5 +1,14 @@
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { Field } from '../../ui/controls';
 import { formatNumber, formatPricePerMillion } from '../../ui/format';
+import {
+  CAPABILITY_FILTERS,
+  type CapabilityFilter,
+  cheapestCapable,
+  filterModels,
+  type ModelNeeds,
+  pickerNames,
+} from './model-choice';
 import type { Model } from './prompt-draft';
 
 /** Models that can be called first (their provider is configured), then by provider and name. */
@@ -12,14 +21,13 @@ export function sortModels(models: Model[]): Model[] {
   );
 }
 
-/** The model to start a new prompt with: the first callable real model, else the offline test model. */
-export function defaultModel(models: Model[], imageEndpoint: boolean): string {
-  const callable = sortModels(models).filter((model) => model.available);
-  const fits = (model: Model) => model.capabilities.imageGeneration === imageEndpoint;
-  return (
-    (callable.find((model) => fits(model) && !model.isTestModel) ?? callable.find(fits) ?? callable[0] ?? models[0])
-      ?.id ?? ''
-  );
+/**
+ * The model to start a new prompt with: the cheapest callable real model that does what the endpoint needs (image
+ * input for images in, structured output for output fields, image generation for image outputs), else the offline
+ * test model.
+ */
+export function defaultModel(models: Model[], needs: ModelNeeds): string {
+  return cheapestCapable(models, needs);
 }
 
 function contextText(model: Model): string {
@@ -34,13 +42,15 @@ function priceText(model: Model): string {
   return perImage !== null && model.capabilities.imageGeneration ? `$${perImage} per image` : tokens;
 }
 
-function optionText(model: Model): string {
-  return `${model.displayName} · ${model.provider} · ${priceText(model)} · ${contextText(model)}${model.available ? '' : ' · not available'}`;
+function optionText(model: Model, name: string): string {
+  return `${name} · ${model.provider} · ${priceText(model)} · ${contextText(model)}${model.available ? '' : ' · not available'}`;
 }
 
 /**
- * The model catalog as a picker: the callable models first, each with its provider, price per million tokens and
- * context window; the others listed, disabled, with the reason.
+ * The model catalog as a searchable picker: a search over name, id and provider and filters on image input,
+ * structured output and streaming narrow a list of the models, the callable ones first, each with its provider, price
+ * per million tokens and context window (and its id where two share a name); the others are listed, disabled, with
+ * the reason. The chosen model stays listed whatever the filters.
  */
 export function ModelPicker({
   models,
@@ -48,39 +58,110 @@ export function ModelPicker({
   onChange,
   disabled,
   error,
+  rows = 8,
 }: {
   models: Model[];
   value: string;
   onChange: (id: string) => void;
   disabled?: boolean;
   error?: string | null;
+  /** How many models the list shows at once. */
+  rows?: number;
 }) {
-  const sorted = sortModels(models);
-  const available = sorted.filter((model) => model.available);
-  const unavailable = sorted.filter((model) => !model.available);
+  const searchId = useId();
+  const countId = useId();
+  const listRef = useRef<HTMLSelectElement>(null);
+  const [query, setQuery] = useState('');
+  const [capabilities, setCapabilities] = useState<CapabilityFilter[]>([]);
+  const names = pickerNames(models);
+  const matching = new Set(filterModels(models, query, capabilities).map((model) => model.id));
+  const shown = sortModels(models).filter((model) => matching.has(model.id) || model.id === value);
+  const available = shown.filter((model) => model.available);
+  const unavailable = shown.filter((model) => !model.available);
   const selected = models.find((model) => model.id === value);
+  const filtered = query.trim() !== '' || capabilities.length > 0;
+
+  function toggle(capability: CapabilityFilter, on: boolean) {
+    setCapabilities((current) => (on ? [...current, capability] : current.filter((item) => item !== capability)));
+  }
+
+  // The arrow keys move from the search into the list, and Enter there takes the only match.
+  function onSearchKey(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      listRef.current?.focus();
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const only = shown.filter((model) => matching.has(model.id) && (model.available || model.id === value));
+      if (only.length === 1) onChange(only[0].id);
+    }
+  }
+
   return (
     <div className="model-picker">
+      <div className="model-filters">
+        <div className="model-search">
+          <label htmlFor={searchId}>Search the catalog</label>
+          <input
+            id={searchId}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={onSearchKey}
+            aria-describedby={countId}
+            autoComplete="off"
+            spellCheck={false}
+            disabled={disabled}
+          />
+        </div>
+        <fieldset className="model-capabilities" disabled={disabled}>
+          <legend>Only those with</legend>
+          {CAPABILITY_FILTERS.map(({ capability, label }) => (
+            <label key={capability}>
+              <input
+                type="checkbox"
+                checked={capabilities.includes(capability)}
+                onChange={(event) => toggle(capability, event.target.checked)}
+              />{' '}
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <small id={countId} className="hint model-count" aria-live="polite">
+          {filtered
+            ? `${matching.size} of ${models.length} models match.${matching.size > 0 ? ' Press ↓ to go to the list.' : ''}`
+            : `${models.length} models: type part of a name, id or provider.`}
+        </small>
+      </div>
       <Field
         label="Model"
         error={error}
         hint={selected ? <ModelFacts model={selected} /> : value ? `${value} is not in the catalog.` : undefined}
       >
         {(id) => (
-          <select id={id} value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled}>
+          <select
+            id={id}
+            ref={listRef}
+            size={rows}
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
+            disabled={disabled}
+          >
             {!selected && <option value={value}>{value ? `${value} (not in the catalog)` : 'Choose a model…'}</option>}
-            <optgroup label="Available">
-              {available.map((model) => (
-                <option key={model.id} value={model.id}>
-                  {optionText(model)}
-                </option>
-              ))}
-            </optgroup>
+            {available.length > 0 && (
+              <optgroup label="Available">
+                {available.map((model) => (
+                  <option key={model.id} value={model.id}>
+                    {optionText(model, names.get(model.id) ?? model.displayName)}
+                  </option>
+                ))}
+              </optgroup>
+            )}
             {unavailable.length > 0 && (
               <optgroup label="Not available: provider not configured">
                 {unavailable.map((model) => (
                   <option key={model.id} value={model.id} disabled={model.id !== value}>
-                    {optionText(model)}
+                    {optionText(model, names.get(model.id) ?? model.displayName)}
                   </option>
                 ))}
               </optgroup>
@@ -92,7 +173,7 @@ export function ModelPicker({
   );
 }
 
-/** The chosen model in a line: provider, prices, context, output limit and what it can do. */
+/** The chosen model in a line: id, provider, prices, context, output limit, temperature range and what it can do. */
 function ModelFacts({ model }: { model: Model }) {
   const abilities = Object.entries(model.capabilities)
     .filter(([, has]) => has)
@@ -101,6 +182,7 @@ function ModelFacts({ model }: { model: Model }) {
     <span className="model-facts">
       <code>{model.id}</code> · {model.provider} · {priceText(model)} · {contextText(model)}
       {model.maxOutputTokens !== null && ` · up to ${formatNumber(model.maxOutputTokens)} output tokens`}
+      {` · temperature 0 to ${model.maxTemperature}`}
       {abilities.length > 0 && ` · ${abilities.join(', ')}`}
       {model.isTestModel && ' · offline test model, free'}
       {!model.available && (

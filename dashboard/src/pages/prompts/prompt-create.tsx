@@ -6,6 +6,7 @@ import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
 import { type Endpoint, endpointOf } from '../runner/test-run';
+import { needsOf } from './model-choice';
 import { defaultModel } from './model-picker';
 import { contentOf, draftProblems, type Model, type PromptDraft } from './prompt-draft';
 import { PromptFields, splitServiceMessages } from './prompt-form';
@@ -32,11 +33,10 @@ export default function PromptCreate() {
 
 function CreateForm({ endpoint, models }: { endpoint: Endpoint; models: Model[] }) {
   const writeBlock = useWriteBlock();
-  const imageEndpoint = endpoint.outputFields.some((field) => field.dataType === 'image');
   const [draft, setDraft] = useState<PromptDraft>(() => ({
     name: '',
     template: '',
-    llmModel: defaultModel(models, imageEndpoint),
+    llmModel: defaultModel(models, needsOf(endpoint)),
     temperature: 0.7,
     maxTokens: '1024',
     customParameters: '{}',

@@ -1,13 +1,15 @@
 import { useId } from 'react';
 import { Field } from '../../ui/controls';
 import { formatNumber } from '../../ui/format';
+import { temperatureMaxFor } from './model-choice';
 import { ModelPicker } from './model-picker';
 import { FailoverSettings } from './failover-settings';
 import { type DraftProblems, MAX_TOKENS_MAX, MAX_TOKENS_MIN, type Model, type PromptDraft } from './prompt-draft';
 
 /**
- * The model and its settings: temperature as a 0–1 slider with its value shown, max tokens within the API's bounds,
- * and custom parameters as JSON with its parse error and the service's messages about it.
+ * The model and its settings: temperature as a slider from 0 to the highest its model's provider accepts, its value
+ * shown, max tokens within the API's bounds, and custom parameters as JSON with its parse error and the service's
+ * messages about it.
  */
 export function PromptSettings({
   draft,
@@ -26,8 +28,10 @@ export function PromptSettings({
   const temperatureHintId = useId();
   const model = models.find((candidate) => candidate.id === draft.llmModel);
   const about = (setting: string) => serviceMessages.filter((message) => message.startsWith(setting));
-  // The API takes up to 2; the slider covers the usual 0–1 and stretches when a saved prompt is above it.
-  const temperatureMax = Math.max(1, draft.temperature);
+  // The slider ends at the provider's highest temperature (2 for OpenAI and Google, 1 for Anthropic, from the
+  // catalog), and stretches when a saved prompt is above it so its value still shows.
+  const temperatureMax = temperatureMaxFor(model, draft.temperature);
+  const aboveProvider = model !== undefined && draft.temperature > model.maxTemperature;
   return (
     <div className="prompt-settings">
       <ModelPicker
@@ -55,8 +59,13 @@ export function PromptSettings({
           </output>
         </div>
         <small id={temperatureHintId} className="hint">
-          Lower is more consistent, higher is more varied.
+          0 to {temperatureMax}: lower is more consistent, higher is more varied.
         </small>
+        {aboveProvider && (
+          <small className="field-error">
+            {model.provider} accepts temperatures up to {model.maxTemperature}: lower it before running this prompt.
+          </small>
+        )}
         {about('temperature').length > 0 && <small className="field-error">{about('temperature').join(' ')}</small>}
       </div>
       <Field

@@ -37,6 +37,12 @@ export class ModelResponse {
   maxOutputTokens: number | null;
   capabilities: ModelCapabilitiesResponse;
   pricing: ModelPricingResponse;
+  /**
+   * The highest sampling temperature its provider accepts (OpenAI and Google 2, Anthropic 1, others 2); a prompt's
+   * `temperature` is 0 to 2 whatever its model.
+   */
+  @ApiProperty({ minimum: 0, maximum: 2 })
+  maxTemperature: number;
   /** Whether its provider is configured, so the model can be called. */
   available: boolean;
   isTestModel: boolean;
@@ -51,6 +57,7 @@ export function toModelResponse(model: ModelInfo): ModelResponse {
     maxOutputTokens: model.maxOutputTokens,
     capabilities: { ...model.capabilities },
     pricing: { ...model.pricing },
+    maxTemperature: model.maxTemperature,
     available: model.available,
     isTestModel: model.isTestModel,
   };

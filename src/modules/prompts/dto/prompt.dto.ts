@@ -20,6 +20,7 @@ import { ApiEnum, ApiInteger } from '../../../common/http/api-schema.decorators'
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { PromptStatus } from '../executable-prompt';
+import { TEMPERATURE_MAX } from '../../models/model-table';
 import { PROMPT_NAME_MAX_LENGTH } from '../prompt-naming';
 
 export const PROMPT_STATUSES: PromptStatus[] = ['Draft', 'Live', 'Archived'];
@@ -39,7 +40,7 @@ export class FallbackModelDto {
   @Omittable()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
-  @Max(2)
+  @Max(TEMPERATURE_MAX)
   temperature?: number;
 
   /** At least 1; the prompt's own when omitted. */
@@ -80,7 +81,7 @@ export class CreatePromptDto {
   @Omittable()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
-  @Max(2)
+  @Max(TEMPERATURE_MAX)
   temperature?: number;
 
   /** At least 1, default 1024. */

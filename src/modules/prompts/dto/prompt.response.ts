@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ApiEnum, ApiInteger, ApiUuid } from '../../../common/http/api-schema.decorators';
+import { PromotionGateResponse } from '../../endpoints/dto/endpoint.response';
 import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import type { PromptStatus } from '../executable-prompt';
 import type { PromptEntity } from '../prompt.entity';
@@ -100,4 +101,21 @@ export function toTemplateValidationResponse(analysis: TemplateAnalysis): Templa
     variables: analysis.variables,
     unknownVariables: analysis.unknownVariables,
   };
+}
+
+/**
+ * Whether the prompt's current version may be promoted now under its endpoint's promotion gate: the verdict a
+ * promotion would get at this moment (the promotion decides again when it is made).
+ */
+export class PromotionGateStateResponse {
+  /** The endpoint's gate; null when its promotions are not gated. */
+  @ApiProperty({ type: () => PromotionGateResponse, nullable: true })
+  gate: PromotionGateResponse | null;
+  /** Whether a promotion would pass (always true without a gate). */
+  open: boolean;
+  /** Why it would not, a sentence per reason (those of the promotion's 409); empty when open. */
+  problems: string[];
+  /** The completed run that passes the gate, or else the newest run of the gate's dataset it looked at; null for none. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  runId: string | null;
 }
