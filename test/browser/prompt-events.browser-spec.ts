@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { expectAccessible, goTo, useDashboard } from './support/dashboard';
+import { expectAccessible, expectReadOnlyBlocked, goTo, useDashboard } from './support/dashboard';
 
 /**
  * A prompt's history on its versions page (what happened, when, by which key), and saving a Live prompt: the save
@@ -41,12 +41,77 @@ describe('Dashboard: prompt history and saving a Live prompt', () => {
       expect.stringMatching(/^Set v2 as the endpoint's default · .+ · by key admin$/),
       expect.stringMatching(/^Promoted v2 · .+ · by key admin$/),
       expect.stringMatching(/^Saved v2 · .+ · by key admin$/),
-      expect.stringMatching(/^Created v1 · .+ · by key admin$/),
+      // The newest event of a past version offers to roll back to it.
+      expect.stringMatching(/^Created v1 · .+ · by key admin Roll back to v1$/),
     ]);
     const firstTime = events.locator('time').first();
     const latest = (await api.get(`/prompts/${prompt.id}/events?pageSize=1`)).body.data.items[0];
     expect(await firstTime.getAttribute('datetime')).toBe(latest.createdAt);
     await expectAccessible(page);
+  });
+
+  it('rolls back to a past version from the history: restored, promoted and made the default in one step, and says so', async () => {
+    const endpoint = await textEndpoint();
+    const steady = await h.createPrompt(
+      endpoint.id,
+      { name: 'Steady', template: 'Steady {{ inputs.text }}' },
+      'default',
+    );
+    expect((await api.put(`/prompts/${steady.id}`, { template: 'Steady, worse {{ inputs.text }}' })).status).toBe(200);
+    const versionsRoute = `/endpoints/${endpoint.id}/prompts/${steady.id}/versions`;
+    await goTo(page, versionsRoute);
+    await page.getByRole('heading', { level: 1, name: 'Versions of Steady' }).waitFor();
+    const events = page.getByRole('list', { name: 'Events, newest first' });
+    // Only a past version offers it (on its newest event), not the current version 2.
+    await events.getByRole('button', { name: 'Roll back to v1' }).waitFor();
+    expect(await events.getByRole('button', { name: /Roll back/ }).allInnerTexts()).toEqual(['Roll back to v1']);
+    await events
+      .getByRole('listitem')
+      .filter({ hasText: "Set v1 as the endpoint's default" })
+      .getByRole('button', { name: 'Roll back to v1' })
+      .click();
+
+    const dialog = page.getByRole('dialog', { name: 'Roll back Steady to version 1?' });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("A new prompt, Steady (v1), is made from version 1's template");
+    const promote = dialog.getByRole('checkbox', { name: 'Promote the new prompt to Live' });
+    const makeDefault = dialog.getByRole('checkbox', { name: "Make it the endpoint's default in place of Steady" });
+    expect(await promote.isChecked()).toBe(true);
+    expect(await makeDefault.isChecked()).toBe(true);
+    await dialog.getByText('Steady stays Live, no longer the default.', { exact: false }).waitFor();
+    await expectAccessible(page);
+    // Without the promotion, the new prompt stays a Draft and cannot be the default.
+    await promote.uncheck();
+    expect(await makeDefault.isDisabled()).toBe(true);
+    await dialog.getByText('The new prompt stays a Draft').waitFor();
+    await promote.check();
+    await dialog.getByRole('button', { name: 'Roll back' }).click();
+
+    const result = page.getByRole('status').filter({ hasText: 'Rolled back' });
+    await result.waitFor();
+    expect((await result.textContent())?.replace(/\s+/g, ' ')).toBe(
+      "Rolled back: Steady (v1) holds version 1's content and is Live and the endpoint's default.",
+    );
+    expect(await dialog.isVisible()).toBe(false);
+    const restoredId = (await result.getByRole('link', { name: 'Steady (v1)' }).getAttribute('href'))!
+      .split('/')
+      .pop()!;
+    expect((await api.get(`/endpoints/${endpoint.id}`)).body.data.defaultPromptId).toBe(restoredId);
+    expect((await api.get(`/prompts/${restoredId}`)).body.data).toMatchObject({
+      status: 'Live',
+      template: 'Steady {{ inputs.text }}',
+    });
+    // The page shows Steady as it now is: Live, no longer the default.
+    await page.waitForFunction(() => !document.querySelector('.prompt-state')?.textContent?.includes('Default'));
+    expect((await api.get(`/prompts/${steady.id}`)).body.data).toMatchObject({ status: 'Live', isDefault: false });
+
+    // A ReadOnly key sees the control disabled, with the reason.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await h.signIn(h.tenant.readOnly, versionsRoute);
+    await page.getByRole('heading', { level: 1, name: 'Versions of Steady' }).waitFor();
+    await expectReadOnlyBlocked(page.getByRole('button', { name: 'Roll back to v1' }));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await h.signIn(h.tenant.admin);
   });
 
   it('warns that a Live prompt in a split serves a save at once to its share, and saves the change as a new Draft instead', async () => {

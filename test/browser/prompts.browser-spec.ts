@@ -210,6 +210,9 @@ describe('Dashboard: prompts and the test runner', () => {
       '+ Summarize briefly: {{ inputs.text }}',
       'Line three',
     ]);
+    // Within the changed line, the words added are marked <ins> (underlined), not by colour alone.
+    expect(await diff.locator('ins').allTextContents()).toEqual(['briefly: ']);
+    expect(await diff.locator('del').count()).toBe(0);
     await page.getByRole('row', { name: /Temperature 0\.7 0\.3/ }).waitFor();
 
     // Custom parameters: a parse error at once, then the service's refusal naming the key.

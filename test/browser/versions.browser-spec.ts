@@ -68,6 +68,9 @@ describe('Dashboard: versions of a prompt', () => {
       await changedRow.getByRole('cell', { name: 'Added: Summarize in five words: {{ inputs.text }}' }).count(),
     ).toBe(1);
     expect(await changedRow.textContent()).toMatch(/−.*Summarize: .*\+.*Summarize in five words/);
+    // Within the changed line, the words added are marked <ins> (underlined), not by colour alone; none was removed.
+    expect(await changedRow.locator('ins').allTextContents()).toEqual([' in five words']);
+    expect(await changedRow.locator('del').count()).toBe(0);
     const unchanged = split.getByRole('row').filter({ hasText: 'Answer in one sentence.' });
     expect(await unchanged.textContent()).not.toMatch(/Added|Removed/);
     await h.page.getByText('1 line removed, 1 line added').waitFor();
@@ -108,6 +111,49 @@ describe('Dashboard: versions of a prompt', () => {
       .getByText('0.2')
       .first()
       .waitFor();
+  });
+
+  it('compares a version with a version of another prompt of the endpoint, the changed words marked', async () => {
+    const formal = await h.createPrompt(endpointId, {
+      name: 'Formal',
+      template: VERSION_2.replace('careful', 'formal'),
+      temperature: 0.9,
+    });
+    // From the versions page, so the compare page lists the prompts as they are now.
+    await goTo(h.page, versionsRoute);
+    await h.page.getByRole('heading', { level: 1, name: 'Versions of Summary' }).waitFor();
+    await goTo(h.page, `${versionsRoute}/compare?from=2`);
+    await h.page.getByRole('heading', { level: 1, name: 'Compare versions of Summary' }).waitFor();
+    await h.page.getByLabel('To prompt').selectOption({ label: 'Formal (Live)' });
+    await h.page.getByRole('heading', { level: 1, name: 'Compare Summary with Formal' }).waitFor();
+    expect(h.page.url()).toContain(`toPrompt=${formal.id}`);
+    expect(await h.page.getByLabel('To version').inputValue()).toBe('1');
+
+    const split = h.page.getByRole('table', {
+      name: 'Side-by-side diff of the template: Summary version 2 on the left, Formal version 1 on the right',
+    });
+    const changedRow = split.getByRole('row').filter({ hasText: 'You are a' });
+    expect(await changedRow.locator('del').allTextContents()).toEqual(['careful']);
+    expect(await changedRow.locator('ins').allTextContents()).toEqual(['formal']);
+    expect(await changedRow.getByRole('cell', { name: 'Removed: You are a careful assistant.' }).count()).toBe(1);
+    await h.page.getByText('1 line removed, 1 line added').waitFor();
+    const settings = h.page.getByRole('table', { name: /Settings that differ/ });
+    expect(await settings.getByRole('row').allInnerTexts()).toEqual([
+      'Setting\tFrom (Summary version 2)\tTo (Formal version 1)',
+      'Temperature\t0.2\t0.9',
+    ]);
+    await expectAccessible(h.page);
+
+    // Unified: the same marks, the line numbers of each side.
+    await h.page.getByRole('button', { name: 'Unified' }).click();
+    const unified = h.page.getByRole('table', {
+      name: 'Unified diff of the template from Summary version 2 to Formal version 1',
+    });
+    await unified.waitFor();
+    expect(await unified.locator('del').allTextContents()).toEqual(['careful']);
+    expect(await unified.locator('ins').allTextContents()).toEqual(['formal']);
+    expect(h.page.url()).toContain(`toPrompt=${formal.id}`);
+    expect(await accessibilityViolations(h.page)).toEqual([]);
   });
 
   it('views version 1 read-only: template, model, temperature, max tokens and custom parameters', async () => {

@@ -206,6 +206,29 @@ describe('feedback scores in GET /admin/v1/stats', () => {
     expect((await stats(t, tenant, query)).totals.scores).toEqual({ name: 'rating', count: 0, mean: null });
   });
 
+  it('with source=Api counts only the scores of calls made through the API, not those of test runs', async () => {
+    const endpoint = (await createEndpoint(t, tenant.admin)).id;
+    const only = await createPrompt(t, tenant.admin, endpoint, { name: 'Only', template: 'only' });
+    const run = (source: NewExecutionLog['source']) =>
+      logEntry(tenant.id, endpoint, { promptId: only.id, promptVersion: 1, source, createdAt: hoursAgo(3) });
+    const api = [run('Api'), run('Api'), run('Api')];
+    const tests = [run('TestPage'), run('TestPage')];
+    await writeLogs(t, [...api, ...tests]);
+    for (const entry of api) await score(t, tenant, entry.requestId, 'helpful', true);
+    for (const entry of tests) await score(t, tenant, entry.requestId, 'helpful', false);
+    const query = `endpointId=${endpoint}&groupBy=prompt&score=helpful`;
+    const all = await stats(t, tenant, query);
+    expect(all.totals.calls).toBe(5);
+    expect(all.groups[0].totals.scores).toMatchObject({ name: 'helpful', count: 5, mean: 0.6 });
+    const onlyApi = await stats(t, tenant, `${query}&source=Api`);
+    expect(onlyApi.totals.calls).toBe(3);
+    expect(onlyApi.totals.scores).toMatchObject({ count: 3, mean: 1 });
+    expect(onlyApi.groups).toEqual([
+      expect.objectContaining({ promptId: only.id, totals: expect.objectContaining({ calls: 3 }) }),
+    ]);
+    expect(onlyApi.groups[0].totals.scores).toMatchObject({ count: 3, mean: 1 });
+  });
+
   it('gives MCP get_stats the same score figures', async () => {
     const client = await connectMcp(t.url, tenant.admin);
     try {

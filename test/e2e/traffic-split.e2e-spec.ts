@@ -384,6 +384,54 @@ describe('traffic split', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('GET /admin/v1/stats?source=Api counts the execution API’s calls alone, not test runs or MCP runs', async () => {
+    const { id, path, control, candidate } = await splitEndpoint();
+    await setSplit(id, splitOf('none', [control.id, 50], [candidate.id, 50])).expect(200);
+    for (let call = 0; call < 3; call++) await execute(path, {}, { text: `a${call}` }).expect(200);
+    await execute(`${path}?prompt=${control.slug}`, {}, { text: 'pinned' }).expect(200);
+    // A test run of the candidate, and an MCP run of the control: neither is a call through the API.
+    await t.http
+      .post(`/admin/v1/endpoints/${id}/test`)
+      .set(auth(tenant.admin))
+      .send({ promptId: candidate.id, inputs: { text: 't' } })
+      .expect(200);
+    const ran = await mcp.callTool({
+      name: 'run_endpoint',
+      arguments: { endpointId: id, prompt: control.slug, inputs: { text: 'm' } },
+    });
+    expect(ran.isError).toBeFalsy();
+    await t.app.get(ExecutionLogsService).flush();
+    const callsByPrompt = async (query: Record<string, string>) => {
+      const res = await t.http
+        .get('/admin/v1/stats')
+        .query({ endpointId: id, groupBy: 'prompt', ...query })
+        .set(auth(tenant.admin));
+      expect(res.status).toBe(200);
+      const groups = res.body.data.groups as { promptId: string; totals: { calls: number } }[];
+      return {
+        total: res.body.data.totals.calls as number,
+        byPrompt: Object.fromEntries(groups.map((group) => [group.promptId, group.totals.calls])),
+      };
+    };
+    const apiLogs = await logsOf({ endpointId: id, source: 'Api' });
+    const apiCalls = (promptId: string) => apiLogs.filter((log) => log.promptId === promptId).length;
+    const onlyApi = await callsByPrompt({ source: 'Api' });
+    expect(onlyApi.total).toBe(4);
+    expect(onlyApi.total).toBe(apiLogs.length);
+    for (const prompt of [control, candidate]) expect(onlyApi.byPrompt[prompt.id] ?? 0).toBe(apiCalls(prompt.id));
+    // Without the source, every source but evaluation runs counts: the test run and the MCP run too.
+    const all = await callsByPrompt({});
+    expect(all.total).toBe(6);
+    expect(all.byPrompt[candidate.id]).toBe(apiCalls(candidate.id) + 1);
+    expect(all.byPrompt[control.id]).toBe(apiCalls(control.id) + 1);
+    const bad = await t.http
+      .get('/admin/v1/stats')
+      .query({ endpointId: id, source: 'TestPage' })
+      .set(auth(tenant.admin));
+    expect(bad.status).toBe(400);
+    expect(bad.body.messages).toEqual([expect.stringContaining('source')]);
+  });
+
   it('through MCP: update_endpoint sets the split, run_endpoint follows it as REST does', async () => {
     const { id, path, control, candidate } = await splitEndpoint();
     const tools = await mcp.listTools();

@@ -2168,7 +2168,7 @@ export interface components {
             series: components["schemas"]["StatsBucketResponse"][];
         };
         /** @enum {string} */
-        StatsSource: "Eval";
+        StatsSource: "Eval" | "Api";
         /** @enum {string} */
         ScoreDataType: "boolean" | "numeric" | "categorical";
         ScoreConfigResponse: {
@@ -6834,10 +6834,7 @@ export interface operations {
                  *     null) for the other values and the executions without the tag.
                  */
                 groupBy?: string;
-                /**
-                 * @description `Eval`: the statistics of evaluation runs' executions alone. Without it they are left out, and every other
-                 *     source counts.
-                 */
+                /** @description `Eval`: evaluation runs' executions alone (left out otherwise); `Api`: calls through the execution API alone. */
                 source?: components["schemas"]["StatsSource"];
                 /** @description Only executions tagged key:value. Repeatable: the same key repeated means either value, different keys must all match. */
                 tag?: string[];

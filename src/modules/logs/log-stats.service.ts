@@ -58,8 +58,9 @@ export class LogStatsService {
       tag: query.tag,
       hasTag: query.hasTag,
     });
-    // Evaluation runs' executions count only when asked for, and then alone; the rollups never hold them.
-    if (query.source === 'Eval') filter.source = 'Eval';
+    // Evaluation runs' executions count only when asked for, and then alone; the rollups never hold them. The execution
+    // API's calls alone (a split's figures, without test runs and MCP runs) are one source among those the rollups sum.
+    if (query.source) filter.source = query.source;
     else filter.notSource = 'Eval';
     if (bucketCount(from, to, interval) > MAX_BUCKETS) {
       throw new ValidationError(
@@ -78,7 +79,7 @@ export class LogStatsService {
             tags: filter.tags,
             byPrompt,
             groupTag,
-            evalRuns: filter.source === 'Eval',
+            executionSource: query.source,
           };
     // The score sums are read while the executions' figures are.
     const [figures, scores] = await Promise.all([
@@ -140,9 +141,9 @@ export class LogStatsService {
   ): Promise<StatsFigures> {
     const { from, to, interval, byPrompt, groupTag } = range;
     const read = rollupReadOf(filter.tags, groupTag, byPrompt);
-    if (read === null || filter.source === 'Eval') {
-      // Two tag keys at once (or a filter on one and groups by another), or evaluation runs' executions (the rollups
-      // leave them out): only the rows can answer.
+    if (read === null || filter.source !== undefined) {
+      // Two tag keys at once (or a filter on one and groups by another), evaluation runs' executions (the rollups leave
+      // them out) or one source alone (the rollups sum the sources together): only the rows can answer.
       return this.exact(tenantId, filter, interval, byPrompt, groupTag);
     }
     const pieces = planPieces(from, to, interval);

@@ -64,10 +64,11 @@ export interface ScoreRead {
   /** Sums per value of this tag key as well (from the scores joined to their log rows). */
   groupTag?: string;
   /**
-   * The scores of evaluation runs' executions instead of the others' (from the scores joined to their log rows: the
-   * hourly sums leave evaluations out).
+   * Only the scores of one source's executions (from the scores joined to their log rows): `Eval`, evaluation runs'
+   * instead of the others' (the hourly sums leave evaluations out); `Api`, the execution API's calls alone (the hourly
+   * sums hold every source but evaluations).
    */
-  evalRuns?: boolean;
+  executionSource?: 'Eval' | 'Api';
 }
 
 /** The sums of the scores of a group: per category for categorical scores ('' otherwise). */
@@ -169,7 +170,7 @@ export class ScoreRollupsRepository {
     const conditions = [
       's.tenant_id = $1',
       's.name = $2',
-      read.evalRuns ? "l.source = 'Eval'" : "s.source <> 'eval'",
+      read.executionSource === 'Eval' ? "l.source = 'Eval'" : "s.source <> 'eval'",
       spansCondition('s.executed_at', spans, params),
     ];
     if (read.endpointId) {
@@ -178,6 +179,7 @@ export class ScoreRollupsRepository {
     }
     const needsLogs = needsLogRows(read);
     if (needsLogs) conditions.push(...tagConditions(read.tags, params, 'l.tags'));
+    if (read.executionSource === 'Api') conditions.push("l.source = 'Api'");
     let tagValue = 'NULL';
     if (read.groupTag !== undefined) {
       params.push(read.groupTag);
@@ -231,7 +233,7 @@ function figuresOf(row: Record<string, unknown>): ScoreFigures {
   };
 }
 
-/** Whether a read needs the scores' log rows: for their tags, or for evaluation runs' executions. */
+/** Whether a read needs the scores' log rows: for their tags, or for one source's executions. */
 function needsLogRows(read: ScoreRead): boolean {
-  return read.tags !== undefined || read.groupTag !== undefined || read.evalRuns === true;
+  return read.tags !== undefined || read.groupTag !== undefined || read.executionSource !== undefined;
 }

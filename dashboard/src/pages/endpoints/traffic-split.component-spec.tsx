@@ -158,7 +158,9 @@ describe('Traffic split', () => {
       'href',
       `/endpoints/e1/prompts/${FRIENDLY.id}`,
     );
-    expect(server.callsTo('GET', STATS)[0].params).toEqual({ query: { endpointId: 'e1', groupBy: 'prompt' } });
+    expect(server.callsTo('GET', STATS)[0].params).toEqual({
+      query: { endpointId: 'e1', groupBy: 'prompt', source: 'Api' },
+    });
 
     await user.click(within(panel).getByRole('button', { name: 'Remove split' }));
     expect(onChanged).toHaveBeenCalledTimes(1);

@@ -18,7 +18,7 @@ type GroupTotals = Schemas['StatsGroupTotalsResponse'];
 const VARIANTS = { min: 2, max: 5 };
 const WEIGHT = bounds.TrafficSplitVariantDto.weight;
 const STICKY_LABEL = { key: 'the calling key', header: 'a request header', none: 'nothing (random by weight)' };
-/** The figures beside the split cover the last 7 days (the stats default). */
+/** The figures beside the split cover the last 7 days (the stats default) of calls made through the execution API. */
 const FIGURES_SPAN = 'last 7 days';
 
 type StickyKind = keyof typeof STICKY_LABEL;
@@ -59,7 +59,8 @@ export function TrafficSplitSection({
       unwrap(
         api.GET('/admin/v1/stats', {
           // With a score: each prompt's mean (or share of true), its interval and its verdict against the best other.
-          params: { query: { endpointId: endpoint.id, groupBy: 'prompt', score: scoreConfig?.name } },
+          // Only the calls made through the execution API: the test runner's and MCP's runs are not the split's traffic.
+          params: { query: { endpointId: endpoint.id, groupBy: 'prompt', source: 'Api', score: scoreConfig?.name } },
         }),
       ).then(
         // Asked with groupBy=prompt: every group is a prompt's.
@@ -117,9 +118,8 @@ export function TrafficSplitSection({
         <>
           <p className="muted">
             Calls without <code>?prompt=</code> are shared between these prompts. {describeSticky(split.stickyBy)}{' '}
-            Figures: {FIGURES_SPAN}, all calls of each prompt (
-            <Link href={`/stats?endpointId=${endpoint.id}`}>Stats</Link>
-            ).
+            Figures: {FIGURES_SPAN}, each prompt's calls made through the API (test runs and MCP runs left out; every
+            source in <Link href={`/stats?endpointId=${endpoint.id}`}>Stats</Link>).
           </p>
           {choices.length > 0 && <QualityPicker choices={choices} value={scoreName} onChange={setScoreName} />}
           <FiguresTable

@@ -1,31 +1,22 @@
-import { diffLines } from 'diff';
+import { DiffText } from '../../ui/diff-text';
+import { type DiffLine, type DiffSegment, lineDiff, replacedLines, segmentsOf } from '../../ui/text-diff';
 import type { DraftChanges } from './prompt-draft';
 
-interface DiffLine {
-  type: 'added' | 'removed' | 'unchanged';
-  text: string;
-}
-
-/** The template's lines, each marked added, removed or unchanged, from the saved text to the draft. */
-export function templateDiff(saved: string, draft: string): DiffLine[] {
-  const lines: DiffLine[] = [];
-  for (const part of diffLines(saved, draft)) {
-    const type = part.added ? 'added' : part.removed ? 'removed' : 'unchanged';
-    const texts = part.value.replace(/\n$/, '').split('\n');
-    for (const text of texts) lines.push({ type, text });
-  }
-  return lines;
-}
+/** A line of the diff with the changed words of a changed line (null for a line wholly added, removed or unchanged). */
+type ShownLine = DiffLine & { segments: DiffSegment[] | null };
 
 const SIGN = { added: '+', removed: '−', unchanged: ' ' } as const;
 const SPOKEN = { added: 'added', removed: 'removed', unchanged: 'unchanged' } as const;
 
 /**
- * What saving would change: the template as a unified diff (long unchanged stretches folded) and each changed setting
- * from its saved value to the draft's.
+ * What saving would change: the template as a unified diff (long unchanged stretches folded; within a changed line,
+ * the words removed struck through and those added underlined) and each changed setting from its saved value to the
+ * draft's.
  */
 export function DraftDiff({ saved, draft, changes }: { saved: string; draft: string; changes: DraftChanges }) {
-  const lines = changes.template ? templateDiff(saved, draft) : [];
+  const diff = changes.template ? lineDiff(saved, draft) : [];
+  const pairs = replacedLines(diff);
+  const lines: ShownLine[] = diff.map((line, index) => ({ ...line, segments: segmentsOf(diff, pairs, index) }));
   return (
     <div className="draft-diff">
       {changes.template ? (
@@ -42,7 +33,7 @@ export function DraftDiff({ saved, draft, changes }: { saved: string; draft: str
                   {SIGN[line.type]}
                 </span>
                 <span role="cell" className="diff-text">
-                  {line.text || ' '}
+                  {line.text ? <DiffText line={line} segments={line.segments} /> : ' '}
                 </span>
               </div>
             ),
@@ -77,12 +68,12 @@ export function DraftDiff({ saved, draft, changes }: { saved: string; draft: str
 }
 
 /** Keeps two lines of context around each change; longer unchanged runs become one folded marker (null). */
-function fold(lines: DiffLine[]): (DiffLine | null)[] {
+function fold(lines: ShownLine[]): (ShownLine | null)[] {
   const CONTEXT = 2;
   const near = lines.map((_, index) =>
     lines.slice(Math.max(0, index - CONTEXT), index + CONTEXT + 1).some((line) => line.type !== 'unchanged'),
   );
-  const result: (DiffLine | null)[] = [];
+  const result: (ShownLine | null)[] = [];
   lines.forEach((line, index) => {
     if (near[index]) result.push(line);
     else if (result[result.length - 1] !== null) result.push(null);

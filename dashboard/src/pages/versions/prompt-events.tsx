@@ -1,15 +1,33 @@
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { useWriteBlock } from '../../session';
 import { Loading, Pager, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
-import { eventActor, eventSummary } from './event-text';
+import { eventActor, eventSummary, type PromptEvent } from './event-text';
+import { RollbackButton, RollbackResult, type RolledBack } from './rollback';
+import type { Prompt } from './version-shared';
 
 const PAGE_SIZE = 20;
 
-/** What happened to the prompt, newest first: each change with its time and the key that made it, paged. */
-export function PromptEvents({ promptId }: { promptId: string }) {
+/**
+ * What happened to the prompt, newest first: each change with its time and the key that made it, paged. The newest
+ * event of each past version offers to roll back to it.
+ */
+export function PromptEvents({
+  prompt,
+  endpointId,
+  onRolledBack,
+}: {
+  prompt: Prompt;
+  endpointId: string;
+  /** After a rollback: the prompt may have stopped being the default. */
+  onRolledBack: () => void;
+}) {
+  const promptId = prompt.id;
   const [page, setPage] = useState(1);
+  const [rolledBack, setRolledBack] = useState<RolledBack | null>(null);
+  const writeBlock = useWriteBlock();
   const loaded = useLoad(
     () =>
       unwrap(
@@ -20,10 +38,12 @@ export function PromptEvents({ promptId }: { promptId: string }) {
     [promptId, page],
   );
   const events = loaded.data;
+  const offered = events ? rollbackEvents(events.items, prompt.currentVersion) : new Set<number>();
   return (
     <section className="panel prompt-events" aria-labelledby="prompt-events-title">
       <h2 id="prompt-events-title">What happened</h2>
       <Problems error={loaded.error} />
+      {rolledBack && <RollbackResult result={rolledBack} endpointId={endpointId} />}
       {!events ? (
         !loaded.error && <Loading what="the events" />
       ) : events.items.length === 0 ? (
@@ -38,6 +58,20 @@ export function PromptEvents({ promptId }: { promptId: string }) {
                 <time dateTime={event.createdAt}>{formatDate(event.createdAt)}</time>
                 <span aria-hidden="true"> · </span>
                 <span>{eventActor(event)}</span>
+                {offered.has(index) && event.versionNumber !== null && (
+                  <span className="event-rollback">
+                    {' '}
+                    <RollbackButton
+                      prompt={prompt}
+                      versionNumber={event.versionNumber}
+                      writeBlock={writeBlock}
+                      onDone={(result) => {
+                        setRolledBack(result);
+                        onRolledBack();
+                      }}
+                    />
+                  </span>
+                )}
               </li>
             ))}
           </ol>
@@ -53,4 +87,17 @@ export function PromptEvents({ promptId }: { promptId: string }) {
       )}
     </section>
   );
+}
+
+/** The indexes of the events that offer a rollback: the newest listed event of each version before the current one. */
+function rollbackEvents(events: PromptEvent[], currentVersion: number): Set<number> {
+  const seen = new Set<number>();
+  const offered = new Set<number>();
+  events.forEach((event, index) => {
+    const version = event.versionNumber;
+    if (version === null || version >= currentVersion || seen.has(version)) return;
+    seen.add(version);
+    offered.add(index);
+  });
+  return offered;
 }

@@ -1,59 +1,102 @@
 import { Link, useParams } from 'wouter';
-import { api, type Schemas, unwrap } from '../../api/client';
 import { useQuery } from '../../router';
 import { Button, Field, Loading, PageHeader, Problems } from '../../ui/controls';
+import { DiffText } from '../../ui/diff-text';
 import { formatDate } from '../../ui/format';
+import { type DiffLine, lineDiff, replacedLines, segmentsOf } from '../../ui/text-diff';
 import { useLoad } from '../../ui/use-load';
-import { formatSettingValue, loadPrompt, loadVersions, settingLabel, versionsPath } from './version-shared';
+import { allPromptsOf } from '../runner/test-run';
+import {
+  formatSettingValue,
+  loadPrompt,
+  loadVersions,
+  type Prompt,
+  sameValue,
+  settingLabel,
+  VERSIONED_SETTINGS,
+  type Version,
+  versionsPath,
+} from './version-shared';
 import './versions.css';
 
-type Comparison = Schemas['VersionComparisonResponse'];
-type DiffLine = Schemas['TemplateDiffLineResponse'];
 type View = 'split' | 'unified';
 
+/** One side of a comparison: a version, and how the page names it. */
+interface Side {
+  version: Version;
+  /** "Version 2", or "Summary version 2" when the two sides are versions of different prompts. */
+  name: string;
+  /** The line-number column's heading on screen. */
+  short: string;
+}
+
 /**
- * Two versions side by side or as one unified diff of the template, with the settings that differ. The versions and
- * the view live in the route's query (`?from=1&to=2&view=unified`), so a comparison can be shared as a link.
+ * Two versions side by side or as one unified diff of the template (the words that changed marked within each changed
+ * line), with the settings that differ. The other side may be a version of another prompt of the endpoint. The
+ * versions, the other prompt and the view live in the route's query (`?from=1&to=2&toPrompt=<id>&view=unified`), so a
+ * comparison can be shared as a link.
  */
 export default function VersionCompare() {
   const { id: endpointId, promptId } = useParams<{ id: string; promptId: string }>();
   const [query, setQuery] = useQuery();
+  const otherId = query.get('toPrompt') || promptId;
   const loaded = useLoad(async () => {
-    const [prompt, versions] = await Promise.all([loadPrompt(promptId), loadVersions(promptId)]);
-    return { prompt, versions };
-  }, [promptId]);
-  // Another prompt's data stays on screen while this one loads: use only this prompt's.
-  const current = loaded.data?.prompt.id === promptId ? loaded.data : undefined;
-  const versions = current?.versions ?? [];
-  const latest = versions.length > 0 ? versions[versions.length - 1].versionNumber : undefined;
-  const from = positive(query.get('from')) ?? (latest !== undefined ? Math.max(1, latest - 1) : undefined);
-  const to = positive(query.get('to')) ?? latest;
+    const [prompt, versions, prompts, otherVersions] = await Promise.all([
+      loadPrompt(promptId),
+      loadVersions(promptId),
+      allPromptsOf(endpointId),
+      otherId === promptId ? undefined : loadVersions(otherId),
+    ]);
+    return { key: `${promptId}/${otherId}`, prompt, versions, prompts, otherVersions: otherVersions ?? versions };
+  }, [endpointId, promptId, otherId]);
+  // Other prompts' data stays on screen while these load: use only these.
+  const current = loaded.data?.key === `${promptId}/${otherId}` ? loaded.data : undefined;
+  const samePrompt = otherId === promptId;
+  const fromVersions = current?.versions ?? [];
+  const toVersions = current?.otherVersions ?? [];
+  const latestOf = (versions: Version[]) =>
+    versions.length > 0 ? versions[versions.length - 1].versionNumber : undefined;
+  const latest = latestOf(fromVersions);
+  const from = positive(query.get('from')) ?? (latest !== undefined && samePrompt ? Math.max(1, latest - 1) : latest);
+  const to = positive(query.get('to')) ?? latestOf(toVersions);
   const view: View = query.get('view') === 'unified' ? 'unified' : 'split';
-
-  const comparison = useLoad(
-    () =>
-      from !== undefined && to !== undefined
-        ? unwrap(
-            api.GET('/admin/v1/prompts/{id}/versions/compare', {
-              params: { path: { id: promptId }, query: { from, to } },
-            }),
-          )
-        : Promise.resolve(undefined),
-    [promptId, from, to],
-  );
-  const change = (next: { from?: number; to?: number; view?: View }) =>
+  const change = (next: { from?: number; to?: number | null; toPrompt?: string; view?: View }) => {
+    const toPrompt = next.toPrompt ?? otherId;
     setQuery({
       from: next.from ?? from,
-      to: next.to ?? to,
+      // Another prompt starts at its latest version.
+      to: next.to === null ? undefined : (next.to ?? to),
+      toPrompt: toPrompt === promptId ? undefined : toPrompt,
       view: (next.view ?? view) === 'unified' ? 'unified' : undefined,
     });
+  };
 
   const prompt = current?.prompt;
-  const shown = comparison.data && comparison.data.promptId === promptId ? comparison.data : undefined;
+  const otherPrompt =
+    current?.prompts.find((candidate) => candidate.id === otherId) ?? (samePrompt ? prompt : undefined);
+  const fromVersion = fromVersions.find((version) => version.versionNumber === from);
+  const toVersion = toVersions.find((version) => version.versionNumber === to);
+  const missing =
+    current && (!fromVersion || !toVersion)
+      ? `${!fromVersion ? `${prompt?.name} has no version ${from}` : `${otherPrompt?.name ?? 'The other prompt'} has no version ${to}`}: pick another.`
+      : null;
+  const sides =
+    fromVersion && toVersion && prompt && otherPrompt
+      ? {
+          from: sideOf(fromVersion, samePrompt ? null : prompt, 'from'),
+          to: sideOf(toVersion, samePrompt ? null : otherPrompt, 'to'),
+        }
+      : undefined;
   return (
     <section>
       <PageHeader
-        title={prompt ? `Compare versions of ${prompt.name}` : 'Compare versions'}
+        title={
+          !prompt
+            ? 'Compare versions'
+            : samePrompt
+              ? `Compare versions of ${prompt.name}`
+              : `Compare ${prompt.name} with ${otherPrompt?.name ?? 'another prompt'}`
+        }
         back={<Link href={versionsPath(endpointId, promptId)}>← All versions{prompt ? ` of ${prompt.name}` : ''}</Link>}
       />
       <Problems error={loaded.error} />
@@ -61,10 +104,22 @@ export default function VersionCompare() {
         <Field label="From version">
           {(id) => (
             <select id={id} value={from ?? ''} onChange={(event) => change({ from: Number(event.target.value) })}>
-              {versions.map((version) => (
-                <option key={version.versionNumber} value={version.versionNumber}>
-                  Version {version.versionNumber}
-                  {version.archived ? ' (archived)' : ''}
+              <VersionOptions versions={fromVersions} />
+            </select>
+          )}
+        </Field>
+        <Field label="To prompt">
+          {(id) => (
+            <select
+              id={id}
+              value={otherId}
+              onChange={(event) => change({ toPrompt: event.target.value, to: null })}
+              disabled={!current}
+            >
+              {(current?.prompts ?? (prompt ? [prompt] : [])).map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {candidate.name}
+                  {candidate.id === promptId ? ' (this prompt)' : ` (${candidate.status})`}
                 </option>
               ))}
             </select>
@@ -73,12 +128,7 @@ export default function VersionCompare() {
         <Field label="To version">
           {(id) => (
             <select id={id} value={to ?? ''} onChange={(event) => change({ to: Number(event.target.value) })}>
-              {versions.map((version) => (
-                <option key={version.versionNumber} value={version.versionNumber}>
-                  Version {version.versionNumber}
-                  {version.archived ? ' (archived)' : ''}
-                </option>
-              ))}
+              <VersionOptions versions={toVersions} />
             </select>
           )}
         </Field>
@@ -96,14 +146,29 @@ export default function VersionCompare() {
           </div>
         </div>
       </div>
-      <Problems error={comparison.error} />
-      {!shown ? (
-        !comparison.error && !loaded.error && <Loading what="the comparison" />
+      <Problems error={missing} />
+      {!sides ? (
+        !loaded.error && !missing && <Loading what="the comparison" />
       ) : (
-        <ComparisonView comparison={shown} view={view} />
+        <ComparisonView from={sides.from} to={sides.to} view={view} />
       )}
     </section>
   );
+}
+
+function VersionOptions({ versions }: { versions: Version[] }) {
+  return versions.map((version) => (
+    <option key={version.versionNumber} value={version.versionNumber}>
+      Version {version.versionNumber}
+      {version.archived ? ' (archived)' : ''}
+    </option>
+  ));
+}
+
+/** A side named by its version alone, or by its prompt's name too when the sides are of different prompts. */
+function sideOf(version: Version, prompt: Prompt | null, end: 'from' | 'to'): Side {
+  if (!prompt) return { version, name: `Version ${version.versionNumber}`, short: `v${version.versionNumber}` };
+  return { version, name: `${prompt.name} version ${version.versionNumber}`, short: end };
 }
 
 function positive(text: string | null): number | undefined {
@@ -111,54 +176,63 @@ function positive(text: string | null): number | undefined {
   return text && Number.isInteger(value) && value >= 1 ? value : undefined;
 }
 
-function ComparisonView({ comparison, view }: { comparison: Comparison; view: View }) {
-  const fromName = `Version ${comparison.from.versionNumber}`;
-  const toName = `Version ${comparison.to.versionNumber}`;
-  const added = comparison.templateDiff.filter((line) => line.type === 'added').length;
-  const removed = comparison.templateDiff.filter((line) => line.type === 'removed').length;
+function ComparisonView({ from, to, view }: { from: Side; to: Side; view: View }) {
+  const templateChanged = from.version.template !== to.version.template;
+  const lines = templateChanged ? lineDiff(from.version.template, to.version.template) : [];
+  const changedSettings = VERSIONED_SETTINGS.filter(
+    ({ setting }) => !sameValue(from.version[setting], to.version[setting]),
+  );
+  const added = lines.filter((line) => line.type === 'added').length;
+  const removed = lines.filter((line) => line.type === 'removed').length;
   return (
     <>
       <p className="compare-summary">
-        <strong>{fromName}</strong> (saved {formatDate(comparison.from.createdAt)} as {comparison.from.status}) →{' '}
-        <strong>{toName}</strong> (saved {formatDate(comparison.to.createdAt)} as {comparison.to.status})
+        <strong>{from.name}</strong> (saved {formatDate(from.version.createdAt)} as {from.version.status}) →{' '}
+        <strong>{to.name}</strong> (saved {formatDate(to.version.createdAt)} as {to.version.status})
       </p>
       <h2>Template</h2>
-      {!comparison.templateChanged ? (
+      {!templateChanged ? (
         <p className="empty">The template is the same in both versions.</p>
       ) : (
         <>
           <p className="muted" role="status">
-            {plural(removed, 'line')} removed, {plural(added, 'line')} added. Removed lines are marked −, added lines +.
+            {plural(removed, 'line')} removed, {plural(added, 'line')} added. Removed lines are marked −, added lines +;
+            within a changed line, the words removed are struck through and the words added underlined.
           </p>
           {view === 'split' ? (
-            <SplitDiff lines={comparison.templateDiff} fromName={fromName} toName={toName} />
+            <SplitDiff lines={lines} fromName={from.name} toName={to.name} />
           ) : (
-            <UnifiedDiff lines={comparison.templateDiff} fromName={fromName} toName={toName} />
+            <UnifiedDiff
+              lines={lines}
+              fromName={from.name}
+              toName={to.name}
+              short={{ from: from.short, to: to.short }}
+            />
           )}
         </>
       )}
       <h2>Changed settings</h2>
-      {comparison.changedSettings.length === 0 ? (
+      {changedSettings.length === 0 ? (
         <p className="empty">No setting differs between these versions.</p>
       ) : (
         <div className="table-wrap">
           <table className="settings-changes">
             <caption className="visually-hidden">
-              Settings that differ between {fromName} and {toName}
+              Settings that differ between {from.name} and {to.name}
             </caption>
             <thead>
               <tr>
                 <th scope="col">Setting</th>
-                <th scope="col">From ({fromName})</th>
-                <th scope="col">To ({toName})</th>
+                <th scope="col">From ({from.name})</th>
+                <th scope="col">To ({to.name})</th>
               </tr>
             </thead>
             <tbody>
-              {comparison.changedSettings.map((change) => (
-                <tr key={change.setting}>
-                  <th scope="row">{settingLabel(change.setting)}</th>
-                  <td className="mono">{formatSettingValue(change.from)}</td>
-                  <td className="mono">{formatSettingValue(change.to)}</td>
+              {changedSettings.map(({ setting }) => (
+                <tr key={setting}>
+                  <th scope="row">{settingLabel(setting)}</th>
+                  <td className="mono">{formatSettingValue(from.version[setting])}</td>
+                  <td className="mono">{formatSettingValue(to.version[setting])}</td>
                 </tr>
               ))}
             </tbody>
@@ -197,8 +271,9 @@ function LineHeader({ short, name }: { short: string; name: string }) {
 }
 
 /**
- * A unified diff of `what` (the template unless said otherwise), from `fromName`'s text to `toName`'s; `short` names
- * the line-number columns on screen (by default `v1`, `v2` from `Version 1`, `Version 2`).
+ * A unified diff of `what` (the template unless said otherwise), from `fromName`'s text to `toName`'s, the changed
+ * words marked within each changed line; `short` names the line-number columns on screen (by default `v1`, `v2` from
+ * `Version 1`, `Version 2`).
  */
 export function UnifiedDiff({
   lines,
@@ -213,6 +288,7 @@ export function UnifiedDiff({
   what?: string;
   short?: { from: string; to: string };
 }) {
+  const pairs = replacedLines(lines);
   return (
     <table className="diff unified">
       <caption className="visually-hidden">
@@ -236,7 +312,7 @@ export function UnifiedDiff({
             <td className="line-number">{line.toLine ?? ''}</td>
             <td className="diff-text">
               <Marker type={line.type} />
-              <code>{line.text}</code>
+              <DiffText line={line} segments={segmentsOf(lines, pairs, index)} />
             </td>
           </tr>
         ))}
@@ -246,33 +322,42 @@ export function UnifiedDiff({
 }
 
 interface SplitRow {
-  left?: DiffLine;
-  right?: DiffLine;
+  left?: number;
+  right?: number;
 }
 
-/** Removed lines face the added lines that replaced them; unchanged lines sit on both sides. */
+/** Removed lines face the added lines that replaced them; unchanged lines sit on both sides (indexes into `lines`). */
 function splitRows(lines: DiffLine[]): SplitRow[] {
   const rows: SplitRow[] = [];
-  let removed: DiffLine[] = [];
-  let added: DiffLine[] = [];
+  let removed: number[] = [];
+  let added: number[] = [];
   const flush = () => {
     for (let i = 0; i < Math.max(removed.length, added.length); i++) rows.push({ left: removed[i], right: added[i] });
     removed = [];
     added = [];
   };
-  for (const line of lines) {
-    if (line.type === 'removed') removed.push(line);
-    else if (line.type === 'added') added.push(line);
+  lines.forEach((line, index) => {
+    if (line.type === 'removed') {
+      if (added.length > 0) flush();
+      removed.push(index);
+    } else if (line.type === 'added') added.push(index);
     else {
       flush();
-      rows.push({ left: line, right: line });
+      rows.push({ left: index, right: index });
     }
-  }
+  });
   flush();
   return rows;
 }
 
 function SplitDiff({ lines, fromName, toName }: { lines: DiffLine[]; fromName: string; toName: string }) {
+  const pairs = replacedLines(lines);
+  const cells = (index: number | undefined, end: 'fromLine' | 'toLine') =>
+    index === undefined ? (
+      <SplitCells />
+    ) : (
+      <SplitCells line={lines[index]} number={lines[index][end]} segments={segmentsOf(lines, pairs, index)} />
+    );
   return (
     <table className="diff split">
       <caption className="visually-hidden">
@@ -293,8 +378,8 @@ function SplitDiff({ lines, fromName, toName }: { lines: DiffLine[]; fromName: s
       <tbody>
         {splitRows(lines).map((row, index) => (
           <tr key={index}>
-            <SplitCells line={row.left} number={row.left?.fromLine} />
-            <SplitCells line={row.right} number={row.right?.toLine} />
+            {cells(row.left, 'fromLine')}
+            {cells(row.right, 'toLine')}
           </tr>
         ))}
       </tbody>
@@ -302,7 +387,15 @@ function SplitDiff({ lines, fromName, toName }: { lines: DiffLine[]; fromName: s
   );
 }
 
-function SplitCells({ line, number }: { line: DiffLine | undefined; number: number | null | undefined }) {
+function SplitCells({
+  line,
+  number,
+  segments = null,
+}: {
+  line?: DiffLine;
+  number?: number | null;
+  segments?: ReturnType<typeof segmentsOf>;
+}) {
   if (!line) {
     return (
       <>
@@ -316,7 +409,7 @@ function SplitCells({ line, number }: { line: DiffLine | undefined; number: numb
       <td className={`line-number diff-${line.type}`}>{number ?? ''}</td>
       <td className={`diff-text diff-${line.type}`}>
         <Marker type={line.type} />
-        <code>{line.text}</code>
+        <DiffText line={line} segments={segments} />
       </td>
     </>
   );

@@ -31,7 +31,8 @@ export function formatSettingValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
+/** Whether two setting values are the same, object keys in any order. */
+export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a, sortedKeys) === JSON.stringify(b, sortedKeys);
 }
 

@@ -53,7 +53,8 @@ export default function VersionsPage() {
           <p className="muted">
             Every save that changes the template or a setting makes a version. Versions pushed out by the plan's history
             limit are marked archived and can still be viewed, compared and restored. Restoring creates a new Draft
-            prompt; this prompt and its history stay as they are.
+            prompt; this prompt and its history stay as they are. Rolling back from what happened restores a past
+            version and can promote it and make it the default in one step.
           </p>
           {versions.length > 1 && <ComparePicker endpointId={endpointId} promptId={promptId} versions={versions} />}
           <ol className="timeline" aria-label="Versions, newest first">
@@ -67,7 +68,7 @@ export default function VersionsPage() {
               />
             ))}
           </ol>
-          <PromptEvents promptId={promptId} />
+          <PromptEvents prompt={prompt} endpointId={endpointId} onRolledBack={loaded.reload} />
         </>
       )}
     </section>

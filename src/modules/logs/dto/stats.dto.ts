@@ -7,9 +7,12 @@ import { SCORE_NAME_PATTERN } from '../../scores/score-config-rules';
 import { HasTagFilterQuery, TagFilterQuery } from './tag-filter.decorators';
 import type { StatsInterval } from '../execution-logs.repository';
 
-/** The one source the statistics read on request: evaluation runs' executions, otherwise left out. */
-export type StatsSource = 'Eval';
-export const STATS_SOURCES: StatsSource[] = ['Eval'];
+/**
+ * The sources the statistics read alone on request: evaluation runs' executions (otherwise left out), or the calls made
+ * through the execution API (without the test runner's and MCP's).
+ */
+export type StatsSource = 'Eval' | 'Api';
+export const STATS_SOURCES: StatsSource[] = ['Eval', 'Api'];
 export const STATS_INTERVALS: StatsInterval[] = ['hour', 'day'];
 /** `prompt`, or `tag:<key>`. */
 export type StatsGroupBy = 'prompt' | `tag:${string}`;
@@ -46,10 +49,7 @@ export class StatsQuery {
   @Matches(GROUP_BY_PATTERN, { message: 'groupBy must be prompt or tag:<key>' })
   groupBy?: StatsGroupBy;
 
-  /**
-   * `Eval`: the statistics of evaluation runs' executions alone. Without it they are left out, and every other
-   * source counts.
-   */
+  /** `Eval`: evaluation runs' executions alone (left out otherwise); `Api`: calls through the execution API alone. */
   @ApiEnum('StatsSource', STATS_SOURCES)
   @Omittable()
   @IsIn(STATS_SOURCES)
