@@ -103,15 +103,7 @@ export class PromptsService {
     await this.assertContent(tenantId, input.endpointId, input);
     const prompt = await this.createDraft(tenantId, input.endpointId, keyId, {
       pickName: exactName(input.name),
-      content: {
-        template: input.template,
-        llmModel: input.llmModel,
-        temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
-        maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
-        customParameters: input.customParameters ?? PROMPT_DEFAULTS.customParameters,
-        retries: input.retries ?? PROMPT_DEFAULTS.retries,
-        fallbackModels: plainFallbacks(input.fallbackModels ?? PROMPT_DEFAULTS.fallbackModels),
-      },
+      content: newContentOf(input),
       changeNotes: input.changeNotes ?? null,
       event: { type: 'created', details: {} },
     });
@@ -136,13 +128,7 @@ export class PromptsService {
       status: 'Draft',
       version: 0,
       unsaved: true,
-      template: input.template,
-      llmModel: input.llmModel,
-      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
-      maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
-      customParameters: input.customParameters ?? PROMPT_DEFAULTS.customParameters,
-      retries: input.retries ?? PROMPT_DEFAULTS.retries,
-      fallbackModels: plainFallbacks(input.fallbackModels ?? PROMPT_DEFAULTS.fallbackModels),
+      ...newContentOf(input),
     };
   }
 
@@ -154,11 +140,7 @@ export class PromptsService {
     this.templates.assertSavable(input.template);
     this.models.require(input.llmModel);
     await this.assertCustomParameters(tenantId, endpointId, input.customParameters, input.fallbackModels);
-    this.assertTemperatures({
-      llmModel: input.llmModel,
-      temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
-      fallbackModels: input.fallbackModels ?? [],
-    });
+    this.assertTemperatures(newContentOf(input));
   }
 
   /** A clone as a new Draft named `<name> (copy)`; the original is unchanged. */
@@ -395,6 +377,19 @@ function plainFallbacks(fallbackModels: FallbackModel[]): FallbackModel[] {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(customParameters !== undefined ? { customParameters } : {}),
   }));
+}
+
+/** The content a new prompt is saved (or an unsaved one run) with: what is given, the defaults for the rest. */
+function newContentOf(input: UnsavedPrompt): VersionContent {
+  return {
+    template: input.template,
+    llmModel: input.llmModel,
+    temperature: input.temperature ?? PROMPT_DEFAULTS.temperature,
+    maxTokens: input.maxTokens ?? PROMPT_DEFAULTS.maxTokens,
+    customParameters: input.customParameters ?? PROMPT_DEFAULTS.customParameters,
+    retries: input.retries ?? PROMPT_DEFAULTS.retries,
+    fallbackModels: plainFallbacks(input.fallbackModels ?? PROMPT_DEFAULTS.fallbackModels),
+  };
 }
 
 /** The same problems, each naming its field under `prefix` (`prompt.template`, `prompt.customParameters.model`). */
