@@ -324,8 +324,9 @@ describe('the OpenAPI document', () => {
         maximum: MAX_INTEGER,
       });
       expect(parameter('listLogs', 'pageSize').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
-      // Whole-number fields are never plain numbers: those left are the decimals (temperature, prices, rates, bounds,
-      // a score's value, a score's mean and the bounds of its interval, a judge check's threshold).
+      // Whole-number fields are never plain numbers: those left are the decimals (temperature and a model's highest
+      // temperature, prices, rates, bounds, a score's value, a score's mean and the bounds of its interval, a judge
+      // check's threshold).
       const numbers = everySchema()
         .filter(([, schema]) => schema.type === 'number')
         .map(([where]) => where.split('.').pop());
@@ -334,6 +335,7 @@ describe('the OpenAPI document', () => {
           'minimum',
           'maximum',
           'temperature',
+          'maxTemperature',
           'costUsd',
           'passRate',
           'baselinePassRate',

@@ -147,9 +147,11 @@ describe('streamed executions', () => {
       expect(partials.length).toBeGreaterThanOrEqual(2);
       // 30 chunks 8 ms apart would be 30 partials unthrottled.
       expect(partials.length).toBeLessThan(15);
-      // Measured where they arrive, so one may come a little early behind a late one: on average they are 50 ms apart.
+      // Measured where they arrive, so one may come a little early behind a late one, and on a loaded machine the first
+      // may arrive late: on average they are about 50 ms apart (a second partial sent right behind a due one would
+      // bring the average to 36 ms or less).
       const span = partials.at(-1)!.atMs - partials[0].atMs;
-      expect(span / (partials.length - 1)).toBeGreaterThanOrEqual(45);
+      expect(span / (partials.length - 1)).toBeGreaterThanOrEqual(40);
       expect(typeof partials[0].data.output).toBe('object');
       expect(call.events.at(-1)).toMatchObject({
         event: 'done',
