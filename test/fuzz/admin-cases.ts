@@ -63,6 +63,9 @@ export const ADMIN_HINTS: Hints = {
   promptId: fc.constantFrom(new Ref('prompt'), new Ref('draftPrompt')),
   endpointIds: fc.option(fc.array(fc.constant(new Ref('endpoint')), { maxLength: 1 }), { nil: null }),
   llmModel: fc.constantFrom('mock-echo', 'mock-echo', 'gpt-4o-mini', 'gpt-image-1'),
+  // An unsaved test run calls its model: only the offline one answers the fixtures' output fields (another provider's
+  // answer off them is the upstream's failure, a 502 the service is right to give).
+  'TestRunDto.llmModel': fc.constant('mock-echo'),
   template: fc.constantFrom(
     'Hello {{ inputs.text }}',
     'plain text',

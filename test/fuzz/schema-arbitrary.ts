@@ -9,14 +9,21 @@ import { resolveSchema } from './openapi-document';
  */
 export type Hints = Record<string, fc.Arbitrary<unknown>>;
 
+/**
+ * How deep values nest: a schema that holds itself (a field's nested fields) ends there, in an empty array or object,
+ * so that generating a value ends.
+ */
+const MAX_DEPTH = 4;
+
 export function validValue(
   document: OpenApiDocument,
   schema: Schema | undefined,
   hints: Hints,
   schemaName = '',
+  depth = 0,
 ): fc.Arbitrary<unknown> {
   const resolved = resolveSchema(document, schema) ?? {};
-  const value = plainValue(document, resolved, hints, schemaName);
+  const value = plainValue(document, resolved, hints, schemaName, depth);
   return resolved.nullable ? fc.option(value, { nil: null, freq: 6 }) : value;
 }
 
@@ -25,6 +32,7 @@ function plainValue(
   schema: Schema,
   hints: Hints,
   schemaName: string,
+  depth: number,
 ): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   switch (schema.type) {
@@ -42,7 +50,8 @@ function plainValue(
     case 'boolean':
       return fc.boolean();
     case 'array':
-      return fc.array(validValue(document, schema.items, hints, schemaName), {
+      if (depth >= MAX_DEPTH) return fc.constant([]);
+      return fc.array(validValue(document, schema.items, hints, schemaName, depth + 1), {
         maxLength: Math.min(schema.maxItems ?? 3, 3),
       });
     case 'object':
@@ -50,10 +59,11 @@ function plainValue(
       if (!schema.properties || Object.keys(schema.properties).length === 0) {
         return fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
       }
+      if (depth >= MAX_DEPTH) return fc.constant({});
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(schema.properties)) {
         record[name] =
-          hints[`${schemaName}.${name}`] ?? hints[name] ?? validValue(document, property, hints, schemaName);
+          hints[`${schemaName}.${name}`] ?? hints[name] ?? validValue(document, property, hints, schemaName, depth + 1);
       }
       return fc.record(record, { requiredKeys: schema.required ?? [] });
     }
