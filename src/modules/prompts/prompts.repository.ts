@@ -84,37 +84,28 @@ export class PromptsRepository {
    * A name or slug the endpoint's prompts gave up in a rename: the prompt that gave it up last, when it is not archived
    * (a prompt that has it now is looked for first, by findActiveBySelector).
    */
-  async findActiveByFormerSelector(
-    tenantId: string,
-    endpointId: string,
-    selector: string,
-  ): Promise<PromptEntity | null> {
-    const [row] = await this.prompts.query<{ prompt_id: string }[]>(
-      `SELECT f.prompt_id FROM prompt_former_names f JOIN prompts p ON p.id = f.prompt_id
-       WHERE f.endpoint_id = $1 AND f.selector = $2 AND f.tenant_id = $3 AND p.status <> 'Archived'`,
-      [endpointId, selector, tenantId],
-    );
-    return row ? this.findById(tenantId, row.prompt_id) : null;
+  findActiveByFormerSelector(tenantId: string, endpointId: string, selector: string): Promise<PromptEntity | null> {
+    return this.prompts
+      .createQueryBuilder('p')
+      .innerJoin('prompt_former_names', 'f', 'f.prompt_id = p.id')
+      .where('f.endpoint_id = :endpointId AND f.selector = :selector AND f.tenant_id = :tenantId', {
+        endpointId,
+        selector,
+        tenantId,
+      })
+      .andWhere(`p.status <> 'Archived'`)
+      .getOne();
   }
 
   /** Records the names and slugs the prompt gave up, each now owned by it (whichever prompt had given it up before). */
   async retireSelectors(tenantId: string, endpointId: string, promptId: string, selectors: string[]): Promise<void> {
-    for (const selector of new Set(selectors)) {
-      await this.prompts.query(
-        `INSERT INTO prompt_former_names (tenant_id, endpoint_id, selector, prompt_id) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (endpoint_id, selector) DO UPDATE SET prompt_id = excluded.prompt_id, retired_at = now()`,
-        [tenantId, endpointId, selector, promptId],
-      );
-    }
-  }
-
-  /** The names and slugs the prompt gave up that still reach it, newest first. */
-  async formerSelectorsOf(tenantId: string, promptId: string): Promise<string[]> {
-    const rows = await this.prompts.query<{ selector: string }[]>(
-      `SELECT selector FROM prompt_former_names WHERE prompt_id = $1 AND tenant_id = $2 ORDER BY retired_at DESC`,
-      [promptId, tenantId],
+    const unique = [...new Set(selectors)];
+    const rows = unique.map((_, i) => `($1, $2, $${i + 4}, $3)`).join(', ');
+    await this.prompts.query(
+      `INSERT INTO prompt_former_names (tenant_id, endpoint_id, selector, prompt_id) VALUES ${rows}
+       ON CONFLICT (endpoint_id, selector) DO UPDATE SET prompt_id = excluded.prompt_id, retired_at = now()`,
+      [tenantId, endpointId, promptId, ...unique],
     );
-    return rows.map((row) => row.selector);
   }
 
   activeNamesAndSlugs(tenantId: string, endpointId: string): Promise<Pick<PromptEntity, 'name' | 'slug'>[]> {
