@@ -10,6 +10,14 @@ import { auth } from '../support/seed';
  * prove both halves: a warm call touches no table but the batched log insert, and every change an admin makes is
  * seen by the very next call.
  */
+/**
+ * Statements of the service's own timers (the evaluation runner's poll, the keys' last-used flush), which may fall
+ * inside the measured window on a loaded machine; none of them is issued by a call.
+ */
+const background = (sql: string) =>
+  /FROM eval_runs WHERE status IN \('queued', 'running'\)/.test(sql) ||
+  /^\s*UPDATE api_keys AS k SET last_used_at/.test(sql);
+
 describe('execution hot path: in-memory definitions and their invalidation', () => {
   const { t, tenant } = useTestApp();
 
@@ -46,7 +54,7 @@ describe('execution hot path: in-memory definitions and their invalidation', () 
     } finally {
       spy.mockRestore();
     }
-    expect(statements.filter((sql) => !/INSERT INTO "?execution_logs"?/i.test(sql))).toEqual([]);
+    expect(statements.filter((sql) => !/INSERT INTO "?execution_logs"?/i.test(sql) && !background(sql))).toEqual([]);
   });
 
   it('answers a cache hit without rendering the template again, and logs the prompt the answer came from', async () => {
