@@ -162,7 +162,8 @@ describe('the OpenAPI document', () => {
         expect({ where, 413: statuses.includes('413') }).toEqual({ where, 413: hasBody });
         expect({ where, 404: statuses.includes('404') }).toEqual({ where, 404: looksUpId });
         if (method === 'get') expect({ where, 409: statuses.includes('409') }).toEqual({ where, 409: false });
-        const refusesReadOnly = method !== 'get' && !['validatePrompt', 'runTest'].includes(operation.operationId);
+        const refusesReadOnly =
+          method !== 'get' && !['validatePrompt', 'runTest', 'streamTest'].includes(operation.operationId);
         expect({ where, readOnly: /ReadOnly/.test(operation.responses['403'].description) }).toEqual({
           where,
           readOnly: refusesReadOnly,

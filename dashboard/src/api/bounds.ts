@@ -423,5 +423,11 @@ export const bounds = {
       "minimum": 0,
       "maximum": 2
     }
+  },
+  "TestRunDto": {
+    "version": {
+      "minimum": 1,
+      "maximum": 2147483647
+    }
   }
 } as const;

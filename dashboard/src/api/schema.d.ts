@@ -984,6 +984,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/endpoints/{id}/test/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test-run a prompt of an endpoint as an event stream
+         * @description The test run above, answered as an event stream once the model is called, as the execution API streams: `start`
+         *     `{requestId, promptId, promptVersion, llmModel, cached}` (promptId and promptVersion null for unsaved text), then
+         *     `delta` `{text}` (an endpoint without output fields) or `partial` `{output}` (the object so far, at most one per
+         *     50 ms), then `done` with what the plain test run answers in `data`, or `error` `{error, message, logId}`. A run that
+         *     fails before its model is called (validation, the prompt, its render) answers the plain test run's error, with
+         *     X-Log-Id when it was logged. Closing the connection stops the model call; the run is logged as the client leaving.
+         */
+        post: operations["streamTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/endpoints/{id}/openapi": {
         parameters: {
             query?: never;
@@ -2595,6 +2620,8 @@ export interface components {
             };
         };
         TestRunDto: {
+            /** @description With promptId: the version of that prompt to run (default: its current version). */
+            version?: number;
             /**
              * @description An unsaved prompt to run as it stands, validated as a prompt create is (messages name `prompt.<field>`); logged
              *     with promptId null. Give either promptId or prompt.
@@ -9558,7 +9585,7 @@ export interface operations {
                     "application/json": components["schemas"]["FailureEnvelope"];
                 };
             };
-            /** @description No endpoint with this id in the tenant (or it is deleted), or no prompt promptId on it */
+            /** @description No endpoint with this id in the tenant (or it is deleted), no prompt promptId on it, or no such version of it */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -9599,6 +9626,152 @@ export interface operations {
                 };
             };
             /** @description The key's admin rate limit is used up, or the key or its tenant has as many model calls in flight as it may: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The model's provider failed or is not configured, or the model answered what the output fields do not accept */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The database is unavailable, or the queue of template renders is full and this tenant holds most of it: retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The model did not answer within the endpoint's timeout */
+            504: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+        };
+    };
+    streamTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestRunDto"];
+            };
+        };
+        responses: {
+            /** @description The event stream of the run: `start`, `delta` or `partial` pieces, then `done` (the test run) or `error` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request failed validation, the inputs do not fit the endpoint's input fields, or the endpoint answers images (they cannot stream) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No key, an invalid or revoked key, or the key of another tenant on a tenant host */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description An endpoint key: the admin API takes admin keys */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description No endpoint with this id in the tenant (or it is deleted), no prompt promptId on it, or no such version of it */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The prompt is archived */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The request body is larger than the admin body limit (MAX_ADMIN_BODY_BYTES) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The prompt cannot run: its template fails or exceeds the render limits, or its settings are out of the model's bounds */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FailureEnvelope"];
+                };
+            };
+            /** @description The key's admin rate limit is used up, or the key has as many event streams or model calls open as it may: retry after Retry-After seconds */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -85,6 +85,11 @@ export interface EnvelopeOptions {
    * every admin route describes them in full here.
    */
   failures?: Partial<Record<FailureStatus, string | true>> & Partial<Record<429 | 503, string>>;
+  /**
+   * The success answer is an event stream (`text/event-stream`) rather than the envelope: what its events are. The
+   * failures are envelopes as on every admin route.
+   */
+  eventStream?: string;
 }
 
 /**
@@ -113,21 +118,29 @@ export function ApiEnvelope(model: Type<unknown> | [Type<unknown>] | null, optio
   for (const [status, meaning] of Object.entries(options.failures ?? {}) as [`${number}`, string | true][]) {
     failures[Number(status)] = meaning === true ? USUAL_MEANING[Number(status) as FailureStatus] : meaning;
   }
+  const headers = { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...options.headers };
   const decorators = [
-    ApiResponse({
-      status: options.status ?? 200,
-      description: 'Succeeded',
-      headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...options.headers },
-      schema: {
-        type: 'object',
-        required: ['succeeded', 'messages', 'data'],
-        properties: {
-          succeeded: { type: 'boolean', enum: [true] },
-          messages: { type: 'array', items: { type: 'string' } },
-          data,
-        },
-      },
-    }),
+    options.eventStream === undefined
+      ? ApiResponse({
+          status: options.status ?? 200,
+          description: 'Succeeded',
+          headers,
+          schema: {
+            type: 'object',
+            required: ['succeeded', 'messages', 'data'],
+            properties: {
+              succeeded: { type: 'boolean', enum: [true] },
+              messages: { type: 'array', items: { type: 'string' } },
+              data,
+            },
+          },
+        })
+      : ApiResponse({
+          status: options.status ?? 200,
+          description: options.eventStream,
+          headers,
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        }),
     ...Object.entries(failures).map(([status, description]) =>
       ApiResponse({
         status: Number(status),

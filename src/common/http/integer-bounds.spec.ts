@@ -6,6 +6,7 @@ import { CreateKeyDto, UpdateKeyDto } from '../../modules/keys/dto/create-key.dt
 import { ListKeysQuery } from '../../modules/keys/dto/list-keys.dto';
 import { ListLogsQuery } from '../../modules/logs/dto/list-logs.dto';
 import { CompareVersionsQuery, CreatePromptDto, UpdatePromptDto } from '../../modules/prompts/dto/prompt.dto';
+import { TestRunDto } from '../../modules/execution/dto/test-run.dto';
 import { ValidationError } from '../errors/app-error';
 import { validateDto } from './validation.pipe';
 import { MAX_INTEGER, PositiveIntegerParamPipe } from './integer-bounds';
@@ -23,6 +24,7 @@ const REQUEST_DTOS: (new () => object)[] = [
   CreatePromptDto,
   UpdatePromptDto,
   CompareVersionsQuery,
+  TestRunDto,
 ];
 
 describe('integer properties of request DTOs', () => {

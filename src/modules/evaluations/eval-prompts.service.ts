@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EndpointsService } from '../endpoints/endpoints.service';
 import type { ExecutablePrompt } from '../prompts/executable-prompt';
-import { PromptsService } from '../prompts/prompts.service';
+import { contentOf, PromptsService } from '../prompts/prompts.service';
 import { VersionsService } from '../versions/versions.service';
 import type { PromptVersionRef } from './eval-run';
 import { EvalRunErrors } from './eval-runs.errors';
@@ -50,13 +50,7 @@ export class EvalPromptsService {
       slug: prompt.slug,
       status: prompt.status,
       version: version.versionNumber,
-      template: version.template,
-      llmModel: version.llmModel,
-      temperature: version.temperature,
-      maxTokens: version.maxTokens,
-      customParameters: version.customParameters,
-      retries: version.retries,
-      fallbackModels: version.fallbackModels,
+      ...contentOf(version),
     };
   }
 }

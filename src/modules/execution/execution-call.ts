@@ -49,12 +49,13 @@ export interface McpCall extends CallBase {
 }
 
 /**
- * The dashboard's test page, without the cache: the prompt it names (any status), or the unsaved prompt it gives
+ * The dashboard's test page, without the cache: the prompt it names (Draft or Live, at any of its versions), or the unsaved prompt it gives
  * (checked as a create would check it).
  */
 export interface TestRunCall extends CallBase {
   kind: 'testRun';
-  prompt: { promptId: string } | { unsaved: UnsavedPrompt };
+  /** A saved prompt at `version` (default: its current one), or unsaved text. */
+  prompt: { promptId: string; version?: number } | { unsaved: UnsavedPrompt };
 }
 
 /**

@@ -40,6 +40,19 @@ import { imageOutputField, imageSettingsOf } from './output-schema';
  */
 const LOG_WRITE_WAIT_MS = 2000;
 
+/** An execution's outcome, what its log row records and the row's id. */
+export interface LoggedOutcome {
+  outcome: ExecutionOutcome;
+  log: NewExecutionLog;
+  logId: string;
+}
+
+/** A test run's answer: the execution body with what its log row records; a failed run is thrown. */
+export function testRunAnswer({ outcome, log, logId }: LoggedOutcome): TestRunResponse {
+  if (outcome.status === 'error') throw outcome.error;
+  return toTestRunResponse(outcome.body, log, logId);
+}
+
 /** A call without request headers: a traffic split that sticks by one picks at random. */
 const NO_HEADER = (): undefined => undefined;
 
@@ -85,8 +98,7 @@ export class ExecutionService {
   /**
    * Test runs: any prompt of the endpoint, Draft included, or an unsaved prompt; an unknown endpoint is a 404, not
    * logged. The answer is the execution body with what the log row records of the run; `logId` is the row's id, given
-   * on failures too (the row of a failed run is its only record of the model's raw answer). Its row is written before
-   * the answer (within LOG_WRITE_WAIT_MS), so GET /admin/v1/logs/{id} finds it right away.
+   * on failures too (the row of a failed run is its only record of the model's raw answer).
    */
   async testRun(
     principal: Principal,
@@ -96,38 +108,43 @@ export class ExecutionService {
     requestId: string,
     tags: Tags,
   ): Promise<{ logId: string; answer: () => TestRunResponse }> {
+    const run = await this.runTest(await this.testRunCall(principal, endpointId, prompt, inputs, requestId, tags));
+    return { logId: run.logId, answer: () => testRunAnswer(run) };
+  }
+
+  /** A test run's call on the endpoint (an unknown endpoint is a 404), to run with runTest. */
+  async testRunCall(
+    principal: Principal,
+    endpointId: string,
+    prompt: TestRunCall['prompt'],
+    inputs: unknown,
+    requestId: string,
+    tags: Tags,
+  ): Promise<TestRunCall> {
     const definition = await this.endpoints.getDefinition(principal.tenantId, endpointId);
-    const { outcome, log, logId } = await this.runLogged({
-      kind: 'testRun',
-      principal,
-      definition,
-      requestId,
-      body: inputs,
-      tags,
-      prompt,
-    });
+    return { kind: 'testRun', principal, definition, requestId, body: inputs, tags, prompt };
+  }
+
+  /**
+   * Runs and logs a test run. Its row is written before this resolves (within LOG_WRITE_WAIT_MS), so
+   * GET /admin/v1/logs/{id} finds it as soon as the run is answered.
+   */
+  async runTest(call: TestRunCall): Promise<LoggedOutcome> {
+    const run = await this.runLogged(call);
     await this.logs.flushWithin(LOG_WRITE_WAIT_MS);
-    return {
-      logId,
-      answer: () => {
-        if (outcome.status === 'error') throw outcome.error;
-        return toTestRunResponse(outcome.body, log, logId);
-      },
-    };
+    return run;
   }
 
   /**
    * An evaluation run's item: the outcome, what its log row records and the row's id (the row is queued; it is
    * written within the log writer's batch interval).
    */
-  runForEvaluation(call: EvalCall): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
+  runForEvaluation(call: EvalCall): Promise<LoggedOutcome> {
     return this.runLogged(call);
   }
 
   /** The stages, then the log row (exactly one, whatever the outcome). */
-  private async runLogged(
-    call: ExecutionCall,
-  ): Promise<{ outcome: ExecutionOutcome; log: NewExecutionLog; logId: string }> {
+  private async runLogged(call: ExecutionCall): Promise<LoggedOutcome> {
     const record = await this.stages(call);
     const outcome = record.outcome();
     const log = this.logOf(call, record, outcome);
@@ -179,7 +196,7 @@ export class ExecutionService {
       record.prompt =
         'unsaved' in call.prompt
           ? await this.promptContent.unsavedForTestRun(tenantId, endpointId, call.prompt.unsaved)
-          : await this.prompts.getForTestRun(tenantId, endpointId, call.prompt.promptId);
+          : await this.prompts.getForTestRun(tenantId, endpointId, call.prompt.promptId, call.prompt.version);
       record.assignment = 'pinned';
       return;
     }

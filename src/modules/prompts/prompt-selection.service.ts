@@ -10,6 +10,7 @@ import type { PromptEntity } from './prompt.entity';
 import { PromptsRepository } from './prompts.repository';
 import { contentOf } from './prompts.service';
 import { PromptErrors } from './prompts.errors';
+import { VersionsService } from '../versions/versions.service';
 
 /** Execution's prompt selection, kept in memory and dropped on every instance when the endpoint or a prompt changes. */
 const RESOLVED_PROMPT_CACHE = { max: 20_000, ttlMs: 10 * 60_000 };
@@ -32,6 +33,7 @@ export class PromptSelectionService {
   constructor(
     private readonly prompts: PromptsRepository,
     private readonly endpoints: EndpointsService,
+    private readonly versions: VersionsService,
     bus: InvalidationBus,
   ) {
     this.resolved = new InvalidatingCache<ExecutablePrompt>(
@@ -109,7 +111,12 @@ export class PromptSelectionService {
   }
 
   /** For the test runner: Draft and Live prompts of the endpoint; Archived ones are out of use (409). */
-  async getForTestRun(tenantId: string, endpointId: string, promptId: string): Promise<ExecutablePrompt> {
+  async getForTestRun(
+    tenantId: string,
+    endpointId: string,
+    promptId: string,
+    versionNumber?: number,
+  ): Promise<ExecutablePrompt> {
     const prompt = await this.prompts.findById(tenantId, promptId);
     if (!prompt || prompt.endpointId !== endpointId) {
       throw PromptErrors.notOnEndpoint(promptId, endpointId);
@@ -117,7 +124,11 @@ export class PromptSelectionService {
     if (prompt.status === 'Archived') {
       throw PromptErrors.archivedNotTestable(prompt.name);
     }
-    return toExecutablePrompt(prompt);
+    const current = toExecutablePrompt(prompt);
+    if (versionNumber === undefined || versionNumber === prompt.currentVersion) return current;
+    // An earlier version runs its own content under the prompt's identity, as it ran when it was current.
+    const version = await this.versions.get(tenantId, promptId, versionNumber);
+    return { ...current, version: version.versionNumber, ...contentOf(version) };
   }
 }
 

@@ -1,7 +1,8 @@
 import { ApiProperty, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Allow, IsObject, IsUUID, ValidateNested } from 'class-validator';
-import { ApiAnyJson } from '../../../common/http/api-schema.decorators';
+import { Allow, IsInt, IsObject, IsUUID, Max, Min, ValidateNested } from 'class-validator';
+import { ApiAnyJson, ApiInteger } from '../../../common/http/api-schema.decorators';
+import { MAX_INTEGER } from '../../../common/http/integer-bounds';
 import { Omittable } from '../../../common/http/optional.decorator';
 import type { Tags } from '../../../common/tags/tags';
 import { TagsProperty } from '../../../common/tags/tags.decorator';
@@ -23,6 +24,14 @@ export class TestRunDto {
   @Omittable()
   @IsUUID('all', { message: 'promptId must be a UUID' })
   promptId?: string;
+
+  /** With promptId: the version of that prompt to run (default: its current version). */
+  @ApiInteger({ minimum: 1, maximum: MAX_INTEGER })
+  @Omittable()
+  @IsInt({ message: 'version must be an integer' })
+  @Min(1, { message: 'version must be at least 1' })
+  @Max(MAX_INTEGER, { message: `version must not be greater than ${MAX_INTEGER}` })
+  version?: number;
 
   /**
    * An unsaved prompt to run as it stands, validated as a prompt create is (messages name `prompt.<field>`); logged

@@ -3,8 +3,9 @@ import { ConcurrencyLimitError } from '../../../common/errors/app-error';
 import { describeFailure } from '../../../common/http/error-mapping';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
-import type { ApiCall } from '../execution-call';
-import { ExecutionService } from '../execution.service';
+import type { ApiCall, TestRunCall } from '../execution-call';
+import { ExecutionService, type LoggedOutcome, testRunAnswer } from '../execution.service';
+import type { ClientDeparture } from '../client-departure';
 import { ExecutionStreamSink, type StreamOpening, type StreamStart } from './execution-stream-sink';
 import { OpenStreams } from './open-streams';
 import { SseChannel } from './sse-channel';
@@ -50,6 +51,47 @@ export class ExecutionStreamService {
     call: Omit<ApiCall, 'observer'>,
     onOutcome: (outcome: ExecutionOutcome) => void = () => undefined,
   ): Promise<ExecutionAnswer | StreamedAnswer> {
+    const answer = await this.opened(call, {
+      run: async (observer) => {
+        const outcome = await this.execution.run({ ...call, observer });
+        onOutcome(outcome);
+        return outcome;
+      },
+      startOf: (start) => ({ requestId: call.requestId, ...start }),
+      finish: (channel, outcome) => finish(channel, outcome),
+    });
+    return 'events' in answer ? answer : toExecutionAnswer(answer.unopened);
+  }
+
+  /**
+   * A test run as an event stream: the events of a streamed execution, except that `done` carries what the plain test
+   * run answers (the body, the rendered prompt, the version, cost, latency, the log row) and `error` names the run's
+   * log row too. `start` names no prompt for unsaved text. A run that fails before its model is called is not a
+   * stream: its log row and error are in `unopened`.
+   */
+  async openTestRun(
+    call: StreamableCall & Omit<TestRunCall, 'observer'>,
+  ): Promise<StreamedAnswer | { unopened: LoggedOutcome }> {
+    const unsaved = 'unsaved' in call.prompt;
+    return this.opened(call, {
+      run: (observer) => this.execution.runTest({ ...call, observer }),
+      startOf: (start) => ({
+        requestId: call.requestId,
+        ...start,
+        ...(unsaved ? { promptId: null, promptVersion: null } : {}),
+      }),
+      finish: (channel, run) => {
+        if (run.outcome.status === 'success') channel.send('done', testRunAnswer(run));
+        else {
+          const failure = describeFailure(run.outcome.error);
+          channel.send('error', { error: failure.error, message: failure.message, logId: run.logId });
+        }
+      },
+    });
+  }
+
+  /** Counts the stream against its key's open streams (released when its connection closes), then runs it. */
+  private async opened<R>(call: StreamableCall, how: StreamRun<R>): Promise<StreamedAnswer | { unopened: R }> {
     const closed = this.openStreams.open(call.principal.keyId);
     if (!closed) {
       throw new ConcurrencyLimitError(
@@ -58,7 +100,7 @@ export class ExecutionStreamService {
       );
     }
     try {
-      const answer = await this.answer(call, onOutcome);
+      const answer = await this.answer(call, how);
       if ('events' in answer) return { ...answer, closed };
       closed();
       return answer;
@@ -68,40 +110,50 @@ export class ExecutionStreamService {
     }
   }
 
-  private async answer(
-    call: Omit<ApiCall, 'observer'>,
-    onOutcome: (outcome: ExecutionOutcome) => void,
-  ): Promise<ExecutionAnswer | Omit<StreamedAnswer, 'closed'>> {
+  private async answer<R>(
+    call: StreamableCall,
+    how: StreamRun<R>,
+  ): Promise<Omit<StreamedAnswer, 'closed'> | { unopened: R }> {
     let opened: (opening: StreamOpening) => void = () => undefined;
     const reachedModel = new Promise<StreamOpening>((resolve) => (opened = resolve));
     const sink = new ExecutionStreamSink(
       {
         open: (opening) => opened(opening),
-        start: (start: StreamStart) => channel.send('start', { requestId: call.requestId, ...start }),
+        start: (start: StreamStart) => channel.send('start', how.startOf(start)),
         send: (name, data) => channel.send(name, data),
       },
       call.definition.outputFields.length > 0,
       call.departure,
     );
     const channel = new SseChannel(() => sink.clientLeft());
-    const running = this.execution.run({ ...call, observer: sink }).then((outcome) => {
-      onOutcome(outcome);
-      return outcome;
-    });
+    const running = how.run(sink).then((result) => ({ result }));
     const first = await Promise.race([reachedModel, running]);
-    if ('status' in first) {
-      // A failure before the model was called is the plain JSON answer.
+    if ('result' in first) {
+      // A failure before the model was called is not a stream.
       channel.end();
-      return toExecutionAnswer(first);
+      return { unopened: first.result };
     }
-    void running.then((outcome) => finish(channel, sink, outcome));
+    void running.then(({ result }) => {
+      sink.flushStart();
+      how.finish(channel, result);
+      channel.end();
+    });
     return { headers: headersOf(first), events: channel };
   }
 }
 
-/** `done` with the body the plain call answers, or `error`; then the stream ends. */
-function finish(channel: SseChannel, sink: ExecutionStreamSink, outcome: ExecutionOutcome): void {
-  sink.flushStart();
+/** What a stream runs (its execution, with the sink as observer), how its `start` reads and how it ends. */
+interface StreamRun<R> {
+  run: (observer: ExecutionStreamSink) => Promise<R>;
+  startOf: (start: StreamStart) => object;
+  finish: (channel: SseChannel, result: R) => void;
+}
+
+/** The calls that may stream: the execution API's and the test runner's. */
+type StreamableCall = Omit<ApiCall | TestRunCall, 'observer'> & { departure?: ClientDeparture };
+
+/** `done` with the body the plain call answers, or `error`. */
+function finish(channel: SseChannel, outcome: ExecutionOutcome): void {
   if (outcome.status === 'success') {
     const { usage, costUsd } = totalsOf(outcome.attempts);
     channel.send('done', {
@@ -115,7 +167,6 @@ function finish(channel: SseChannel, sink: ExecutionStreamSink, outcome: Executi
     const failure = describeFailure(outcome.error);
     channel.send('error', { error: failure.error, message: failure.message });
   }
-  channel.end();
 }
 
 function headersOf({ cache, prompt }: StreamOpening): Record<string, string> {
