@@ -1,7 +1,14 @@
 import type { Locator, Page } from 'playwright-core';
 import { receivedMessages } from '../support/fake-llm-server';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
-import { accessibilityViolations, expectAccessible, goTo, screenshot, useDashboard } from './support/dashboard';
+import {
+  accessibilityViolations,
+  expectAccessible,
+  expectReadOnlyBlocked,
+  goTo,
+  screenshot,
+  useDashboard,
+} from './support/dashboard';
 
 /**
  * The test runner's side-by-side grid: rows typed with the runner's form, from a dataset and from the endpoint's recent
@@ -163,6 +170,7 @@ describe('Dashboard: the side-by-side grid', () => {
       promptVersion: 1,
       renderedPrompt: 'Terse v1: beta',
     });
+    await page.locator('.grid-results').evaluate((section) => section.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'test-grid');
 
     // Accessible at both widths, the table scrolling within its own box on a narrow screen.
@@ -300,5 +308,17 @@ describe('Dashboard: the side-by-side grid', () => {
       [{ text: 'epsilon' }, null],
       [{ text: 'zeta' }, null],
     ]);
+  });
+
+  it('a ReadOnly key runs the grid but cannot save it as a dataset', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await h.signIn(h.tenant.readOnly, `/endpoints/${endpointId}/run/compare`);
+    await page.getByRole('heading', { level: 1, name: 'Compare side by side: Summaries' }).waitFor();
+    // The grid kept in the tab is still there.
+    expect(await rowsCount()).toBe('5 of 20');
+    await page.getByRole('button', { name: 'Run all' }).click();
+    await progress().getByText('Done: 10 answered, 0 failed.').waitFor();
+    await expectReadOnlyBlocked(page.locator('.grid-save').getByRole('button', { name: 'Save 5 rows as a dataset' }));
+    await expectAccessible(page);
   });
 });

@@ -14,23 +14,29 @@ function streamTestRun(
   target: GridTarget,
   inputs: Record<string, unknown>,
   onPiece: (piece: CellPiece) => void,
+  signal?: AbortSignal,
 ): Promise<TestRun> {
   void onPiece;
+  void signal;
   return runTest(endpointId, target, inputs);
 }
 
-/** Runs one cell: its pieces while it streams, then its answer or its failure (never a rejection). */
+/**
+ * Runs one cell: its pieces while it streams, then its answer or its failure (never a rejection). A run stopped by
+ * `signal` answers null: the cell did not run to its end.
+ */
 export async function runCell(
   endpointId: string,
   target: GridTarget,
   inputs: Record<string, unknown>,
   onPiece: (piece: CellPiece) => void,
-): Promise<CellState> {
+  signal: AbortSignal,
+): Promise<CellState | null> {
   try {
-    const run = await streamTestRun(endpointId, target, inputs, onPiece);
+    const run = await streamTestRun(endpointId, target, inputs, onPiece, signal);
     return { status: 'answered', ...answerOf(run) };
   } catch (error) {
-    return failureOf(error);
+    return signal.aborted ? null : failureOf(error);
   }
 }
 

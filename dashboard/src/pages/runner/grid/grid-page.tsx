@@ -98,7 +98,9 @@ function Grid({
   const latest = useRef(grid);
   latest.current = grid;
   const [running, setRunning] = useState(false);
+  // Stopping a run starts no further cell and stops the calls in flight.
   const stopped = useRef(false);
+  const calls = useRef<AbortController | null>(null);
   const datasets = useLoad(
     () => unwrap(api.GET('/admin/v1/endpoints/{id}/datasets', { params: { path: { id: endpoint.id } } })),
     [endpoint.id],
@@ -108,8 +110,8 @@ function Grid({
   const progress = progressOf(cells, rows, columns);
 
   useEffect(() => keepGrid(endpoint.id, grid), [endpoint.id, grid]);
-  // A run stops starting cells once the page is left.
-  useEffect(() => () => void (stopped.current = true), []);
+  // Leaving the page stops the run.
+  useEffect(() => stop, []);
 
   /** Every change goes through here, on the newest grid; a removed row or column takes its cells with it. */
   function update(change: (previous: KeptGrid) => KeptGrid) {
@@ -150,6 +152,11 @@ function Grid({
     });
   }
 
+  function stop() {
+    stopped.current = true;
+    calls.current?.abort();
+  }
+
   async function runAll() {
     if (running) return;
     const { rows: runRows, columns: runColumns } = latest.current;
@@ -167,11 +174,14 @@ function Grid({
     );
     const jobs = runRows.flatMap((row) => runColumns.map((column) => ({ row, column })));
     stopped.current = false;
+    const controller = new AbortController();
+    calls.current = controller;
     setRunning(true);
     const pending = Object.fromEntries(
       jobs.map(({ row, column }): [string, CellState] => [cellKey(row.id, column.id), { status: 'pending' }]),
     );
     update((previous) => ({ ...previous, cells: { ...previous.cells, ...pending } }));
+    const stoppedCells: string[] = [];
     const notStarted = await runPool(
       jobs,
       RUNS_AT_ONCE,
@@ -183,19 +193,26 @@ function Grid({
           return;
         }
         setCell(key, { status: 'running', piece: null });
-        const answer = await runCell(endpoint.id, target.target, row.inputs, (piece) =>
-          setCell(key, { status: 'running', piece }),
+        const answer = await runCell(
+          endpoint.id,
+          target.target,
+          row.inputs,
+          (piece) => setCell(key, { status: 'running', piece }),
+          controller.signal,
         );
-        setCell(key, answer);
+        if (answer) setCell(key, answer);
+        else stoppedCells.push(key);
       },
       () => stopped.current,
     );
-    // The cells a stop kept from starting are not run.
+    // The cells a stop kept from starting, or stopped while they ran, are not run.
     update((previous) => {
       const cells = { ...previous.cells };
       for (const { row, column } of notStarted) delete cells[cellKey(row.id, column.id)];
+      for (const key of stoppedCells) delete cells[key];
       return { ...previous, cells };
     });
+    calls.current = null;
     setRunning(false);
   }
 
@@ -225,7 +242,7 @@ function Grid({
           <Button kind="primary" onClick={() => void runAll()} disabled={running} blocked={runBlock}>
             {running ? 'Running…' : 'Run all'}
           </Button>
-          {running && <Button onClick={() => (stopped.current = true)}>Stop</Button>}
+          {running && <Button onClick={stop}>Stop</Button>}
           <p className="grid-progress" role="status">
             {progressText(progress, running)}
           </p>
