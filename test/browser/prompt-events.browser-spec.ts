@@ -2,8 +2,9 @@ import type { Page } from 'playwright-core';
 import { expectAccessible, expectReadOnlyBlocked, goTo, useDashboard } from './support/dashboard';
 
 /**
- * A prompt's history on its versions page (what happened, when, by which key), and saving a Live prompt: the save
- * says the new version is served at once and to what share of the traffic, and offers to save it as a new Draft.
+ * A prompt's history on its versions page (what happened, when, by which key, and when it served traffic at what
+ * share), and saving a Live prompt: the save says the new version is served at once and to what share of the traffic,
+ * and offers to save it as a new Draft.
  */
 describe('Dashboard: prompt history and saving a Live prompt', () => {
   const h = useDashboard({ setUp: (h) => h.signIn(h.tenant.admin) });
@@ -175,5 +176,104 @@ describe('Dashboard: prompt history and saving a Live prompt', () => {
     expect(await page.getByRole('note').filter({ hasText: 'This prompt is Live' }).count()).toBe(0);
     const [saved] = (await api.get(`/prompts/${prompt.id}/events?pageSize=1`)).body.data.items;
     expect(saved).toMatchObject({ type: 'saved', versionNumber: 2, details: { status: 'Live', trafficShare: 100 } });
+  });
+
+  it('shows when each prompt served traffic and at what share, after a promotion, a split and a demotion, with the key', async () => {
+    const endpoint = await textEndpoint();
+    const main = await h.createPrompt(endpoint.id, { name: 'Main', template: 'Main {{ inputs.text }}' }, 'default');
+    const trial = await h.createPrompt(endpoint.id, { name: 'Trial', template: 'Trial {{ inputs.text }}' }, 'Draft');
+    const releaser = await api.post('/keys', { name: 'release manager', type: 'admin', permission: 'ReadWrite' });
+    expect(releaser.status).toBe(201);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    try {
+      await h.signIn(releaser.body.data.key, `/endpoints/${endpoint.id}/prompts/${trial.id}`);
+      await page.getByRole('heading', { level: 1, name: 'Trial' }).waitFor();
+      const actions = page.getByRole('group', { name: 'Lifecycle' });
+      await actions.getByRole('button', { name: 'Promote to Live' }).click();
+      await page.getByText('Promoted: the prompt is Live.').waitFor();
+
+      // Half of the calls to each, then no split again: a prompt of the split cannot be demoted.
+      await goTo(page, `/endpoints/${endpoint.id}`);
+      const panel = page.getByRole('region', { name: 'Traffic split' });
+      await panel.getByRole('button', { name: 'Split traffic' }).click();
+      const form = panel.getByRole('form', { name: 'Traffic split' });
+      await form.getByLabel('Weight of variant 1').fill('50');
+      await form.getByLabel('Weight of variant 2').fill('50');
+      await form.getByRole('button', { name: 'Save split' }).click();
+      await panel.getByRole('table', { name: 'Traffic split and figures per prompt' }).waitFor();
+      await panel.getByRole('button', { name: 'Remove split' }).click();
+      await panel.getByText('No split: the default prompt answers every call').waitFor();
+
+      await goTo(page, `/endpoints/${endpoint.id}/prompts/${trial.id}`);
+      await actions.getByRole('button', { name: 'Demote to Draft' }).click();
+      await page.getByText('Demoted: the prompt is a Draft again.').waitFor();
+
+      // The endpoint's history, oldest first: what the page reads the times from.
+      const history = (await api.get(`/endpoints/${endpoint.id}/events?pageSize=50`)).body.data.items.reverse();
+      const timeOf = (type: string, promptId: string | null, nth = 0) =>
+        history.filter(
+          (event: { type: string; promptId: string | null }) => event.type === type && event.promptId === promptId,
+        )[nth].createdAt as string;
+      const [promoted, splitSet, splitRemoved, demoted] = [
+        timeOf('promoted', trial.id),
+        timeOf('split_changed', null, 0),
+        timeOf('split_changed', null, 1),
+        timeOf('demoted', trial.id),
+      ];
+
+      /** The lines of the "When it served traffic" list, and the moments its <time> elements stand for. */
+      async function intervalsShown(prompt: { id: string; name: string }) {
+        await goTo(page, `/endpoints/${endpoint.id}/prompts/${prompt.id}/versions`);
+        await page.getByRole('heading', { level: 1, name: `Versions of ${prompt.name}` }).waitFor();
+        const list = page.getByRole('list', { name: 'When it served traffic' });
+        await list.waitFor();
+        const lines = (await list.getByRole('listitem').allInnerTexts()).map((line) => line.replace(/\s+/g, ' '));
+        const times = list.locator('time');
+        const moments = await times.evaluateAll((elements) => elements.map((time) => time.getAttribute('datetime')));
+        // All of today: each time is shown alone, in the browser's locale.
+        const shown = await times.allInnerTexts();
+        const expected = await page.evaluate(
+          (values) => values.map((value) => new Date(value!).toLocaleTimeString(undefined, { timeStyle: 'short' })),
+          moments,
+        );
+        expect(shown).toEqual(expected);
+        return { lines, moments };
+      }
+      const timeText = (moment: string) =>
+        page.evaluate((value) => new Date(value).toLocaleTimeString(undefined, { timeStyle: 'short' }), moment);
+
+      const trialShown = await intervalsShown(trial);
+      expect(trialShown.lines).toEqual([
+        expect.stringMatching(
+          /^v1 · Live from .+ to .+ · 0 % of traffic \(only calls with \?prompt=\) · by key release manager$/,
+        ),
+        expect.stringMatching(/^v1 · Live from .+ to .+ · 50 % of traffic · by key release manager$/),
+        expect.stringMatching(
+          /^v1 · Live from .+ to .+ · 0 % of traffic \(only calls with \?prompt=\) · by key release manager$/,
+        ),
+      ]);
+      expect(trialShown.moments).toEqual([splitRemoved, demoted, splitSet, splitRemoved, promoted, splitSet]);
+      await expectAccessible(page);
+
+      // The default shared the traffic with it meanwhile, and has all of it again since the split was removed. (Its
+      // moment at 0 %, between the fixture's promotion and set-default, is left out.)
+      const mainShown = await intervalsShown(main);
+      expect(mainShown.lines.slice(0, 3)).toEqual([
+        'v1 · Live since ' + (await timeText(splitRemoved)) + ' · 100 % of traffic · by key release manager',
+        expect.stringMatching(/^v1 · Live from .+ to .+ · 50 % of traffic · by key release manager$/),
+        expect.stringMatching(/^v1 · Live from .+ to .+ · 100 % of traffic · by key admin$/),
+      ]);
+      expect(mainShown.moments.slice(0, 5)).toEqual([
+        splitRemoved,
+        splitSet,
+        splitRemoved,
+        timeOf('default_set', main.id),
+        splitSet,
+      ]);
+      await expectAccessible(page);
+    } finally {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await h.signIn(h.tenant.admin);
+    }
   });
 });

@@ -137,4 +137,27 @@ describe('Dashboard: the test runner', () => {
     await page.getByText('Raw LLM response').first().waitFor();
     await page.getByText('"score": "high"').or(page.getByText('"score":"high"')).first().waitFor();
   });
+
+  it('streams the answer into the runner as it comes, then shows the whole result', async () => {
+    await openDraft('Count: {{ inputs.text }}');
+    const runner = page.locator('.playground-runner');
+    h.fake.reply({ text: 'One. Two. Three. Four.', stream: { chunks: 4, chunkDelayMs: 500 } });
+    await runner.getByLabel('text (required)').fill('to four');
+    await runner.getByRole('button', { name: 'Run', exact: true }).click();
+
+    const streaming = runner.locator('.test-run-streaming');
+    await streaming.getByRole('heading', { name: 'Answering…' }).waitFor();
+    await streaming.getByText(/^One\./).waitFor();
+    // Part of the answer shows while the rest is still coming.
+    expect(await runner.locator('.test-run-result').count()).toBe(0);
+    await expectAccessible(page);
+
+    const result = runner.locator('.test-run-result');
+    await result.getByRole('heading', { name: 'Result', exact: true }).waitFor();
+    await result.getByText('One. Two. Three. Four.').first().waitFor();
+    expect(await streaming.count()).toBe(0);
+    expect(h.fake.last().body.stream).toBe(true);
+    const logId = (await result.getByRole('link', { name: 'View the log row' }).getAttribute('href'))!.slice(7);
+    expect((await api.get(`/admin/v1/logs/${logId}`)).body.data).toMatchObject({ source: 'TestPage', streamed: true });
+  });
 });

@@ -84,8 +84,8 @@ describe('prompt and endpoint events', () => {
         changed: ['template', 'temperature'],
         changeNotes: null,
       },
-      { previousDefaultPromptId: null, trafficShare: 100 },
-      { gate: null },
+      { previousDefaultPromptId: null, trafficShare: 100, previousDefaultTrafficShare: null },
+      { gate: null, trafficShare: 0 },
       { previousVersionNumber: 1, status: 'Draft', trafficShare: 0, changed: ['template'], changeNotes: 'friendlier' },
       { name: 'Greeter' },
     ]);
@@ -125,8 +125,8 @@ describe('prompt and endpoint events', () => {
       ['promoted', a.id, 1],
       ['created', a.id, 1],
     ]);
-    expect(all[3].details).toEqual({ trafficSplit: null, previous: split });
-    expect(all[5].details).toEqual({ trafficSplit: split, previous: null });
+    expect(all[3].details).toEqual({ trafficSplit: null, previous: split, defaultPromptId: a.id });
+    expect(all[5].details).toEqual({ trafficSplit: split, previous: null, defaultPromptId: a.id });
     expect(all[5]).toMatchObject({ keyId: adminKeyId, keyName: 'admin' });
     expect(all[4].details).toMatchObject({ status: 'Live', trafficShare: 30 });
     expect(all[2].details).toEqual({ wasDefault: true });
@@ -139,6 +139,43 @@ describe('prompt and endpoint events', () => {
       ['saved', 2],
       ['promoted', 1],
       ['created', 1],
+    ]);
+  });
+
+  it("records what each prompt answers after a change: the promoted share, the replaced default's, the default at a split change", async () => {
+    const endpoint = await createEndpoint(t, tenant.admin);
+    const a = await createPrompt(t, tenant.admin, endpoint.id, { template: 'A' }, 'Live');
+    const b = await createPrompt(t, tenant.admin, endpoint.id, { template: 'B' }, 'Live');
+    expect((await post(`/prompts/${a.id}/set-default`)).status).toBe(200);
+    const split = {
+      variants: [
+        { promptId: a.id, weight: 60 },
+        { promptId: b.id, weight: 40 },
+      ],
+      stickyBy: 'none',
+    };
+    expect((await put(`/endpoints/${endpoint.id}`, { trafficSplit: split })).status).toBe(200);
+    // Within the split, the replaced default keeps its weight.
+    expect((await post(`/prompts/${b.id}/set-default`)).status).toBe(200);
+    expect((await put(`/endpoints/${endpoint.id}`, { trafficSplit: null })).status).toBe(200);
+    // Without a split, the replaced default answers nothing but calls that pin it with ?prompt=.
+    expect((await post(`/prompts/${a.id}/set-default`)).status).toBe(200);
+    const c = await createPrompt(t, tenant.admin, endpoint.id, { template: 'C' }, 'Draft');
+    expect((await post(`/prompts/${c.id}/promote`)).status).toBe(200);
+
+    const all = await endpointEvents(endpoint.id);
+    expect(all.map((event) => [event.type, event.promptId, event.details])).toEqual([
+      ['promoted', c.id, { gate: null, trafficShare: 0 }],
+      ['created', c.id, expect.anything()],
+      ['default_set', a.id, { previousDefaultPromptId: b.id, trafficShare: 100, previousDefaultTrafficShare: 0 }],
+      ['split_changed', null, { trafficSplit: null, previous: split, defaultPromptId: b.id }],
+      ['default_set', b.id, { previousDefaultPromptId: a.id, trafficShare: 40, previousDefaultTrafficShare: 60 }],
+      ['split_changed', null, { trafficSplit: split, previous: null, defaultPromptId: a.id }],
+      ['default_set', a.id, { previousDefaultPromptId: null, trafficShare: 100, previousDefaultTrafficShare: null }],
+      ['promoted', b.id, { gate: null, trafficShare: 0 }],
+      ['created', b.id, expect.anything()],
+      ['promoted', a.id, { gate: null, trafficShare: 0 }],
+      ['created', a.id, expect.anything()],
     ]);
   });
 
@@ -190,7 +227,7 @@ describe('prompt and endpoint events', () => {
     const events = await promptEvents(prompt.id);
     expect(events.map((event) => [event.type, event.versionNumber, event.details])).toEqual([
       ['gate_forced', 1, { reason: 'Hotfix approved', runId: null }],
-      ['promoted', 1, { gate: { forced: true, runId: null } }],
+      ['promoted', 1, { gate: { forced: true, runId: null }, trafficShare: 0 }],
       ['created', 1, { name: prompt.name }],
     ]);
   });

@@ -8,6 +8,14 @@ export function formatDate(value: string | null | undefined): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** A moment as formatDate gives it, or its time alone when it falls on the day of `now` (in the user's time zone). */
+export function formatMoment(value: string, now: Date = new Date()): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const today = date.toDateString() === now.toDateString();
+  return today ? date.toLocaleTimeString(undefined, { timeStyle: 'short' }) : formatDate(value);
+}
+
 export function formatCost(usd: number | null | undefined): string {
   if (usd === null || usd === undefined) return '—';
   if (usd === 0) return '$0';

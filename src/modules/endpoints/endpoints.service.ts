@@ -159,7 +159,8 @@ export class EndpointsService {
 
   /**
    * A change of the traffic split is made under the endpoint's row lock and recorded in the endpoint's history
-   * (`split_changed`, with the new split and the previous one) in the same transaction; `keyId` is the key making it.
+   * (`split_changed`, with the new split, the previous one and the endpoint's default, which answers every call
+   * without `?prompt=` when there is no split) in the same transaction; `keyId` is the key making it.
    */
   async update(
     tenantId: string,
@@ -177,7 +178,7 @@ export class EndpointsService {
     if (values.path !== undefined && values.path !== endpoint.path) await this.ensurePathFree(tenantId, values.path);
     if (split !== undefined) {
       await this.txHost.withTransaction(async () => {
-        const { trafficSplit: previous } = await this.lockForDefaultChange(tenantId, id);
+        const { trafficSplit: previous, defaultPromptId } = await this.lockForDefaultChange(tenantId, id);
         if (split) await this.assertSplitPrompts(tenantId, id, split);
         await this.endpoints.setTrafficSplit(tenantId, id, split);
         if (!isDeepStrictEqual(previous, split)) {
@@ -187,7 +188,7 @@ export class EndpointsService {
             promptId: null,
             versionNumber: null,
             keyId,
-            details: { trafficSplit: split, previous },
+            details: { trafficSplit: split, previous, defaultPromptId },
           });
         }
         if (Object.keys(values).length > 0) await this.endpoints.update(tenantId, id, values);

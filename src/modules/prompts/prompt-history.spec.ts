@@ -14,7 +14,7 @@ const subject = (endpoint: Partial<ChangeSubject['endpoint']> = {}): ChangeSubje
 const typesOf = (events: { type: string }[]) => events.map((event) => event.type);
 
 describe('prompt history of a transition', () => {
-  it('records a promotion, with how the gate was passed, and a forced one as gate_forced too', () => {
+  it('records a promotion, with how the gate was passed and the share it answers at once, and a forced one as gate_forced too', () => {
     const [plain] = transitionEvents('promote', subject(), { wasDefault: false, gate: null });
     expect(plain).toEqual({
       type: 'promoted',
@@ -22,25 +22,31 @@ describe('prompt history of a transition', () => {
       promptId: A,
       versionNumber: 3,
       keyId: KEY,
-      details: { gate: null },
+      details: { gate: null, trafficShare: 0 },
     });
     const gated = transitionEvents('promote', subject(), { wasDefault: false, gate: { forced: false, runId: 'r1' } });
     expect(gated.map((event) => [event.type, event.details])).toEqual([
-      ['promoted', { gate: { forced: false, runId: 'r1' } }],
+      ['promoted', { gate: { forced: false, runId: 'r1' }, trafficShare: 0 }],
     ]);
     const forced = transitionEvents('promote', subject(), {
       wasDefault: false,
       gate: { forced: true, reason: 'hotfix', runId: null },
     });
     expect(forced.map((event) => [event.type, event.details])).toEqual([
-      ['promoted', { gate: { forced: true, runId: null } }],
+      ['promoted', { gate: { forced: true, runId: null }, trafficShare: 0 }],
       ['gate_forced', { reason: 'hotfix', runId: null }],
     ]);
   });
 
-  it('records set-default with the replaced default and the share it answers, and nothing when already default', () => {
+  it('records set-default with the replaced default and the share each of them answers after it, and nothing when already default', () => {
     const [event] = transitionEvents('setDefault', subject({ defaultPromptId: B }), { wasDefault: false, gate: null });
-    expect(event.details).toEqual({ previousDefaultPromptId: B, trafficShare: 100 });
+    expect(event.details).toEqual({ previousDefaultPromptId: B, trafficShare: 100, previousDefaultTrafficShare: 0 });
+    const [first] = transitionEvents('setDefault', subject(), { wasDefault: false, gate: null });
+    expect(first.details).toEqual({
+      previousDefaultPromptId: null,
+      trafficShare: 100,
+      previousDefaultTrafficShare: null,
+    });
     const split = {
       variants: [
         { promptId: A, weight: 40 },
@@ -52,7 +58,7 @@ describe('prompt history of a transition', () => {
       wasDefault: false,
       gate: null,
     });
-    expect(inSplit.details).toEqual({ previousDefaultPromptId: B, trafficShare: 40 });
+    expect(inSplit.details).toEqual({ previousDefaultPromptId: B, trafficShare: 40, previousDefaultTrafficShare: 60 });
     expect(transitionEvents('setDefault', subject({ defaultPromptId: A }), { wasDefault: true, gate: null })).toEqual(
       [],
     );

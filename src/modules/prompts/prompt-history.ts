@@ -20,10 +20,12 @@ export interface ChangeSubject {
 }
 
 /**
- * The events of an allowed transition: `promoted` (with how the promotion gate was passed, null without a gate), and
- * `gate_forced` after it when the promotion was forced past the gate (its reason and the run considered);
- * `demoted` (whether it cleared the endpoint's default); `default_set` (the default it replaced and the share of the
- * traffic it now answers), none when the prompt already was the default; `archived`; `unarchived`.
+ * The events of an allowed transition: `promoted` (with how the promotion gate was passed, null without a gate, and
+ * the share of the traffic it answers at once), and `gate_forced` after it when the promotion was forced past the gate
+ * (its reason and the run considered); `demoted` (whether it cleared the endpoint's default); `default_set` (the
+ * default it replaced, the share of the traffic it now answers, and the share the replaced default still answers),
+ * none when the prompt already was the default; `archived`; `unarchived`. Each share is of the calls without
+ * `?prompt=`, right after the change, so that a reader can tell from the event alone what each prompt serves.
  */
 export function transitionEvents(
   action: PromptAction,
@@ -42,7 +44,10 @@ export function transitionEvents(
   switch (action) {
     case 'promote': {
       const { gate } = outcome;
-      const promoted = event('promoted', { gate: gate && { forced: gate.forced, runId: gate.runId } });
+      const promoted = event('promoted', {
+        gate: gate && { forced: gate.forced, runId: gate.runId },
+        trafficShare: trafficShareOf(endpoint.trafficSplit, endpoint.defaultPromptId, promptId),
+      });
       return gate?.forced
         ? [promoted, event('gate_forced', { reason: gate.reason ?? '', runId: gate.runId })]
         : [promoted];
@@ -55,6 +60,11 @@ export function transitionEvents(
         event('default_set', {
           previousDefaultPromptId: endpoint.defaultPromptId,
           trafficShare: trafficShareOf(endpoint.trafficSplit, promptId, promptId),
+          // The replaced default stays Live: it keeps its weight in a split, else only calls that pin it with ?prompt= reach it.
+          previousDefaultTrafficShare:
+            endpoint.defaultPromptId === null
+              ? null
+              : trafficShareOf(endpoint.trafficSplit, promptId, endpoint.defaultPromptId),
         }),
       ];
     case 'archive':

@@ -1,3 +1,4 @@
+import { createParser } from 'eventsource-parser';
 import { api, ApiError, type Schemas, unwrap } from '../../api/client';
 
 export type Endpoint = Schemas['EndpointResponse'];
@@ -44,6 +45,70 @@ export async function runTest(
     const logId = (await request).response.headers.get('x-log-id');
     throw new FailedTestRun(error.status, error.messages, logId);
   }
+}
+
+/** What has come of a streamed run so far: the raw text (no output fields), or the object so far, not yet checked. */
+export type StreamedPiece = { text: string } | { output: unknown };
+
+/** The HTTP status a test run answers for each error a stream can end with. */
+const STREAM_ERROR_STATUS: Record<string, number> = { timeout: 504, prompt_error: 422, upstream_error: 502 };
+
+/**
+ * Runs `target` as runTest does, answered as an event stream: `onPiece` gets what has come so far each time more
+ * comes (the whole text, or the object so far). The same TestRun at the end, or a FailedTestRun. An image endpoint's
+ * run (which cannot stream) and a run refused before its model was called answer as runTest's do.
+ */
+export async function streamTestRun(
+  endpointId: string,
+  target: RunTarget,
+  inputs: Record<string, unknown>,
+  onPiece: (piece: StreamedPiece) => void,
+  signal?: AbortSignal,
+): Promise<TestRun> {
+  const { data, error, response } = await api.POST('/admin/v1/endpoints/{id}/test/stream', {
+    params: { path: { id: endpointId } },
+    body: { ...target, inputs },
+    parseAs: 'stream',
+    signal,
+  });
+  const logId = response.headers.get('x-log-id');
+  if (!response.ok || !data) {
+    try {
+      await unwrap(Promise.resolve({ error, response }));
+    } catch (refused) {
+      if (refused instanceof ApiError) throw new FailedTestRun(refused.status, refused.messages, logId);
+      throw refused;
+    }
+  }
+  const body = data as ReadableStream<Uint8Array>;
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return ((await new Response(body).json()) as { data: TestRun }).data;
+  }
+  let text = '';
+  let outcome: { run: TestRun } | { failure: FailedTestRun } | null = null;
+  const parser = createParser({
+    onEvent: ({ event, data: json }) => {
+      const value = JSON.parse(json) as Record<string, unknown>;
+      if (event === 'delta') onPiece({ text: (text += String(value.text)) });
+      else if (event === 'partial') onPiece({ output: value.output });
+      else if (event === 'done') outcome = { run: value as unknown as TestRun };
+      else if (event === 'error') {
+        const status = STREAM_ERROR_STATUS[String(value.error)] ?? 502;
+        outcome = { failure: new FailedTestRun(status, [String(value.message)], (value.logId as string) ?? logId) };
+      }
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  const ended = outcome as { run: TestRun } | { failure: FailedTestRun } | null;
+  if (!ended) throw new ApiError(502, ['The run ended before its answer was complete.']);
+  if ('failure' in ended) throw ended.failure;
+  return ended.run;
 }
 
 /** The failed field a message names (`… field 'address.zip' is below …`), or null. */

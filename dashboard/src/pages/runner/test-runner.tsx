@@ -1,7 +1,16 @@
 import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { Button, Field } from '../../ui/controls';
+import { Button, Field, JsonView } from '../../ui/controls';
 import { initialNotes, initialValues, type InputValues, inputsOf, RunnerInputs } from './runner-inputs';
-import { type Endpoint, type Prompt, type RunTarget, runTest, type TestRun, type UnsavedPrompt } from './test-run';
+import {
+  type Endpoint,
+  type Prompt,
+  type RunTarget,
+  runTest,
+  streamTestRun,
+  type StreamedPiece,
+  type TestRun,
+  type UnsavedPrompt,
+} from './test-run';
 import { RunSnippets } from './run-snippets';
 import { TestRunFailure } from './test-run-failure';
 import { TestRunResult } from './test-run-result';
@@ -51,6 +60,8 @@ export function TestRunner({
   const [running, setRunning] = useState(false);
   const [run, setRun] = useState<{ answer: TestRun; inputs: Record<string, unknown> } | null>(null);
   const [failure, setFailure] = useState<{ error: unknown; unsaved: boolean } | null>(null);
+  /** What has come of the answer so far, while a run streams. */
+  const [piece, setPiece] = useState<StreamedPiece | null>(null);
   const generation = useRef(0);
   const titleId = useId();
 
@@ -81,8 +92,15 @@ export function TestRunner({
     const mine = ++generation.current;
     setRunning(true);
     setFailure(null);
+    setPiece(null);
+    setRun(null);
     try {
-      const answer = await runTest(endpoint.id, target, inputs);
+      // An image endpoint answers once its images are made: it cannot stream.
+      const answer = endpoint.outputFields.some((field) => field.dataType === 'image')
+        ? await runTest(endpoint.id, target, inputs)
+        : await streamTestRun(endpoint.id, target, inputs, (next) => {
+            if (mine === generation.current) setPiece(next);
+          });
       if (mine === generation.current) setRun({ answer, inputs });
     } catch (error) {
       if (mine === generation.current) {
@@ -90,7 +108,10 @@ export function TestRunner({
         setFailure({ error, unsaved: 'prompt' in target });
       }
     } finally {
-      if (mine === generation.current) setRunning(false);
+      if (mine === generation.current) {
+        setRunning(false);
+        setPiece(null);
+      }
     }
   }
 
@@ -169,6 +190,7 @@ export function TestRunner({
           </div>
         </form>
         <div className="runner-answer">
+          {running && piece && <StreamingAnswer piece={piece} />}
           {failure && <TestRunFailure error={failure.error} unsaved={failure.unsaved} />}
           {run && (
             <TestRunResult
@@ -186,7 +208,7 @@ export function TestRunner({
               inputs={run.inputs}
             />
           )}
-          {wide && !run && !failure && (
+          {wide && !run && !failure && !piece && (
             <p className="muted runner-waiting">
               The answer shows here: the output, the rendered prompt, tokens, cost, latency and its log row; for a
               failed run, the model's raw answer.
@@ -194,6 +216,21 @@ export function TestRunner({
           )}
         </div>
       </div>
+    </section>
+  );
+}
+
+/** The answer as it streams in: the text so far, or the object so far (checked against the output fields at the end). */
+function StreamingAnswer({ piece }: { piece: StreamedPiece }) {
+  const titleId = useId();
+  return (
+    <section className="test-run-streaming" aria-labelledby={titleId} aria-busy="true">
+      <h3 id={titleId}>Answering…</h3>
+      {'text' in piece ? (
+        <JsonView value={piece.text} label="Text so far" />
+      ) : (
+        <JsonView value={piece.output} label="The object so far (not yet checked)" />
+      )}
     </section>
   );
 }

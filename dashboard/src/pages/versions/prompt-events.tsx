@@ -5,14 +5,16 @@ import { Loading, Pager, Problems } from '../../ui/controls';
 import { formatDate } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { eventActor, eventSummary, type PromptEvent } from './event-text';
+import { LiveHistory } from './live-history';
 import { RollbackButton, RollbackResult, type RolledBack } from './rollback';
 import type { Prompt } from './version-shared';
 
 const PAGE_SIZE = 20;
 
 /**
- * What happened to the prompt, newest first: each change with its time and the key that made it, paged. The newest
- * event of each past version offers to roll back to it.
+ * What happened to the prompt, newest first: the times it served traffic (version, share, the key that started each),
+ * then each change with its time and the key that made it, paged. The newest event of each past version offers to
+ * roll back to it.
  */
 export function PromptEvents({
   prompt,
@@ -42,6 +44,8 @@ export function PromptEvents({
   return (
     <section className="panel prompt-events" aria-labelledby="prompt-events-title">
       <h2 id="prompt-events-title">What happened</h2>
+      <LiveHistory prompt={prompt} endpointId={endpointId} />
+      <h3>Every change</h3>
       <Problems error={loaded.error} />
       {rolledBack && <RollbackResult result={rolledBack} endpointId={endpointId} />}
       {!events ? (

@@ -20,7 +20,8 @@ import './versions.css';
 
 /**
  * A prompt's history as a timeline, newest first: each version's changes, with view, compare and restore; then what
- * happened to the prompt (saves, promotions, defaults, archiving), with when and by which key.
+ * happened to the prompt: the times it served traffic and at what share, and its saves, promotions, defaults and
+ * archiving, with when and by which key.
  */
 export default function VersionsPage() {
   const { id: endpointId, promptId } = useParams<{ id: string; promptId: string }>();

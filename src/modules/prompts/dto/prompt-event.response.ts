@@ -26,11 +26,14 @@ export class PromptEventResponse {
   createdAt: Date;
   /**
    * What the change was, by type. created: `{name}`; saved: `{previousVersionNumber, status, trafficShare, changed,
-   * changeNotes}` (trafficShare: the percentage of the endpoint's calls the new version answers at once, 0 unless the
-   * prompt is Live; changed: `template` and the settings that differ); promoted: `{gate}` (`{forced, runId}`, null
-   * without a gate); gate_forced: `{reason, runId}`; demoted: `{wasDefault}`; default_set: `{previousDefaultPromptId,
-   * trafficShare}`; duplicated and restored: `{name, sourcePromptId, sourceName, sourceVersionNumber}`;
-   * split_changed: `{trafficSplit, previous}` (null when there is no split); archived and unarchived: `{}`.
+   * changeNotes}` (trafficShare: the percentage of the endpoint's calls without `?prompt=` the new version answers at
+   * once, 0 unless the prompt is Live; changed: `template` and the settings that differ); promoted: `{gate,
+   * trafficShare}` (gate: `{forced, runId}`, null without a gate); gate_forced: `{reason, runId}`; demoted:
+   * `{wasDefault}`; default_set: `{previousDefaultPromptId, trafficShare, previousDefaultTrafficShare}` (the share the
+   * replaced default answers after the change, null without one); duplicated and restored: `{name, sourcePromptId,
+   * sourceName, sourceVersionNumber}`; split_changed: `{trafficSplit, previous, defaultPromptId}` (the splits are null
+   * when there is none; defaultPromptId: the endpoint's default, which answers every call without a split); archived
+   * and unarchived: `{}`.
    */
   @ApiAnyJson()
   details: Record<string, unknown>;
