@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
-import { receivedMessages } from '../support/fake-llm-server';
+import { type FakeStreamShape, receivedMessages } from '../support/fake-llm-server';
+import { eventually } from '../support/eventually';
 import { ExecutionLogsService } from '../../src/modules/logs/execution-logs.service';
 import {
   accessibilityViolations,
@@ -66,14 +67,14 @@ describe('Dashboard: the side-by-side grid', () => {
     await h.signIn(h.tenant.admin);
   }
 
-  /** Every model call answers with the prompt it was sent, so each cell shows what it ran. */
-  function answerWithThePrompt() {
+  /** Every model call answers with the prompt it was sent, so each cell shows what it ran, streamed as `stream` says. */
+  function answerWithThePrompt(stream: FakeStreamShape) {
     h.fake.replyBy((request) => {
       const sent = receivedMessages(request)
         .flatMap((message) => message.parts)
         .filter((part): part is string => typeof part === 'string')
         .join(' ');
-      return { text: `Answer to ${sent}`, inputTokens: 1000, outputTokens: 1000 };
+      return { text: `Answer to ${sent}`, inputTokens: 1000, outputTokens: 1000, stream };
     });
   }
 
@@ -92,7 +93,7 @@ describe('Dashboard: the side-by-side grid', () => {
 
   it('compares typed rows across an unsaved draft and a saved version: every cell answers with output, cost, latency and its log row', async () => {
     h.fake.reset();
-    answerWithThePrompt();
+    answerWithThePrompt({ chunks: 4, chunkDelayMs: 250 });
     // Changes made in the editor and left unsaved are kept in the browser: the draft column runs them.
     await goTo(page, `/endpoints/${endpointId}/prompts/${promptId}`);
     await page.getByRole('heading', { level: 1, name: 'Terse' }).waitFor();
@@ -140,11 +141,28 @@ describe('Dashboard: the side-by-side grid', () => {
     expect(headings).toEqual(['Terse, unsaved draft', 'Terse v1']);
 
     await page.getByRole('button', { name: 'Run all' }).click();
-    await progress().getByText('Done: 4 answered, 0 failed.').waitFor();
+    // Three cells run at once, the fourth waits; an answer streams into its cell as it comes.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('td.grid-cell.pending .grid-state')].some(
+        (state) => state.textContent === 'Waiting',
+      ),
+    );
+    const partial = await page.waitForFunction(() => {
+      const cell = document.querySelector('td.grid-cell.running');
+      const output = cell?.querySelector('.grid-output')?.textContent;
+      return output ? { state: cell.querySelector('.grid-state')!.textContent, output } : null;
+    });
+    const streamed = (await partial.jsonValue())!;
+    expect(streamed.state).toBe('Running…');
     const expected = [
       ['Answer to Draft: alpha', 'Answer to Terse v1: alpha'],
       ['Answer to Draft: beta', 'Answer to Terse v1: beta'],
     ];
+    // The start of one of the answers, not the whole of it.
+    expect(
+      expected.flat().filter((whole) => whole.startsWith(streamed.output) && whole !== streamed.output),
+    ).not.toEqual([]);
+    await progress().getByText('Done: 4 answered, 0 failed.').waitFor();
     const logIds: string[][] = [];
     for (const [row, outputs] of expected.entries()) {
       logIds.push([]);
@@ -320,5 +338,24 @@ describe('Dashboard: the side-by-side grid', () => {
     await progress().getByText('Done: 10 answered, 0 failed.').waitFor();
     await expectReadOnlyBlocked(page.locator('.grid-save').getByRole('button', { name: 'Save 5 rows as a dataset' }));
     await expectAccessible(page);
+  });
+
+  it('Stop ends a run: the cells running stop their model calls, and the others never start', async () => {
+    h.fake.reset();
+    answerWithThePrompt({ chunks: 20, chunkDelayMs: 500 });
+    await page.getByRole('button', { name: 'Run all' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('td.grid-cell.running .grid-output').length === 3);
+    expect(await grid().locator('td.grid-cell.pending').count()).toBe(7);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await progress().getByText('Stopped: 0 answered, 0 failed, 10 not run.').waitFor();
+    expect(h.fake.requests).toHaveLength(3);
+    expect(await grid().locator('td.grid-cell.idle').count()).toBe(10);
+    // The service saw the runs leave: their log rows say so.
+    await eventually(async () => {
+      await h.t.app.get(ExecutionLogsService).flush();
+      const logs = (await api.get(`/admin/v1/logs?endpointId=${endpointId}&source=TestPage&status=error`)).body.data
+        .items as { errorCode: string }[];
+      return logs.filter((log) => log.errorCode === 'client_closed').length === 3;
+    }, 'the stopped runs logged as client_closed');
   });
 });

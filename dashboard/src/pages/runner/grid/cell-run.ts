@@ -2,28 +2,13 @@ import { ApiError } from '../../../api/client';
 import { messageOf } from '../../../ui/controls';
 import type { KeptDraft } from '../../prompts/kept-draft';
 import { contentOf, draftProblems } from '../../prompts/prompt-draft';
-import { FailedTestRun, runTest, type TestRun, type UnsavedPrompt } from '../test-run';
+import { FailedTestRun, streamTestRun, type TestRun, type UnsavedPrompt } from '../test-run';
 import type { CellAnswer, CellPiece, CellState, GridTarget } from './grid-model';
 
 /**
- * A test run whose answer arrives in pieces: `onPiece` gets the text so far (or the object so far) as it streams, and
- * the promise the whole run. Until the service streams test runs, the run answers at once and sends no piece.
- */
-function streamTestRun(
-  endpointId: string,
-  target: GridTarget,
-  inputs: Record<string, unknown>,
-  onPiece: (piece: CellPiece) => void,
-  signal?: AbortSignal,
-): Promise<TestRun> {
-  void onPiece;
-  void signal;
-  return runTest(endpointId, target, inputs);
-}
-
-/**
- * Runs one cell: its pieces while it streams, then its answer or its failure (never a rejection). A run stopped by
- * `signal` answers null: the cell did not run to its end.
+ * Runs one cell as a streamed test run: its pieces while the answer comes (the text so far, or the object so far),
+ * then its answer or its failure (never a rejection). A run stopped by `signal` answers null: the cell did not run to
+ * its end.
  */
 export async function runCell(
   endpointId: string,

@@ -213,11 +213,12 @@ describe('the grid: progress and datasets', () => {
     };
     const progress = progressOf(cells, rows, columns);
     expect(progress).toEqual({ total: 4, idle: 1, pending: 0, running: 1, answered: 1, failed: 1 });
-    expect(progressText(progress, true)).toBe('Running 4 cells, 3 at a time: 1 answered, 1 failed.');
-    expect(progressText(progressOf({}, rows, columns), false)).toBe('');
+    expect(progressText(progress, 'running')).toBe('Running 4 cells, 3 at a time: 1 answered, 1 failed.');
+    expect(progressText(progressOf({}, rows, columns), 'idle')).toBe('');
+    expect(progressText(progressOf({}, rows, columns), 'stopped')).toBe('Stopped: 0 answered, 0 failed, 4 not run.');
     const done = { ...cells, [cellKey('r2', 'a')]: answered('two'), [cellKey('r2', 'b')]: answered('three') };
-    expect(progressText(progressOf(done, rows, columns), false)).toBe('Done: 3 answered, 1 failed.');
-    expect(progressText(progressOf(cells, rows, columns), false)).toBe('Done: 1 answered, 1 failed, 2 not run.');
+    expect(progressText(progressOf(done, rows, columns), 'idle')).toBe('Done: 3 answered, 1 failed.');
+    expect(progressText(progressOf(cells, rows, columns), 'idle')).toBe('Done: 1 answered, 1 failed, 2 not run.');
   });
 
   it('makes one item per row, with the chosen column’s answers as expected outputs where it answered', () => {

@@ -197,16 +197,19 @@ export function progressOf(cells: Cells, rows: GridRow[], columns: GridColumn[])
   return progress;
 }
 
-/** The run's progress in words, for the live region: empty before any run. */
-export function progressText(progress: Progress, running: boolean): string {
-  const { total, pending, answered, failed } = progress;
-  const finished = answered + failed;
+/** Where the grid's runs stand: one going on, the last one stopped, or none going on. */
+export type RunState = 'running' | 'stopped' | 'idle';
+
+/** The run's progress in words, for the live region: empty before any cell finished. */
+export function progressText(progress: Progress, state: RunState): string {
+  const { total, answered, failed } = progress;
   const counts = `${answered} answered, ${failed} failed`;
-  if (running) return `Running ${total} ${total === 1 ? 'cell' : 'cells'}, ${RUNS_AT_ONCE} at a time: ${counts}.`;
-  if (finished === 0) return '';
-  const left = total - finished;
-  const stopped = pending > 0 || left > 0 ? `, ${left} not run` : '';
-  return `Done: ${counts}${stopped}.`;
+  if (state === 'running')
+    return `Running ${total} ${total === 1 ? 'cell' : 'cells'}, ${RUNS_AT_ONCE} at a time: ${counts}.`;
+  const left = total - answered - failed;
+  if (state === 'stopped') return `Stopped: ${counts}, ${left} not run.`;
+  if (answered + failed === 0) return '';
+  return `Done: ${counts}${left > 0 ? `, ${left} not run` : ''}.`;
 }
 
 /** An item as the datasets API takes it. */

@@ -25,6 +25,7 @@ import {
   progressText,
   type RowSource,
   RUNS_AT_ONCE,
+  type RunState,
   targetOf,
 } from './grid-model';
 import { RowsPanel } from './grid-rows';
@@ -97,7 +98,8 @@ function Grid({
   const [grid, setGrid] = useState<KeptGrid>(() => keptGridOf(endpoint.id) ?? EMPTY);
   const latest = useRef(grid);
   latest.current = grid;
-  const [running, setRunning] = useState(false);
+  const [runState, setRunState] = useState<RunState>('idle');
+  const running = runState === 'running';
   // Stopping a run starts no further cell and stops the calls in flight.
   const stopped = useRef(false);
   const calls = useRef<AbortController | null>(null);
@@ -176,7 +178,7 @@ function Grid({
     stopped.current = false;
     const controller = new AbortController();
     calls.current = controller;
-    setRunning(true);
+    setRunState('running');
     const pending = Object.fromEntries(
       jobs.map(({ row, column }): [string, CellState] => [cellKey(row.id, column.id), { status: 'pending' }]),
     );
@@ -213,7 +215,7 @@ function Grid({
       return { ...previous, cells };
     });
     calls.current = null;
-    setRunning(false);
+    setRunState(stopped.current ? 'stopped' : 'idle');
   }
 
   const busyReason = running ? 'Wait for the run to finish, or stop it.' : null;
@@ -244,7 +246,7 @@ function Grid({
           </Button>
           {running && <Button onClick={stop}>Stop</Button>}
           <p className="grid-progress" role="status">
-            {progressText(progress, running)}
+            {progressText(progress, runState)}
           </p>
         </div>
         {rows.length === 0 && columns.length === 0 ? (
