@@ -209,6 +209,8 @@ describe('Dashboard journey: from sign-in to the permanent delete', () => {
     expect(await page().getByRole('button', { name: 'Create key' }).isDisabled()).toBe(true);
     await goTo(page(), '/endpoints');
     await page().getByRole('heading', { level: 1, name: 'Endpoints' }).waitFor();
+    // The list loaded, so its links are there when the keyboard walks the page.
+    await page().getByRole('link', { name: 'Summarize', exact: true }).waitFor();
     expect(await keyboardProblems(page())).toEqual({ unreachable: [], noVisibleFocus: [] });
     await page().getByRole('button', { name: 'Sign out' }).click();
   });

@@ -213,13 +213,16 @@ describe('Dashboard: the prompt editor', () => {
     // The assistant block folds from the keyboard.
     await page.locator('.cm-line', { hasText: '{% assistant %}' }).click();
     await page.keyboard.press('ControlOrMeta+Shift+BracketLeft');
+    await page.locator('.cm-foldPlaceholder').nth(1).waitFor();
     await expect(page.locator('.cm-foldPlaceholder').count()).resolves.toBe(2);
     expect(await editor().innerText()).not.toContain('A cat sat.');
     await page.keyboard.press('ControlOrMeta+Shift+BracketRight');
+    await page.locator('.cm-foldPlaceholder').nth(1).waitFor({ state: 'detached' });
     await expect(page.locator('.cm-foldPlaceholder').count()).resolves.toBe(1);
     expect(await editor().innerText()).toContain('A cat sat.');
     await page.locator('.cm-foldPlaceholder').click();
-    await expect(page.locator('.cm-foldPlaceholder').count()).resolves.toBe(0);
+    // The editor unfolds on its next update: wait for the placeholder to go.
+    await page.locator('.cm-foldPlaceholder').waitFor({ state: 'detached' });
     expect(await editor().innerText()).toContain('You summarize in one sentence.');
 
     // The validator's problems are still marked in the editor: text outside the blocks.
