@@ -8,6 +8,26 @@ import { AnswerTooLargeError } from './llm-client';
 const POOL_OPTIONS = { connections: 1024, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 };
 const agent = new Agent(POOL_OPTIONS);
 
+/**
+ * Reads the event stream a call is answered with in place of its caller (the provider library): handed the body as it
+ * arrives, the bound of its answer and the request's body, it answers whether it takes the body. Keyed by the call's
+ * abort signal, the one thing of a call that reaches its `fetch` unchanged through a provider library.
+ */
+export type EventStreamTaker = (body: Readable, maxAnswerBytes: number, requestBody: unknown) => boolean;
+
+const eventStreamTakers = new WeakMap<AbortSignal, EventStreamTaker>();
+
+/**
+ * Offers the event stream that answers the call of `signal` to `taker` (see EventStreamTaker); the body it takes
+ * reaches the provider library empty. Answers what withdraws the offer, or null when the signal's call has a taker
+ * already (two calls sharing one signal: neither is read in place of its library then).
+ */
+export function offerEventStream(signal: AbortSignal, taker: EventStreamTaker): (() => void) | null {
+  if (eventStreamTakers.has(signal)) return null;
+  eventStreamTakers.set(signal, taker);
+  return () => eventStreamTakers.delete(signal);
+}
+
 /** A `fetch` whose answers are read up to `maxAnswerBytes` (unbounded when it is left out). */
 export type FetchFunction = (
   input: string | URL | Request,
@@ -105,6 +125,8 @@ async function send(
     throw new AnswerTooLargeError();
   }
   if (status === 200 && /^text\/event-stream/i.test(headers.get('content-type') ?? '')) {
+    const taker = signal ? eventStreamTakers.get(signal) : undefined;
+    if (taker?.(body, maxAnswerBytes, init.body)) return new Response('', { status, headers });
     // Once the body flows, an abort ends it with the abort's error (undici destroys the body on abort).
     const stream = Readable.toWeb(body) as ReadableStream<Uint8Array>;
     if (Number.isFinite(maxAnswerBytes)) endPast(body, maxAnswerBytes);

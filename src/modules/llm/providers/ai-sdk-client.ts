@@ -5,6 +5,7 @@ import {
   type LanguageModelV4CallOptions,
   type LanguageModelV4Content,
   type LanguageModelV4Message,
+  type LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
 import type * as AiSdk from 'ai';
 import type { ImageModel } from 'ai';
@@ -14,6 +15,8 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-dept
 import type { ProviderDefinition } from '../../models/model';
 import type { ProviderHttp } from '../provider-http';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
+import { LeanEventStream, type LeanStreamResult, ProviderStreamError } from '../streaming/lean-event-stream';
+import type { StreamFormat } from '../streaming/provider-streams';
 import {
   AnswerTooLargeError,
   type ChatPart,
@@ -69,6 +72,7 @@ export function textAndImageClient(
   http: ProviderHttp,
   optionsKey: string,
   create: TextAndImageSdk,
+  streamFormat?: StreamFormat,
 ): LlmClient {
   const settings = keyAndBaseUrl(definition);
   const provider = http.perAnswer((fetch) => create({ ...settings, fetch }));
@@ -77,6 +81,7 @@ export function textAndImageClient(
     optionsKey,
     languageModel: (id) => provider.text(id),
     imageModel: (id) => provider.images.image(id),
+    streamFormat,
   });
 }
 
@@ -89,6 +94,11 @@ export interface AiSdkModels {
   languageModel(modelId: string): LanguageModelV4;
   /** Absent when the provider has no image generation API. */
   imageModel?(modelId: string): ImageModel;
+  /**
+   * The wire format of the model's event stream, when a streamed answer is read by LeanEventStream rather than through
+   * the library's stream (which remains the way for a request the lean reader leaves alone).
+   */
+  streamFormat?: StreamFormat;
 }
 
 /**
@@ -147,41 +157,99 @@ export class AiSdkClient implements LlmClient {
    */
   async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
     try {
-      const { stream } = await this.languageModel(request.model).doStream(this.callOptions(request));
-      // Appending a piece does not copy the text (the engine joins the pieces once, when the answer is read).
-      let text = '';
-      let usage: TokenUsage = { inputTokens: null, outputTokens: null };
-      let finishReason = 'other';
-      let responseModel: string | undefined;
-      const reader = stream.getReader();
-      const slice = new TimeSlice(STREAM_READ_SLICE_MS);
-      for (;;) {
-        await slice.yieldIfDue();
-        const { done, value: part } = await reader.read();
-        if (done) break;
-        if (part.type === 'text-delta') {
-          text += part.delta;
-          onEvent({ type: 'delta', text: part.delta });
-        } else if (part.type === 'finish') {
-          usage = {
-            inputTokens: part.usage.inputTokens.total ?? null,
-            outputTokens: part.usage.outputTokens.total ?? null,
-          };
-          finishReason = part.finishReason.unified;
-        } else if (part.type === 'response-metadata') {
-          responseModel = part.modelId ?? responseModel;
-        } else if (part.type === 'error') {
-          // An aborted call (the deadline, or a client that left) ends its stream with an error part of its own.
-          throw request.abortSignal.aborted ? part.error : this.streamedFailure(part.error);
-        }
+      const format = this.models.streamFormat;
+      const lean = format
+        ? new LeanEventStream(format, (text) => onEvent({ type: 'delta', text }), request.backpressure)
+        : null;
+      const withdraw = lean?.offer(request.abortSignal);
+      let stream: ReadableStream<LanguageModelV4StreamPart>;
+      try {
+        ({ stream } = await this.languageModel(request.model).doStream(this.callOptions(request)));
+      } finally {
+        withdraw?.();
       }
-      if (request.abortSignal.aborted) throw request.abortSignal.reason;
-      const answer = this.answerOf(request, text, usage, finishReason, responseModel);
-      return { ...answer, finishReason };
+      if (lean?.taken) {
+        // The library was handed an empty body: its stream holds nothing.
+        void stream.cancel().catch(() => undefined);
+        return await this.leanAnswer(request, lean);
+      }
+      return await this.libraryAnswer(request, stream, onEvent);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
     }
+  }
+
+  /** A streamed answer read by LeanEventStream, checked as generateText's is. */
+  private async leanAnswer(request: TextRequest, lean: LeanEventStream): Promise<StreamedTextResult> {
+    let result: LeanStreamResult;
+    try {
+      result = await lean.result;
+    } catch (error) {
+      if (request.abortSignal.aborted) throw this.failure(error, request.abortSignal);
+      throw error instanceof ProviderStreamError ? this.reportedFailure(error) : error;
+    }
+    if (request.abortSignal.aborted) throw request.abortSignal.reason;
+    const answer = this.answerOf(request, result.text, result.usage, result.finishReason, result.responseModel);
+    return { ...answer, finishReason: result.finishReason };
+  }
+
+  /** A streamed answer read through the provider library's stream. */
+  private async libraryAnswer(
+    request: TextRequest,
+    stream: ReadableStream<LanguageModelV4StreamPart>,
+    onEvent: (event: TextStreamEvent) => void,
+  ): Promise<StreamedTextResult> {
+    // Appending a piece does not copy the text (the engine joins the pieces once, when the answer is read).
+    let text = '';
+    let usage: TokenUsage = { inputTokens: null, outputTokens: null };
+    let finishReason = 'other';
+    let responseModel: string | undefined;
+    const reader = stream.getReader();
+    const slice = new TimeSlice(STREAM_READ_SLICE_MS);
+    for (;;) {
+      await slice.yieldIfDue();
+      const { done, value: part } = await reader.read();
+      if (done) break;
+      if (part.type === 'text-delta') {
+        text += part.delta;
+        onEvent({ type: 'delta', text: part.delta });
+      } else if (part.type === 'finish') {
+        usage = {
+          inputTokens: part.usage.inputTokens.total ?? null,
+          outputTokens: part.usage.outputTokens.total ?? null,
+        };
+        finishReason = part.finishReason.unified;
+      } else if (part.type === 'response-metadata') {
+        responseModel = part.modelId ?? responseModel;
+      } else if (part.type === 'error') {
+        // An aborted call (the deadline, or a client that left) ends its stream with an error part of its own.
+        throw request.abortSignal.aborted ? part.error : this.streamedFailure(part.error);
+      }
+    }
+    if (request.abortSignal.aborted) throw request.abortSignal.reason;
+    const answer = this.answerOf(request, text, usage, finishReason, responseModel);
+    return { ...answer, finishReason };
+  }
+
+  /**
+   * An error the provider reported in its event stream, read by LeanEventStream: before any of the answer, a refusal
+   * with the status it stands for (as the provider library reports one); once the answer had begun, a failure while
+   * answering. Its text is for the service log.
+   */
+  private reportedFailure(error: ProviderStreamError): ProviderError {
+    const name = this.models.providerName;
+    const { status, message } = error.failure;
+    if (status !== null) {
+      return new ProviderError(providerRefusalMessage(name, status), status, null, undefined, bounded(message));
+    }
+    return new ProviderError(
+      `the provider '${name}' reported an error while answering`,
+      null,
+      null,
+      undefined,
+      bounded(message),
+    );
   }
 
   /**
