@@ -36,7 +36,12 @@ export class SseDecoder {
       this.afterCr = false;
       if (bytes.length > 0 && bytes[0] === LF) start = 1;
     }
-    if (this.first && bytes.length - start >= 3) {
+    if (this.first) {
+      // A BOM is told from the first three bytes, whatever chunks they come in.
+      if (bytes.length - start < 3 && bytes.indexOf(LF, start) === -1 && bytes.indexOf(CR, start) === -1) {
+        this.partial = bytes.subarray(start);
+        return;
+      }
       this.first = false;
       if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
     }
