@@ -308,8 +308,12 @@ export async function streamGeneration(
   try {
     const backpressure = sink.backpressure;
     const streamed = { ...request, abortSignal: stopping.signal, ...(backpressure ? { backpressure } : {}) };
+    let waitingForFirst = timer !== undefined;
     return await client.streamText(streamed, (event) => {
-      clearTimeout(timer);
+      if (waitingForFirst) {
+        waitingForFirst = false;
+        clearTimeout(timer);
+      }
       sink.piece(event);
     });
   } catch (error) {

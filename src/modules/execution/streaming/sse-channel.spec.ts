@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SseChannel, sseEvent } from './sse-channel';
+import { SSE_COALESCE_MS, SseChannel, sseEvent } from './sse-channel';
 
 describe('SseChannel', () => {
   afterEach(() => jest.useRealTimers());
@@ -87,7 +87,7 @@ describe('SseChannel written straight to a response', () => {
     };
   }
 
-  it('sends its head at once, joins the events due together in one write, and ends the response with the stream', async () => {
+  it('sends its head at once, joins the events of one turn or a short spell in one write, ends with the stream', async () => {
     const { response, received, close } = await connection();
     const write = jest.spyOn(response, 'write');
     const channel = new SseChannel(() => undefined);
@@ -99,6 +99,9 @@ describe('SseChannel written straight to a response', () => {
     channel.send('delta', { text: 'x' });
     channel.send('delta', { text: 'y' });
     await Promise.resolve();
+    // Right after a write, what follows waits a little for company.
+    expect(write).toHaveBeenCalledTimes(1);
+    await new Promise((resolve) => setTimeout(resolve, SSE_COALESCE_MS + 5));
     expect(write).toHaveBeenCalledTimes(2);
     expect(write.mock.calls[1][0]).toBe('event: delta\ndata: {"text":"x"}\n\nevent: delta\ndata: {"text":"y"}\n\n');
     channel.send('delta', { text: 'z' });
@@ -138,5 +141,21 @@ describe('SseChannel written straight to a response', () => {
     expect(drained).toHaveBeenCalledTimes(1);
     channel.end();
     close();
+  });
+});
+
+describe('SseChannel pings', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('pings again after each silence that follows a ping', async () => {
+    jest.useFakeTimers();
+    const channel = new SseChannel(() => undefined, 1_000);
+    jest.advanceTimersByTime(1_000);
+    expect(await channel.next()).toEqual({ done: false, value: ': ping\n\n' });
+    jest.advanceTimersByTime(999);
+    const pending = channel.next();
+    jest.advanceTimersByTime(1);
+    expect(await pending).toEqual({ done: false, value: ': ping\n\n' });
+    channel.end();
   });
 });

@@ -168,11 +168,9 @@ export class AiSdkClient implements LlmClient {
       } finally {
         withdraw?.();
       }
-      if (lean?.taken) {
-        // The library was handed an empty body: its stream holds nothing.
-        void stream.cancel().catch(() => undefined);
-        return await this.leanAnswer(request, lean);
-      }
+      // The library was handed an empty body: its stream ends by itself, holding nothing (cancelling it would cost
+      // an error object per call inside its pipeline).
+      if (lean?.taken) return await this.leanAnswer(request, lean);
       return await this.libraryAnswer(request, stream, onEvent);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
