@@ -165,6 +165,10 @@ export class AiSdkClient implements LlmClient {
       let stream: ReadableStream<LanguageModelV4StreamPart>;
       try {
         ({ stream } = await this.languageModel(request.model).doStream(this.callOptions(request)));
+      } catch (error) {
+        // A body already taken is not read for a call that failed.
+        lean?.abandon();
+        throw error;
       } finally {
         withdraw?.();
       }

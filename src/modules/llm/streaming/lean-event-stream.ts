@@ -126,6 +126,11 @@ export class LeanEventStream {
     });
   }
 
+  /** Stops reading a body taken for a call that failed meanwhile (its connection is closed). */
+  abandon(): void {
+    this.stop(new Error('The call failed before its event stream was read'));
+  }
+
   /** Ends the read with `error`: the body is destroyed, which closes its connection. */
   private stop(error: unknown): void {
     if (this.settled) return;
