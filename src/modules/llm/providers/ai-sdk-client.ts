@@ -15,6 +15,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-dept
 import type { ProviderDefinition } from '../../models/model';
 import type { ProviderHttp } from '../provider-http';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
+import { captureRequest, type OpenEventStream, replayResponse } from '../http-fetch';
 import { LeanEventStream, type LeanStreamResult, ProviderStreamError } from '../streaming/lean-event-stream';
 import type { StreamFormat } from '../streaming/provider-streams';
 import {
@@ -81,7 +82,7 @@ export function textAndImageClient(
     optionsKey,
     languageModel: (id) => provider.text(id),
     imageModel: (id) => provider.images.image(id),
-    streamFormat,
+    ...(streamFormat ? { streamFormat, openEventStream: http.textEventStream } : {}),
   });
 }
 
@@ -96,9 +97,11 @@ export interface AiSdkModels {
   imageModel?(modelId: string): ImageModel;
   /**
    * The wire format of the model's event stream, when a streamed answer is read by LeanEventStream rather than through
-   * the library's stream (which remains the way for a request the lean reader leaves alone).
+   * the library's stream (which remains the way for a request the lean reader leaves alone), and the fetch that hands
+   * its body over.
    */
   streamFormat?: StreamFormat;
+  openEventStream?: (input: string | URL | Request, init: RequestInit) => Promise<Response | OpenEventStream>;
 }
 
 /**
@@ -153,33 +156,55 @@ export class AiSdkClient implements LlmClient {
    * on as it comes, the JSON text of structured output included (the caller builds the object so far when it needs
    * one: parsing the whole text at every piece made a long answer in small pieces quadratic). The complete answer is
    * then read and checked exactly as generateText's is, so a streamed call ends with the body the plain call would
-   * answer.
+   * answer. For a provider whose wire format LeanEventStream reads, the library's stream is not used either: the
+   * library builds the request, which is sent here, and the answering event stream is read from the connection's body
+   * (see leanStream); the library's own per-chunk stages cost 2.1 ms of CPU per 20-chunk answer, the lean reader
+   * about 0.1 ms.
    */
   async streamText(request: TextRequest, onEvent: (event: TextStreamEvent) => void): Promise<StreamedTextResult> {
     try {
-      const format = this.models.streamFormat;
-      const lean = format
-        ? new LeanEventStream(format, (text) => onEvent({ type: 'delta', text }), request.backpressure)
-        : null;
-      const withdraw = lean?.offer(request.abortSignal);
-      let stream: ReadableStream<LanguageModelV4StreamPart>;
-      try {
-        ({ stream } = await this.languageModel(request.model).doStream(this.callOptions(request)));
-      } catch (error) {
-        // A body already taken is not read for a call that failed.
-        lean?.abandon();
-        throw error;
-      } finally {
-        withdraw?.();
+      const model = this.languageModel(request.model);
+      const options = this.callOptions(request);
+      const stream =
+        this.models.streamFormat && this.models.openEventStream ? await this.leanStream(request, model, options) : null;
+      if (stream === null) return await this.libraryAnswer(request, (await model.doStream(options)).stream, onEvent);
+      if ('replayed' in stream) {
+        // Not an event stream (a refusal, say): the library reads it, as it would have.
+        const { stream: parts } = await replayResponse(request.abortSignal, stream.replayed, () =>
+          model.doStream(options),
+        );
+        return await this.libraryAnswer(request, parts, onEvent);
       }
-      // The library was handed an empty body: its stream ends by itself, holding nothing (cancelling it would cost
-      // an error object per call inside its pipeline).
-      if (lean?.taken) return await this.leanAnswer(request, lean);
-      return await this.libraryAnswer(request, stream, onEvent);
+      const lean = new LeanEventStream(
+        this.models.streamFormat!,
+        (text) => onEvent({ type: 'delta', text }),
+        request.backpressure,
+      );
+      lean.read(stream);
+      return await this.leanAnswer(request, lean);
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
     }
+  }
+
+  /**
+   * The streamed call sent without the library's stream: the library builds its request (captureRequest), sent here;
+   * its answer is an event stream to read, or another answer to hand back to the library (`replayed`). Null for a call
+   * the library streams itself: one that declares tools (a structured answer Anthropic gives through its JSON tool, a
+   * stream of more than text), or one whose signal another call shares.
+   */
+  private async leanStream(
+    request: TextRequest,
+    model: LanguageModelV4,
+    options: LanguageModelV4CallOptions,
+  ): Promise<OpenEventStream | { replayed: Response } | null> {
+    const captured = await captureRequest(request.abortSignal, () => model.doStream(options));
+    if (captured === null || (typeof captured.init.body === 'string' && captured.init.body.includes('"tools":'))) {
+      return null;
+    }
+    const answer = await this.models.openEventStream!(captured.input, captured.init);
+    return answer instanceof Response ? { replayed: answer } : answer;
   }
 
   /** A streamed answer read by LeanEventStream, checked as generateText's is. */

@@ -21,6 +21,7 @@ export class AnthropicProvider implements LlmProvider {
       optionsKey: 'anthropic',
       languageModel: (id) => anthropic(id),
       streamFormat: 'anthropic',
+      openEventStream: this.http.textEventStream,
     });
   }
 }

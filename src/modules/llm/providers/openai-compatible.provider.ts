@@ -37,6 +37,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       languageModel: (id) => provider.text.chatModel(id),
       imageModel: (id) => provider.images.imageModel(id),
       streamFormat: 'openai-chat',
+      openEventStream: this.http.textEventStream,
     });
   }
 }

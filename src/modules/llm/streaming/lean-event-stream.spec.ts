@@ -107,6 +107,21 @@ describe('streamed answers read by the lean event-stream reader', () => {
     },
   );
 
+  it.each(providers)(
+    '%s: a refusal is read by the provider library, as a plain call is: its status and Retry-After',
+    async (name, model) => {
+      fake.reply({ status: 429, message: 'Slow down', retryAfter: '3' });
+      const failure = await client(name)
+        .streamText(request(model), () => undefined)
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ProviderError);
+      expect(failure).toMatchObject({ providerStatus: 429, retryAfterMs: 3000 });
+      expect((failure as ProviderError).providerMessage).toContain('Slow down');
+      // One request: the library built it, and was handed the answer rather than sending it again.
+      expect(fake.requests).toHaveLength(1);
+    },
+  );
+
   it('an answer past MAX_ANSWER_BYTES stops the read and closes the connection', async () => {
     fake.reply({ text: 'x'.repeat(4000), stream: { chunks: 40, chunkDelayMs: 5 } });
     await expect(client('local', 1000).streamText(request('llama-test'), () => undefined)).rejects.toBeInstanceOf(

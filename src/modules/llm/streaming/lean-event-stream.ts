@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AnswerTooLargeError, type StreamBackpressure, type TokenUsage } from '../llm-client';
-import { offerEventStream } from '../http-fetch';
+import type { OpenEventStream } from '../http-fetch';
 import { type ProviderStream, providerStreamOf, type StreamFailure, type StreamFormat } from './provider-streams';
 import { SseDecoder } from './sse-decoder';
 
@@ -22,16 +22,14 @@ export class ProviderStreamError extends Error {
 /**
  * One streamed call's answer, read from the pooled connection's body as its bytes arrive rather than through the
  * provider library's web streams (a fetch body, a text decoder, an event parser, JSON and schema validation and the
- * provider's transform: a stage of promises per chunk). The provider library still builds and sends the request and
- * reads a refusal; an answering event stream is offered here (offerEventStream) and read by SseDecoder and the
- * provider's ProviderStream, each piece of text handed to `onText` as it comes.
+ * provider's transform: a stage of promises per chunk). The provider library still builds the request and reads a
+ * refusal; an answering event stream is read here by SseDecoder and the provider's ProviderStream, each piece of text
+ * handed to `onText` as it comes.
  *
  * Reading stops, and the connection is closed, at the first error the provider reports, past `maxAnswerBytes`, or when
  * the call's signal aborts (the pool destroys the body). While `backpressure` says its reader is full, the body is
  * paused: what the caller cannot take waits in the provider's connection, not in memory here.
  *
- * A request that declares tools is left to the provider library (a structured answer Anthropic gives through its JSON
- * tool, say): its stream is more than text.
  */
 export class LeanEventStream {
   private body: Readable | null = null;
@@ -63,21 +61,12 @@ export class LeanEventStream {
     this.result.catch(() => undefined);
   }
 
-  /** Whether the body of the call's answer was taken (it was an event stream, of a request without tools). */
-  get taken(): boolean {
-    return this.body !== null;
+  /** Reads `stream` to its end (or its first error); the result settles with it. */
+  read(stream: OpenEventStream): void {
+    this.readBody(stream.body, stream.maxAnswerBytes);
   }
 
-  /** Offers to read the event stream of the call of `signal`; answers what withdraws the offer (null: no offer). */
-  offer(signal: AbortSignal): (() => void) | null {
-    return offerEventStream(signal, (body, maxAnswerBytes, requestBody) => {
-      if (typeof requestBody === 'string' && requestBody.includes('"tools":')) return false;
-      this.read(body, maxAnswerBytes);
-      return true;
-    });
-  }
-
-  private read(body: Readable, maxAnswerBytes: number): void {
+  private readBody(body: Readable, maxAnswerBytes: number): void {
     this.body = body;
     let total = 0;
     let ended = false;
@@ -124,11 +113,6 @@ export class LeanEventStream {
     body.once('close', () => {
       if (!ended) this.stop(new Error('The answer ended before it was complete'));
     });
-  }
-
-  /** Stops reading a body taken for a call that failed meanwhile (its connection is closed). */
-  abandon(): void {
-    this.stop(new Error('The call failed before its event stream was read'));
   }
 
   /** Ends the read with `error`: the body is destroyed, which closes its connection. */
