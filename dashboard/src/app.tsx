@@ -15,6 +15,7 @@ const DeletedEndpoints = lazy(() => import('./pages/endpoints/deleted-endpoints'
 const PromptPage = lazy(() => import('./pages/prompts/prompt-page'));
 const PromptCreate = lazy(() => import('./pages/prompts/prompt-create'));
 const TestRunnerPage = lazy(() => import('./pages/runner/test-runner-page'));
+const GridPage = lazy(() => import('./pages/runner/grid/grid-page'));
 const VersionsPage = lazy(() => import('./pages/versions/versions-page'));
 const VersionView = lazy(() => import('./pages/versions/version-view'));
 const VersionCompare = lazy(() => import('./pages/versions/version-compare'));
@@ -52,6 +53,7 @@ export function App() {
               <Route path="/endpoints/:id/prompts/:promptId/versions/compare" component={VersionCompare} />
               <Route path="/endpoints/:id/prompts/:promptId/versions/:versionNumber" component={VersionView} />
               <Route path="/endpoints/:id/run" component={TestRunnerPage} />
+              <Route path="/endpoints/:id/run/compare" component={GridPage} />
               <Route path="/keys" component={KeysPage} />
               <Route path="/logs" component={LogsPage} />
               <Route path="/logs/:id" component={LogDetail} />

@@ -66,6 +66,7 @@ describe('Dashboard: every page is accessible and keyboard reachable', () => {
       ['new prompt', `${base}/prompts/new`],
       ['prompt', `${base}/prompts/${prompt.id}`],
       ['test runner', `${base}/run?prompt=${prompt.id}`],
+      ['compare side by side', `${base}/run/compare?prompt=${prompt.id}`],
       ['versions', `${base}/prompts/${prompt.id}/versions`],
       ['version', `${base}/prompts/${prompt.id}/versions/1`],
       ['compare', `${base}/prompts/${prompt.id}/versions/compare?from=1&to=2`],

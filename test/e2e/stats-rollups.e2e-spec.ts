@@ -125,11 +125,22 @@ describe('GET /admin/v1/stats answered from the rollups', () => {
           inputTokens: i % 11 === 0 ? null : Math.floor(next() * 2000),
           outputTokens: i % 13 === 0 ? null : Math.floor(next() * 500),
           costUsd: i % 5 === 0 ? null : Math.round(next() * 1e12) / 1e15,
+          // Untagged, one tag or three (one of them of many values, one with characters a key must keep apart).
+          tags:
+            i % 4 === 0
+              ? {}
+              : i % 4 === 1
+                ? { team: `team-${i % 3}` }
+                : { team: `team-${i % 3}`, customer: `cust-${i % 37}`, note: i % 2 ? 'a|b' : 'ä "q"' },
         }),
       );
     }
+    // A few evaluation rows too, which the statistics and so the rollups leave out.
+    const evaluations = rows
+      .filter((_, i) => i % 50 === 3)
+      .map((row) => ({ ...row, requestId: randomUUID(), source: 'Eval' as const }));
     const logs = t.app.get(ExecutionLogsService);
-    for (const row of rows) logs.record(row);
+    for (const row of [...rows, ...evaluations]) logs.record(row);
     await logs.flush();
   });
 
@@ -198,6 +209,51 @@ describe('GET /admin/v1/stats answered from the rollups', () => {
       t.http.get(`/admin/v1/stats${query}&endpointId=${endpoint}`).set(auth(copy.admin)),
     ]);
     expect({ ...copied.body.data, endpointId: first }).toEqual(original);
+  });
+
+  it('tag rollups built from existing rows equal the ones the writer keeps, in every table and every column', async () => {
+    const copy = await seedTenant(t.app);
+    const [copyFirst, copySecond] = [
+      await createEndpoint(t, copy, 'tag-copy-1'),
+      await createEndpoint(t, copy, 'tag-copy-2'),
+    ];
+    const db = t.app.get(DataSource);
+    await db.query(
+      `INSERT INTO execution_logs (tenant_id, endpoint_id, prompt_id, source, key_id, request_id, status, http_status,
+         error_code, cached, input_tokens, output_tokens, cost_usd, latency_ms, created_at, tags)
+       SELECT $1, CASE WHEN endpoint_id = $3 THEN $4::uuid ELSE $5::uuid END, prompt_id, source, key_id, request_id,
+         status, http_status, error_code, cached, input_tokens, output_tokens, cost_usd, latency_ms, created_at, tags
+       FROM execution_logs WHERE tenant_id = $2`,
+      [copy.id, tenant.id, first, copyFirst, copySecond],
+    );
+    await t.app.get(ExecutionLogRollupsRepository).buildFromLogs([copy.id]);
+    const endpointOf = `CASE endpoint_id WHEN $2::uuid THEN 'first' WHEN $3::uuid THEN 'second' END AS endpoint`;
+    const columns = [...SUM_COLUMNS, 'latency_max_ms', ...HISTOGRAM_COLUMNS].map((c) => `${c}::text`).join(', ');
+    const tables = async (tenantId: string, endpoints: [string, string]) => ({
+      sums: await db.query(
+        `SELECT tag_key, span, start, tag_value, ${endpointOf}, ${columns} FROM execution_log_tag_rollups
+         WHERE tenant_id = $1 ORDER BY tag_key, span, start, tag_value, endpoint`,
+        [tenantId, ...endpoints],
+      ),
+      errors: await db.query(
+        `SELECT tag_key, span, start, tag_value, ${endpointOf}, error_code, errors::text
+         FROM execution_log_tag_error_rollups WHERE tenant_id = $1
+         ORDER BY tag_key, span, start, tag_value, endpoint, error_code`,
+        [tenantId, ...endpoints],
+      ),
+      tenantWide: await db.query(
+        `SELECT tag_key, span, start, tag_value, ${columns} FROM execution_log_tag_value_rollups
+         WHERE tenant_id = $1 ORDER BY tag_key, span, start, tag_value`,
+        [tenantId],
+      ),
+    });
+    const written = await tables(tenant.id, [first, second]);
+    expect(written.sums.length).toBeGreaterThan(100);
+    expect(written.errors.length).toBeGreaterThan(10);
+    expect(written.sums.map((row: { tag_value: string }) => row.tag_value)).toEqual(
+      expect.arrayContaining(['a|b', 'ä "q"']),
+    );
+    expect(await tables(copy.id, [copyFirst, copySecond])).toEqual(written);
   });
 });
 

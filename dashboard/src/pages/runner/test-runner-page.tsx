@@ -3,6 +3,7 @@ import { useQuery } from '../../router';
 import { useWriteBlock } from '../../session';
 import { Button, Loading, PageHeader, Problems } from '../../ui/controls';
 import { useLoad } from '../../ui/use-load';
+import { RunnerTabs } from './runner-tabs';
 import { allPromptsOf, endpointOf, isRecord } from './test-run';
 import { TestRunner } from './test-runner';
 
@@ -46,6 +47,7 @@ export default function TestRunnerPage() {
           </Link>
         )}
       </PageHeader>
+      <RunnerTabs endpointId={id} view="single" promptId={query.get('prompt')} />
       <p className="muted">
         Runs a prompt of <code>{endpoint.path}</code> with the inputs below, Draft prompts included (archived ones must
         be unarchived first). Each run calls the model, is never answered from the cache, and is logged with source

@@ -44,10 +44,16 @@ describe('TemplateService', () => {
     await expect(loop).rejects.toThrow(
       "The prompt's template could not be rendered: the template took longer than 100 ms to render",
     );
-    const doubling = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(25)}{{ s }}`;
-    await expect(textOf(templates.render('p4:1', doubling, {}))).rejects.toThrow(
-      /the template builds strings larger than its memory budget$/,
-    );
+    // A time budget far above what the doubling needs, so only the memory budget can stop it (on a loaded machine too).
+    const roomy = new TemplateService(loadConfig({}, { renderTimeoutMs: 10_000, maxRenderedPromptBytes: 1000 }));
+    try {
+      const doubling = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(25)}{{ s }}`;
+      await expect(textOf(roomy.render('p4:1', doubling, {}))).rejects.toThrow(
+        /the template builds strings larger than its memory budget$/,
+      );
+    } finally {
+      await roomy.onApplicationShutdown();
+    }
     await expect(textOf(templates.render('p5:1', '{% render "package.json" %}', {}))).rejects.toBeInstanceOf(
       PromptError,
     );
