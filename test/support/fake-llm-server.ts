@@ -253,7 +253,7 @@ async function streamReply(
       await flush();
       if (closed || (await delay(shape.chunkDelayMs, req))) return;
     }
-    pending += event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`;
+    pending += wireOf(route, event);
     if (event.piece && reply.streamError !== undefined && route === 'anthropic.messages') {
       const error = { type: 'error', error: { type: 'overloaded_error', message: reply.streamError } };
       pending += `event: error\ndata: ${JSON.stringify(error)}\n\n`;
@@ -290,6 +290,26 @@ function cutInto(text: string, lengths: number[]): string[] {
   }
   if (offset < characters.length || pieces.length === 0) pieces.push(characters.slice(offset).join(''));
   return pieces;
+}
+
+/**
+ * The bytes of a text reply streamed on `route` for `request` (its model, its stream options): what the server writes,
+ * in one piece.
+ */
+export function fakeStreamWire(
+  route: FakeRoute,
+  reply: Extract<FakeReply, { text: string }>,
+  request: Record<string, any>,
+): string {
+  return builtEvents(route, reply, request)
+    .map((event) => wireOf(route, event))
+    .join('');
+}
+
+/** One event as the provider writes it: Gemini ends its lines with CRLF, the others with LF. */
+function wireOf(route: FakeRoute, event: WireEvent): string {
+  if (route === 'google.streamGenerateContent') return `data: ${event.data}\r\n\r\n`;
+  return event.name ? `event: ${event.name}\ndata: ${event.data}\n\n` : `data: ${event.data}\n\n`;
 }
 
 /** The events of replies already streamed, by reply: a test answering many calls with one reply builds them once. */
@@ -329,21 +349,40 @@ function streamEvents(
   const json = (value: unknown) => JSON.stringify(value);
   switch (route) {
     case 'openai.responses': {
+      // Every event names its type twice (`event:` and `type`) and counts itself (`sequence_number`), as OpenAI's do.
+      let sequence = 0;
       const named = (type: string, value: object, piece = false): WireEvent => ({
         name: type,
-        data: json({ type, ...value }),
+        data: json({ type, sequence_number: sequence++, ...value }),
         piece,
       });
       const item = { type: 'message', id: 'msg_fake', status: 'in_progress', role: 'assistant', content: [] };
+      const text = pieces.join('');
+      const part = { type: 'output_text', annotations: [], text };
+      const response = { id: 'resp_fake', object: 'response', created_at: created, model: request?.model };
       return [
-        named('response.created', { response: { id: 'resp_fake', created_at: created, model: request?.model } }),
+        named('response.created', { response: { ...response, status: 'in_progress', usage: null } }),
+        named('response.in_progress', { response: { ...response, status: 'in_progress', usage: null } }),
         named('response.output_item.added', { output_index: 0, item }),
+        named('response.content_part.added', {
+          item_id: 'msg_fake',
+          output_index: 0,
+          content_index: 0,
+          part: { ...part, text: '' },
+        }),
         ...pieces.map((delta) =>
-          named('response.output_text.delta', { item_id: 'msg_fake', output_index: 0, delta }, true),
+          named('response.output_text.delta', { item_id: 'msg_fake', output_index: 0, content_index: 0, delta }, true),
         ),
-        named('response.output_item.done', { output_index: 0, item: { ...item, status: 'completed' } }),
+        named('response.output_text.done', { item_id: 'msg_fake', output_index: 0, content_index: 0, text }),
+        named('response.content_part.done', { item_id: 'msg_fake', output_index: 0, content_index: 0, part }),
+        named('response.output_item.done', {
+          output_index: 0,
+          item: { ...item, status: 'completed', content: [part] },
+        }),
         named('response.completed', {
           response: {
+            ...response,
+            status: 'completed',
             incomplete_details: null,
             usage: responsesUsage(input, output),
           },
@@ -403,6 +442,7 @@ function streamEvents(
           },
         }),
         named('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        named('ping', {}),
         ...pieces.map((text) => named('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }, true)),
         named('content_block_stop', { index: 0 }),
         named('message_delta', {
@@ -636,11 +676,16 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
 /** Waits, unless the client gives up first (a timed-out call closes its connection): then resolves true. */
 function delay(ms: number, req: http.IncomingMessage): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    req.socket.once('close', () => {
+    const closed = () => {
       clearTimeout(timer);
       resolve(true);
-    });
+    };
+    // The listener goes with its wait: a stream paced in many pauses must not pile them up on its socket.
+    const timer = setTimeout(() => {
+      req.socket.off('close', closed);
+      resolve(false);
+    }, ms);
+    req.socket.once('close', closed);
   });
 }
 

@@ -1,15 +1,26 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { map, Observable } from 'rxjs';
 import { envelope, Envelope } from './envelope';
+import { nodeResponseOf } from './http-context';
 
 /**
  * Wraps every admin success in `{succeeded, messages, data}`; handlers return the bare payload. An event stream (an
- * async iterable of its text) is sent as it is.
+ * async iterable of its text) is sent as it is, and an answer the handler wrote to the connection itself (an event
+ * stream written straight to it) is left alone.
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  intercept(_context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown> | AsyncIterable<string>> {
-    return next.handle().pipe(map((data: unknown) => (isEventStream(data) ? data : envelope(data ?? null))));
+  intercept(
+    context: ExecutionContext,
+    next: CallHandler,
+  ): Observable<Envelope<unknown> | AsyncIterable<string> | undefined> {
+    return next.handle().pipe(
+      map((data: unknown) => {
+        if (isEventStream(data)) return data;
+        if (data === undefined && nodeResponseOf(context.switchToHttp().getResponse()).headersSent) return data;
+        return envelope(data ?? null);
+      }),
+    );
   }
 }
 

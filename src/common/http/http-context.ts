@@ -53,6 +53,28 @@ export function nodeRequestOf(request: HttpRequestLike): IncomingMessage {
   return (request.raw ?? request) as IncomingMessage;
 }
 
+/**
+ * Node's response under the adapter's, handed over to a caller that writes the whole answer itself: Fastify's reply
+ * is hijacked (it then sends nothing of its own), the headers set on it so far carried over to the Node response;
+ * Express's response is the Node one, its headers already there.
+ */
+export function takeOverResponse(response: HttpResponseLike): ServerResponse {
+  const raw = nodeResponseOf(response);
+  const reply = response as HttpResponseLike & {
+    hijack?: () => void;
+    getHeaders?: () => Record<string, string | number | string[] | undefined>;
+  };
+  if (response.raw && typeof reply.hijack === 'function') {
+    const headers = reply.getHeaders?.() ?? {};
+    reply.hijack();
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined) raw.setHeader(name, value);
+    }
+  }
+  return raw;
+}
+
 /** Node's response under the adapter's: Fastify's `reply.raw`, or Express's response itself. */
 export function nodeResponseOf(response: HttpResponseLike): ServerResponse {
   return (response.raw ?? response) as ServerResponse;

@@ -8,7 +8,13 @@ import { ApiEnvelope, type EnvelopeOptions } from '../../common/http/api-envelop
 import { closeWhenStalled, onConnectionClose } from '../../common/http/connection-watch';
 import { UuidParam } from '../../common/http/api-schema.decorators';
 import { ValidationError } from '../../common/errors/app-error';
-import { type HttpRequestLike, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
+import {
+  type HttpRequestLike,
+  type HttpResponseLike,
+  requestIdOf,
+  setHeader,
+  takeOverResponse,
+} from '../../common/http/http-context';
 import { TestRunDto } from './dto/test-run.dto';
 import { TestRunResponse } from './dto/test-run.response';
 import type { TestRunCall } from './execution-call';
@@ -105,7 +111,7 @@ export class ExecutionAdminController {
     @Body() dto: TestRunDto,
     @Req() request: HttpRequestLike,
     @Res({ passthrough: true }) response: HttpResponseLike,
-  ): Promise<AsyncIterableIterator<string> | TestRunResponse> {
+  ): Promise<TestRunResponse | undefined> {
     const call = await this.execution.testRunCall(
       principal,
       id,
@@ -127,7 +133,9 @@ export class ExecutionAdminController {
     const timeoutMs = this.streams.writeTimeoutMs;
     closeWhenStalled(response, timeoutMs, () => departure.stalled(timeoutMs));
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
-    return answer.events;
+    // Written straight to the connection; the handler returns once the stream has ended (see EnvelopeInterceptor).
+    await answer.events.writeTo(takeOverResponse(response));
+    return undefined;
   }
 }
 

@@ -2,7 +2,13 @@ import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, 
 import { ApiExcludeController } from '@nestjs/swagger';
 import { closeWhenStalled, onConnectionClose } from '../../common/http/connection-watch';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
-import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
+import {
+  headerOf,
+  type HttpResponseLike,
+  requestIdOf,
+  setHeader,
+  takeOverResponse,
+} from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
@@ -42,7 +48,7 @@ export class ExecutionController {
     @Body() body: unknown,
     @Query('prompt') prompt?: unknown,
     @Query('stream') stream?: unknown,
-  ): Promise<string | AsyncIterableIterator<string>> {
+  ): Promise<string | undefined> {
     const selector = (Array.isArray(prompt) ? prompt[0] : prompt) as string | undefined;
     // A client that leaves before its answer is complete stops its provider call and the attempts planned after it,
     // plain or streamed; the call is logged as client_closed.
@@ -82,11 +88,13 @@ export class ExecutionController {
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // A failure is rendered by the execution surface's filter, from the same error its log row describes.
     if ('error' in answer) throw answer.error;
-    return 'events' in answer ? answer.events : answer.body;
+    if (!('events' in answer)) return answer.body;
+    // The event stream is written straight to the connection; the handler returns once it has ended (an answer
+    // written already, which the adapter then leaves alone).
+    await answer.events.writeTo(takeOverResponse(response));
+    return undefined;
   }
 }
-
-/** A signal aborted when the client closes its connection before its answer was written. */
 
 /** Whether the caller asked for an event stream: `Accept: text/event-stream`, or `?stream=true` (`false` or absent: no). */
 function wantsStream(accept: string | undefined, stream: unknown): boolean {

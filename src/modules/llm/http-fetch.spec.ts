@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ForwardProxy } from '../../../test/support/forward-proxy';
-import { createHttpFetch, httpFetch } from './http-fetch';
+import { captureRequest, createHttpFetch, httpFetch, type OpenEventStream, replayResponse } from './http-fetch';
 import { AnswerTooLargeError } from './llm-client';
 
 /** A real server on 127.0.0.1: each test sets how it answers. */
@@ -190,6 +190,56 @@ describe('httpFetch', () => {
   });
 });
 
+describe('event streams handed over, requests captured and answers replayed', () => {
+  const sse = (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end('data: one\n\n');
+  };
+
+  it('eventStream hands a 200 event stream over as its body, and reads any other answer', async () => {
+    const { eventStream } = createHttpFetch(undefined);
+    answer = sse;
+    const opened = (await eventStream(`${base}/s`, { method: 'POST' }, 1000)) as OpenEventStream;
+    expect(opened).not.toBeInstanceOf(Response);
+    expect(opened.maxAnswerBytes).toBe(1000);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('data: one\n\n');
+    answer = (_req, res) => res.writeHead(429, { 'retry-after': '2' }).end('{"error":{"message":"slow"}}');
+    const refused = await eventStream(`${base}/s`, { method: 'POST' }, 1000);
+    expect(refused).toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(429);
+    await expect((refused as Response).text()).resolves.toBe('{"error":{"message":"slow"}}');
+  });
+
+  it('captureRequest keeps the request a caller would send, sending nothing; replayResponse answers it', async () => {
+    let served = 0;
+    answer = (_req, res) => {
+      served++;
+      res.end('sent');
+    };
+    const signal = new AbortController().signal;
+    const call = () => httpFetch(`${base}/v1/x`, { method: 'POST', body: '{"a":1}', signal });
+    const captured = await captureRequest(signal, call);
+    expect(captured).toEqual({ input: `${base}/v1/x`, init: { method: 'POST', body: '{"a":1}', signal } });
+    const replayed = await replayResponse(signal, new Response('kept'), call);
+    await expect(replayed.text()).resolves.toBe('kept');
+    // Neither was sent; afterwards the signal's calls are sent again.
+    expect(served).toBe(0);
+    await expect((await call()).text()).resolves.toBe('sent');
+    expect(served).toBe(1);
+  });
+
+  it('captureRequest passes a failure before the fetch on, and declines a signal another capture holds', async () => {
+    const signal = new AbortController().signal;
+    await expect(captureRequest(signal, () => Promise.reject(new Error('bad settings')))).rejects.toThrow(
+      'bad settings',
+    );
+    const inner = captureRequest(signal, () => captureRequest(signal, () => Promise.resolve()));
+    await expect(inner).rejects.toThrow('The provider library answered without sending its request');
+  });
+});
+
 describe('createHttpFetch with an egress proxy', () => {
   let proxy: ForwardProxy;
 
@@ -201,6 +251,23 @@ describe('createHttpFetch with an egress proxy', () => {
 
   it('without a proxy is the direct httpFetch', () => {
     expect(createHttpFetch(undefined).fetch).toBe(httpFetch);
+  });
+
+  it('hands event streams over through the proxy too', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: proxied\n\n');
+    };
+    const { eventStream, close } = createHttpFetch({ httpProxy: proxy.url });
+    try {
+      const opened = (await eventStream(`${base}/v1/s`, { method: 'POST', body: 'x' }, 1000)) as OpenEventStream;
+      const chunks: Buffer[] = [];
+      for await (const chunk of opened.body) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).toString()).toBe('data: proxied\n\n');
+      expect(proxy.seen).toEqual([`POST ${new URL(base).host}/v1/s`]);
+    } finally {
+      await close();
+    }
   });
 
   it('sends http:// calls through HTTP_PROXY, answering what the origin answered', async () => {

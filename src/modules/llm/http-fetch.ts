@@ -8,6 +8,70 @@ import { AnswerTooLargeError } from './llm-client';
 const POOL_OPTIONS = { connections: 1024, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 };
 const agent = new Agent(POOL_OPTIONS);
 
+/** A request as a provider library would have sent it. */
+export interface CapturedRequest {
+  input: string | URL | Request;
+  init: RequestInit;
+}
+
+/** An event stream answered with status 200, its body handed over as the connection delivers it. */
+export interface OpenEventStream {
+  body: Readable;
+  headers: Headers;
+  /** The bound its reader holds it to (MAX_ANSWER_BYTES). */
+  maxAnswerBytes: number;
+}
+
+/**
+ * What the fetch does, for the call of an abort signal, instead of sending: keep the request its provider library
+ * built (`capture`), or answer with a response already had (`replay`). Keyed by the signal, the one thing of a call
+ * that reaches its `fetch` unchanged through a provider library.
+ */
+type Instead = { capture: (request: CapturedRequest) => void } | { replay: Response };
+
+const instead = new WeakMap<AbortSignal, Instead>();
+
+/** What a captured call's fetch rejects with: one error made once, so no call pays for a stack trace. */
+const CAPTURED = new Error('The request was captured, not sent');
+
+/**
+ * The request `build` (a provider library's call) would send for the call of `signal`, without sending it: the
+ * library builds its request as usual, and its fetch keeps it and fails with a marker that ends the call there. Null
+ * when the signal's call is being captured or replayed already (two calls sharing one signal). A failure of `build`
+ * before its fetch (settings the library refuses) is its own.
+ */
+export async function captureRequest(
+  signal: AbortSignal,
+  build: () => PromiseLike<unknown>,
+): Promise<CapturedRequest | null> {
+  if (instead.has(signal)) return null;
+  let captured: CapturedRequest | null = null;
+  instead.set(signal, { capture: (request) => (captured = request) });
+  try {
+    await build();
+  } catch (error) {
+    if (error !== CAPTURED) throw error;
+  } finally {
+    instead.delete(signal);
+  }
+  if (captured === null) throw new Error('The provider library answered without sending its request');
+  return captured;
+}
+
+/** `build` (a provider library's call) run once more, its fetch answered with `response` rather than sent. */
+export async function replayResponse<T>(
+  signal: AbortSignal,
+  response: Response,
+  build: () => PromiseLike<T>,
+): Promise<T> {
+  instead.set(signal, { replay: response });
+  try {
+    return await build();
+  } finally {
+    instead.delete(signal);
+  }
+}
+
 /** A `fetch` whose answers are read up to `maxAnswerBytes` (unbounded when it is left out). */
 export type FetchFunction = (
   input: string | URL | Request,
@@ -15,8 +79,16 @@ export type FetchFunction = (
   maxAnswerBytes?: number,
 ) => Promise<Response>;
 
+/** A fetch for event streams: a 200 event stream is handed over as its body (OpenEventStream), any other answer read. */
+export type EventStreamFetch = (
+  input: string | URL | Request,
+  init: RequestInit,
+  maxAnswerBytes: number,
+) => Promise<Response | OpenEventStream>;
+
 export interface ProviderFetch {
   readonly fetch: FetchFunction;
+  readonly eventStream: EventStreamFetch;
   /** Ends the connections of its own pool (the shared pool of httpFetch stays open). */
   readonly close: () => Promise<void>;
 }
@@ -58,11 +130,14 @@ export function httpFetch(
  * from the configuration only (undici's own reading of the environment is overridden by passing every one of them).
  * Without a proxy, it is `httpFetch` on the shared pool. `close` ends the proxy's connections.
  */
-export function createHttpFetch(proxy: EgressProxyConfig | undefined): {
-  fetch: FetchFunction;
-  close(): Promise<void>;
-} {
-  if (!proxy) return { fetch: httpFetch, close: () => Promise.resolve() };
+export function createHttpFetch(proxy: EgressProxyConfig | undefined): ProviderFetch {
+  if (!proxy) {
+    return {
+      fetch: httpFetch,
+      eventStream: (input, init, maxAnswerBytes) => send(agent, input, init, maxAnswerBytes, true),
+      close: () => Promise.resolve(),
+    };
+  }
   const dispatcher = new EnvHttpProxyAgent({
     ...POOL_OPTIONS,
     httpsProxy: proxy.httpsProxy ?? '',
@@ -72,18 +147,45 @@ export function createHttpFetch(proxy: EgressProxyConfig | undefined): {
   return {
     fetch: (input, init = {}, maxAnswerBytes = Number.POSITIVE_INFINITY) =>
       send(dispatcher, input, init, maxAnswerBytes),
+    eventStream: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, true),
     close: () => dispatcher.close(),
   };
 }
 
+/**
+ * One request through `dispatcher`. With `handOver`, a 200 event stream is answered as its body (OpenEventStream) for
+ * the caller to read; otherwise as a Response whose body streams. A call whose signal is being captured or replayed
+ * (captureRequest, replayResponse) sends nothing.
+ */
+function send(
+  dispatcher: Dispatcher,
+  input: string | URL | Request,
+  init: RequestInit,
+  maxAnswerBytes: number,
+): Promise<Response>;
+function send(
+  dispatcher: Dispatcher,
+  input: string | URL | Request,
+  init: RequestInit,
+  maxAnswerBytes: number,
+  handOver: true,
+): Promise<Response | OpenEventStream>;
 async function send(
   dispatcher: Dispatcher,
   input: string | URL | Request,
   init: RequestInit,
   maxAnswerBytes: number,
-): Promise<Response> {
-  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
+  handOver = false,
+): Promise<Response | OpenEventStream> {
   const signal = init.signal ?? undefined;
+  const otherwise = signal ? instead.get(signal) : undefined;
+  if (otherwise) {
+    instead.delete(signal!);
+    if ('replay' in otherwise) return otherwise.replay;
+    otherwise.capture({ input, init });
+    throw CAPTURED;
+  }
+  const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
   if (signal?.aborted) throw abortError(signal);
   let response: Dispatcher.ResponseData;
   try {
@@ -105,6 +207,7 @@ async function send(
     throw new AnswerTooLargeError();
   }
   if (status === 200 && /^text\/event-stream/i.test(headers.get('content-type') ?? '')) {
+    if (handOver) return { body, headers, maxAnswerBytes };
     // Once the body flows, an abort ends it with the abort's error (undici destroys the body on abort).
     const stream = Readable.toWeb(body) as ReadableStream<Uint8Array>;
     if (Number.isFinite(maxAnswerBytes)) endPast(body, maxAnswerBytes);

@@ -40,6 +40,15 @@ export interface TextRequest {
   /** Ask for structured output matching this schema; the answer's `object` then holds the parsed JSON. */
   schema?: { jsonSchema: JsonSchemaObject; strict: boolean };
   abortSignal: AbortSignal;
+  /** A streamed call's reader, when it can be full: the provider's stream then waits until it drains. */
+  backpressure?: StreamBackpressure;
+}
+
+/** The reader of a streamed answer that can fall behind (the caller's connection): its pieces wait while it is full. */
+export interface StreamBackpressure {
+  isFull(): boolean;
+  /** Runs `resume` once the reader can take more again (or has gone). */
+  onceDrained(resume: () => void): void;
 }
 
 export interface TextResult {

@@ -1,6 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { answerBoundedFetch, createHttpFetch, imageAnswerBytes, type ProviderFetch } from './http-fetch';
+import {
+  answerBoundedFetch,
+  createHttpFetch,
+  imageAnswerBytes,
+  type OpenEventStream,
+  type ProviderFetch,
+} from './http-fetch';
 
 /**
  * The `fetch` every provider adapter sends with: through the egress proxy when one is configured (HTTPS_PROXY), and
@@ -12,6 +18,11 @@ export class ProviderHttp implements OnApplicationShutdown {
   readonly text: typeof fetch;
   /** The fetch of image generation calls. */
   readonly images: typeof fetch;
+  /**
+   * The fetch of streamed text calls read without the provider library's stream: a 200 event stream is handed over as
+   * its body, held to MAX_ANSWER_BYTES by its reader.
+   */
+  readonly textEventStream: (input: string | URL | Request, init: RequestInit) => Promise<Response | OpenEventStream>;
   private readonly sender: ProviderFetch;
 
   constructor(
@@ -21,6 +32,7 @@ export class ProviderHttp implements OnApplicationShutdown {
     this.sender = createHttpFetch(config.egressProxy);
     this.text = answerBoundedFetch(config.maxAnswerBytes, this.sender.fetch);
     this.images = answerBoundedFetch(imageAnswerBytes(config), this.sender.fetch);
+    this.textEventStream = (input, init) => this.sender.eventStream(input, init, config.maxAnswerBytes);
   }
 
   /**

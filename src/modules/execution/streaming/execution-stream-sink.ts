@@ -3,7 +3,13 @@ import { exceedsJsonDepth } from '../../../common/http/json-depth';
 import { ClientDeparture } from '../client-departure';
 import type { ExecutionObserver } from '../execution-call';
 import type { CacheStatus } from '../execution-outcome';
-import type { LlmClient, StreamedTextResult, TextRequest, TextStreamEvent } from '../../llm/llm-client';
+import type {
+  LlmClient,
+  StreamBackpressure,
+  StreamedTextResult,
+  TextRequest,
+  TextStreamEvent,
+} from '../../llm/llm-client';
 import { PartialJson, sameJson } from './partial-json';
 
 /** Partial objects are sent at most this often; the complete one comes with `done`. */
@@ -37,6 +43,8 @@ export interface StreamTarget {
   open(opening: StreamOpening): void;
   start(start: StreamStart): void;
   send(name: 'delta' | 'partial', data: unknown): void;
+  /** Full while the caller's connection has not taken what was sent: the provider's stream waits meanwhile. */
+  readonly backpressure?: StreamBackpressure;
 }
 
 /**
@@ -77,6 +85,11 @@ export class ExecutionStreamSink implements ExecutionObserver {
     private readonly departure = new ClientDeparture(),
   ) {
     departure.signal.addEventListener('abort', () => this.stop(), { once: true });
+  }
+
+  /** The caller's connection, full or not (see StreamTarget). */
+  get backpressure(): StreamBackpressure | undefined {
+    return this.target.backpressure;
   }
 
   /** Aborted when the client goes away. */
@@ -293,8 +306,14 @@ export async function streamGeneration(
   }
   sink.attempt(llmModel);
   try {
-    return await client.streamText({ ...request, abortSignal: stopping.signal }, (event) => {
-      clearTimeout(timer);
+    const backpressure = sink.backpressure;
+    const streamed = { ...request, abortSignal: stopping.signal, ...(backpressure ? { backpressure } : {}) };
+    let waitingForFirst = timer !== undefined;
+    return await client.streamText(streamed, (event) => {
+      if (waitingForFirst) {
+        waitingForFirst = false;
+        clearTimeout(timer);
+      }
       sink.piece(event);
     });
   } catch (error) {

@@ -13,7 +13,8 @@ import { SseChannel } from './sse-channel';
 /** A streamed answer: its headers and the text of its event stream. */
 export interface StreamedAnswer {
   headers: Record<string, string>;
-  events: AsyncIterableIterator<string>;
+  /** The events, written to the connection once it is handed over (SseChannel.writeTo). */
+  events: SseChannel;
   /** The connection of the stream closed (answered or not): the key may open another stream in its place. */
   closed: () => void;
 }
@@ -116,16 +117,17 @@ export class ExecutionStreamService {
   ): Promise<Omit<StreamedAnswer, 'closed'> | { unopened: R }> {
     let opened: (opening: StreamOpening) => void = () => undefined;
     const reachedModel = new Promise<StreamOpening>((resolve) => (opened = resolve));
+    const channel = new SseChannel(() => sink.clientLeft());
     const sink = new ExecutionStreamSink(
       {
         open: (opening) => opened(opening),
         start: (start: StreamStart) => channel.send('start', how.startOf(start)),
         send: (name, data) => channel.send(name, data),
+        backpressure: channel.backpressure,
       },
       call.definition.outputFields.length > 0,
       call.departure,
     );
-    const channel = new SseChannel(() => sink.clientLeft());
     const running = how.run(sink).then((result) => ({ result }));
     const first = await Promise.race([reachedModel, running]);
     if ('result' in first) {
@@ -133,11 +135,14 @@ export class ExecutionStreamService {
       channel.end();
       return { unopened: first.result };
     }
-    void running.then(({ result }) => {
-      sink.flushStart();
-      how.finish(channel, result);
-      channel.end();
-    });
+    void running.then(
+      ({ result }) => {
+        sink.flushStart();
+        how.finish(channel, result);
+        channel.end();
+      },
+      () => channel.end(),
+    );
     return { headers: headersOf(first), events: channel };
   }
 }

@@ -1,4 +1,7 @@
-import { SseChannel, sseEvent } from './sse-channel';
+import * as http from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SSE_COALESCE_MS, SseChannel, sseEvent } from './sse-channel';
 
 describe('SseChannel', () => {
   afterEach(() => jest.useRealTimers());
@@ -56,5 +59,103 @@ describe('SseChannel', () => {
     channel.end();
     await channel.return();
     expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('SseChannel written straight to a response', () => {
+  /** A Node response on a socket pair: what the client reads, and the response to write. */
+  async function connection(): Promise<{ response: ServerResponse; received: () => string; close: () => void }> {
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const responded = new Promise<ServerResponse>((resolve) => server.once('request', (_request, res) => resolve(res)));
+    let text = '';
+    const request = http.get(`http://127.0.0.1:${port}/`, (answer) => {
+      answer.setEncoding('utf8');
+      answer.on('data', (piece: string) => (text += piece));
+    });
+    request.on('error', () => undefined);
+    const response = await responded;
+    return {
+      response,
+      received: () => text,
+      close: () => {
+        request.destroy();
+        server.close();
+        server.closeAllConnections();
+      },
+    };
+  }
+
+  it('sends its head at once, joins the events of one turn or a short spell in one write, ends with the stream', async () => {
+    const { response, received, close } = await connection();
+    const write = jest.spyOn(response, 'write');
+    const channel = new SseChannel(() => undefined);
+    channel.send('start', { a: 1 });
+    response.setHeader('Content-Type', 'text/event-stream');
+    const written = channel.writeTo(response);
+    // What waited goes out with the head.
+    expect(write).toHaveBeenCalledTimes(1);
+    channel.send('delta', { text: 'x' });
+    channel.send('delta', { text: 'y' });
+    await Promise.resolve();
+    // Right after a write, what follows waits a little for company.
+    expect(write).toHaveBeenCalledTimes(1);
+    await new Promise((resolve) => setTimeout(resolve, SSE_COALESCE_MS + 5));
+    expect(write).toHaveBeenCalledTimes(2);
+    expect(write.mock.calls[1][0]).toBe('event: delta\ndata: {"text":"x"}\n\nevent: delta\ndata: {"text":"y"}\n\n');
+    channel.send('delta', { text: 'z' });
+    channel.end();
+    await written;
+    expect(write).toHaveBeenCalledTimes(3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(received()).toBe(
+      'event: start\ndata: {"a":1}\n\nevent: delta\ndata: {"text":"x"}\n\nevent: delta\ndata: {"text":"y"}\n\n' +
+        'event: delta\ndata: {"text":"z"}\n\n',
+    );
+    close();
+  });
+
+  it('a connection closed before the end is the client leaving: onClose runs, and writing stops', async () => {
+    const { response, close } = await connection();
+    const onClose = jest.fn();
+    const channel = new SseChannel(onClose);
+    const written = channel.writeTo(response);
+    close();
+    await written;
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(channel.isClosedByClient).toBe(true);
+    channel.send('delta', { text: 'late' });
+  });
+
+  it('is full while the response waits to drain, and says when it has drained', async () => {
+    const { response, close } = await connection();
+    const channel = new SseChannel(() => undefined);
+    void channel.writeTo(response);
+    expect(channel.backpressure.isFull()).toBe(false);
+    Object.defineProperty(response, 'writableNeedDrain', { value: true, configurable: true });
+    expect(channel.backpressure.isFull()).toBe(true);
+    const drained = jest.fn();
+    channel.backpressure.onceDrained(drained);
+    response.emit('drain');
+    expect(drained).toHaveBeenCalledTimes(1);
+    channel.end();
+    close();
+  });
+});
+
+describe('SseChannel pings', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('pings again after each silence that follows a ping', async () => {
+    jest.useFakeTimers();
+    const channel = new SseChannel(() => undefined, 1_000);
+    jest.advanceTimersByTime(1_000);
+    expect(await channel.next()).toEqual({ done: false, value: ': ping\n\n' });
+    jest.advanceTimersByTime(999);
+    const pending = channel.next();
+    jest.advanceTimersByTime(1);
+    expect(await pending).toEqual({ done: false, value: ': ping\n\n' });
+    channel.end();
   });
 });

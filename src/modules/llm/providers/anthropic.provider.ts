@@ -20,6 +20,8 @@ export class AnthropicProvider implements LlmProvider {
       providerName: definition.name,
       optionsKey: 'anthropic',
       languageModel: (id) => anthropic(id),
+      streamFormat: 'anthropic',
+      openEventStream: this.http.textEventStream,
     });
   }
 }

@@ -15,6 +15,6 @@ export class GoogleProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createGoogleGenerativeAI } = loadSdk<typeof GoogleSdk>('@ai-sdk/google');
-    return textAndImageClient(definition, this.http, 'google', createGoogleGenerativeAI);
+    return textAndImageClient(definition, this.http, 'google', createGoogleGenerativeAI, 'google');
   }
 }

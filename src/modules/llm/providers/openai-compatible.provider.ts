@@ -36,6 +36,8 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       optionsKey: definition.name,
       languageModel: (id) => provider.text.chatModel(id),
       imageModel: (id) => provider.images.imageModel(id),
+      streamFormat: 'openai-chat',
+      openEventStream: this.http.textEventStream,
     });
   }
 }

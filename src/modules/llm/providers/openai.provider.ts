@@ -6,7 +6,10 @@ import type { LlmProvider } from '../llm-provider';
 import { ProviderHttp } from '../provider-http';
 import { loadSdk, textAndImageClient } from './ai-sdk-client';
 
-/** OpenAI: text through the Responses API (`/v1/responses`), images through `/v1/images/generations`. */
+/**
+ * OpenAI: text through the Responses API (`/v1/responses`), its streamed answers read as Responses events (see
+ * LeanEventStream); images through `/v1/images/generations`.
+ */
 @Injectable()
 export class OpenAiProvider implements LlmProvider {
   readonly kind = 'openai' as const;
@@ -15,6 +18,6 @@ export class OpenAiProvider implements LlmProvider {
 
   createClient(definition: ProviderDefinition): LlmClient {
     const { createOpenAI } = loadSdk<typeof OpenAiSdk>('@ai-sdk/openai');
-    return textAndImageClient(definition, this.http, 'openai', createOpenAI);
+    return textAndImageClient(definition, this.http, 'openai', createOpenAI, 'openai-responses');
   }
 }
