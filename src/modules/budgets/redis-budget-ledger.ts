@@ -160,16 +160,15 @@ interface Turn {
 }
 
 /**
- * How long a settlement may wait for a reservation to travel with: under load, the next one comes within a
- * millisecond, so settlements add no script of their own. Far below the shortest lease (30 s).
+ * How long a settlement may wait for reservations to travel with: under load, some come within a millisecond, so
+ * settlements add no script of their own. Far below the shortest lease (30 s).
  */
 const SETTLE_WITHIN_MS = 10;
 
 /**
- * The ledger in Redis, shared by every instance. An instance's reservations go to Redis when the code that made them
- * has run (the reservations of the requests that one event of the event loop moved on, together) as one script per hash
- * tag (see TURN_SCRIPT), with the settlements queued since; settlements queued with no reservation to travel with go
- * at most SETTLE_WITHIN_MS later. A script is atomic, so each reservation is still one all-or-none step against all of
+ * The ledger in Redis, shared by every instance. The reservations an instance makes in one pass of its event loop go
+ * to Redis together at the end of it, as one script per hash tag (see TURN_SCRIPT), with the settlements queued
+ * since; settlements queued with no reservation to travel with go at most SETTLE_WITHIN_MS later. A script is atomic, so each reservation is still one all-or-none step against all of
  * a request's budgets, and two instances can never both take the last units. Keys carry the tenant as their hash tag,
  * so a request's budgets, and a turn's script, share a slot. Other operations first send what is queued, so a read
  * sees every settlement made before it. Redis away or slower than its deadline: the operation fails (the caller
@@ -181,6 +180,8 @@ export class RedisBudgetLedger extends BudgetLedger {
   private queued = new Map<string, Turn>();
   private turnScheduled = false;
   private settleTimer?: NodeJS.Timeout;
+  private lastKey = '';
+  private lastTag = '';
 
   constructor(private readonly client: RedisClient) {
     super();
@@ -193,7 +194,7 @@ export class RedisBudgetLedger extends BudgetLedger {
       this.turnOf(lines[0].key).reservations.push({ lines, id: reservationId, units, leaseMs, resolve, reject });
       if (!this.turnScheduled) {
         this.turnScheduled = true;
-        process.nextTick(() => void this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
@@ -208,7 +209,8 @@ export class RedisBudgetLedger extends BudgetLedger {
       const promise = new Promise<void>((ok, fail) => ((resolve = ok), (reject = fail)));
       turn.settled = { promise, resolve, reject };
     }
-    this.settleTimer ??= setTimeout(() => void this.flush(), SETTLE_WITHIN_MS).unref();
+    // With a reservation queued, it travels with it at the end of this pass of the event loop.
+    if (!this.turnScheduled) this.settleTimer ??= setTimeout(() => void this.flush(), SETTLE_WITHIN_MS).unref();
     return turn.settled.promise;
   }
 
@@ -237,7 +239,12 @@ export class RedisBudgetLedger extends BudgetLedger {
 
   /** The queued operations of a key's hash tag. */
   private turnOf(key: string): Turn {
-    const tag = hashTagOf(key);
+    // A budget's calls in one period name the same key: its tag is read once.
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastTag = hashTagOf(key);
+    }
+    const tag = this.lastTag;
     let turn = this.queued.get(tag);
     if (!turn) {
       turn = { settlements: [], reservations: [] };
