@@ -257,6 +257,21 @@ describe('spend budgets', () => {
       expect((await execute(endpoint.path)).status).toBe(200);
     });
 
+    it('lets exactly one of several calls made at once through when the budget has room for one', async () => {
+      const { endpoint, budget } = await budgetedEndpoint(0.2);
+      // Each call may cost 0.121: two at once would go over 0.2. The one let through is held back while the others
+      // are decided, so its reservation is still in place.
+      fake.reply({ text: 'fake reply', delayMs: 1_000 });
+      const answers = await Promise.all(Array.from({ length: 4 }, () => execute(endpoint.path)));
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 429, 429, 429]);
+      for (const refused of answers.filter((answer) => answer.status === 429)) expectBudgetRefusal(refused);
+      expect(fake.requests).toHaveLength(1);
+      // Its reservation was replaced by what it cost.
+      const status = (await getBudget(budget.id)).status;
+      expect(status.spentUsd).toBeCloseTo(ACTUAL, 9);
+      expect(status.reservedUsd).toBe(0);
+    });
+
     it("applies a key's, the tenant's and a tag's budgets, and disabled budgets refuse nothing", async () => {
       const { endpoint } = await endpointWithPrompt(t, tenant.admin, PRICED);
       const key = (

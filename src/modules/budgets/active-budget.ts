@@ -35,8 +35,16 @@ export function toActiveBudget(entity: BudgetEntity): ActiveBudget {
   };
 }
 
-/** The budget's ledger line in the period around `at`, with that period. */
+/** Each budget's line in the last period asked for: a budget's calls fall in one period for a day or a month. */
+const lastLines = new WeakMap<ActiveBudget, { line: LedgerLine; window: PeriodWindow }>();
+
+/** The budget's ledger line in the period around `at`, with that period (the same objects for every call of a period). */
 export function ledgerLineOf(budget: ActiveBudget, at: Date): { line: LedgerLine; window: PeriodWindow } {
+  const last = lastLines.get(budget);
+  const atMs = at.getTime();
+  if (last && last.window.start.getTime() <= atMs && atMs < last.window.end.getTime()) return last;
   const window = periodWindow(budget.period, at);
-  return { line: { key: `${budget.entryPrefix}:${window.start.getTime()}`, limit: budget.limitUnits }, window };
+  const entry = { line: { key: `${budget.entryPrefix}:${window.start.getTime()}`, limit: budget.limitUnits }, window };
+  lastLines.set(budget, entry);
+  return entry;
 }

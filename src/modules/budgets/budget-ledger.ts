@@ -42,6 +42,8 @@ export abstract class BudgetLedger {
   abstract raise(key: string, spent: number): Promise<void>;
   /** Each line's totals, or null for a line with no spent total yet. */
   abstract totals(keys: string[]): Promise<(LedgerTotals | null)[]>;
+  /** Sends what this instance queued and waits for it (at shutdown: settlements are not left to their leases). */
+  abstract flush(): Promise<void>;
 }
 
 interface MemoryEntry {
@@ -108,6 +110,10 @@ export class MemoryBudgetLedger extends BudgetLedger {
         return entry ? totalsOf(entry) : null;
       }),
     );
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** The entry of a key, its ended leases dropped; an expired entry is removed (its period is long over). */

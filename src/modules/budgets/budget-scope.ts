@@ -65,22 +65,6 @@ export interface SpendingParty {
   tags: Tags;
 }
 
-/** Whether a budget of this scope covers the call: its key's, its endpoint's, the tenant's, or one per tag it carries. */
-export function scopeCovers(type: BudgetScopeType, ref: string, party: SpendingParty): boolean {
-  switch (type) {
-    case 'tenant':
-      return true;
-    case 'key':
-      return ref === party.keyId;
-    case 'endpoint':
-      return ref === party.endpointId;
-    case 'tag': {
-      const { key, value } = splitTag(ref)!;
-      return party.tags[key] === value;
-    }
-  }
-}
-
 /** The same scope as a filter of the execution logs: the rows whose spending it counts. */
 export function spendScopeOf(type: BudgetScopeType, ref: string): SpendScope {
   switch (type) {

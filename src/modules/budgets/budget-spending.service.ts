@@ -1,5 +1,5 @@
-import { Inject, Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleDestroy, Optional } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { BudgetExceededError, ServiceUnavailableError } from '../../common/errors/app-error';
 import { AppLogger } from '../../common/logging/app-logger';
 import { type BudgetGauges, Metrics } from '../../common/metrics/metrics';
@@ -12,14 +12,9 @@ import type { ModelInfo } from '../models/model';
 import { type ActiveBudget, ledgerLineOf, toActiveBudget } from './active-budget';
 import { BudgetLedger, type LedgerLine, type LedgerTotals } from './budget-ledger';
 import { type PeriodWindow, secondsToPeriodEnd } from './budget-period';
-import {
-  BUDGET_SCOPE_TYPES,
-  type BudgetScopeType,
-  scopeCovers,
-  type SpendingParty,
-  spendScopeOf,
-} from './budget-scope';
+import { BUDGET_SCOPE_TYPES, type BudgetScopeType, type SpendingParty, spendScopeOf } from './budget-scope';
 import { BudgetsRepository } from './budgets.repository';
+import { CoveringBudgets } from './covering-budgets';
 import { inputTokensOf } from './input-tokens';
 import { type AttemptShape, unitsToUsd, usdToUnits, worstCaseUnits } from './worst-case-cost';
 
@@ -48,8 +43,8 @@ export interface AttemptSpend {
 /** A tenant's budgets as this instance keeps them: the load under way or done, and the last list it got. */
 interface CachedBudgets {
   loadedAt: number;
-  list: Promise<ActiveBudget[]>;
-  loaded?: ActiveBudget[];
+  list: Promise<CoveringBudgets>;
+  loaded?: CoveringBudgets;
 }
 
 /** A reservation held by an attempt until it is settled. */
@@ -77,7 +72,7 @@ const LEASE_MARGIN_MS = 30_000;
  * below them. The ledger unreachable: calls that a budget covers are refused with 503 rather than spend unchecked.
  */
 @Injectable()
-export class BudgetSpendingService implements OnModuleDestroy {
+export class BudgetSpendingService implements OnModuleDestroy, OnApplicationShutdown {
   private readonly budgets = new Map<string, CachedBudgets>();
   /** Entries this instance used in their period, with their totals as last seen (the gauges). */
   private readonly used = new Map<string, { budget: ActiveBudget; window: PeriodWindow; totals: LedgerTotals }>();
@@ -87,6 +82,9 @@ export class BudgetSpendingService implements OnModuleDestroy {
   private readonly seeding = new Map<string, Promise<void>>();
   private readonly refusals: Record<BudgetScopeType, number> = { key: 0, endpoint: 0, tenant: 0, tag: 0 };
   private readonly reconcileTimer: NodeJS.Timeout;
+  /** Reservation ids: this instance's random prefix (unique among instances) and a count. */
+  private readonly reservationPrefix = `${randomBytes(12).toString('base64url')}.`;
+  private reservationCount = 0;
 
   constructor(
     private readonly repository: BudgetsRepository,
@@ -112,16 +110,24 @@ export class BudgetSpendingService implements OnModuleDestroy {
   }
 
   /**
-   * The tenant's budgets (enabled or not), from a short-lived cache. A reload that fails (the database away) keeps
-   * the list this instance had, so calls go on being checked against it; with none, the failure is the call's.
+   * Once the last requests have answered, their queued settlements are sent (before the Redis connection closes: Nest
+   * shuts the modules that import it down first), so a restart leaves no reservation to its lease.
    */
-  private budgetsOf(tenantId: string): Promise<ActiveBudget[]> {
+  async onApplicationShutdown(): Promise<void> {
+    await this.ledger.flush().catch(() => undefined);
+  }
+
+  /**
+   * The tenant's enabled budgets by what they cover, from a short-lived cache. A reload that fails (the database away)
+   * keeps the list this instance had, so calls go on being checked against it; with none, the failure is the call's.
+   */
+  private budgetsOf(tenantId: string): Promise<CoveringBudgets> {
     const cached = this.budgets.get(tenantId);
     const nowMs = this.clock.now();
     if (cached && nowMs - cached.loadedAt < BUDGETS_TTL_MS) return cached.list;
     const list = this.repository
       .listAll(tenantId)
-      .then((rows) => rows.map(toActiveBudget))
+      .then((rows) => new CoveringBudgets(rows.map(toActiveBudget)))
       .catch(async (error: unknown) => {
         if (cached?.loaded) return cached.loaded;
         this.budgets.delete(tenantId);
@@ -140,15 +146,13 @@ export class BudgetSpendingService implements OnModuleDestroy {
    */
   async reserve(spend: AttemptSpend): Promise<SpendReservation | null> {
     const budgets = await this.budgetsOf(spend.tenantId);
-    if (budgets.length === 0) return null;
-    const covering = budgets.filter(
-      (budget) => budget.enabled && scopeCovers(budget.scopeType, budget.scopeRef, spend.party),
-    );
+    if (budgets.isEmpty) return null;
+    const covering = budgets.of(spend.party);
     if (covering.length === 0) return null;
     const units = worstCaseUnits(spend.model, spend.attempt(), inputTokensOf);
     const entries = covering.map((budget) => ({ budget, ...ledgerLineOf(budget, spend.startedAt) }));
     const lines = entries.map((entry) => entry.line);
-    const id = randomUUID();
+    const id = this.reservationPrefix + (this.reservationCount++).toString(36);
     const leaseMs = spend.timeoutSeconds * 1000 + LEASE_MARGIN_MS;
     try {
       let result = await this.ledger.reserve(lines, id, units, leaseMs);
@@ -160,7 +164,9 @@ export class BudgetSpendingService implements OnModuleDestroy {
       }
       if (result.outcome === 'reserved') {
         entries.forEach(({ budget, window, line }, i) => {
-          this.used.set(line.key, { budget, window, totals: result.totals[i] });
+          const used = this.used.get(line.key);
+          if (used?.budget === budget) used.totals = result.totals[i];
+          else this.used.set(line.key, { budget, window, totals: result.totals[i] });
           this.touched.add(line.key);
         });
         return { id, keys: lines.map((line) => line.key), units };
