@@ -235,7 +235,11 @@ describe('spend budgets across instances, one of them killed', () => {
     // B held reservations when it died, and they were released by their lease, not before A's own calls ended.
     expect(reservedAfterA).toBeGreaterThan(0);
     expect(releasedAfterMs).toBeLessThanOrEqual(LEASE_MS + 2_000);
-    expect(outcomes.filter((outcome) => outcome.status === 429).length).toBeGreaterThan(0);
+    // Refusals are due once the calls that were decided asked for more than the limit (the calls B still held when it
+    // was killed asked for nothing): with A fast and B slow to start, the decided ones can fit within it.
+    const decided = outcomes.filter((outcome) => typeof outcome.status === 'number').length;
+    if (decided * WORST_CASE_USD > LIMIT_USD + WORST_CASE_USD)
+      expect(outcomes.filter((outcome) => outcome.status === 429).length).toBeGreaterThan(0);
 
     // Now one call at a time: each runs while a worst case is left, the first refusal comes only once less is left.
     fake.replyBy(() => ({ text: 'ok', inputTokens: 25, outputTokens: MAX_TOKENS }));
