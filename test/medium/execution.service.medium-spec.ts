@@ -13,7 +13,7 @@ import type {
   ObservedPrompt,
 } from '../../src/modules/execution/execution-call';
 import type { CacheStatus, ExecutionOutcome } from '../../src/modules/execution/execution-outcome';
-import { ExecutionService } from '../../src/modules/execution/execution.service';
+import { ExecutionService, testRunAnswer } from '../../src/modules/execution/execution.service';
 import { ProviderError, type LlmClient, type TextRequest } from '../../src/modules/llm/llm-client';
 import type { LlmRegistry } from '../../src/modules/llm/llm-registry';
 import { ProviderCallLimiter } from '../../src/modules/llm/provider-call-limiter';
@@ -151,7 +151,7 @@ describe('ExecutionService (medium)', () => {
         { template: 'Draft {{ inputs.text }}', llmModel: 'gpt-4o-mini' },
         'Draft',
       );
-      const run = await service.testRun(
+      const call = await service.testRunCall(
         principal,
         definition.endpoint.id,
         { promptId: draft.id },
@@ -159,7 +159,7 @@ describe('ExecutionService (medium)', () => {
         'medium-test',
         {},
       );
-      const answer = run.answer();
+      const answer = testRunAnswer(await service.runTest(call));
       expect(answer).toMatchObject({ output: 'Draft y' });
       const row = await logReads.get(tenant.id, answer.logId);
       expect(row).toMatchObject({ source: 'TestPage', promptId: draft.id, assignment: 'pinned' });

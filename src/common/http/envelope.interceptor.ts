@@ -4,26 +4,17 @@ import { envelope, Envelope } from './envelope';
 import { nodeResponseOf } from './http-context';
 
 /**
- * Wraps every admin success in `{succeeded, messages, data}`; handlers return the bare payload. An event stream (an
- * async iterable of its text) is sent as it is, and an answer the handler wrote to the connection itself (an event
- * stream written straight to it) is left alone.
+ * Wraps every admin success in `{succeeded, messages, data}`; handlers return the bare payload. An answer the handler
+ * wrote to the connection itself (an event stream written straight to it) is left alone.
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  intercept(
-    context: ExecutionContext,
-    next: CallHandler,
-  ): Observable<Envelope<unknown> | AsyncIterable<string> | undefined> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Envelope<unknown> | undefined> {
     return next.handle().pipe(
       map((data: unknown) => {
-        if (isEventStream(data)) return data;
         if (data === undefined && nodeResponseOf(context.switchToHttp().getResponse()).headersSent) return data;
         return envelope(data ?? null);
       }),
     );
   }
-}
-
-function isEventStream(data: unknown): data is AsyncIterable<string> {
-  return typeof data === 'object' && data !== null && Symbol.asyncIterator in data;
 }

@@ -72,16 +72,9 @@ export class ExecutionAdminController {
     @Req() request: HttpRequestLike,
     @Res({ passthrough: true }) response: HttpResponseLike,
   ): Promise<TestRunResponse> {
-    const run = await this.execution.testRun(
-      principal,
-      id,
-      promptOf(dto),
-      dto.inputs ?? {},
-      requestIdOf(request) ?? '',
-      dto.tags ?? NO_TAGS,
-    );
+    const run = await this.execution.runTest(await this.callOf(principal, id, dto, request));
     setHeader(response, 'X-Log-Id', run.logId);
-    return run.answer();
+    return testRunAnswer(run);
   }
 
   /**
@@ -112,14 +105,7 @@ export class ExecutionAdminController {
     @Req() request: HttpRequestLike,
     @Res({ passthrough: true }) response: HttpResponseLike,
   ): Promise<TestRunResponse | undefined> {
-    const call = await this.execution.testRunCall(
-      principal,
-      id,
-      promptOf(dto),
-      dto.inputs ?? {},
-      requestIdOf(request) ?? '',
-      dto.tags ?? NO_TAGS,
-    );
+    const call = await this.callOf(principal, id, dto, request);
     const departure = new ClientDeparture();
     onConnectionClose(response, (answered) => {
       if (!answered) departure.left();
@@ -136,6 +122,12 @@ export class ExecutionAdminController {
     // Written straight to the connection; the handler returns once the stream has ended (see EnvelopeInterceptor).
     await answer.events.writeTo(takeOverResponse(response));
     return undefined;
+  }
+
+  /** The test run a request asks for (an unknown endpoint is a 404). */
+  private callOf(principal: Principal, id: string, dto: TestRunDto, request: HttpRequestLike): Promise<TestRunCall> {
+    const requestId = requestIdOf(request) ?? '';
+    return this.execution.testRunCall(principal, id, promptOf(dto), dto.inputs ?? {}, requestId, dto.tags ?? NO_TAGS);
   }
 }
 

@@ -97,22 +97,8 @@ export class ExecutionService {
 
   /**
    * Test runs: any prompt of the endpoint, Draft included, or an unsaved prompt; an unknown endpoint is a 404, not
-   * logged. The answer is the execution body with what the log row records of the run; `logId` is the row's id, given
-   * on failures too (the row of a failed run is its only record of the model's raw answer).
+   * logged. Run with runTest; testRunAnswer is what the run answers.
    */
-  async testRun(
-    principal: Principal,
-    endpointId: string,
-    prompt: TestRunCall['prompt'],
-    inputs: unknown,
-    requestId: string,
-    tags: Tags,
-  ): Promise<{ logId: string; answer: () => TestRunResponse }> {
-    const run = await this.runTest(await this.testRunCall(principal, endpointId, prompt, inputs, requestId, tags));
-    return { logId: run.logId, answer: () => testRunAnswer(run) };
-  }
-
-  /** A test run's call on the endpoint (an unknown endpoint is a 404), to run with runTest. */
   async testRunCall(
     principal: Principal,
     endpointId: string,
