@@ -101,10 +101,10 @@ async function streamLoad(target, connections, seconds, pid) {
 }
 
 /**
- * Opens `count` streams at once and lets them run to their end: the service's RSS (MB, read by `readRssMb`) before,
+ * Opens `count` streams at once, spread over `targets` in turn (one per tenant), and lets them run to their end: the service's RSS (MB, read by `readRssMb`) before,
  * and its peak while they run, with the most streams that were open (first piece received, end not yet) at one time.
  */
-async function openStreams(target, count, readRssMb) {
+async function openStreams(targets, count, readRssMb) {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const before = readRssMb();
   let open = 0;
@@ -112,11 +112,13 @@ async function openStreams(target, count, readRssMb) {
   let peak = before;
   const timer = setInterval(() => (peak = Math.max(peak, readRssMb())), 100);
   const results = await Promise.all(
-    Array.from({ length: count }, () =>
-      streamOnce(agent, target, () => (mostOpen = Math.max(mostOpen, ++open))).then((result) => {
-        if (!Number.isNaN(result.firstMs)) open--;
-        return result;
-      }),
+    Array.from({ length: count }, (_, index) =>
+      streamOnce(agent, targets[index % targets.length], () => (mostOpen = Math.max(mostOpen, ++open))).then(
+        (result) => {
+          if (!Number.isNaN(result.firstMs)) open--;
+          return result;
+        },
+      ),
     ),
   );
   clearInterval(timer);

@@ -1,18 +1,13 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import {
-  InjectThrottlerOptions,
-  InjectThrottlerStorage,
-  ThrottlerGuard,
-  type ThrottlerModuleOptions,
-  type ThrottlerRequest,
-} from '@nestjs/throttler';
+import { type CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { InjectThrottlerStorage } from '@nestjs/throttler';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { RateLimitError } from '../errors/app-error';
 import { type HttpRequestLike, type HttpResponseLike, setHeader } from '../http/http-context';
 import { requestContextOf } from '../http/request-context';
 import { Metrics } from '../metrics/metrics';
 import { KeyThrottlerStorage, type RateLimitDecision } from './rate-limiter';
-import { isEndpointWindow, windowKey } from './surface-windows';
+import { rateLimitSurfaceOf } from './rate-limit.decorator';
+import { type PerMinuteLimits, perMinuteLimitsOf, surfaceWindows } from './surface-windows';
 import { WindowAdmission } from './window-admission';
 
 /**
@@ -32,73 +27,46 @@ export function rateLimitError(decision: RateLimitDecision): RateLimitError {
 }
 
 /**
- * @nestjs/throttler keyed by API key, on the admin and execution routes. The tracker is the authenticated key's id
- * (from the request's context), and each named throttler of the windows the route names (@RateLimit, see
- * `throttlerDefinitions`) counts it in its window of the storage, under the same keys MCP tool calls count in. The
- * windows are gathered in one WindowAdmission per guard call, handed from canActivate to each handleRequest through
- * the call's own ExecutionContext, and decided once all are in: a refusal gives back the hits the request counted,
- * and its Retry-After covers every full window. The headers are written here, after the decision, on success and
- * refusal.
+ * The rate limits of the admin, execution and scoring routes, keyed by API key. The windows a request counts in are
+ * `surfaceWindows` of its route's surface (@RateLimit, read once per handler), its key's limits and, for an execution,
+ * the target endpoint's own: the same windows, under the same keys, that MCP tool calls count in. They are counted
+ * together in @nestjs/throttler's storage (one WindowAdmission) and decided once all are in: a refusal gives back the
+ * hits the request counted, and its Retry-After covers every full window. The headers are written here, after the
+ * decision, on success and refusal.
+ *
+ * The library's own guard is not used: it looks up six pieces of route metadata for each of its named throttlers on
+ * every request (eight throttlers, about 50 lookups, several awaits), which was a measurable share of a call's CPU,
+ * while a route's windows follow from its surface alone.
  */
 @Injectable()
-export class KeyThrottlerGuard extends ThrottlerGuard {
+export class KeyThrottlerGuard implements CanActivate {
+  private readonly perMinute: PerMinuteLimits;
+
   constructor(
-    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() private readonly windows: KeyThrottlerStorage,
-    reflector: Reflector,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    super(options, windows, reflector);
+    this.perMinute = perMinuteLimitsOf(config);
   }
-
-  /** The windows of each guard call under way, by its context (one per request and guard). */
-  private readonly admissions = new WeakMap<ExecutionContext, WindowAdmission>();
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const request = http.getRequest<HttpRequestLike>();
+    const requestContext = requestContextOf(request);
+    const surface = rateLimitSurfaceOf(context);
     const admission = new WindowAdmission(this.windows);
-    this.admissions.set(context, admission);
-    let canContinue: boolean;
-    try {
-      canContinue = await super.canActivate(context);
-    } finally {
-      this.admissions.delete(context);
+    const endpoint = surface === 'execution' ? requestContext.executionTarget : null;
+    for (const window of surfaceWindows(this.perMinute, [surface], requestContext.principal, endpoint)) {
+      admission.count(window);
     }
-    if (admission.isEmpty) return canContinue;
-    const { req, res } = this.getRequestResponse(context);
+    if (admission.isEmpty) return true;
     const decision = await admission.decision();
-    applyRateLimitHeaders(res as HttpResponseLike, decision);
+    applyRateLimitHeaders(http.getResponse<HttpResponseLike>(), decision);
     if (!decision.allowed) {
-      const { surface } = requestContextOf(req as HttpRequestLike);
-      if (surface !== 'open' && this.metrics.enabled) this.metrics.rateLimited(surface);
+      if (requestContext.surface !== 'open' && this.metrics.enabled) this.metrics.rateLimited(requestContext.surface);
       throw rateLimitError(decision);
     }
-    return canContinue;
-  }
-
-  protected async getTracker(request: HttpRequestLike): Promise<string> {
-    return requestContextOf(request).principal.keyId;
-  }
-
-  /** A key's windows by name; an endpoint's own windows per key per endpoint. */
-  protected generateKey(context: ExecutionContext, keyId: string, name: string): string {
-    if (!isEndpointWindow(name)) return windowKey(name, keyId);
-    const request = context.switchToHttp().getRequest<HttpRequestLike>();
-    return windowKey(name, keyId, requestContextOf(request).executionTarget!.id);
-  }
-
-  /** Starts counting the request in one window; canActivate decides once every window is counted. */
-  protected async handleRequest({
-    context,
-    limit,
-    ttl,
-    throttler,
-    getTracker,
-    generateKey,
-  }: ThrottlerRequest): Promise<boolean> {
-    const request = this.getRequestResponse(context).req;
-    const name = throttler.name!;
-    const key = generateKey(context, await getTracker(request, context), name);
-    this.admissions.get(context)!.count({ name, key, limit, ttlMs: ttl });
     return true;
   }
 }

@@ -1,14 +1,12 @@
-// Owns the rate-limit windows (memory, or Redis with REDIS_URL) and the named @nestjs/throttler throttlers of both
-// surfaces. Exports the RateLimiter MCP counts through; the guards reach the windows through @nestjs/throttler's
-// options and storage, which that library provides to every module.
+// Owns the rate-limit windows (memory, or Redis with REDIS_URL). Exports the RateLimiter MCP counts through; the
+// guards reach the windows through @nestjs/throttler's storage, which that library provides to every module. The
+// windows themselves come from `surfaceWindows` (no named throttlers: KeyThrottlerGuard counts a route's windows).
 import { Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AppLogger } from '../logging/app-logger';
 import { KeyThrottlerStorage, RateLimiter } from './rate-limiter';
-import { perMinuteLimitsOf, throttlerDefinitions } from './surface-windows';
 import { RedisConnection } from '../redis/redis-connection';
 import { RedisModule } from '../redis/redis.module';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { MemoryThrottlerStorage, RedisThrottlerStorage } from './rate-limit.store';
 import { RateLimitService } from './rate-limit.service';
 
@@ -43,11 +41,8 @@ class RateLimitStorageModule {}
     RateLimitStorageModule,
     ThrottlerModule.forRootAsync({
       imports: [RateLimitStorageModule],
-      inject: [KeyThrottlerStorage, APP_CONFIG],
-      useFactory: (storage: KeyThrottlerStorage, config: AppConfig) => ({
-        throttlers: throttlerDefinitions(perMinuteLimitsOf(config)),
-        storage,
-      }),
+      inject: [KeyThrottlerStorage],
+      useFactory: (storage: KeyThrottlerStorage) => ({ throttlers: [], storage }),
     }),
   ],
   providers: [RateLimitService, { provide: RateLimiter, useExisting: RateLimitService }],

@@ -1,9 +1,4 @@
-import type { ExecutionContext } from '@nestjs/common';
-import type { ThrottlerOptions } from '@nestjs/throttler';
 import type { Principal } from '../auth/principal';
-import { type HttpRequestLike } from '../http/http-context';
-import { requestContextOf } from '../http/request-context';
-import { rateLimitSurfaceOf } from './rate-limit.decorator';
 import { RATE_LIMIT_WINDOWS } from './rate-limit-settings';
 import type { EndpointRateLimits, RateLimitSurface, RateWindow } from './rate-limiter';
 
@@ -75,38 +70,4 @@ export function surfaceWindows(
     }
   }
   return windows;
-}
-
-/**
- * The same windows as @nestjs/throttler named throttlers, for KeyThrottlerGuard: each limit is read from the request's
- * context (its principal, and the endpoint an execution targets) as `surfaceWindows` reads it. A request runs the
- * throttlers of the windows its route names (@RateLimit) only, and an endpoint window that is not set is skipped.
- * blockDuration 0: a full window refuses until it resets, and a refused request is not counted in it.
- */
-export function throttlerDefinitions(perMinute: PerMinuteLimits): ThrottlerOptions[] {
-  const requestContext = (context: ExecutionContext) =>
-    requestContextOf(context.switchToHttp().getRequest<HttpRequestLike>());
-  const keyLimitsOf = (context: ExecutionContext) => requestContext(context).principal.rateLimits;
-  const isNot = (surface: RateLimitSurface) => (context: ExecutionContext) => rateLimitSurfaceOf(context) !== surface;
-  const isExecution = (context: ExecutionContext) => rateLimitSurfaceOf(context) === 'execution';
-  const endpointLimitOf = (context: ExecutionContext, field: (typeof EXECUTION_WINDOWS)[number]['endpointLimit']) =>
-    isExecution(context) ? (requestContext(context).executionTarget?.[field] ?? null) : null;
-  return [
-    ...EXECUTION_WINDOWS.map(({ name, ttlMs, keyLimit }) => ({
-      name,
-      ttl: ttlMs,
-      blockDuration: 0,
-      limit: (c: ExecutionContext) => keyLimitsOf(c)[keyLimit],
-      skipIf: (c: ExecutionContext) => !isExecution(c),
-    })),
-    ...EXECUTION_WINDOWS.map(({ name, ttlMs, endpointLimit }) => ({
-      name: `${ENDPOINT_WINDOW_PREFIX}${name}`,
-      ttl: ttlMs,
-      blockDuration: 0,
-      limit: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) ?? 0,
-      skipIf: (c: ExecutionContext) => endpointLimitOf(c, endpointLimit) === null,
-    })),
-    { name: ADMIN_WINDOW, ttl: MINUTE_MS, blockDuration: 0, limit: perMinute.admin, skipIf: isNot('admin') },
-    { name: SCORE_WINDOW, ttl: MINUTE_MS, blockDuration: 0, limit: perMinute.score, skipIf: isNot('score') },
-  ];
 }

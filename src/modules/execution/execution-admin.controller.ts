@@ -5,16 +5,10 @@ import { AllowReadOnly } from '../../common/auth/admin-permission.guard';
 import { AdminRoute, CurrentPrincipal } from '../../common/auth/admin-route.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { ApiEnvelope, type EnvelopeOptions } from '../../common/http/api-envelope.decorator';
-import { closeWhenStalled, onConnectionClose } from '../../common/http/connection-watch';
+import { onConnectionClose } from '../../common/http/connection-watch';
 import { UuidParam } from '../../common/http/api-schema.decorators';
 import { ValidationError } from '../../common/errors/app-error';
-import {
-  type HttpRequestLike,
-  type HttpResponseLike,
-  requestIdOf,
-  setHeader,
-  takeOverResponse,
-} from '../../common/http/http-context';
+import { type HttpRequestLike, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
 import { TestRunDto } from './dto/test-run.dto';
 import { TestRunResponse } from './dto/test-run.response';
 import type { TestRunCall } from './execution-call';
@@ -115,12 +109,8 @@ export class ExecutionAdminController {
       setHeader(response, 'X-Log-Id', answer.unopened.logId);
       return testRunAnswer(answer.unopened);
     }
-    onConnectionClose(response, answer.closed);
-    const timeoutMs = this.streams.writeTimeoutMs;
-    closeWhenStalled(response, timeoutMs, () => departure.stalled(timeoutMs));
-    for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // Written straight to the connection; the handler returns once the stream has ended (see EnvelopeInterceptor).
-    await answer.events.writeTo(takeOverResponse(response));
+    await this.streams.writeOn(response, answer, departure);
     return undefined;
   }
 

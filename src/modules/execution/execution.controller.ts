@@ -1,14 +1,8 @@
 import { Body, Controller, Header, HttpCode, Post, Query, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { closeWhenStalled, onConnectionClose } from '../../common/http/connection-watch';
+import { onConnectionClose } from '../../common/http/connection-watch';
 import { ExecutionExceptionFilter } from '../../common/http/exception-filters';
-import {
-  headerOf,
-  type HttpResponseLike,
-  requestIdOf,
-  setHeader,
-  takeOverResponse,
-} from '../../common/http/http-context';
+import { headerOf, type HttpResponseLike, requestIdOf, setHeader } from '../../common/http/http-context';
 import { noteProviderTime } from '../../common/metrics/request-metrics';
 import { KeyThrottlerGuard } from '../../common/rate-limit/key-throttler.guard';
 import { RateLimit } from '../../common/rate-limit/rate-limit.decorator';
@@ -20,7 +14,7 @@ import { ExecutionAccessGuard, type ExecutionRequest } from './execution-access.
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer } from './execution-outcome';
 import type { ApiCall } from './execution-call';
 import { ExecutionService } from './execution.service';
-import { ExecutionStreamService, type StreamedAnswer } from './streaming/execution-stream.service';
+import { ExecutionStreamService } from './streaming/execution-stream.service';
 
 /**
  * `POST {tenant_base_url}/api/v1/<path>`: the execution API. Flat `{error, message, field?}` error bodies, and the
@@ -72,14 +66,14 @@ export class ExecutionController {
     };
     // The provider time of the call, for the overhead the metrics report (known once the outcome is).
     const timed = (outcome: ExecutionOutcome) => noteProviderTime(request, outcome.attempts);
-    let answer: ExecutionAnswer | StreamedAnswer;
+    let answer: ExecutionAnswer;
     if (wantsStream(headerOf(request, 'accept'), stream)) {
-      answer = await this.streams.open(call, timed);
-      if ('events' in answer) {
-        onConnectionClose(response, answer.closed);
-        const timeoutMs = this.streams.writeTimeoutMs;
-        closeWhenStalled(response, timeoutMs, () => departure.stalled(timeoutMs));
+      const opened = await this.streams.open(call, timed);
+      if ('events' in opened) {
+        await this.streams.writeOn(response, opened, departure);
+        return undefined;
       }
+      answer = opened;
     } else {
       const outcome = await this.execution.run(call);
       timed(outcome);
@@ -88,11 +82,7 @@ export class ExecutionController {
     for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
     // A failure is rendered by the execution surface's filter, from the same error its log row describes.
     if ('error' in answer) throw answer.error;
-    if (!('events' in answer)) return answer.body;
-    // The event stream is written straight to the connection; the handler returns once it has ended (an answer
-    // written already, which the adapter then leaves alone).
-    await answer.events.writeTo(takeOverResponse(response));
-    return undefined;
+    return answer.body;
   }
 }
 

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConcurrencyLimitError } from '../../../common/errors/app-error';
+import { closeWhenStalled, onConnectionClose } from '../../../common/http/connection-watch';
 import { describeFailure } from '../../../common/http/error-mapping';
+import { type HttpResponseLike, setHeader, takeOverResponse } from '../../../common/http/http-context';
 import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
 import { type ExecutionAnswer, type ExecutionOutcome, toExecutionAnswer, totalsOf } from '../execution-outcome';
 import type { ApiCall, TestRunCall } from '../execution-call';
@@ -39,9 +41,17 @@ export class ExecutionStreamService {
     this.openStreams = new OpenStreams(config.maxStreamsPerKey);
   }
 
-  /** How long a stream may wait on a client that reads nothing of it before it is closed. */
-  get writeTimeoutMs(): number {
-    return this.config.streamWriteTimeoutMs;
+  /**
+   * Writes an opened stream straight to its connection, and returns once it has ended (an answer written already,
+   * which the adapter then leaves alone): the answer's headers, its connection's close freeing the key's stream, and a
+   * client that reads nothing for STREAM_WRITE_TIMEOUT_MS closed as a departure (its provider call stopped).
+   */
+  async writeOn(response: HttpResponseLike, answer: StreamedAnswer, departure: ClientDeparture): Promise<void> {
+    onConnectionClose(response, answer.closed);
+    const timeoutMs = this.config.streamWriteTimeoutMs;
+    closeWhenStalled(response, timeoutMs, () => departure.stalled(timeoutMs));
+    for (const name in answer.headers) setHeader(response, name, answer.headers[name]);
+    await answer.events.writeTo(takeOverResponse(response));
   }
 
   /**
