@@ -774,6 +774,20 @@ function figures(baseline, runs, stats) {
     '',
     `p50 ${fmt(baseline.seqDirect.p50, 3)} / p99 ${fmt(baseline.seqDirect.p99, 3)} ms`,
   ]);
+  if (SCENARIOS.has('cacheMiss'))
+    rows.push([
+      'bare node:http pass-through to the instant upstream (the floor of a gateway on Node), 50 conn',
+      `${fmt(baseline.proxyMiss.rps)} req/s`,
+      `${fmt(baseline.proxyMiss.cpuUs)} µs CPU per request`,
+      '',
+    ]);
+  if (SCENARIOS.has('streaming'))
+    rows.push([
+      `bare node:http pass-through of the ${STREAM_CHUNKS}-chunk stream, 50 conn`,
+      `${fmt(baseline.proxyStream.rps)} streams/s`,
+      `${fmt(baseline.proxyStream.cpuMsPerStream, 2)} ms CPU per stream`,
+      `done p50 ${fmt(baseline.proxyStream.doneP50, 2)} ms`,
+    ]);
   if (SCENARIOS.has('streaming'))
     rows.push([
       `direct stream (50 ms to first chunk, ${STREAM_CHUNKS} chunks 1 ms apart), 50 conn`,
@@ -940,6 +954,17 @@ async function main() {
     CLIENT_CORE,
   );
   const bare = await startScript(path.join(__dirname, 'bare.js'), {}, SERVER_CORE);
+  // The floor of a gateway on Node, pinned as the service is: a bare pass-through to the instant and the slow provider.
+  const proxy = await startScript(
+    path.join(__dirname, 'bare-proxy.js'),
+    { UPSTREAM_PORT: String(instant.port) },
+    SERVER_CORE,
+  );
+  const streamProxy = await startScript(
+    path.join(__dirname, 'bare-proxy.js'),
+    { UPSTREAM_PORT: String(slow.port) },
+    SERVER_CORE,
+  );
   const modelsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptgate-bench-models-')), 'models.json');
   fs.writeFileSync(modelsFile, JSON.stringify(benchModels(instant.port, slow.port, long.port, evalProvider.port)));
 
@@ -971,6 +996,25 @@ async function main() {
         )
       : skipped,
   };
+  // The same calls through the bare pass-through: its CPU per request and per stream.
+  baseline.proxyMiss = SCENARIOS.has('cacheMiss')
+    ? await measure(
+        { url: `http://127.0.0.1:${proxy.port}/`, body: upstreamBody, connections: 50 },
+        undefined,
+        proxy.child.pid,
+      )
+    : skipped;
+  baseline.proxyStream = SCENARIOS.has('streaming')
+    ? await measureStream(
+        {
+          url: `http://127.0.0.1:${streamProxy.port}/`,
+          body: JSON.stringify({ ...JSON.parse(upstreamBody), stream: true }),
+          headers: {},
+          marker: '"content":"word0',
+        },
+        streamProxy.child.pid,
+      )
+    : skipped;
   const runs = [];
   for (const mode of MODES)
     for (const adapter of ADAPTERS)
