@@ -212,6 +212,33 @@ describe('event streams handed over, requests captured and answers replayed', ()
     await expect((refused as Response).text()).resolves.toBe('{"error":{"message":"slow"}}');
   });
 
+  it('jsonAnswer hands a 200 JSON answer over as its text, within the bound, and answers any other as a Response', async () => {
+    const { jsonAnswer } = createHttpFetch(undefined);
+    answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"é":"ü"}');
+    await expect(jsonAnswer(`${base}/j`, { method: 'POST' }, 1000)).resolves.toEqual({ json: '{"é":"ü"}' });
+    // Past the bound, declared or as it arrives: refused, the connection closed.
+    const big = JSON.stringify({ text: 'x'.repeat(2000) });
+    answer = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(big);
+    await expect(jsonAnswer(`${base}/j`, { method: 'POST' }, 1000)).rejects.toBeInstanceOf(AnswerTooLargeError);
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(big.slice(0, 900));
+      setTimeout(() => res.end(big.slice(900)), 20);
+    };
+    await expect(jsonAnswer(`${base}/j`, { method: 'POST' }, 1000)).rejects.toBeInstanceOf(AnswerTooLargeError);
+    for (const [status, type] of [
+      [429, 'application/json'],
+      [200, 'text/plain'],
+      [200, 'application/jsonp'],
+    ] as const) {
+      answer = (_req, res) => res.writeHead(status, { 'content-type': type }).end('{"error":"no"}');
+      const other = await jsonAnswer(`${base}/j`, { method: 'POST' }, 1000);
+      expect(other).toBeInstanceOf(Response);
+      expect((other as Response).status).toBe(status);
+      await expect((other as Response).text()).resolves.toBe('{"error":"no"}');
+    }
+  });
+
   it('captureRequest keeps the request a caller would send, sending nothing; replayResponse answers it', async () => {
     let served = 0;
     answer = (_req, res) => {

@@ -72,6 +72,11 @@ export async function replayResponse<T>(
   }
 }
 
+/** A 200 JSON answer read whole (within its bound) and handed over as its text, with no Response made for it. */
+export interface ReadJsonAnswer {
+  json: string;
+}
+
 /** A `fetch` whose answers are read up to `maxAnswerBytes` (unbounded when it is left out). */
 export type FetchFunction = (
   input: string | URL | Request,
@@ -86,9 +91,17 @@ export type EventStreamFetch = (
   maxAnswerBytes: number,
 ) => Promise<Response | OpenEventStream>;
 
+/** A fetch for plain answers read by their caller: a 200 JSON answer is handed over as its text, any other answered. */
+export type JsonAnswerFetch = (
+  input: string | URL | Request,
+  init: RequestInit,
+  maxAnswerBytes: number,
+) => Promise<Response | ReadJsonAnswer>;
+
 export interface ProviderFetch {
   readonly fetch: FetchFunction;
   readonly eventStream: EventStreamFetch;
+  readonly jsonAnswer: JsonAnswerFetch;
   /** Ends the connections of its own pool (the shared pool of httpFetch stays open). */
   readonly close: () => Promise<void>;
 }
@@ -134,7 +147,8 @@ export function createHttpFetch(proxy: EgressProxyConfig | undefined): ProviderF
   if (!proxy) {
     return {
       fetch: httpFetch,
-      eventStream: (input, init, maxAnswerBytes) => send(agent, input, init, maxAnswerBytes, true),
+      eventStream: (input, init, maxAnswerBytes) => send(agent, input, init, maxAnswerBytes, 'event-stream'),
+      jsonAnswer: (input, init, maxAnswerBytes) => send(agent, input, init, maxAnswerBytes, 'json'),
       close: () => Promise.resolve(),
     };
   }
@@ -147,14 +161,16 @@ export function createHttpFetch(proxy: EgressProxyConfig | undefined): ProviderF
   return {
     fetch: (input, init = {}, maxAnswerBytes = Number.POSITIVE_INFINITY) =>
       send(dispatcher, input, init, maxAnswerBytes),
-    eventStream: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, true),
+    eventStream: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, 'event-stream'),
+    jsonAnswer: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, 'json'),
     close: () => dispatcher.close(),
   };
 }
 
 /**
- * One request through `dispatcher`. With `handOver`, a 200 event stream is answered as its body (OpenEventStream) for
- * the caller to read; otherwise as a Response whose body streams. A call whose signal is being captured or replayed
+ * One request through `dispatcher`. With `handOver`, a 200 event stream (`event-stream`) is answered as its body
+ * (OpenEventStream) for the caller to read, or a 200 JSON answer (`json`) as its text (ReadJsonAnswer); any other
+ * answer as a Response (an event stream's body streams). A call whose signal is being captured or replayed
  * (captureRequest, replayResponse) sends nothing.
  */
 function send(
@@ -168,15 +184,22 @@ function send(
   input: string | URL | Request,
   init: RequestInit,
   maxAnswerBytes: number,
-  handOver: true,
+  handOver: 'event-stream',
 ): Promise<Response | OpenEventStream>;
+function send(
+  dispatcher: Dispatcher,
+  input: string | URL | Request,
+  init: RequestInit,
+  maxAnswerBytes: number,
+  handOver: 'json',
+): Promise<Response | ReadJsonAnswer>;
 async function send(
   dispatcher: Dispatcher,
   input: string | URL | Request,
   init: RequestInit,
   maxAnswerBytes: number,
-  handOver = false,
-): Promise<Response | OpenEventStream> {
+  handOver?: 'event-stream' | 'json',
+): Promise<Response | OpenEventStream | ReadJsonAnswer> {
   const signal = init.signal ?? undefined;
   const otherwise = signal ? instead.get(signal) : undefined;
   if (otherwise) {
@@ -201,13 +224,26 @@ async function send(
     throw failure(error as Error, signal);
   }
   const { statusCode: status, body } = response;
+  if (handOver === 'json' && status === 200 && isJson(response.headers['content-type'])) {
+    // Read as the Response below would be, bounded alike, without the Headers and Response made for it.
+    if (Number(response.headers['content-length'] ?? 0) > maxAnswerBytes) {
+      discard(body);
+      throw new AnswerTooLargeError();
+    }
+    try {
+      return { json: (await readWithin(body, maxAnswerBytes)).toString('utf8') };
+    } catch (error) {
+      if (error instanceof AnswerTooLargeError) throw error;
+      throw failure(error as Error, signal);
+    }
+  }
   const headers = headersFrom(response.headers);
   if (Number(headers.get('content-length') ?? 0) > maxAnswerBytes) {
     discard(body);
     throw new AnswerTooLargeError();
   }
   if (status === 200 && /^text\/event-stream/i.test(headers.get('content-type') ?? '')) {
-    if (handOver) return { body, headers, maxAnswerBytes };
+    if (handOver === 'event-stream') return { body, headers, maxAnswerBytes };
     // Once the body flows, an abort ends it with the abort's error (undici destroys the body on abort).
     const stream = Readable.toWeb(body) as ReadableStream<Uint8Array>;
     if (Number.isFinite(maxAnswerBytes)) endPast(body, maxAnswerBytes);
@@ -272,6 +308,11 @@ function endPast(body: Dispatcher.ResponseData['body'], max: number): void {
     total += chunk.length;
     if (total > max) body.destroy(new AnswerTooLargeError());
   });
+}
+
+/** `application/json`, or a JSON media type of its family (`application/problem+json`), with or without parameters. */
+function isJson(contentType: string | string[] | undefined): boolean {
+  return typeof contentType === 'string' && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(contentType);
 }
 
 function failure(error: Error, signal: AbortSignal | undefined): Error {

@@ -6,6 +6,7 @@ import {
   imageAnswerBytes,
   type OpenEventStream,
   type ProviderFetch,
+  type ReadJsonAnswer,
 } from './http-fetch';
 
 /**
@@ -23,6 +24,11 @@ export class ProviderHttp implements OnApplicationShutdown {
    * its body, held to MAX_ANSWER_BYTES by its reader.
    */
   readonly textEventStream: (input: string | URL | Request, init: RequestInit) => Promise<Response | OpenEventStream>;
+  /**
+   * The fetch of plain text calls whose answer is read without the provider library's response handling: a 200 JSON
+   * answer is handed over as its text, read up to MAX_ANSWER_BYTES.
+   */
+  readonly textJsonAnswer: (input: string | URL | Request, init: RequestInit) => Promise<Response | ReadJsonAnswer>;
   private readonly sender: ProviderFetch;
 
   constructor(
@@ -33,6 +39,7 @@ export class ProviderHttp implements OnApplicationShutdown {
     this.text = answerBoundedFetch(config.maxAnswerBytes, this.sender.fetch);
     this.images = answerBoundedFetch(imageAnswerBytes(config), this.sender.fetch);
     this.textEventStream = (input, init) => this.sender.eventStream(input, init, config.maxAnswerBytes);
+    this.textJsonAnswer = (input, init) => this.sender.jsonAnswer(input, init, config.maxAnswerBytes);
   }
 
   /**

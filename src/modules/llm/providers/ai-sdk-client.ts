@@ -4,6 +4,7 @@ import {
   type LanguageModelV4,
   type LanguageModelV4CallOptions,
   type LanguageModelV4Content,
+  type LanguageModelV4GenerateResult,
   type LanguageModelV4Message,
   type LanguageModelV4StreamPart,
 } from '@ai-sdk/provider';
@@ -15,7 +16,7 @@ import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../../common/http/json-dept
 import type { ProviderDefinition } from '../../models/model';
 import type { ProviderHttp } from '../provider-http';
 import { splitCustomParameters, splitImageSettings, type SplitSettings } from '../call-settings';
-import { captureRequest, type OpenEventStream, replayResponse } from '../http-fetch';
+import { captureRequest, type OpenEventStream, type ReadJsonAnswer, replayResponse } from '../http-fetch';
 import { LeanEventStream, type LeanStreamResult, ProviderStreamError } from '../streaming/lean-event-stream';
 import type { StreamFormat } from '../streaming/provider-streams';
 import {
@@ -102,6 +103,16 @@ export interface AiSdkModels {
    */
   streamFormat?: StreamFormat;
   openEventStream?: (input: string | URL | Request, init: RequestInit) => Promise<Response | OpenEventStream>;
+  /**
+   * For a provider library whose model turns an answer's body into its result itself (the OpenAI-compatible chat
+   * model's `convertResponse`): a plain call's 200 JSON answer is then read here, parsed once and handed to it, rather
+   * than read through the library's fetch handling (a web Response, its text, the library's own JSON parse); any other
+   * answer is the library's to read, as before. `jsonAnswer` sends the request and hands a 200 JSON answer over.
+   */
+  answerReader?: {
+    convert(model: LanguageModelV4, body: unknown): Promise<LanguageModelV4GenerateResult>;
+    jsonAnswer(input: string | URL | Request, init: RequestInit): Promise<Response | ReadJsonAnswer>;
+  };
 }
 
 /**
@@ -136,7 +147,11 @@ export class AiSdkClient implements LlmClient {
    */
   async generateText(request: TextRequest): Promise<TextResult> {
     try {
-      const result = await this.languageModel(request.model).doGenerate(this.callOptions(request));
+      const model = this.languageModel(request.model);
+      const options = this.callOptions(request);
+      const result = this.models.answerReader
+        ? await this.readAnswer(request.abortSignal, model, options, this.models.answerReader)
+        : await model.doGenerate(options);
       const text = result.structuredOutputText ?? textOf(result.content);
       const usage = {
         inputTokens: result.usage.inputTokens.total ?? null,
@@ -147,6 +162,31 @@ export class AiSdkClient implements LlmClient {
       if (error instanceof UpstreamError) throw error;
       throw this.failure(error, request.abortSignal);
     }
+  }
+
+  /**
+   * A plain call whose answer is read here (see AiSdkModels.answerReader): the library builds the request
+   * (captureRequest), sent here; a 200 JSON answer is parsed once and converted by the library's model, any other
+   * answer (a refusal, a body that is not JSON) handed back to the library as its answer, so it reads as it did.
+   */
+  private async readAnswer(
+    signal: AbortSignal,
+    model: LanguageModelV4,
+    options: LanguageModelV4CallOptions,
+    reader: NonNullable<AiSdkModels['answerReader']>,
+  ): Promise<LanguageModelV4GenerateResult> {
+    const captured = await captureRequest(signal, () => model.doGenerate(options));
+    if (captured === null) return model.doGenerate(options);
+    const answer = await reader.jsonAnswer(captured.input, captured.init);
+    if (answer instanceof Response) return replayResponse(signal, answer, () => model.doGenerate(options));
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.json);
+    } catch {
+      const unreadable = new Response(answer.json, { status: 200, headers: { 'content-type': 'application/json' } });
+      return replayResponse(signal, unreadable, () => model.doGenerate(options));
+    }
+    return reader.convert(model, body);
   }
 
   /**

@@ -38,6 +38,12 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       imageModel: (id) => provider.images.imageModel(id),
       streamFormat: 'openai-chat',
       openEventStream: this.http.textEventStream,
+      answerReader: {
+        // The chat model converts a Chat Completions body itself, validated by its own schema, as doGenerate does.
+        convert: (model, body) =>
+          (model as OpenAiCompatibleSdk.OpenAICompatibleChatLanguageModel).convertResponse({ body }),
+        jsonAnswer: this.http.textJsonAnswer,
+      },
     });
   }
 }
