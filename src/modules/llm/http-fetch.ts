@@ -224,24 +224,16 @@ async function send(
     throw failure(error as Error, signal);
   }
   const { statusCode: status, body } = response;
-  if (handOver === 'json' && status === 200 && isJson(response.headers['content-type'])) {
-    // Read as the Response below would be, bounded alike, without the Headers and Response made for it.
-    if (Number(response.headers['content-length'] ?? 0) > maxAnswerBytes) {
-      discard(body);
-      throw new AnswerTooLargeError();
-    }
-    try {
-      return { json: (await readWithin(body, maxAnswerBytes)).toString('utf8') };
-    } catch (error) {
-      if (error instanceof AnswerTooLargeError) throw error;
-      throw failure(error as Error, signal);
-    }
-  }
-  const headers = headersFrom(response.headers);
-  if (Number(headers.get('content-length') ?? 0) > maxAnswerBytes) {
+  // A body whose declared length is past the bound is refused before it is read.
+  if (Number(response.headers['content-length'] ?? 0) > maxAnswerBytes) {
     discard(body);
     throw new AnswerTooLargeError();
   }
+  if (handOver === 'json' && status === 200 && isJson(response.headers['content-type'])) {
+    // Read as the Response below would be, without the Headers and Response made for it.
+    return { json: (await readBody(body, maxAnswerBytes, signal)).toString('utf8') };
+  }
+  const headers = headersFrom(response.headers);
   if (status === 200 && /^text\/event-stream/i.test(headers.get('content-type') ?? '')) {
     if (handOver === 'event-stream') return { body, headers, maxAnswerBytes };
     // Once the body flows, an abort ends it with the abort's error (undici destroys the body on abort).
@@ -249,16 +241,24 @@ async function send(
     if (Number.isFinite(maxAnswerBytes)) endPast(body, maxAnswerBytes);
     return new Response(stream, { status, headers });
   }
-  let bytes: Buffer;
+  const bytes = await readBody(body, maxAnswerBytes, signal);
+  // A view of the bytes read, not a copy.
+  const view = new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
+  return new Response(status === 204 || status === 304 ? null : view, { status, headers });
+}
+
+/** The whole body within `max` (readWithin); a read that fails otherwise fails as fetch's would. */
+async function readBody(
+  body: Dispatcher.ResponseData['body'],
+  max: number,
+  signal: AbortSignal | undefined,
+): Promise<Buffer> {
   try {
-    bytes = await readWithin(body, maxAnswerBytes);
+    return await readWithin(body, max);
   } catch (error) {
     if (error instanceof AnswerTooLargeError) throw error;
     throw failure(error as Error, signal);
   }
-  // A view of the bytes read, not a copy.
-  const view = new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
-  return new Response(status === 204 || status === 304 ? null : view, { status, headers });
 }
 
 /**

@@ -4,11 +4,11 @@ import { bounds } from '../../api/bounds';
 import { navigate } from '../../router';
 import { useWriteBlock } from '../../session';
 import { Button, Field, Loading, Problems } from '../../ui/controls';
-import { formatNumber } from '../../ui/format';
 import { useAction } from '../../ui/use-action';
 import { useLoad } from '../../ui/use-load';
 import { FormProblems, problemsByField } from '../endpoints/endpoint-common';
 import type { Dataset } from '../datasets/rules';
+import { DatasetSelect } from '../datasets/dataset-select';
 import type { Prompt } from '../runner/test-run';
 import { runBodyOf, runHref } from './rules';
 
@@ -110,13 +110,7 @@ export function RunForm({
         ) : (
           <Field label="Dataset">
             {(id) => (
-              <select id={id} value={chosenDataset?.id ?? ''} onChange={(event) => setDatasetId(event.target.value)}>
-                {datasets.map((one) => (
-                  <option key={one.id} value={one.id}>
-                    {one.name} ({formatNumber(one.itemCount)} {one.itemCount === 1 ? 'item' : 'items'})
-                  </option>
-                ))}
-              </select>
+              <DatasetSelect id={id} datasets={datasets} value={chosenDataset?.id ?? ''} onChange={setDatasetId} />
             )}
           </Field>
         ))}

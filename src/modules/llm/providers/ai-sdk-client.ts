@@ -83,7 +83,7 @@ export function textAndImageClient(
     optionsKey,
     languageModel: (id) => provider.text(id),
     imageModel: (id) => provider.images.image(id),
-    ...(streamFormat ? { streamFormat, openEventStream: http.textEventStream } : {}),
+    ...(streamFormat ? { eventStreams: { format: streamFormat, open: http.textEventStream } } : {}),
   });
 }
 
@@ -97,12 +97,14 @@ export interface AiSdkModels {
   /** Absent when the provider has no image generation API. */
   imageModel?(modelId: string): ImageModel;
   /**
-   * The wire format of the model's event stream, when a streamed answer is read by LeanEventStream rather than through
-   * the library's stream (which remains the way for a request the lean reader leaves alone), and the fetch that hands
+   * When a streamed answer is read by LeanEventStream rather than through the library's stream (which remains the way
+   * for a request the lean reader leaves alone): the wire format of the model's event stream, and the fetch that hands
    * its body over.
    */
-  streamFormat?: StreamFormat;
-  openEventStream?: (input: string | URL | Request, init: RequestInit) => Promise<Response | OpenEventStream>;
+  eventStreams?: {
+    format: StreamFormat;
+    open(input: string | URL | Request, init: RequestInit): Promise<Response | OpenEventStream>;
+  };
   /**
    * For a provider library whose model turns an answer's body into its result itself (the OpenAI-compatible chat
    * model's `convertResponse`): a plain call's 200 JSON answer is then read here, parsed once and handed to it, rather
@@ -205,8 +207,8 @@ export class AiSdkClient implements LlmClient {
     try {
       const model = this.languageModel(request.model);
       const options = this.callOptions(request);
-      const stream =
-        this.models.streamFormat && this.models.openEventStream ? await this.leanStream(request, model, options) : null;
+      const eventStreams = this.models.eventStreams;
+      const stream = eventStreams ? await this.leanStream(request, model, options, eventStreams) : null;
       if (stream === null) return await this.libraryAnswer(request, (await model.doStream(options)).stream, onEvent);
       if ('replayed' in stream) {
         // Not an event stream (a refusal, say): the library reads it, as it would have.
@@ -216,7 +218,7 @@ export class AiSdkClient implements LlmClient {
         return await this.libraryAnswer(request, parts, onEvent);
       }
       const lean = new LeanEventStream(
-        this.models.streamFormat!,
+        eventStreams!.format,
         (text) => onEvent({ type: 'delta', text }),
         request.backpressure,
       );
@@ -238,12 +240,13 @@ export class AiSdkClient implements LlmClient {
     request: TextRequest,
     model: LanguageModelV4,
     options: LanguageModelV4CallOptions,
+    eventStreams: NonNullable<AiSdkModels['eventStreams']>,
   ): Promise<OpenEventStream | { replayed: Response } | null> {
     const captured = await captureRequest(request.abortSignal, () => model.doStream(options));
     if (captured === null || (typeof captured.init.body === 'string' && captured.init.body.includes('"tools":'))) {
       return null;
     }
-    const answer = await this.models.openEventStream!(captured.input, captured.init);
+    const answer = await eventStreams.open(captured.input, captured.init);
     return answer instanceof Response ? { replayed: answer } : answer;
   }
 

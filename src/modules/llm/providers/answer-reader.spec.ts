@@ -85,7 +85,7 @@ describe("OpenAI-compatible plain answers read without the library's fetch handl
     requests = 0;
     const outcome = await client.generateText(call).then(
       (result) => ({ result }),
-      (error: Error) => ({ error: { type: error.constructor.name, message: error.message, ...error } }),
+      (error: Error) => ({ error: { type: error.constructor.name, ...error, message: error.message } }),
     );
     expect(requests).toBe(1);
     return outcome;

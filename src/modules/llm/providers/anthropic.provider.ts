@@ -20,8 +20,7 @@ export class AnthropicProvider implements LlmProvider {
       providerName: definition.name,
       optionsKey: 'anthropic',
       languageModel: (id) => anthropic(id),
-      streamFormat: 'anthropic',
-      openEventStream: this.http.textEventStream,
+      eventStreams: { format: 'anthropic', open: this.http.textEventStream },
     });
   }
 }

@@ -36,8 +36,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       optionsKey: definition.name,
       languageModel: (id) => provider.text.chatModel(id),
       imageModel: (id) => provider.images.imageModel(id),
-      streamFormat: 'openai-chat',
-      openEventStream: this.http.textEventStream,
+      eventStreams: { format: 'openai-chat', open: this.http.textEventStream },
       answerReader: {
         // The chat model converts a Chat Completions body itself, validated by its own schema, as doGenerate does.
         convert: (model, body) =>

@@ -5,6 +5,7 @@ import { formatNumber } from '../../../ui/format';
 import { useAction } from '../../../ui/use-action';
 import type { Loaded } from '../../../ui/use-load';
 import type { Dataset } from '../../datasets/rules';
+import { DatasetSelect } from '../../datasets/dataset-select';
 import { initialValues, type InputValues, inputsOf, RunnerInputs } from '../runner-inputs';
 import type { Endpoint, InputField } from '../test-run';
 import { type GridRow, MAX_ROWS, type RowSource, rowsFullReason } from './grid-model';
@@ -162,15 +163,7 @@ function DatasetRowsForm({
       ) : (
         <>
           <Field label="Dataset" hint={`Its items' inputs become rows, the first ${MAX_ROWS} at most.`}>
-            {(id) => (
-              <select id={id} value={chosen?.id ?? ''} onChange={(event) => setDatasetId(event.target.value)}>
-                {list.map((dataset) => (
-                  <option key={dataset.id} value={dataset.id}>
-                    {dataset.name} ({formatNumber(dataset.itemCount)} {dataset.itemCount === 1 ? 'item' : 'items'})
-                  </option>
-                ))}
-              </select>
-            )}
+            {(id) => <DatasetSelect id={id} datasets={list} value={chosen?.id ?? ''} onChange={setDatasetId} />}
           </Field>
           <Button type="submit" blocked={full} disabled={loading.busy || !chosen}>
             {loading.busy ? 'Adding…' : "Add the dataset's rows"}

@@ -9,6 +9,7 @@ import { useAction } from '../../../ui/use-action';
 import type { Loaded } from '../../../ui/use-load';
 import { datasetHref } from '../../datasets/evaluate-tab';
 import type { Dataset } from '../../datasets/rules';
+import { DatasetSelect } from '../../datasets/dataset-select';
 import type { Prompt } from '../test-run';
 import { type Cells, columnTitle, datasetItemsOf, type GridColumn, type GridRow } from './grid-model';
 
@@ -118,15 +119,7 @@ export function SaveGridAsDataset({
             </Field>
           ) : (
             <Field label="Dataset">
-              {(id) => (
-                <select id={id} value={existing?.id ?? ''} onChange={(event) => setDatasetId(event.target.value)}>
-                  {list.map((dataset) => (
-                    <option key={dataset.id} value={dataset.id}>
-                      {dataset.name} ({formatNumber(dataset.itemCount)} {dataset.itemCount === 1 ? 'item' : 'items'})
-                    </option>
-                  ))}
-                </select>
-              )}
+              {(id) => <DatasetSelect id={id} datasets={list} value={existing?.id ?? ''} onChange={setDatasetId} />}
             </Field>
           )}
           <Field
