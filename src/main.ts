@@ -4,6 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type * as AppSetup from './app.setup';
 import type * as Control from './cli/control-server';
+import type * as ListeningSockets from './common/http/listening-sockets';
 import { AppLogger, asynchronousStdout } from './common/logging/app-logger';
 import { ConfigError, loadConfig } from './config/app-config';
 import { describeStorage, unknownVariableWarnings } from './config/config-report';
@@ -48,7 +49,10 @@ async function main(): Promise<void> {
   let app: INestApplication;
   try {
     app = await createApplication({ config, embedded, logger: log });
-    if (!stoppedEarly()) await app.listen(config.port, config.host);
+    if (!stoppedEarly()) {
+      const { listenOn } = require('./common/http/listening-sockets') as typeof ListeningSockets;
+      await listenOn(app, { port: config.port, host: config.host, sockets: config.listenSockets });
+    }
   } catch (error) {
     await embedded?.close().catch(() => undefined);
     throw error;

@@ -164,6 +164,26 @@ describe('the built service, as operated', () => {
     }, 120_000);
   });
 
+  describe('its port', () => {
+    it('is its own though several sockets share it: a second service on the port exits 1 saying it is in use', async () => {
+      const first = await start({ DATA_DIR: path.join(workDir, 'port-first'), LISTEN_SOCKETS: '8' });
+      const second = await spawn({
+        DATA_DIR: path.join(workDir, 'port-second'),
+        LISTEN_SOCKETS: '8',
+        PORT: String(first.port),
+      });
+      expect(await second.exited).toBe(1);
+      expect(second.stderr.join('\n')).toMatch(/EADDRINUSE|address already in use/);
+      // The first one still answers every connection, spread over its sockets.
+      const statuses = await Promise.all(
+        Array.from({ length: 32 }, () =>
+          fetch(`${first.base}/health`, { headers: { connection: 'close' } }).then((response) => response.status),
+        ),
+      );
+      expect(statuses).toEqual(Array(32).fill(200));
+    }, 120_000);
+  });
+
   describe('shutdown', () => {
     it('on SIGTERM fails readiness at once, keeps answering for SHUTDOWN_DRAIN_MS, then drains and exits 0', async () => {
       const drainMs = 1_500;

@@ -44,9 +44,10 @@ const BOUNDS = {
 const HEAP_LIMIT_MB = 384;
 /**
  * The most the service process may hold resident (heap, the embedded database, buffers) while tenant A runs
- * everything below at once. With B's traffic alone the service on the embedded database peaks at about 450 MB; with
- * the bounds above in force A's whole load took it to 590–640 MB. Without them it passed 730 MB (past 1 GB with the
- * default heap limit) while B's calls timed out.
+ * everything below at once. On Node 20 the service on the embedded database peaked at about 450 MB with B's traffic
+ * alone, and at 590–640 MB with A's whole load and the bounds above in force; without them it passed 730 MB (past 1 GB
+ * with the default heap limit) while B's calls timed out. On Node 24, whose young generation is four times larger,
+ * the same load peaks at 800–840 MB (see the operations guide), so the bound is not met there yet.
  */
 const RSS_BOUND_MB = 700;
 /** Tenant B's p99 latency bound while A's load runs (a 2-core machine shared with A's load and this test). */

@@ -14,6 +14,14 @@ export const serverSlice = defineSlice({
       default: '0.0.0.0',
       meaning: 'Interface to listen on.',
     }),
+    LISTEN_SOCKETS: int(
+      { min: 1, max: 64 },
+      {
+        default: 8,
+        meaning:
+          "Listening sockets sharing `PORT` (1 to 64; always 1 on systems without `SO_REUSEPORT`, such as macOS and Windows). Each accepts one new connection per turn of the event loop, so under load one socket lets a client that keeps opening connections make every other client's new connection wait; see [connections](operations.md#new-connections-under-load).",
+      },
+    ),
     BASE_DOMAIN: matching(/^[a-z0-9.-]+$/i, 'BASE_DOMAIN must be a host name such as localhost or example.com', {
       default: 'localhost',
       meaning:
@@ -41,6 +49,8 @@ export const serverSlice = defineSlice({
   config: (values) => ({
     port: values.PORT,
     host: values.HOST,
+    /** Listening sockets on the port (SO_REUSEPORT), each accepting one connection per turn of the event loop. */
+    listenSockets: values.LISTEN_SOCKETS,
     baseDomain: values.BASE_DOMAIN.toLowerCase(),
     logLevel: values.LOG_LEVEL,
     /** Time between readiness failing on SIGTERM and the server closing, for load balancers to take the instance out. */
