@@ -75,13 +75,13 @@ export async function shareAccepting(server: Server, host: string, extra: number
   }
   // Node's close waits only for the connections its own socket accepted; the last logs are written after it.
   const close = server.close.bind(server);
-  server.close = ((callback?: (error?: Error) => void) => {
+  server.close = (callback?: (error?: Error) => void) => {
     for (const acceptor of acceptors) acceptor.close();
     return close((error?: Error) => {
       if (handedOver.size === 0) callback?.(error);
       else drained = () => callback?.(error);
     });
-  });
+  };
 }
 
 /** Resolves if `port` can be bound by a socket that does not share it; rejects with EADDRINUSE otherwise. */
