@@ -145,12 +145,7 @@ export function httpFetch(
  */
 export function createHttpFetch(proxy: EgressProxyConfig | undefined): ProviderFetch {
   if (!proxy) {
-    return {
-      fetch: httpFetch,
-      eventStream: (input, init, maxAnswerBytes) => send(agent, input, init, maxAnswerBytes, 'event-stream'),
-      jsonAnswer: (input, init, maxAnswerBytes) => send(agent, input, init, maxAnswerBytes, 'json'),
-      close: () => Promise.resolve(),
-    };
+    return { fetch: httpFetch, ...handOversThrough(agent), close: () => Promise.resolve() };
   }
   const dispatcher = new EnvHttpProxyAgent({
     ...POOL_OPTIONS,
@@ -161,10 +156,23 @@ export function createHttpFetch(proxy: EgressProxyConfig | undefined): ProviderF
   return {
     fetch: (input, init = {}, maxAnswerBytes = Number.POSITIVE_INFINITY) =>
       send(dispatcher, input, init, maxAnswerBytes),
-    eventStream: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, 'event-stream'),
-    jsonAnswer: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, 'json'),
+    ...handOversThrough(dispatcher),
     close: () => dispatcher.close(),
   };
+}
+
+/** The fetches that hand a 200 event stream or JSON answer over, sent through `dispatcher`. */
+function handOversThrough(dispatcher: Dispatcher): Pick<ProviderFetch, 'eventStream' | 'jsonAnswer'> {
+  return {
+    eventStream: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, 'event-stream'),
+    jsonAnswer: (input, init, maxAnswerBytes) => send(dispatcher, input, init, maxAnswerBytes, 'json'),
+  };
+}
+
+/** What `send` answers, by the kind of answer handed over, in place of a Response. */
+interface HandedOver {
+  'event-stream': OpenEventStream;
+  json: ReadJsonAnswer;
 }
 
 /**
@@ -179,27 +187,20 @@ function send(
   init: RequestInit,
   maxAnswerBytes: number,
 ): Promise<Response>;
-function send(
+function send<K extends keyof HandedOver>(
   dispatcher: Dispatcher,
   input: string | URL | Request,
   init: RequestInit,
   maxAnswerBytes: number,
-  handOver: 'event-stream',
-): Promise<Response | OpenEventStream>;
-function send(
-  dispatcher: Dispatcher,
-  input: string | URL | Request,
-  init: RequestInit,
-  maxAnswerBytes: number,
-  handOver: 'json',
-): Promise<Response | ReadJsonAnswer>;
+  handOver: K,
+): Promise<Response | HandedOver[K]>;
 async function send(
   dispatcher: Dispatcher,
   input: string | URL | Request,
   init: RequestInit,
   maxAnswerBytes: number,
-  handOver?: 'event-stream' | 'json',
-): Promise<Response | OpenEventStream | ReadJsonAnswer> {
+  handOver?: keyof HandedOver,
+): Promise<Response | HandedOver[keyof HandedOver]> {
   const signal = init.signal ?? undefined;
   const otherwise = signal ? instead.get(signal) : undefined;
   if (otherwise) {

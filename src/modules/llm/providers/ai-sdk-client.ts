@@ -209,7 +209,9 @@ export class AiSdkClient implements LlmClient {
       const options = this.callOptions(request);
       const eventStreams = this.models.eventStreams;
       const stream = eventStreams ? await this.leanStream(request, model, options, eventStreams) : null;
-      if (stream === null) return await this.libraryAnswer(request, (await model.doStream(options)).stream, onEvent);
+      if (!eventStreams || stream === null) {
+        return await this.libraryAnswer(request, (await model.doStream(options)).stream, onEvent);
+      }
       if ('replayed' in stream) {
         // Not an event stream (a refusal, say): the library reads it, as it would have.
         const { stream: parts } = await replayResponse(request.abortSignal, stream.replayed, () =>
@@ -218,7 +220,7 @@ export class AiSdkClient implements LlmClient {
         return await this.libraryAnswer(request, parts, onEvent);
       }
       const lean = new LeanEventStream(
-        eventStreams!.format,
+        eventStreams.format,
         (text) => onEvent({ type: 'delta', text }),
         request.backpressure,
       );
