@@ -1,4 +1,4 @@
-import { acrossEndpoints, rollUp, rollUpTags, type RollupGroup, type TagRollupGroup, nanosText } from './log-rollup';
+import { acrossEndpoints, rollUpBatch, type RollupGroup, type TagRollupGroup, nanosText } from './log-rollup';
 import type { PreparedLog } from './log-row';
 import {
   HISTOGRAM_COLUMNS,
@@ -109,9 +109,9 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
   const params: unknown[] = [];
   // Evaluation runs' executions are left out of the rollups: the statistics count them only when asked for them.
   const counted = rows.filter((row) => row.source !== 'Eval');
-  const tagGroups = rollUpTags(counted);
+  const { groups, tagGroups } = rollUpBatch(counted);
   const statements = [
-    ...rollupUpserts(rollUp(counted), PLAIN_UPSERTS, params),
+    ...rollupUpserts(groups, PLAIN_UPSERTS, params),
     ...rollupUpserts(tagGroups, PER_TAG_UPSERTS, params),
     ...rollupUpserts(acrossEndpoints(tagGroups), PER_TAG_VALUE_UPSERTS, params),
   ];

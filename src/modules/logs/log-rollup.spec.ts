@@ -1,5 +1,15 @@
 import { bucketOf } from './latency-histogram';
-import { NO_PROMPT, type RollupSource, costNanos, nanosOf, nanosText, rollUp, rollUpTags } from './log-rollup';
+import {
+  NO_PROMPT,
+  type RollupSource,
+  type TagRollupGroup,
+  costNanos,
+  nanosOf,
+  nanosText,
+  rollUp,
+  rollUpBatch,
+  rollUpTags,
+} from './log-rollup';
 
 const row = (overrides: Partial<RollupSource>): RollupSource => ({
   tenantId: 'a0000000-0000-0000-0000-000000000000',
@@ -86,5 +96,48 @@ describe('rollUpTags', () => {
     expect(team.costNanos).toBe(300_000n);
     expect(team.latencyCounts).toEqual({ [bucketOf(3)]: 1, [bucketOf(120)]: 1 });
     expect(team.latencyMaxMs).toBe(120);
+  });
+
+  it('sums interleaved tenants, endpoints, hours and days as it sums each row alone', () => {
+    const tenants = ['a0000000-0000-0000-0000-000000000000', 'b0000000-0000-0000-0000-000000000000'];
+    const endpoints = ['e0000000-0000-0000-0000-000000000000', 'f0000000-0000-0000-0000-000000000000'];
+    // Hours 23:00 and 00:00 of two days, and two hours of one day, in an order that keeps changing them.
+    const times = ['2026-03-01T23:10:00Z', '2026-03-02T00:20:00Z', '2026-03-02T00:40:00Z', '2026-03-02T05:00:00Z'];
+    const rows = Array.from({ length: 48 }, (_, n) =>
+      row({
+        tenantId: tenants[n % 2],
+        endpointId: endpoints[Math.floor(n / 2) % 2],
+        createdAt: new Date(times[Math.floor(n / 3) % 4]),
+        latencyMs: 10 * n,
+        status: n % 5 === 0 ? 'error' : 'success',
+        tags: n % 7 === 0 ? {} : { team: `team-${n % 3}`, ...(n % 2 ? { customer: `c${n % 4}` } : {}) },
+      }),
+    );
+    const keyOf = (g: TagRollupGroup) =>
+      `${g.tenantId}|${g.endpointId}|${g.span}|${g.start.toISOString()}|${g.tagKey}|${g.tagValue}`;
+    const alone = new Map<string, { calls: number; errors: number; latencyMaxMs: number }>();
+    for (const each of rows)
+      for (const group of rollUpTags([each])) {
+        const sum = alone.get(keyOf(group)) ?? { calls: 0, errors: 0, latencyMaxMs: 0 };
+        alone.set(keyOf(group), {
+          calls: sum.calls + group.calls,
+          errors: sum.errors + group.errors,
+          latencyMaxMs: Math.max(sum.latencyMaxMs, group.latencyMaxMs),
+        });
+      }
+    const together = rollUpTags(rows);
+    // One group per key (an upsert may touch a row once per statement), in the tag rollups' key order.
+    expect(new Set(together.map(keyOf)).size).toBe(together.length);
+    expect(
+      new Map(together.map((g) => [keyOf(g), { calls: g.calls, errors: g.errors, latencyMaxMs: g.latencyMaxMs }])),
+    ).toEqual(alone);
+    const order = together.map((g) => [g.tenantId, g.tagKey, g.span, g.start.getTime(), g.tagValue, g.endpointId]);
+    expect(order).toEqual(
+      [...order].sort((x, y) => {
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+        return 0;
+      }),
+    );
+    expect(rollUpBatch(rows)).toEqual({ groups: rollUp(rows), tagGroups: together });
   });
 });

@@ -110,9 +110,21 @@ function add(group: RollupGroup, figures: RowFigures): void {
  * order concurrent writers update them in so that none waits for another in a cycle.
  */
 export function rollUp(rows: RollupSource[]): RollupGroup[] {
+  return rollUpFigures(rows.map(figuresOf));
+}
+
+/**
+ * A batch's plain groups and its tag groups (see rollUp and rollUpTags), each row's figures worked out once for both.
+ */
+export function rollUpBatch(rows: RollupSource[]): { groups: RollupGroup[]; tagGroups: TagRollupGroup[] } {
+  const figures = rows.map(figuresOf);
+  return { groups: rollUpFigures(figures), tagGroups: rollUpTagFigures(figures) };
+}
+
+function rollUpFigures(rows: RowFigures[]): RollupGroup[] {
   const groups = new Map<string, RollupGroup>();
-  for (const row of rows) {
-    const figures = figuresOf(row);
+  for (const figures of rows) {
+    const { row } = figures;
     const promptId = row.promptId ?? NO_PROMPT;
     for (const span of SPANS) {
       const start = span === 'hour' ? figures.hourStart : figures.dayStart;
@@ -131,31 +143,70 @@ export interface TagRollupGroup extends RollupGroup {
   tagValue: string;
 }
 
+/** One tenant's and endpoint's tag groups of one hour or day, by tag key and then value. */
+type TagSlot = Map<string, Map<string, TagRollupGroup>>;
+
 /**
  * Sums a batch of log rows per tag (a row with three tags counts once under each), not split by prompt (a tag's values
  * can be many, and its rollups stay fewer), ordered by the tag rollups' key (tenant, tag key, span, start, tag value,
  * endpoint) for the same reason as rollUp.
  */
 export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
-  const groups = new Map<string, TagRollupGroup>();
-  for (const row of rows) {
+  return rollUpTagFigures(rows.filter((row) => row.tags).map(figuresOf));
+}
+
+function rollUpTagFigures(rows: RowFigures[]): TagRollupGroup[] {
+  // Groups are found by their tenant, endpoint, span and start first, then by tag key and value (no key text is built
+  // per tag); the rows of a batch mostly share the first four, so the last row's slots are reused while they do.
+  const slots = new Map<string, TagSlot>();
+  const slotOf = (row: RollupSource, span: RollupSpan, start: number): TagSlot => {
+    const key = `${row.tenantId}|${row.endpointId}|${span}|${start}`;
+    let slot = slots.get(key);
+    if (!slot) slots.set(key, (slot = new Map<string, Map<string, TagRollupGroup>>()));
+    return slot;
+  };
+  const groups: TagRollupGroup[] = [];
+  const groupIn = (
+    slot: TagSlot,
+    row: RollupSource,
+    span: RollupSpan,
+    start: number,
+    tagKey: string,
+    tagValue: string,
+  ) => {
+    let values = slot.get(tagKey);
+    if (!values) slot.set(tagKey, (values = new Map<string, TagRollupGroup>()));
+    let group = values.get(tagValue);
+    if (!group) {
+      values.set(tagValue, (group = { ...newGroup(row, NO_PROMPT, span, start), tagKey, tagValue }));
+      groups.push(group);
+    }
+    return group;
+  };
+  let last: { row: RollupSource; hourStart: number; dayStart: number; hour: TagSlot; day: TagSlot } | undefined;
+  const slotsOf = ({ row, hourStart, dayStart }: RowFigures) => {
+    if (
+      !last ||
+      last.row.tenantId !== row.tenantId ||
+      last.row.endpointId !== row.endpointId ||
+      last.hourStart !== hourStart ||
+      last.dayStart !== dayStart
+    ) {
+      last = { row, hourStart, dayStart, hour: slotOf(row, 'hour', hourStart), day: slotOf(row, 'day', dayStart) };
+    }
+    return last;
+  };
+  for (const figures of rows) {
+    const { row } = figures;
     const tags = row.tags;
-    if (!tags) continue;
-    let figures: RowFigures | undefined;
     for (const tagKey in tags) {
-      figures ??= figuresOf(row);
       const tagValue = tags[tagKey];
-      for (const span of SPANS) {
-        const start = span === 'hour' ? figures.hourStart : figures.dayStart;
-        // The value last: it is the one part of the key that may hold any character.
-        const key = `${row.tenantId}|${span}|${start}|${row.endpointId}|${tagKey}|${tagValue}`;
-        let group = groups.get(key);
-        if (!group) groups.set(key, (group = { ...newGroup(row, NO_PROMPT, span, start), tagKey, tagValue }));
-        add(group, figures);
-      }
+      const { hour, day, hourStart, dayStart } = slotsOf(figures);
+      add(groupIn(hour, row, 'hour', hourStart, tagKey, tagValue), figures);
+      add(groupIn(day, row, 'day', dayStart, tagKey, tagValue), figures);
     }
   }
-  return [...groups.values()].sort(
+  return groups.sort(
     (a, b) =>
       compare(a.tenantId, b.tenantId) ||
       compare(a.tagKey, b.tagKey) ||
