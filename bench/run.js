@@ -52,7 +52,7 @@ const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const STREAM_CHUNKS = Number(args['stream-chunks'] ?? 200);
 /** Flags for the service's `node` (V8's heap flags among them, which NODE_OPTIONS does not take). */
 const NODE_FLAGS = args['node-flags'] ? String(args['node-flags']).split(' ') : [];
-const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
+const { CLOCK_TICKS, cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
 const { rssMbOf, trackRss } = require('./process-memory');
 const { measureEval, overheadMsPerUnit, EVAL_ITEMS, EVAL_CONCURRENCY, EVAL_PROVIDER_DELAY_MS } = require('./eval-run');
 /** Calls of one tenant's evaluation runs the service lets run at once (its EVAL_MAX_CONCURRENCY, default 8). */
@@ -402,11 +402,11 @@ async function runAdapter(mode, adapter, modelsFile, evalProvider) {
       ? await measure({ ...post(routes['bench-miss']), connections: 50 }, pid, pid)
       : skipped;
     results.tagCost = SCENARIOS.has('tags')
-      ? await measurePair(post(routes['bench-miss']), taggedMiss(post(routes['bench-miss'])), pid)
+      ? await measurePair(post(routes['bench-miss']), taggedMiss(post(routes['bench-miss'])), pid, mode)
       : undefined;
     // The same priced model's miss with and without an endpoint budget it reserves and settles against.
     results.budgetCost = SCENARIOS.has('budgeted')
-      ? await measurePair(post(routes['bench-priced']), post(routes['bench-budgeted']), pid)
+      ? await measurePair(post(routes['bench-priced']), post(routes['bench-budgeted']), pid, mode)
       : undefined;
     results.loadService = SCENARIOS.has('load')
       ? await measure({ ...post(routes['bench-slow']), connections: 50 }, pid, pid)
@@ -495,30 +495,70 @@ function taggedMiss(target) {
 }
 
 /**
- * What a variant of a call adds to its CPU (tags on a miss, a budget on an endpoint): the plain call and the variant,
- * their rounds alternated (plain, variant, variant, plain, ...) so both meet the same machine, and the service's CPU
- * per request compared round by round.
+ * CPU seconds the machine's PostgreSQL server has used: every process named `postgres` (the server, its background
+ * processes and the sessions, the service's pooled ones among them), with what the server's exited processes used (a
+ * process's time passes to its parent's children's time when the parent reaps it, so a session or an autovacuum
+ * worker that ends meanwhile is still counted).
  */
-async function measurePair(plain, variant, pid) {
+function databaseCpuSeconds() {
+  let ticks = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      // After the command name: utime, stime, cutime and cstime are the 12th to the 15th fields.
+      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / CLOCK_TICKS;
+}
+
+/**
+ * What a variant of a call adds to its CPU (tags on a miss, a budget on an endpoint): the plain call and the variant,
+ * their rounds alternated (plain, variant, variant, plain, ...) so both meet the same machine, and the CPU per request
+ * compared round by round. On PostgreSQL that is the service's CPU and the database server's together (on the embedded
+ * database the service's process holds both): what a variant stores costs the database too.
+ */
+async function measurePair(plain, variant, pid, mode) {
+  const withDatabase = mode === 'postgres';
   const cpuPerRequest = async (target) => {
     const before = cpuSecondsOf(pid);
+    const databaseBefore = withDatabase ? databaseCpuSeconds() : 0;
     const result = await load({ ...target, connections: 50, seconds: DURATION });
     // What a round leaves to do once answered (its log rows written in batches, their rollups) is its own cost: it is
     // counted before the next round starts, not in it.
     await sleep(PAIR_SETTLE_MS);
-    return ((cpuSecondsOf(pid) - before) * 1e6) / result.requests;
+    const service = ((cpuSecondsOf(pid) - before) * 1e6) / result.requests;
+    const database = withDatabase ? ((databaseCpuSeconds() - databaseBefore) * 1e6) / result.requests : 0;
+    return { service, database, total: service + database };
   };
   await load({ ...plain, connections: 50, seconds: WARMUP });
   await load({ ...variant, connections: 50, seconds: WARMUP });
-  const plainUs = [];
-  const variantUs = [];
+  const plainRounds = [];
+  const variantRounds = [];
   for (let i = 0; i < ROUNDS; i++) {
     const order = i % 2 === 0 ? [plain, variant] : [variant, plain];
-    for (const target of order) (target === variant ? variantUs : plainUs).push(await cpuPerRequest(target));
+    for (const target of order) (target === variant ? variantRounds : plainRounds).push(await cpuPerRequest(target));
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const added = plainUs.map((cpu, i) => ((variantUs[i] - cpu) / cpu) * 100);
-  return { plainCpuUs: median(plainUs), variantCpuUs: median(variantUs), addedPct: median(added), rounds: added };
+  const of = (rounds, part) => median(rounds.map((round) => round[part]));
+  const added = plainRounds.map((cpu, i) => ((variantRounds[i].total - cpu.total) / cpu.total) * 100);
+  return {
+    plainCpuUs: of(plainRounds, 'total'),
+    variantCpuUs: of(variantRounds, 'total'),
+    addedPct: median(added),
+    rounds: added,
+    // The two parts on PostgreSQL (each the median of its rounds), so a cost is seen where it is spent.
+    parts: withDatabase
+      ? {
+          service: [of(plainRounds, 'service'), of(variantRounds, 'service')],
+          database: [of(plainRounds, 'database'), of(variantRounds, 'database')],
+        }
+      : undefined,
+  };
 }
 
 /**
@@ -697,7 +737,7 @@ function targets(baseline, runs, stats) {
       if (cost)
         add(
           `${name}: ${what}`,
-          `${fmt(cost.addedPct, 1)} % more CPU than without (${fmt(cost.plainCpuUs)} → ${fmt(cost.variantCpuUs)} µs)`,
+          `${fmt(cost.addedPct, 1)} % more CPU than without (${fmt(cost.plainCpuUs)} → ${fmt(cost.variantCpuUs)} µs${cost.parts ? ', the service and the database' : ''})`,
           `≤ ${limit} %`,
           ifKnown(cost.addedPct <= limit, cost.addedPct),
         );
@@ -829,7 +869,10 @@ function figures(baseline, runs, stats) {
           `${name}: ${what}, 50 conn`,
           `${fmt(cost.variantCpuUs)} µs CPU per request`,
           `${without} ${fmt(cost.plainCpuUs)} µs`,
-          `added per round: ${cost.rounds.map((pct) => `${fmt(pct, 1)} %`).join(', ')}`,
+          `added per round: ${cost.rounds.map((pct) => `${fmt(pct, 1)} %`).join(', ')}` +
+            (cost.parts
+              ? `; service ${cost.parts.service.map((us) => fmt(us)).join(' → ')} µs, database ${cost.parts.database.map((us) => fmt(us)).join(' → ')} µs`
+              : ''),
         ]);
     if (SCENARIOS.has('load'))
       rows.push([

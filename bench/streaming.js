@@ -135,4 +135,4 @@ async function openStreams(targets, count, readRssMb) {
   };
 }
 
-module.exports = { cpuSecondsOf, streamLoad, openStreams };
+module.exports = { CLOCK_TICKS, cpuSecondsOf, streamLoad, openStreams };
