@@ -168,6 +168,43 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
       }
     });
 
+    it('is closed too when the service has ended it with most of it still unsent: the key gets its place back', async () => {
+      // mock-echo answers at once, each of 40 string fields holding the 512 KB prompt: the service writes the whole
+      // stream (tens of megabytes, more than the system's buffers hold) and ends it before the client has read any.
+      const template = `{% assign s = "xxxxxxxx" %}${'{% assign s = s | append: s %}'.repeat(16)}{{ s }}`;
+      const outputs = Array.from({ length: 40 }, (_, index) => ({ name: `field${index}`, dataType: 'string' }));
+      const endpoint = await endpointWith('mock-echo', outputs, { template });
+      const body = JSON.stringify({ text: 'all at once' });
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      let received = 0;
+      socket.once('data', (chunk: Buffer) => {
+        received = chunk.length;
+        socket.pause();
+      });
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST ${endpoint.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${tenant.endpointKey}\r\n` +
+          `Accept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      try {
+        await until(() => received > 0, 'the stream to start');
+        // While the stalled stream holds one of the key's two places, a pair of other streams cannot both open; once
+        // the service has closed it, they can.
+        const other = await endpointWith('mock-echo');
+        const stream = () =>
+          streamCall(`${t.url}${other.path}`, { ...auth(tenant.endpointKey), ...SSE }, { text: 'y' });
+        await until(async () => {
+          const statuses = (await Promise.all([stream(), stream()])).map((call) => call.status);
+          return statuses.every((status) => status === 200);
+        }, "the key's two places free again");
+        // The call itself was answered in full before its client stopped reading.
+        expect(await onlyLogOf(endpoint.id)).toMatchObject({ status: 'success', streamed: true });
+      } finally {
+        socket.destroy();
+      }
+    });
+
     it('a client that reads, however slowly, keeps its stream', async () => {
       const endpoint = await endpointWith('claude-sonnet-4-5');
       fake.reply({ text: 'y'.repeat(600), stream: { chunks: 6, chunkDelayMs: WRITE_TIMEOUT_MS } });

@@ -39,7 +39,7 @@ export const executionSlice = defineSlice({
       {
         default: 30_000,
         meaning:
-          "Time an event stream waits on a client that reads nothing of it (its connection's buffer full) before the stream is closed and its provider call stopped; logged as `client_closed`.",
+          "Time an event stream waits on a client that reads nothing of it (its connection's buffer full, or the rest of an answer already complete waiting in it) before the stream is closed and its provider call stopped; logged as `client_closed` unless the answer was complete.",
       },
     ),
     EVAL_MAX_CONCURRENCY: int(
