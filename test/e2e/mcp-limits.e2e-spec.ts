@@ -357,7 +357,7 @@ describe('MCP batches: every message counts, and a batch must be a valid one', (
     expect(Number(res!.headers['x-ratelimit-remaining'])).toBe(LIMIT - 1);
   });
 
-  it('refuses a repeated id across methods (a string id too), and a batch of more than 100 messages', async () => {
+  it('refuses a repeated id across methods (a string id too), a batch of more than 100 messages and an empty one', async () => {
     const key = await freshKey();
     const mixed = await mcp(key, [
       { ...request(0, 'tools/list'), id: 'a' },
@@ -375,6 +375,14 @@ describe('MCP batches: every message counts, and a batch must be a valid one', (
     );
     expect(large.status).toBe(400);
     expect(large.body.error).toEqual({ code: -32600, message: 'Invalid Request: a batch holds at most 100 messages' });
+    // An empty batch is an Invalid Request too, as JSON-RPC 2.0 has it.
+    const empty = await mcp(key, []);
+    expect(empty.status).toBe(400);
+    expect(empty.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid Request: a batch holds at least one message' },
+      id: null,
+    });
     // 1 and "1" are different ids.
     const distinct = await mcp(key, [request(1, 'tools/list'), { ...request(0, 'tools/list'), id: '1' }]);
     expect(distinct.status).toBe(200);

@@ -122,6 +122,7 @@ export class McpController {
 
   /** Why a body is not a batch this server takes, or null. */
   private invalidBatch({ size, duplicateId }: McpMessages): string | null {
+    if (size === 0) return 'Invalid Request: a batch holds at least one message';
     if (size > MAX_BATCH_MESSAGES) return `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages`;
     if (duplicateId === undefined) return null;
     const quoted = JSON.stringify(typeof duplicateId === 'string' ? duplicateId.slice(0, 64) : duplicateId);
