@@ -194,7 +194,7 @@ describe('what a caller can hold: streams and calls bounded by their client', ()
         const other = await endpointWith('mock-echo');
         const stream = () =>
           streamCall(`${t.url}${other.path}`, { ...auth(tenant.endpointKey), ...SSE }, { text: 'y' });
-        await until(async () => {
+        await eventually(async () => {
           const statuses = (await Promise.all([stream(), stream()])).map((call) => call.status);
           return statuses.every((status) => status === 200);
         }, "the key's two places free again");

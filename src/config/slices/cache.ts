@@ -35,7 +35,7 @@ export const cacheSlice = defineSlice({
         default: 1024 * 1024,
         docDefault: '`1048576` (1 MiB)',
         meaning:
-          'Largest answer stored in the response cache, in memory or Redis (at most the tenant share); a larger one is served (`X-Cache: MISS`) and not stored.',
+          "Largest entry stored in the response cache, in memory or Redis (at most the tenant share), as the JSON of the answer's body with what a hit replays beside it (the rendered prompt, the model's raw answer and its parsed output: two to four times the body); a larger one is served (`X-Cache: MISS`) and not stored.",
       },
     ),
   },
