@@ -52,7 +52,7 @@ const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const STREAM_CHUNKS = Number(args['stream-chunks'] ?? 200);
 /** Flags for the service's `node` (V8's heap flags among them, which NODE_OPTIONS does not take). */
 const NODE_FLAGS = args['node-flags'] ? String(args['node-flags']).split(' ') : [];
-const { CLOCK_TICKS, cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
+const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
 const { rssMbOf, trackRss } = require('./process-memory');
 const { measureEval, overheadMsPerUnit, EVAL_ITEMS, EVAL_CONCURRENCY, EVAL_PROVIDER_DELAY_MS } = require('./eval-run');
 /** Calls of one tenant's evaluation runs the service lets run at once (its EVAL_MAX_CONCURRENCY, default 8). */
@@ -501,19 +501,20 @@ function taggedMiss(target) {
  * worker that ends meanwhile is still counted).
  */
 function databaseCpuSeconds() {
-  let ticks = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  const isPostgres = (pid) => {
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      // After the command name: utime, stime, cutime and cstime are the 12th to the 15th fields.
-      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
     } catch {
-      // gone meanwhile
+      return false; // gone meanwhile
     }
+  };
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || !isPostgres(entry)) continue;
+    const seconds = cpuSecondsOf(Number(entry), { reaped: true });
+    if (!Number.isNaN(seconds)) total += seconds;
   }
-  return ticks / CLOCK_TICKS;
+  return total;
 }
 
 /**

@@ -50,12 +50,17 @@ function streamOnce(agent, target, onFirst = () => undefined) {
 const CLOCK_TICKS =
   Number(require('node:child_process').spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
-/** CPU seconds (user + system) a process has used so far, from /proc (NaN elsewhere). */
-function cpuSecondsOf(pid) {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (NaN elsewhere, or once it is gone); with
+ * `reaped`, the time of its children that have ended and been waited for too (cutime and cstime).
+ */
+function cpuSecondsOf(pid, { reaped = false } = {}) {
   try {
-    // The fields after the command name (in parentheses, may hold spaces): utime and stime are the 12th and 13th.
+    // The fields after the command name (in parentheses, may hold spaces): utime and stime are the 12th and 13th,
+    // cutime and cstime the 14th and 15th.
     const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
   } catch {
     return NaN;
   }
@@ -135,4 +140,4 @@ async function openStreams(targets, count, readRssMb) {
   };
 }
 
-module.exports = { CLOCK_TICKS, cpuSecondsOf, streamLoad, openStreams };
+module.exports = { cpuSecondsOf, streamLoad, openStreams };

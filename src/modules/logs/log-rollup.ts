@@ -143,8 +143,14 @@ export interface TagRollupGroup extends RollupGroup {
   tagValue: string;
 }
 
-/** One tenant's and endpoint's tag groups of one hour or day, by tag key and then value. */
-type TagSlot = Map<string, Map<string, TagRollupGroup>>;
+/** One tenant's and endpoint's tag groups of one UTC hour or day, by tag key and then value. */
+interface TagSlot {
+  /** The row that opened it: the tenant and endpoint of its groups. */
+  row: RollupSource;
+  span: RollupSpan;
+  start: number;
+  byKey: Map<string, Map<string, TagRollupGroup>>;
+}
 
 /**
  * Sums a batch of log rows per tag (a row with three tags counts once under each), not split by prompt (a tag's values
@@ -162,48 +168,36 @@ function rollUpTagFigures(rows: RowFigures[]): TagRollupGroup[] {
   const slotOf = (row: RollupSource, span: RollupSpan, start: number): TagSlot => {
     const key = `${row.tenantId}|${row.endpointId}|${span}|${start}`;
     let slot = slots.get(key);
-    if (!slot) slots.set(key, (slot = new Map<string, Map<string, TagRollupGroup>>()));
+    if (!slot) slots.set(key, (slot = { row, span, start, byKey: new Map() }));
     return slot;
   };
   const groups: TagRollupGroup[] = [];
-  const groupIn = (
-    slot: TagSlot,
-    row: RollupSource,
-    span: RollupSpan,
-    start: number,
-    tagKey: string,
-    tagValue: string,
-  ) => {
-    let values = slot.get(tagKey);
-    if (!values) slot.set(tagKey, (values = new Map<string, TagRollupGroup>()));
+  const groupIn = (slot: TagSlot, tagKey: string, tagValue: string): TagRollupGroup => {
+    let values = slot.byKey.get(tagKey);
+    if (!values) slot.byKey.set(tagKey, (values = new Map<string, TagRollupGroup>()));
     let group = values.get(tagValue);
     if (!group) {
-      values.set(tagValue, (group = { ...newGroup(row, NO_PROMPT, span, start), tagKey, tagValue }));
+      values.set(tagValue, (group = { ...newGroup(slot.row, NO_PROMPT, slot.span, slot.start), tagKey, tagValue }));
       groups.push(group);
     }
     return group;
   };
-  let last: { row: RollupSource; hourStart: number; dayStart: number; hour: TagSlot; day: TagSlot } | undefined;
-  const slotsOf = ({ row, hourStart, dayStart }: RowFigures) => {
-    if (
-      !last ||
-      last.row.tenantId !== row.tenantId ||
-      last.row.endpointId !== row.endpointId ||
-      last.hourStart !== hourStart ||
-      last.dayStart !== dayStart
-    ) {
-      last = { row, hourStart, dayStart, hour: slotOf(row, 'hour', hourStart), day: slotOf(row, 'day', dayStart) };
-    }
-    return last;
-  };
+  // The last row's slots (its hour names its day too).
+  let last: { hour: TagSlot; day: TagSlot } | undefined;
   for (const figures of rows) {
     const { row } = figures;
     const tags = row.tags;
     for (const tagKey in tags) {
-      const tagValue = tags[tagKey];
-      const { hour, day, hourStart, dayStart } = slotsOf(figures);
-      add(groupIn(hour, row, 'hour', hourStart, tagKey, tagValue), figures);
-      add(groupIn(day, row, 'day', dayStart, tagKey, tagValue), figures);
+      if (
+        !last ||
+        last.hour.start !== figures.hourStart ||
+        last.hour.row.tenantId !== row.tenantId ||
+        last.hour.row.endpointId !== row.endpointId
+      ) {
+        last = { hour: slotOf(row, 'hour', figures.hourStart), day: slotOf(row, 'day', figures.dayStart) };
+      }
+      add(groupIn(last.hour, tagKey, tags[tagKey]), figures);
+      add(groupIn(last.day, tagKey, tags[tagKey]), figures);
     }
   }
   return groups.sort(
