@@ -52,7 +52,7 @@ const OPEN_STREAMS = Number(args['open-streams'] ?? 1000);
 const STREAM_CHUNKS = Number(args['stream-chunks'] ?? 200);
 /** Flags for the service's `node` (V8's heap flags among them, which NODE_OPTIONS does not take). */
 const NODE_FLAGS = args['node-flags'] ? String(args['node-flags']).split(' ') : [];
-const { cpuSecondsOf, streamLoad, openStreams } = require('./streaming');
+const { cpuSecondsOf, databaseCpuSeconds, streamLoad, openStreams } = require('./streaming');
 const { rssMbOf, trackRss } = require('./process-memory');
 const { measureEval, overheadMsPerUnit, EVAL_ITEMS, EVAL_CONCURRENCY, EVAL_PROVIDER_DELAY_MS } = require('./eval-run');
 /** Calls of one tenant's evaluation runs the service lets run at once (its EVAL_MAX_CONCURRENCY, default 8). */
@@ -492,29 +492,6 @@ function taggedMiss(target) {
       return request;
     },
   };
-}
-
-/**
- * CPU seconds the machine's PostgreSQL server has used: every process named `postgres` (the server, its background
- * processes and the sessions, the service's pooled ones among them), with what the server's exited processes used (a
- * process's time passes to its parent's children's time when the parent reaps it, so a session or an autovacuum
- * worker that ends meanwhile is still counted).
- */
-function databaseCpuSeconds() {
-  const isPostgres = (pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-    } catch {
-      return false; // gone meanwhile
-    }
-  };
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || !isPostgres(entry)) continue;
-    const seconds = cpuSecondsOf(Number(entry), { reaped: true });
-    if (!Number.isNaN(seconds)) total += seconds;
-  }
-  return total;
 }
 
 /**

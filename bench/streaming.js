@@ -140,4 +140,27 @@ async function openStreams(targets, count, readRssMb) {
   };
 }
 
-module.exports = { cpuSecondsOf, streamLoad, openStreams };
+/**
+ * CPU seconds the machine's PostgreSQL server has used: every process named `postgres` (the server, its background
+ * processes and the sessions, the service's pooled ones among them), with what the server's exited processes used (a
+ * process's time passes to its parent's children's time when the parent reaps it, so a session or an autovacuum
+ * worker that ends meanwhile is still counted).
+ */
+function databaseCpuSeconds() {
+  const isPostgres = (pid) => {
+    try {
+      return require('node:fs').readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+    } catch {
+      return false; // gone meanwhile
+    }
+  };
+  let total = 0;
+  for (const entry of require('node:fs').readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || !isPostgres(entry)) continue;
+    const seconds = cpuSecondsOf(Number(entry), { reaped: true });
+    if (!Number.isNaN(seconds)) total += seconds;
+  }
+  return total;
+}
+
+module.exports = { cpuSecondsOf, databaseCpuSeconds, streamLoad, openStreams };

@@ -19,6 +19,22 @@ interface DriverError {
   table?: string;
 }
 
+/** The SQLSTATE of a failed query (undefined for any other error). */
+export function sqlStateOf(error: unknown): string | undefined {
+  return error instanceof QueryFailedError
+    ? (error as QueryFailedError & { driverError?: DriverError }).driverError?.code
+    : undefined;
+}
+
+/**
+ * SQLSTATE classes 22 (data exception) and 23 (integrity constraint): the database refused what it was given, and
+ * giving it the same again cannot help.
+ */
+export function isRefusedData(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state !== undefined && (state.startsWith('22') || state.startsWith('23'));
+}
+
 /**
  * Database errors that describe a client mistake, as the AppError a client should get: a unique violation is a 409,
  * a value the column cannot take a 400, never a 500. Messages name fields, never SQL, constraints or the driver's text.

@@ -21,6 +21,7 @@ import { OutputFieldConstraints1764001900000 } from './1764001900000-output-fiel
 import { LogRenderedMessages1764002000000 } from './1764002000000-log-rendered-messages';
 import { EvalScores1764002100000 } from './1764002100000-eval-scores';
 import { PromptFormerNames1764002200000 } from './1764002200000-prompt-former-names';
+import { TagSumWindows1764002300000 } from './1764002300000-tag-sum-windows';
 
 /** Every migration, in order. Listed explicitly so the app, the CLI and the tests load the same set. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   LogRenderedMessages1764002000000,
   EvalScores1764002100000,
   PromptFormerNames1764002200000,
+  TagSumWindows1764002300000,
 ];

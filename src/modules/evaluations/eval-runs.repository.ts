@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { TransactionHost } from '../../database/transactions';
+import { returned } from '../../database/returned-rows';
 import type { EvalRun, EvalRunItemRow, EvalRunStatus, EvalSide, NewEvalRun, StoredAnswer } from './eval-run';
 
 /** The item rows of a run are inserted this many at a time. */
@@ -346,12 +347,6 @@ export class EvalRunsRepository {
     ]);
     return row?.status ?? null;
   }
-}
-
-/** The rows an UPDATE … RETURNING gave back (TypeORM answers such a statement with [rows, affected]). */
-function returned<T = unknown>(result: unknown): T[] {
-  const answer = result as unknown[];
-  return (Array.isArray(answer[0]) ? answer[0] : answer) as T[];
 }
 
 function normalizeRun(row: EvalRun): EvalRun {

@@ -14,6 +14,7 @@ import { retentionCutoff } from './log-retention.service';
 import { LogErrors } from './logs.errors';
 import { countPieces } from './stats-rollups';
 import { singleKeyFilter, tagFilterOf } from './tag-filter';
+import { TagSumWindowsRepository } from './tag-sum-windows.repository';
 import { ExecutionScoresService } from '../scores/execution-scores.service';
 import { scoreFilterOf } from './score-filter';
 
@@ -45,6 +46,7 @@ export class ExecutionLogReadsService {
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly rollups: ExecutionLogRollupsRepository,
+    private readonly windows: TagSumWindowsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly scores: ExecutionScoresService,
   ) {}
@@ -82,6 +84,7 @@ export class ExecutionLogReadsService {
       filter.to,
       retentionCutoff(now, this.config.logRetentionDays),
       now,
+      await this.windows.earliestUnsummed(tenantId),
     );
     const read = { endpointId: filter.endpointId, tag };
     const count = async (pieces: RollupPiece[]) =>

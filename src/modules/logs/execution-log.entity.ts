@@ -48,4 +48,6 @@ export class ExecutionLogEntity {
   @Column({ type: 'jsonb', default: () => "'[]'" }) attempts: LoggedAttempt[];
   /** The request's tags over its key's default tags (`{}` when none). */
   @Column({ type: 'jsonb', default: () => "'{}'" }) tags: Record<string, string>;
+  /** The window whose tag sums count the row (null when it has no tags, or is an evaluation run's). */
+  @Column({ type: 'uuid', nullable: true }) tagWindow: string | null;
 }

@@ -4,6 +4,7 @@ import { ExecutionLogEntity } from './execution-log.entity';
 import type { ExecutionSource, PromptAssignment } from './new-execution-log';
 import type { PreparedLog } from './log-row';
 import { logBatchStatement } from './log-batch-statement';
+import type { TaggedRows } from './log-rollup';
 import { TransactionHost } from '../../database/transactions';
 import { type TagFilter, tagConditions } from './tag-filter';
 import { type ScoreFilter, scoreConditions } from './score-filter';
@@ -119,11 +120,15 @@ export class ExecutionLogsRepository {
     return this.txHost.tx.getRepository(ExecutionLogEntity);
   }
 
-  /** The batch's rows and their rollups, in one statement (see logBatchStatement). */
-  async insertBatch(rows: PreparedLog[]): Promise<void> {
-    if (rows.length === 0) return;
-    const { sql, params } = logBatchStatement(rows);
+  /**
+   * The batch's rows and their plain rollups, in one statement, its tagged rows naming `tagWindow` (see
+   * logBatchStatement); returns those rows with their figures, for the window's sums.
+   */
+  async insertBatch(rows: PreparedLog[], tagWindow: string): Promise<TaggedRows> {
+    if (rows.length === 0) return [];
+    const { sql, params, tagged } = logBatchStatement(rows, tagWindow);
     await this.logs.query(sql, params);
+    return tagged;
   }
 
   /**

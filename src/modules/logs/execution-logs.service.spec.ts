@@ -7,6 +7,8 @@ import { DatabaseShutdown } from '../../database/database-shutdown';
 import type { TransactionHost } from '../../database/transactions';
 import { ExecutionLogsRepository } from './execution-logs.repository';
 import type { PreparedLog } from './log-row';
+import type { TaggedRows } from './log-rollup';
+import type { TagSumWindowsRepository } from './tag-sum-windows.repository';
 import { ExecutionLogsService } from './execution-logs.service';
 
 /** A repository whose inserts succeed, fail or hang as the test says. */
@@ -18,10 +20,11 @@ class FakeRepository extends ExecutionLogsRepository {
     super(unused<TransactionHost>('the transaction host'));
   }
 
-  override async insertBatch(rows: PreparedLog[]): Promise<void> {
+  override async insertBatch(rows: PreparedLog[]): Promise<TaggedRows> {
     if (this.mode === 'down') throw new Error('connection refused');
     if (this.mode === 'hanging') await new Promise((resolve) => setTimeout(resolve, 5000).unref());
     this.stored.push(...rows);
+    return [];
   }
 }
 
@@ -36,6 +39,7 @@ describe('ExecutionLogsService.record and flushWithin', () => {
     const logger = new AppLogger({ logLevel: 'silent' });
     service = new ExecutionLogsService(
       repository,
+      unused<TagSumWindowsRepository>('the tag sum windows (these rows have no tags)'),
       logger,
       { logFieldMaxBytes: 65_536 } as AppConfig,
       new DatabaseShutdown(logger),

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { QueryFailedError } from 'typeorm';
+import { isRefusedData, sqlStateOf } from '../../common/errors/database-errors';
 import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AppLogger } from '../../common/logging/app-logger';
 import { Metrics } from '../../common/metrics/metrics';
@@ -10,6 +10,8 @@ import { ExecutionLogsRepository } from './execution-logs.repository';
 import { type PreparedLog, toLogRow } from './log-row';
 import { DEFAULT_QUEUE_OPTIONS, LogWriteQueue, LogWriteQueueState } from './log-write-queue';
 import type { NewExecutionLog } from './new-execution-log';
+import { DEFAULT_TAG_WINDOW_OPTIONS, TagSumWindows } from './tag-sum-windows';
+import { TagSumWindowsRepository } from './tag-sum-windows.repository';
 
 /** Shutdown flushes pending logs; if the database stays away this long, the rest is reported lost. */
 const SHUTDOWN_FLUSH_MS = 10_000;
@@ -17,16 +19,22 @@ const SHUTDOWN_FLUSH_MS = 10_000;
 /**
  * The execution log writer: `record` queues a row and returns at once (the execution's response never waits for the
  * database); the queue writes batches with one multi-row INSERT within ~100 ms, retries them while the database is
- * away, and is drained at shutdown. The reads are ExecutionLogReadsService's.
+ * away, and is drained at shutdown. The tag rollups of the rows are summed per window of a few seconds and written
+ * when it closes (TagSumWindows), between batches. The reads are ExecutionLogReadsService's.
  */
 @Injectable()
 export class ExecutionLogsService {
   private readonly queue: LogWriteQueue<PreparedLog>;
+  private readonly windows: TagSumWindows;
+  /** The writer's turns: a batch, or the closed windows' sums (see serially). */
+  private turn: Promise<unknown> = Promise.resolve();
+  private readonly windowTimer: NodeJS.Timeout;
   /** Counts each execution recorded, by outcome (success or its error code) and whether the cache answered it. */
   private readonly metrics: Metrics | null = null;
 
   constructor(
     private readonly logs: ExecutionLogsRepository,
+    windowsRepository: TagSumWindowsRepository,
     private readonly logger: AppLogger,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     shutdown: DatabaseShutdown,
@@ -53,6 +61,12 @@ export class ExecutionLogsService {
       },
       clock,
     );
+    this.windows = new TagSumWindows(windowsRepository, clock, DEFAULT_TAG_WINDOW_OPTIONS);
+    // A window closes on time when no batch comes to close it.
+    this.windowTimer = setInterval(
+      () => void this.serially(() => this.writeWindows(false)),
+      DEFAULT_TAG_WINDOW_OPTIONS.windowMs,
+    ).unref();
     // The final flush: after the HTTP server has closed (every answered execution has recorded its row), before the
     // database closes.
     shutdown.beforeClose(() => this.drainForShutdown());
@@ -74,9 +88,16 @@ export class ExecutionLogsService {
     return row.id;
   }
 
-  /** Resolves once every log recorded so far is stored (tests; shutdown). */
-  flush(): Promise<void> {
-    return this.queue.flush();
+  /**
+   * Resolves once every log recorded so far is stored and its tag sums are written to the tag rollups (tests; the
+   * seeding tool).
+   */
+  async flush(): Promise<void> {
+    await this.queue.flush();
+    await this.serially(async () => {
+      this.windows.close();
+      await this.windows.writeClosed();
+    });
   }
 
   /**
@@ -106,9 +127,47 @@ export class ExecutionLogsService {
   }
 
   private async drainForShutdown(): Promise<void> {
+    clearInterval(this.windowTimer);
     const lost = await this.queue.close(SHUTDOWN_FLUSH_MS);
     if (lost > 0)
       this.logger.write('error', 'Execution logs lost at shutdown: the database did not accept them', { lost });
+    await this.serially(async () => {
+      this.windows.close();
+      await this.writeWindows(true);
+    });
+  }
+
+  /**
+   * Runs `work` after the writer's current turn: a batch's statement and the writing of a window's sums never overlap,
+   * so no batch joins a window while it is being written.
+   */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work, work);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Closes the open window when it is due (or `closeAll`) and writes the closed windows' sums. A failure is reported
+   * and kept for the next turn; if the process stops first, another instance sums those windows from their rows.
+   */
+  private async writeWindows(closeAll: boolean): Promise<void> {
+    if (closeAll || this.windows.due()) this.windows.close();
+    if (this.windows.pending === 0) return;
+    try {
+      await this.windows.writeClosed();
+    } catch (error) {
+      if (closeAll)
+        this.logger.write('warn', 'Tag sums not written at shutdown; they will be summed from their rows', {
+          error: messageOf(error),
+          windows: this.windows.pending,
+        });
+      else if (!isDatabaseUnavailable(error))
+        this.logger.write('warn', 'Writing tag sums failed; will retry', {
+          error: messageOf(error),
+          windows: this.windows.pending,
+        });
+    }
   }
 
   /**
@@ -121,13 +180,13 @@ export class ExecutionLogsService {
       await this.store(rows);
       return;
     } catch (error) {
-      if (!isDataError(error)) throw error;
+      if (!isRefusedData(error)) throw error;
     }
     for (const row of rows) {
       try {
         await this.store([row]);
       } catch (error) {
-        if (!isDataError(error)) throw error;
+        if (!isRefusedData(error)) throw error;
         if (sqlStateOf(error) !== UNIQUE_VIOLATION) {
           this.logger.write('error', 'An execution log was refused by the database', {
             requestId: row.requestId,
@@ -139,24 +198,24 @@ export class ExecutionLogsService {
     }
   }
 
-  /** The rows and their rollups, in one statement (see logBatchStatement). */
+  /**
+   * The rows and their plain rollups, in one statement (see logBatchStatement); their tag sums join the open window
+   * once they are stored, and the closed windows' sums are written after the batch.
+   */
   private store(rows: PreparedLog[]): Promise<void> {
-    return this.logs.insertBatch(rows);
+    return this.serially(async () => {
+      const window = this.windows.current();
+      try {
+        this.windows.stored(window, await this.logs.insertBatch(rows, window));
+      } catch (error) {
+        this.windows.failed(window);
+        throw error;
+      }
+      await this.writeWindows(false);
+    });
   }
 }
 
 const UNIQUE_VIOLATION = '23505';
-
-function sqlStateOf(error: unknown): string | undefined {
-  return error instanceof QueryFailedError
-    ? (error as QueryFailedError & { driverError?: { code?: string } }).driverError?.code
-    : undefined;
-}
-
-/** SQLSTATE classes 22 (data exception) and 23 (integrity constraint): retrying the same row cannot help. */
-function isDataError(error: unknown): boolean {
-  const state = sqlStateOf(error);
-  return state !== undefined && (state.startsWith('22') || state.startsWith('23'));
-}
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

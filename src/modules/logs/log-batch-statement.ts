@@ -1,4 +1,12 @@
-import { acrossEndpoints, rollUpBatch, type RollupGroup, type TagRollupGroup, nanosText } from './log-rollup';
+import {
+  type RollupGroup,
+  type RollupSource,
+  type TagRollupGroup,
+  type TaggedRows,
+  acrossEndpoints,
+  nanosText,
+  rollUpBatch,
+} from './log-rollup';
 import type { PreparedLog } from './log-row';
 import {
   HISTOGRAM_COLUMNS,
@@ -43,6 +51,7 @@ const INSERT_COLUMNS = [
   'truncated_fields',
   'attempts',
   'tags',
+  'tag_window',
 ];
 const JSONB_COLUMNS = new Set(['inputs', 'rendered_messages', 'parsed_output', 'attempts', 'tags']);
 /**
@@ -76,8 +85,8 @@ function upsertsOf(tables: RollupTables) {
      FROM json_to_recordset($`,
     `::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar, start timestamptz,
        calls bigint, errors bigint, cache_hits bigint, input_tokens bigint, output_tokens bigint, cost_usd numeric,
-       latency_max_ms int, h jsonb)
-     ORDER BY ${tables.key}
+       latency_max_ms int, h jsonb)`,
+    ` ORDER BY ${tables.key}
      ON CONFLICT (${tables.key}) DO UPDATE SET ${[...SUM_COLUMNS, ...HISTOGRAM_COLUMNS]
        .map((column) => `${column} = r.${column} + excluded.${column}`)
        .join(', ')}, latency_max_ms = greatest(r.latency_max_ms, excluded.latency_max_ms)`,
@@ -87,34 +96,58 @@ function upsertsOf(tables: RollupTables) {
      SELECT ${tables.key}, error_code, errors
      FROM json_to_recordset($`,
     `::json) AS g(${tables.tagColumns}tenant_id uuid, endpoint_id uuid, prompt_id uuid, span varchar,
-       start timestamptz, error_code varchar, errors bigint)
-     ORDER BY ${tables.key}, error_code
+       start timestamptz, error_code varchar, errors bigint)`,
+    ` ORDER BY ${tables.key}, error_code
      ON CONFLICT (${tables.key}, error_code) DO UPDATE SET errors = r.errors + excluded.errors`,
   ];
   return {
-    sums: (param: number) => sums[0] + param + sums[1],
-    errors: tables.errors === undefined ? undefined : (param: number) => errors[0] + param + errors[1],
+    sums: (param: number, where = '') => sums[0] + param + sums[1] + where + sums[2],
+    errors:
+      tables.errors === undefined
+        ? undefined
+        : (param: number, where = '') => errors[0] + param + errors[1] + where + errors[2],
   };
 }
 const PLAIN_UPSERTS = upsertsOf(PLAIN);
 const PER_TAG_UPSERTS = upsertsOf(PER_TAG);
 const PER_TAG_VALUE_UPSERTS = upsertsOf(PER_TAG_VALUE);
 
+/** A statement with its parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
 /**
  * The statement that stores a batch: one multi-row INSERT of the rows (each carries its own tenantId), with the
- * upserts that add the batch's sums to the rollups in its WITH clause, so the rollups are stored with the rows or not
+ * upserts that add the batch's sums to the plain rollups in its WITH clause, so those are stored with the rows or not
  * at all, with no transaction (and no round trip) of their own: the statistics always agree with the rows stored.
+ *
+ * The tag rollups are not added per batch. Each counted row with tags names `tagWindow`, and the statement registers
+ * the window for each tenant of those rows with the period they span (refused if the window is summed already); the
+ * caller adds `tagged` to the window's sums once the statement has succeeded, and writes them when the window closes
+ * (tagSumsStatement).
  */
-export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: unknown[] } {
+export function logBatchStatement(rows: PreparedLog[], tagWindow: string): Statement & { tagged: TaggedRows } {
   const params: unknown[] = [];
   // Evaluation runs' executions are left out of the rollups: the statistics count them only when asked for them.
   const counted = rows.filter((row) => row.source !== 'Eval');
-  const { groups, tagGroups } = rollUpBatch(counted);
-  const statements = [
-    ...rollupUpserts(groups, PLAIN_UPSERTS, params),
-    ...rollupUpserts(tagGroups, PER_TAG_UPSERTS, params),
-    ...rollupUpserts(acrossEndpoints(tagGroups), PER_TAG_VALUE_UPSERTS, params),
-  ];
+  const { groups, tagged } = rollUpBatch(counted);
+  const statements = rollupUpserts(groups, PLAIN_UPSERTS, params);
+  const inWindow = new Set<RollupSource>();
+  if (tagged.length > 0) {
+    const periods = new Map<string, { tenant_id: string; earliest: Date; latest: Date }>();
+    for (const { row } of tagged) {
+      inWindow.add(row);
+      const period = periods.get(row.tenantId);
+      if (!period)
+        periods.set(row.tenantId, { tenant_id: row.tenantId, earliest: row.createdAt, latest: row.createdAt });
+      else if (row.createdAt < period.earliest) period.earliest = row.createdAt;
+      else if (row.createdAt > period.latest) period.latest = row.createdAt;
+    }
+    params.push(tagWindow, JSON.stringify([...periods.values()]));
+    statements.push(registerWindow(params.length - 1, params.length));
+  }
   const withClause = statements.length
     ? `WITH ${statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ')} `
     : '';
@@ -152,6 +185,7 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
       row.truncatedFields,
       row.attemptsJson,
       row.tagsJson,
+      inWindow.has(row) ? tagWindow : null,
     ];
     const placeholders = values.map((value, index) => {
       params.push(value);
@@ -161,6 +195,48 @@ export function logBatchStatement(rows: PreparedLog[]): { sql: string; params: u
   });
   return {
     sql: `${withClause}INSERT INTO execution_logs (${INSERT_COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`,
+    params,
+    tagged,
+  };
+}
+
+/**
+ * Registers a window for the tenants of a batch (JSON parameter `periods`: tenant_id, earliest, latest), widening the
+ * period of its rows and the time it was last written to. A window already summed is marked late, which its check
+ * refuses: the batch fails, and its rows are stored again in another window.
+ */
+function registerWindow(windowParam: number, periodsParam: number): string {
+  return `INSERT INTO tag_sum_windows AS w (id, tenant_id, earliest, latest)
+     SELECT $${windowParam}::uuid, tenant_id, earliest, latest
+     FROM json_to_recordset($${periodsParam}::json) AS p(tenant_id uuid, earliest timestamptz, latest timestamptz)
+     ORDER BY tenant_id
+     ON CONFLICT (id, tenant_id) DO UPDATE SET earliest = least(w.earliest, excluded.earliest),
+       latest = greatest(w.latest, excluded.latest), touched_at = now(), late = w.summed`;
+}
+
+/**
+ * The statement that adds a window's tag sums to the tag rollups, per endpoint (with errors per code) and across the
+ * endpoints. With `claim`, it first marks the window's tenants summed and adds only the sums of the tenants it marked:
+ * a window is summed once, by whoever claims it first. Without it, the caller has claimed the window already.
+ */
+export function tagSumsStatement(groups: TagRollupGroup[], claim?: { window: string }): Statement {
+  const params: unknown[] = [];
+  let where = '';
+  const statements: string[] = [];
+  if (claim) {
+    params.push(claim.window);
+    statements.push(`UPDATE tag_sum_windows SET summed = true WHERE id = $1::uuid AND NOT summed RETURNING tenant_id`);
+    where = ' WHERE g.tenant_id IN (SELECT tenant_id FROM alongside_0)';
+  }
+  statements.push(
+    ...rollupUpserts(groups, PER_TAG_UPSERTS, params, where),
+    ...rollupUpserts(acrossEndpoints(groups), PER_TAG_VALUE_UPSERTS, params, where),
+  );
+  if (statements.length === 0) return { sql: 'SELECT 0 AS claimed', params };
+  const withClause = statements.map((statement, index) => `alongside_${index} AS (${statement})`).join(', ');
+  // The number of tenants claimed (1 without a claim): 0 when another writer summed the window first.
+  return {
+    sql: `WITH ${withClause} SELECT ${claim ? '(SELECT count(*) FROM alongside_0)' : '1'}::int AS claimed`,
     params,
   };
 }
@@ -175,6 +251,7 @@ function rollupUpserts(
   groups: (RollupGroup | TagRollupGroup)[],
   upserts: ReturnType<typeof upsertsOf>,
   params: unknown[],
+  where = '',
 ): string[] {
   if (groups.length === 0) return [];
   const records: Record<string, unknown>[] = [];
@@ -204,9 +281,9 @@ function rollupUpserts(
       errorRecords.push({ ...key, error_code: errorCode, errors: count });
   }
   params.push(JSON.stringify(records));
-  const statements = [upserts.sums(params.length)];
+  const statements = [upserts.sums(params.length, where)];
   if (errorRecords.length === 0 || !upserts.errors) return statements;
   params.push(JSON.stringify(errorRecords));
-  statements.push(upserts.errors(params.length));
+  statements.push(upserts.errors(params.length, where));
   return statements;
 }

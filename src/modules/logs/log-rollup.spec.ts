@@ -9,6 +9,7 @@ import {
   rollUp,
   rollUpBatch,
   rollUpTags,
+  TagSums,
 } from './log-rollup';
 
 const row = (overrides: Partial<RollupSource>): RollupSource => ({
@@ -138,6 +139,13 @@ describe('rollUpTags', () => {
         return 0;
       }),
     );
-    expect(rollUpBatch(rows)).toEqual({ groups: rollUp(rows), tagGroups: together });
+    const batch = rollUpBatch(rows);
+    expect(batch.groups).toEqual(rollUp(rows));
+    expect(batch.tagged.map((figures) => figures.row)).toEqual(rows.filter((each) => Object.keys(each.tags!).length));
+    // A window's sums, added batch by batch, are the sums of all its rows at once.
+    const window = new TagSums();
+    for (let start = 0; start < rows.length; start += 5) window.add(rollUpBatch(rows.slice(start, start + 5)).tagged);
+    expect(window.size).toBe(together.length);
+    expect(window.groups()).toEqual(together);
   });
 });

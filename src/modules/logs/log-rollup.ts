@@ -75,7 +75,12 @@ function figuresOf(row: RollupSource): RowFigures {
   };
 }
 
-function newGroup(row: RollupSource, promptId: string, span: RollupSpan, start: number): RollupGroup {
+function newGroup(
+  row: { tenantId: string; endpointId: string },
+  promptId: string,
+  span: RollupSpan,
+  start: number,
+): RollupGroup {
   return {
     tenantId: row.tenantId,
     endpointId: row.endpointId,
@@ -113,12 +118,21 @@ export function rollUp(rows: RollupSource[]): RollupGroup[] {
   return rollUpFigures(rows.map(figuresOf));
 }
 
+/** A batch's tagged rows with their figures (see rollUpBatch), to be added to a window's tag sums. */
+export type TaggedRows = readonly RowFigures[];
+
 /**
- * A batch's plain groups and its tag groups (see rollUp and rollUpTags), each row's figures worked out once for both.
+ * A batch's plain groups, and its tagged rows with their figures for the tag sums (see TagSums), each row's figures
+ * worked out once for both.
  */
-export function rollUpBatch(rows: RollupSource[]): { groups: RollupGroup[]; tagGroups: TagRollupGroup[] } {
+export function rollUpBatch(rows: RollupSource[]): { groups: RollupGroup[]; tagged: TaggedRows } {
   const figures = rows.map(figuresOf);
-  return { groups: rollUpFigures(figures), tagGroups: rollUpTagFigures(figures) };
+  return { groups: rollUpFigures(figures), tagged: figures.filter((row) => hasTags(row.row)) };
+}
+
+function hasTags(row: RollupSource): boolean {
+  for (const _ in row.tags) return true;
+  return false;
 }
 
 function rollUpFigures(rows: RowFigures[]): RollupGroup[] {
@@ -145,70 +159,96 @@ export interface TagRollupGroup extends RollupGroup {
 
 /** One tenant's and endpoint's tag groups of one UTC hour or day, by tag key and then value. */
 interface TagSlot {
-  /** The row that opened it: the tenant and endpoint of its groups. */
-  row: RollupSource;
+  tenantId: string;
+  endpointId: string;
   span: RollupSpan;
   start: number;
   byKey: Map<string, Map<string, TagRollupGroup>>;
 }
 
 /**
- * Sums a batch of log rows per tag (a row with three tags counts once under each), not split by prompt (a tag's values
- * can be many, and its rollups stay fewer), ordered by the tag rollups' key (tenant, tag key, span, start, tag value,
+ * Sums log rows per tag (a row with three tags counts once under each), not split by prompt (a tag's values can be
+ * many, and its rollups stay fewer), ordered by the tag rollups' key (tenant, tag key, span, start, tag value,
  * endpoint) for the same reason as rollUp.
  */
 export function rollUpTags(rows: RollupSource[]): TagRollupGroup[] {
-  return rollUpTagFigures(rows.filter((row) => row.tags).map(figuresOf));
+  const sums = new TagSums();
+  sums.add(rows.filter(hasTags).map(figuresOf));
+  return sums.groups();
 }
 
-function rollUpTagFigures(rows: RowFigures[]): TagRollupGroup[] {
-  // Groups are found by their tenant, endpoint, span and start first, then by tag key and value (no key text is built
-  // per tag); the rows of a batch mostly share the first four, so the last row's slots are reused while they do.
-  const slots = new Map<string, TagSlot>();
-  const slotOf = (row: RollupSource, span: RollupSpan, start: number): TagSlot => {
+/**
+ * The tag groups of rows added over time (a window's: see TagSumWindows). Groups are found by their tenant, endpoint,
+ * span and start first, then by tag key and value (no key text is built per tag); consecutive rows mostly share the
+ * first four, so the last row's slots are reused while they do.
+ */
+export class TagSums {
+  private readonly slots = new Map<string, TagSlot>();
+  private readonly list: TagRollupGroup[] = [];
+  /** The last row's slots (its hour names its day too). */
+  private last: { hour: TagSlot; day: TagSlot } | undefined;
+
+  /** How many groups the sums hold. */
+  get size(): number {
+    return this.list.length;
+  }
+
+  add(rows: TaggedRows): void {
+    for (const figures of rows) {
+      const { row } = figures;
+      const tags = row.tags;
+      for (const tagKey in tags) {
+        let last = this.last;
+        if (
+          !last ||
+          last.hour.start !== figures.hourStart ||
+          last.hour.tenantId !== row.tenantId ||
+          last.hour.endpointId !== row.endpointId
+        ) {
+          last = this.last = {
+            hour: this.slotOf(row, 'hour', figures.hourStart),
+            day: this.slotOf(row, 'day', figures.dayStart),
+          };
+        }
+        add(this.groupIn(last.hour, tagKey, tags[tagKey]), figures);
+        add(this.groupIn(last.day, tagKey, tags[tagKey]), figures);
+      }
+    }
+  }
+
+  /** The groups in the tag rollups' key order. */
+  groups(): TagRollupGroup[] {
+    return [...this.list].sort(
+      (a, b) =>
+        compare(a.tenantId, b.tenantId) ||
+        compare(a.tagKey, b.tagKey) ||
+        compare(a.span, b.span) ||
+        a.start.getTime() - b.start.getTime() ||
+        compare(a.tagValue, b.tagValue) ||
+        compare(a.endpointId, b.endpointId),
+    );
+  }
+
+  private slotOf(row: RollupSource, span: RollupSpan, start: number): TagSlot {
     const key = `${row.tenantId}|${row.endpointId}|${span}|${start}`;
-    let slot = slots.get(key);
-    if (!slot) slots.set(key, (slot = { row, span, start, byKey: new Map() }));
+    let slot = this.slots.get(key);
+    if (!slot) {
+      const { tenantId, endpointId } = row;
+      this.slots.set(key, (slot = { tenantId, endpointId, span, start, byKey: new Map() }));
+    }
     return slot;
-  };
-  const groups: TagRollupGroup[] = [];
-  const groupIn = (slot: TagSlot, tagKey: string, tagValue: string): TagRollupGroup => {
+  }
+
+  private groupIn(slot: TagSlot, tagKey: string, tagValue: string): TagRollupGroup {
     let values = slot.byKey.get(tagKey);
     if (!values) slot.byKey.set(tagKey, (values = new Map<string, TagRollupGroup>()));
     let group = values.get(tagValue);
     if (!group) {
-      values.set(tagValue, (group = { ...newGroup(slot.row, NO_PROMPT, slot.span, slot.start), tagKey, tagValue }));
-      groups.push(group);
+      values.set(tagValue, (group = { ...newGroup(slot, NO_PROMPT, slot.span, slot.start), tagKey, tagValue }));
+      this.list.push(group);
     }
     return group;
-  };
-  // The last row's slots (its hour names its day too).
-  let last: { hour: TagSlot; day: TagSlot } | undefined;
-  for (const figures of rows) {
-    const { row } = figures;
-    const tags = row.tags;
-    for (const tagKey in tags) {
-      if (
-        !last ||
-        last.hour.start !== figures.hourStart ||
-        last.hour.row.tenantId !== row.tenantId ||
-        last.hour.row.endpointId !== row.endpointId
-      ) {
-        last = { hour: slotOf(row, 'hour', figures.hourStart), day: slotOf(row, 'day', figures.dayStart) };
-      }
-      add(groupIn(last.hour, tagKey, tags[tagKey]), figures);
-      add(groupIn(last.day, tagKey, tags[tagKey]), figures);
-    }
   }
-  return groups.sort(
-    (a, b) =>
-      compare(a.tenantId, b.tenantId) ||
-      compare(a.tagKey, b.tagKey) ||
-      compare(a.span, b.span) ||
-      a.start.getTime() - b.start.getTime() ||
-      compare(a.tagValue, b.tagValue) ||
-      compare(a.endpointId, b.endpointId),
-  );
 }
 
 /**

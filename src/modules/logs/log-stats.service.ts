@@ -20,6 +20,7 @@ import {
   type TagStatsRow,
 } from './execution-logs.repository';
 import { bucketCount, buildPromptGroups, buildStats, buildTagGroups } from './stats-series';
+import { TagSumWindowsRepository } from './tag-sum-windows.repository';
 import { type RolledUpStats, combineFigures, combineTagGroups, planPieces, topTagValues } from './stats-rollups';
 import { type TagFilter, singleKeyFilter, tagFilterKeys } from './tag-filter';
 import { PromptNames } from './prompt-names';
@@ -42,6 +43,7 @@ export class LogStatsService {
   constructor(
     private readonly logs: ExecutionLogsRepository,
     private readonly rollups: ExecutionLogRollupsRepository,
+    private readonly windows: TagSumWindowsRepository,
     private readonly prompts: PromptNames,
     private readonly scores: ScoreStatsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -146,7 +148,9 @@ export class LogStatsService {
       // them out) or one source alone (the rollups sum the sources together): only the rows can answer.
       return this.exact(tenantId, filter, interval, byPrompt, groupTag);
     }
-    const pieces = planPieces(from, to, interval);
+    // The tag rollups miss the sums of windows not written yet: their hours come from the rows.
+    const tagged = read !== undefined || groupTag !== undefined;
+    const pieces = planPieces(from, to, interval, tagged ? await this.windows.earliestUnsummed(tenantId) : null);
     const rolledUp = await this.rolledUp(tenantId, pieces, {
       endpointId: range.endpointId,
       interval,

@@ -15,6 +15,8 @@ import { PromptNames } from './prompt-names';
 import { LogsController } from './logs.controller';
 import { ScoresApiController } from './scores-api.controller';
 import { StatsController } from './stats.controller';
+import { TagSumRecoveryService } from './tag-sum-recovery.service';
+import { TagSumWindowsRepository } from './tag-sum-windows.repository';
 
 // Owns the execution_logs table and its rollups: the batched log writer, GET /admin/v1/logs, GET /admin/v1/stats,
 // retention, and scoring log rows (POST /api/v1/_scores, POST /admin/v1/logs/{id}/scores; the scores module stores them).
@@ -34,6 +36,8 @@ import { StatsController } from './stats.controller';
     LogStatsService,
     LogRetentionService,
     LogScoresService,
+    TagSumWindowsRepository,
+    TagSumRecoveryService,
     // Typed, so that PromptsService keeps answering what the statistics ask.
     { provide: PromptNames, inject: [PromptsService], useFactory: (prompts: PromptsService): PromptNames => prompts },
   ],

@@ -1,8 +1,8 @@
 import { countPieces, planPieces, topTagValues } from './stats-rollups';
 
 const at = (text: string) => new Date(`2026-03-${text}Z`);
-const plan = (from: string, to: string, interval: 'hour' | 'day') =>
-  planPieces(at(from), at(to), interval).map((piece) => [
+const plan = (from: string, to: string, interval: 'hour' | 'day', rowsFrom?: string) =>
+  planPieces(at(from), at(to), interval, rowsFrom === undefined ? null : at(rowsFrom)).map((piece) => [
     piece.source,
     piece.from.toISOString().slice(8, 16),
     piece.to.toISOString().slice(8, 16),
@@ -32,6 +32,22 @@ describe('planPieces', () => {
     ]);
     expect(plan('01T00:00', '03T00:00', 'day')).toEqual([['day', '01T00:00', '03T00:00']]);
     expect(plan('01T00:00', '03T00:00', 'hour')).toEqual([['hour', '01T00:00', '03T00:00']]);
+  });
+
+  it('reads from the logs everything from the hour of the earliest row whose sums may be missing', () => {
+    expect(plan('01T10:20', '04T08:30', 'day', '03T05:59')).toEqual([
+      ['logs', '01T10:20', '01T11:00'],
+      ['hour', '01T11:00', '02T00:00'],
+      ['day', '02T00:00', '03T00:00'],
+      ['hour', '03T00:00', '03T05:00'],
+      ['logs', '03T05:00', '04T08:30'],
+    ]);
+    // In the period's last partial hour, or after it: nothing changes.
+    expect(plan('01T10:20', '01T14:05', 'hour', '01T14:01')).toEqual(plan('01T10:20', '01T14:05', 'hour'));
+    expect(plan('01T10:20', '01T14:05', 'hour', '02T00:00')).toEqual(plan('01T10:20', '01T14:05', 'hour'));
+    // Before the period: all of it.
+    expect(plan('01T10:20', '01T14:05', 'hour', '01T10:30')).toEqual([['logs', '01T10:20', '01T14:05']]);
+    expect(plan('01T10:20', '01T14:05', 'hour', '01T09:00')).toEqual([['logs', '01T10:20', '01T14:05']]);
   });
 });
 

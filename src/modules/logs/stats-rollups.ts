@@ -20,9 +20,15 @@ const ceilTo = (time: number, step: number) => Math.ceil(time / step) * step;
 
 /**
  * Splits [from, to) into what answers it: the partial hours at its edges from the log rows, the whole hours from the
- * hourly rollups, and (for daily buckets) the whole UTC days from the daily rollups.
+ * hourly rollups, and (for daily buckets) the whole UTC days from the daily rollups. With `rowsFrom` (the earliest row
+ * whose sums the rollups may not hold yet), everything from its hour on comes from the rows.
  */
-export function planPieces(from: Date, to: Date, interval: StatsInterval): RollupPiece[] {
+export function planPieces(from: Date, to: Date, interval: StatsInterval, rowsFrom?: Date | null): RollupPiece[] {
+  if (rowsFrom && rowsFrom < to) {
+    const cut = floorTo(rowsFrom.getTime(), HOUR_MS);
+    if (cut <= from.getTime()) return [{ source: 'logs', from, to }];
+    return [...planPieces(from, new Date(cut), interval), { source: 'logs', from: new Date(cut), to }];
+  }
   const start = from.getTime();
   const end = to.getTime();
   const firstHour = ceilTo(start, HOUR_MS);
@@ -53,29 +59,30 @@ const LATEST = new Date('9999-01-01T00:00:00Z');
  * two parts: the period from the start of yesterday (UTC) on, then the period before it, so that a count that passes
  * its cap in the recent part need not read the older one. In each part, the rows before `retained` (the retention
  * cutoff, a whole hour: the sweep deletes those rows in batches before their rollups go, so only the rows themselves are
- * certain) and the partial hours at its edges come from the logs, the whole hours and days in between from the rollups,
- * which are written with the rows in the same statement.
+ * certain), the partial hours at its edges and the hours from `rowsFrom` on (rows whose tag sums may not be written
+ * yet) come from the logs, the whole hours and days in between from the rollups.
  */
 export function countPieces(
   from: Date | undefined,
   to: Date | undefined,
   retained: Date,
   now: Date,
+  rowsFrom?: Date | null,
 ): { recent: RollupPiece[]; older: RollupPiece[] } {
   const start = from ?? EARLIEST;
   const end = to ?? LATEST;
   const yesterday = new Date(floorTo(now.getTime(), DAY_MS) - DAY_MS);
   return {
-    recent: periodPieces(start > yesterday ? start : yesterday, end, retained),
-    older: periodPieces(start, end < yesterday ? end : yesterday, retained),
+    recent: periodPieces(start > yesterday ? start : yesterday, end, retained, rowsFrom),
+    older: periodPieces(start, end < yesterday ? end : yesterday, retained, rowsFrom),
   };
 }
 
-function periodPieces(start: Date, end: Date, retained: Date): RollupPiece[] {
+function periodPieces(start: Date, end: Date, retained: Date, rowsFrom?: Date | null): RollupPiece[] {
   if (start >= end) return [];
   if (end <= retained) return [{ source: 'logs', from: start, to: end }];
-  if (start >= retained) return planPieces(start, end, 'day');
-  return [{ source: 'logs', from: start, to: retained }, ...planPieces(retained, end, 'day')];
+  if (start >= retained) return planPieces(start, end, 'day', rowsFrom);
+  return [{ source: 'logs', from: start, to: retained }, ...planPieces(retained, end, 'day', rowsFrom)];
 }
 
 /**
