@@ -26,6 +26,13 @@ export function sqlStateOf(error: unknown): string | undefined {
     : undefined;
 }
 
+/** The constraint a failed query violated (undefined when none, or for any other error). */
+export function constraintOf(error: unknown): string | undefined {
+  return error instanceof QueryFailedError
+    ? (error as QueryFailedError & { driverError?: DriverError }).driverError?.constraint
+    : undefined;
+}
+
 /**
  * SQLSTATE classes 22 (data exception) and 23 (integrity constraint): the database refused what it was given, and
  * giving it the same again cannot help.

@@ -208,7 +208,7 @@ export class ExecutionLogsService {
       try {
         this.windows.stored(window, await this.logs.insertBatch(rows, window));
       } catch (error) {
-        this.windows.failed(window);
+        this.windows.failed(window, error);
         throw error;
       }
       await this.writeWindows(false);

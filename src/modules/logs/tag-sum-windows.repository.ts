@@ -20,43 +20,61 @@ export class TagSumWindowsRepository {
   constructor(private readonly txHost: TransactionHost) {}
 
   /**
-   * Claims the window and adds its sums to the tag rollups, for the tenants it claimed, in one statement; false when
-   * another writer had summed it already (nothing is added then).
+   * Claims the window and adds its sums to the tag rollups, for the tenants it claimed; false when another writer had
+   * summed it already (nothing is added then).
    */
-  async writeSums(window: string, groups: TagRollupGroup[]): Promise<boolean> {
-    const { sql, params } = tagSumsStatement(groups, { window });
-    const [row]: { claimed: number }[] = await this.txHost.tx.query(sql, params);
-    return row.claimed > 0;
+  writeSums(window: string, groups: TagRollupGroup[]): Promise<boolean> {
+    return this.txHost.withTransaction(async () => {
+      await this.holdEndpoints(groups);
+      const { sql, params } = tagSumsStatement(groups, { window });
+      const [row]: { claimed: number }[] = await this.txHost.tx.query(sql, params);
+      return row.claimed > 0;
+    });
   }
 
   /**
    * Claims the window (of one tenant, or of all its tenants) and sums its rows into the tag rollups, in one
-   * transaction: the rows are read after the claim, so a batch that registered the window before the claim is counted
-   * (the claim waits for it) and one after it is refused (see logBatchStatement). With `untouchedForMs`, only a window
-   * no batch has joined for that long (by the database's clock) is claimed. Returns how many rows were summed.
+   * transaction. The rows are read after the claim: a batch that joined the window before it is counted (the claim
+   * waits for a batch still writing the window's row of the tenant, and the rows are read once it is done); a batch
+   * that would join it after the claim is refused (see logBatchStatement); a batch that brings the window its first row
+   * of a tenant after the claim registers that tenant unsummed, for the next sweep. With `untouchedForMs`, only a
+   * window no batch has joined for that long (by the database's clock) is claimed. Returns how many rows were summed.
    */
   sumFromRows(window: string, options: { tenantId?: string; untouchedForMs?: number } = {}): Promise<number> {
     return this.txHost.withTransaction(async () => {
       const claimed = returned<{ tenant_id: string; earliest: Date; latest: Date }>(
         await this.txHost.tx.query(
           `UPDATE tag_sum_windows SET summed = true
-         WHERE id = $1 AND NOT summed AND ($2::uuid IS NULL OR tenant_id = $2)
-           AND ($3::float8 IS NULL OR touched_at < now() - make_interval(secs => $3 / 1000))
-         RETURNING tenant_id, earliest, latest`,
+           WHERE id = $1 AND NOT summed AND ($2::uuid IS NULL OR tenant_id = $2)
+             AND ($3::float8 IS NULL OR touched_at < now() - make_interval(secs => $3 / 1000))
+           RETURNING tenant_id, earliest, latest`,
           [window, options.tenantId ?? null, options.untouchedForMs ?? null],
         ),
       );
-      let summed = 0;
-      for (const tenant of claimed) {
-        const rows = await this.rowsOf(window, tenant.tenant_id, tenant.earliest, tenant.latest);
-        summed += rows.length;
-        const groups = rollUpTags(rows);
-        if (groups.length === 0) continue;
+      const rows: RollupSource[] = [];
+      for (const tenant of claimed)
+        rows.push(...(await this.rowsOf(window, tenant.tenant_id, tenant.earliest, tenant.latest)));
+      // All the tenants' sums in one statement, in the rollups' key order (as every writer upserts them).
+      const groups = rollUpTags(rows);
+      if (groups.length > 0) {
+        await this.holdEndpoints(groups);
         const { sql, params } = tagSumsStatement(groups);
         await this.txHost.tx.query(sql, params);
       }
-      return summed;
+      return rows.length;
     });
+  }
+
+  /**
+   * Holds the groups' endpoints until the transaction ends, so that a permanent endpoint delete waits for these sums (and
+   * then takes them out of the tenant-wide sums with the endpoint's own), or went first: its endpoint's sums are then
+   * refused (the endpoint is gone) and the window is summed from the rows left.
+   */
+  private async holdEndpoints(groups: TagRollupGroup[]): Promise<void> {
+    const endpoints = [...new Set(groups.map((group) => group.endpointId))].sort();
+    await this.txHost.tx.query(`SELECT 1 FROM endpoints WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE`, [
+      endpoints,
+    ]);
   }
 
   /** The windows no batch has joined for `untouchedForMs` and no one has summed, oldest first. */
@@ -70,7 +88,8 @@ export class TagSumWindowsRepository {
 
   /**
    * Forgets the windows summed and untouched for `untouchedForMs` (their rows keep their window's id, which nothing
-   * reads again).
+   * reads again). A batch that registered a forgotten window would make it unsummed again, and the sweep would count
+   * its rows a second time; no writer joins a window for more than its few seconds, so after a day none can.
    */
   async forgetSummed(untouchedForMs: number): Promise<void> {
     await this.txHost.tx.query(

@@ -14,8 +14,7 @@ class FakeStore implements TagSumsStore {
     const next = this.next;
     this.next = 'ok';
     if (next === 'fail') throw new Error('connection lost');
-    if (next === 'refuse')
-      throw new QueryFailedError('INSERT', [], Object.assign(new Error('foreign key'), { code: '23503' }));
+    if (next === 'refuse') throw refusal('23503', 'execution_log_tag_rollups_endpoint_id_fkey');
     this.written.push({ window, groups });
     return true;
   }
@@ -25,6 +24,10 @@ class FakeStore implements TagSumsStore {
     return 0;
   }
 }
+
+/** A statement the database refused, as the driver reports it. */
+const refusal = (code: string, constraint: string) =>
+  new QueryFailedError('INSERT', [], Object.assign(new Error('refused'), { code, constraint }));
 
 const tags = { team: 'search' };
 const rows = [1, 2, 3].map((n) => preparedLog({ id: `id-${n}`, tags, tagsJson: JSON.stringify(tags) }));
@@ -94,18 +97,48 @@ describe('TagSumWindows', () => {
     expect(windows.pending).toBe(0);
   });
 
-  it('sums from the stored rows a window whose batch failed without saying whether it was stored', async () => {
+  it('lets go a window whose batch failed without saying whether it was stored (the sweep sums its rows)', async () => {
     const window = windows.current();
     windows.stored(window, taggedOf(rows.slice(0, 1)));
-    windows.failed(window);
+    windows.failed(window, new Error('connection lost'));
     // The failed batch is retried in another window.
     const next = windows.current();
     expect(next).not.toBe(window);
     windows.stored(next, taggedOf(rows.slice(1)));
     windows.close();
     await windows.writeClosed();
-    expect(store.fromRows).toEqual([window]);
+    expect(store.fromRows).toEqual([]);
     expect(store.written.map((write) => write.window)).toEqual([next]);
+    expect(store.written[0].groups.map((group) => group.calls)).toEqual([2, 2]);
+  });
+
+  it('lets go a window another instance summed meanwhile (the batch was refused as late)', async () => {
+    const window = windows.current();
+    windows.stored(window, taggedOf(rows.slice(0, 1)));
+    windows.failed(window, refusal('23514', 'tag_sum_windows_late_check'));
+    expect(windows.current()).not.toBe(window);
+    windows.close();
+    await windows.writeClosed();
+    expect(store.written).toEqual([]);
+  });
+
+  it('keeps the window open when the database refused a row of the batch (nothing of it was stored)', () => {
+    const window = windows.current();
+    windows.failed(window, refusal('23503', 'execution_logs_endpoint_id_fkey'));
+    expect(windows.current()).toBe(window);
+  });
+
+  it('keeps at most 30 closed windows unwritten; the oldest are let go to the sweep', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 35; i++) {
+      const window = windows.current();
+      ids.push(window);
+      windows.stored(window, taggedOf(rows.slice(0, 1)));
+      windows.close();
+    }
+    expect(windows.pending).toBe(30);
+    await windows.writeClosed();
+    expect(store.written.map((write) => write.window)).toEqual(ids.slice(5));
   });
 
   it('sums from the stored rows when the database refuses the sums (an endpoint was deleted meanwhile)', async () => {

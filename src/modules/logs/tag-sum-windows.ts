@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isRefusedData } from '../../common/errors/database-errors';
+import { constraintOf, isRefusedData } from '../../common/errors/database-errors';
 import type { Clock } from '../../common/time/clock';
 import { type TagRollupGroup, type TaggedRows, TagSums } from './log-rollup';
 
@@ -21,14 +21,23 @@ export interface TagSumWindowOptions {
 
 export const DEFAULT_TAG_WINDOW_OPTIONS: TagSumWindowOptions = { windowMs: 10_000, maxRows: 50_000, maxGroups: 20_000 };
 
+/**
+ * Closed windows kept for writing at most (5 minutes of them): beyond it, while the database refuses or fails the
+ * writes, the oldest are let go, and the sweep sums them from their rows (see TagSumRecoveryService).
+ */
+const MAX_CLOSED = 30;
+
+/** The check a batch fails when it would join a window already summed. */
+const LATE_WINDOW_CHECK = 'tag_sum_windows_late_check';
+
 const HOUR_MS = 3_600_000;
 
 class Window {
   readonly id = randomUUID();
   readonly sums = new TagSums();
   rows = 0;
-  /** A batch of it failed without saying whether it was stored: its sums are taken from its stored rows instead. */
-  uncertain = false;
+  /** The database refused its sums (an endpoint of them was deleted meanwhile): they are taken from its rows instead. */
+  fromRows = false;
 
   constructor(
     readonly openedAt: number,
@@ -42,7 +51,8 @@ class Window {
  * rather than once per batch (a tag value's hour costs one upsert per window instead of one per batch). Each stored
  * row names its window, and the batch's statement registers the window for the row's tenant, so the sums of a window
  * this writer never writes (it stopped, or could not reach the database for long) are summed again from the rows by
- * any instance; a window is summed exactly once, by whoever claims it first.
+ * any instance; a window is summed exactly once, by whoever claims it first. A window this writer lets go (a batch of
+ * it failed without saying whether it was stored, or it waited too long to be written) is left to that sweep.
  *
  * Not safe for concurrent use: the writer calls it between its batches, one at a time.
  */
@@ -74,13 +84,14 @@ export class TagSumWindows {
   }
 
   /**
-   * A batch naming `window` failed, perhaps after it was stored: the window is closed, and its sums will be taken from
-   * its stored rows.
+   * A batch naming `window` failed. Refused (a row the database cannot take), it stored nothing and the window goes on.
+   * Otherwise it may have been stored, or the window was summed meanwhile by another instance (the batch would have
+   * joined it late): the window is let go, its sums in memory dropped, and the sweep sums its stored rows.
    */
-  failed(window: string): void {
+  failed(window: string, error: unknown): void {
     if (this.open?.id !== window) return;
-    this.open.uncertain = true;
-    this.close();
+    if (isRefusedData(error) && constraintOf(error) !== LATE_WINDOW_CHECK) return;
+    this.open = null;
   }
 
   /** Whether the open window is due to close (its sums to be written). */
@@ -91,8 +102,9 @@ export class TagSumWindows {
   /** Closes the open window: the next batch opens another. */
   close(): void {
     if (!this.open) return;
-    if (this.open.rows > 0 || this.open.uncertain) this.closed.push(this.open);
+    if (this.open.rows > 0) this.closed.push(this.open);
     this.open = null;
+    if (this.closed.length > MAX_CLOSED) this.closed.shift();
   }
 
   /** Windows closed whose sums are not written yet. */
@@ -107,13 +119,13 @@ export class TagSumWindows {
   async writeClosed(): Promise<void> {
     while (this.closed.length > 0) {
       const window = this.closed[0];
-      if (window.uncertain) await this.store.sumFromRows(window.id);
+      if (window.fromRows) await this.store.sumFromRows(window.id);
       else {
         try {
           await this.store.writeSums(window.id, window.sums.groups());
         } catch (error) {
           if (!isRefusedData(error)) throw error;
-          window.uncertain = true;
+          window.fromRows = true;
           continue;
         }
       }
