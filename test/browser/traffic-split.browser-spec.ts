@@ -88,8 +88,11 @@ describe('Dashboard: traffic split', () => {
     await table.waitFor();
 
     const rows = table.getByRole('row');
+    // The figures and the prompts' names arrive separately: wait for both (a prompt shows its id until its name has).
     await page.waitForFunction(
-      (calls) => document.querySelector('.traffic-split tbody tr td:nth-child(3)')?.textContent === calls,
+      (calls) =>
+        document.querySelector('.traffic-split tbody tr td:nth-child(3)')?.textContent === calls &&
+        document.querySelector('.traffic-split tbody tr td:nth-child(1)')?.textContent === 'Friendly',
       String(expected.get(control.id)),
     );
     const cells = async (index: number) => (await rows.nth(index).getByRole('cell').allInnerTexts()).slice(0, 4);
